@@ -1,0 +1,42 @@
+# The two commands a new machine needs: `make demo` and `make test`. Each does its own set-up:
+# Debian packages, a .venv with the pinned Python packages, and a CMake build in build/.
+PYTHON_BOOT ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+BUILD := build
+JOBS ?= 2
+
+.PHONY: all setup deps venv build test test-cpp test-e2e demo clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(VENV)/.installed: requirements.txt
+	@test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
+	$(PY) -m pip install -q -r requirements.txt
+	@touch $@
+
+venv: $(VENV)/.installed
+
+setup: deps venv
+
+build: setup
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release \
+		-DOpenVINO_DIR="$$($(PY) -c 'import openvino.utils as u; print(u.get_cmake_path())')" >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+test-cpp: build
+	ctest --test-dir $(BUILD) --output-on-failure
+
+test-e2e: build
+	$(PY) -m pytest tests/e2e -q
+
+test: test-cpp test-e2e
+
+demo: build
+	$(PY) examples/demo.py
+
+clean:
+	rm -rf $(BUILD)

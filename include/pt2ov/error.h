@@ -1,0 +1,34 @@
+// pt2ov's exceptions. Every failure the engine reports is one of these; the message says what
+// went wrong, where (file, method, node or input) and what to do about it.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace pt2ov {
+
+// Anything the engine reports. Catch this to catch them all.
+class Error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// The .pt2 file is missing, damaged, truncated or of a version we do not read.
+class ArchiveError : public Error {
+public:
+    using Error::Error;
+};
+
+// The program asks for something the engine (or the installed OpenVINO) cannot do.
+class UnsupportedError : public Error {
+public:
+    using Error::Error;
+};
+
+// A call's inputs do not fit the program: count, dtype, rank, shape or range.
+class InputError : public Error {
+public:
+    using Error::Error;
+};
+
+}  // namespace pt2ov

@@ -1,0 +1,108 @@
+// pt2ov: run a torch.export program (.pt2) on OpenVINO and get what PyTorch returns.
+//
+//   auto program = pt2ov::Program::load("policy.pt2", {});
+//   std::vector<pt2ov::Tensor> outputs = program.run({image, state});
+//
+// Thread safety: a Program's run() may not be called from two threads at once (it holds one
+// inference request and the state of mutated buffers); load one Program per thread instead.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pt2ov/dtype.h"
+#include "pt2ov/error.h"
+#include "pt2ov/tensor.h"
+
+namespace pt2ov {
+
+struct LoadOptions {
+    std::string method = "forward";      // the program in the archive; "forward" = torch.export.save's
+    std::string device = "CPU";          // passed to OpenVINO as given: CPU, GPU, NPU, AUTO, HETERO:...
+    std::string precision = "f32";       // inference precision hint: f32, f16 or bf16
+    std::string cache_dir;               // OpenVINO's model cache; empty: none
+    std::vector<std::string> cpu_ops;    // targets kept off OpenVINO ("aten.atan" or "aten.atan.default")
+    std::vector<std::string> cpu_nodes;  // node names kept off OpenVINO
+    bool strict = false;                 // refuse any CPU step
+};
+
+// One user input or output of a method.
+struct IOInfo {
+    std::string name;
+    DType dtype = DType::Float32;
+    std::vector<int64_t> shape;                           // -1 where the dim is dynamic
+    std::vector<std::pair<int64_t, int64_t>> dim_ranges;  // per dim: [min, max] allowed
+};
+
+// Where each node of a method runs and why, in execution order.
+struct PlacementReport {
+    struct NodeInfo {
+        std::string name;
+        std::string target;
+        std::string reason;
+    };
+    struct Step {
+        std::string kind;  // "openvino" or "cpu"
+        std::vector<NodeInfo> nodes;
+    };
+    std::string method;
+    std::string openvino_version;  // the OpenVINO that decided support
+    std::vector<Step> steps;
+    size_t constant_count = 0;
+    size_t constant_bytes = 0;     // sum of all constants' sizes
+    size_t resident_bytes = 0;     // what the loaded program holds for them
+};
+
+// Load-time costs, for benchmarks.
+struct LoadTimings {
+    double archive_ms = 0;  // reading the archive and building the IR
+    double convert_ms = 0;  // OpenVINO's frontend conversion
+    double compile_ms = 0;  // OpenVINO's compile_model
+};
+
+class Program {
+public:
+    // Reads `path`, places and converts the method, compiles it on the device. Throws
+    // pt2ov::Error (ArchiveError, UnsupportedError, ...) with a message that says what to do.
+    static Program load(const std::string& path, const LoadOptions& options = {});
+
+    // The placement without compiling anything (what `pt2ov inspect` prints).
+    static PlacementReport inspect(const std::string& path, const LoadOptions& options = {});
+
+    // Method names stored in an archive ("forward" for torch.export.save's).
+    static std::vector<std::string> methods(const std::string& path);
+
+    const std::vector<IOInfo>& inputs() const;
+    const std::vector<IOInfo>& outputs() const;
+    const PlacementReport& report() const;
+    const LoadTimings& timings() const;
+
+    // One call. Inputs are read in place (never written). Returns the user outputs, each owning
+    // its memory. Throws InputError for inputs that do not fit the program.
+    std::vector<Tensor> run(const std::vector<Tensor>& inputs);
+
+    // One call writing into caller-provided outputs where their shape is known before the call
+    // (static shapes); an empty Tensor() slot is allocated by the engine.
+    void run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
+
+    // Time spent inside OpenVINO's infer() during the last run, in nanoseconds.
+    int64_t last_openvino_ns() const;
+
+    Program(Program&&) noexcept;
+    Program& operator=(Program&&) noexcept;
+    ~Program();
+
+    struct Impl;
+
+private:
+    explicit Program(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+// The OpenVINO this library runs on, e.g. "2026.4.1-...".
+std::string openvino_version();
+
+}  // namespace pt2ov

@@ -1,0 +1,103 @@
+// The pt2ov command: parses flags and calls the library (DESIGN.md, "The command line").
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "pt2ov/pt2ov.h"
+#include "runtime/npz_io.h"
+#include "runtime/report.h"
+
+namespace {
+
+void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
+    command.add_option("--method", options.method, "Method (program) in the archive")->default_val("forward");
+    command.add_option("--device", options.device, "OpenVINO device: CPU, GPU, NPU, AUTO, HETERO:...")->default_val("CPU");
+    command.add_option("--precision", options.precision, "Inference precision hint")
+        ->check(CLI::IsMember({"f32", "f16", "bf16"}))
+        ->default_val("f32");
+    command.add_option("--cache-dir", options.cache_dir, "OpenVINO model cache folder");
+    command.add_option("--cpu-op", options.cpu_ops,
+                       "Keep this op off OpenVINO (repeatable), e.g. aten.atan.default or aten.atan");
+    command.add_option("--cpu-node", options.cpu_nodes, "Keep this node off OpenVINO (repeatable), as inspect names it");
+    command.add_flag("--strict", options.strict, "Refuse any CPU fallback: all on OpenVINO, or an error");
+}
+
+int run_command(const std::string& model, const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
+                const pt2ov::LoadOptions& options) {
+    if (inputs.size() != outputs.size()) {
+        throw pt2ov::InputError(fmt::format("{} --inputs but {} --outputs: give one --outputs file per --inputs file",
+                                            inputs.size(), outputs.size()));
+    }
+    auto program = pt2ov::Program::load(model, options);
+    // Read every input first, so a bad file stops the run before any call changes state.
+    std::vector<std::vector<pt2ov::Tensor>> calls;
+    for (const auto& path : inputs) calls.push_back(pt2ov::runtime::read_inputs(path, program.inputs()));
+    for (size_t i = 0; i < calls.size(); ++i) {
+        pt2ov::runtime::write_outputs(outputs[i], program.run(calls[i]));
+    }
+    return 0;
+}
+
+int inspect_command(const std::string& model, bool json, pt2ov::LoadOptions options) {
+    std::vector<pt2ov::PlacementReport> reports;
+    const bool all_methods = options.method == "forward";
+    for (const auto& method : all_methods ? pt2ov::Program::methods(model) : std::vector<std::string>{options.method}) {
+        options.method = method;
+        reports.push_back(pt2ov::Program::inspect(model, options));
+    }
+    std::cout << (json ? pt2ov::runtime::report_json(reports) + "\n" : pt2ov::runtime::report_text(reports));
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"pt2ov: run PyTorch torch.export programs (.pt2) on OpenVINO, exactly.\n"
+                 "OpenVINO " + pt2ov::openvino_version()};
+    app.require_subcommand(1);
+
+    pt2ov::LoadOptions run_options;
+    std::string run_model;
+    std::vector<std::string> run_inputs, run_outputs;
+    auto* run = app.add_subcommand("run", "Run a program on inputs from .npz files, write outputs to .npz files.\n"
+                                          "Several --inputs/--outputs pairs are successive calls on one loaded program.");
+    run->add_option("model", run_model, "The .pt2 archive (torch.export.save)")->required();
+    run->add_option("--inputs", run_inputs, "Inputs: np.savez(path, *inputs), or arrays named after the inputs")
+        ->required()
+        ->take_all()
+        ->allow_extra_args(false);
+    run->add_option("--outputs", run_outputs, "Where to write the outputs (arr_0, arr_1, ...)")->required();
+    add_placement_options(*run, run_options);
+
+    pt2ov::LoadOptions inspect_options;
+    std::string inspect_model;
+    bool inspect_json = false;
+    auto* inspect = app.add_subcommand("inspect", "Show where each node runs and why, and the constants' memory.");
+    inspect->add_option("model", inspect_model, "The .pt2 archive")->required();
+    inspect->add_flag("--json", inspect_json, "Print one JSON object");
+    add_placement_options(*inspect, inspect_options);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "pt2ov: " << e.what() << "\n(run pt2ov --help or pt2ov COMMAND --help)\n";
+        return 2;
+    }
+    try {
+        if (*run) return run_command(run_model, run_inputs, run_outputs, run_options);
+        if (*inspect) return inspect_command(inspect_model, inspect_json, inspect_options);
+    } catch (const pt2ov::Error& e) {
+        std::cerr << "pt2ov: error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "pt2ov: internal error (please report it with the model): " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,30 @@
+// One exception family for the whole engine. Messages name the file, method, node or input
+// concerned and say what to do; context is prepended on the way up (see with_context).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "pt2ov/error.h"
+
+namespace pt2ov {
+
+// Runs `body`; an exception escaping it is rethrown as a pt2ov error whose message starts
+// with `context` ("while lowering node conv_3: ..."). OpenVINO's and the standard library's
+// exceptions become pt2ov::Error here, so nothing foreign crosses our API.
+template <typename Body>
+decltype(auto) with_context(const std::string& context, Body&& body) {
+    try {
+        return body();
+    } catch (const InputError& e) {
+        throw InputError(context + ": " + e.what());
+    } catch (const UnsupportedError& e) {
+        throw UnsupportedError(context + ": " + e.what());
+    } catch (const ArchiveError& e) {
+        throw ArchiveError(context + ": " + e.what());
+    } catch (const std::exception& e) {
+        throw Error(context + ": " + e.what());
+    }
+}
+
+}  // namespace pt2ov

@@ -1,0 +1,164 @@
+// The engine's IR of one exported method: nodes with typed arguments, tensor metadata with
+// symbolic dims and dim order, and the graph signature. Built from the archive's program JSON
+// (see from_json.h); knows nothing about OpenVINO.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pt2ov/dtype.h"
+
+namespace pt2ov::graph {
+
+// Maps PyTorch's serialized ScalarType number (schema.py) to our DType; throws
+// UnsupportedError naming `where` for complex, quantized and other types we do not carry.
+DType dtype_from_scalar_type(int scalar_type, const std::string& where);
+
+// A size or stride: a number, or a sympy expression over the program's symbols.
+struct Dim {
+    std::optional<int64_t> value;  // set when static
+    std::string expr;              // sympy srepr, e.g. "Symbol('s17', positive=True, integer=True)"
+    std::string symbol;            // set when expr is a bare symbol: "s17"
+    int64_t hint = -1;             // the example's value, when the archive gives one
+
+    bool is_static() const { return value.has_value(); }
+};
+
+// The range torch.export guarantees for a symbol. Unbounded max is int64 max.
+struct SymbolRange {
+    int64_t min = 0;
+    int64_t max = std::numeric_limits<int64_t>::max();
+};
+
+struct TensorMeta {
+    DType dtype = DType::Float32;
+    std::vector<Dim> sizes;
+    std::vector<Dim> strides;
+    int64_t storage_offset = 0;  // in elements
+    // Dims from outermost to innermost in memory (contiguous: 0, 1, ..., rank-1), derived from
+    // the strides (their hints where symbolic), ties broken as PyTorch does (outer dim first).
+    std::vector<int> dim_order;
+
+    size_t rank() const { return sizes.size(); }
+    bool is_contiguous_order() const;
+    bool all_static() const;
+    std::vector<int64_t> static_sizes() const;    // requires all_static()
+    std::vector<int64_t> static_strides() const;  // requires static strides
+};
+
+// One argument of a node, as the schema's tagged union has it.
+struct Argument {
+    enum class Kind {
+        None,
+        Tensor,        // name: the tensor value's name
+        SymInt,        // name: a symbolic int value's name
+        SymBool,       // name
+        SymFloat,      // name
+        Int,           // int_value
+        Float,         // float_value
+        Bool,          // bool_value
+        String,        // string_value
+        ScalarType,    // dtype
+        MemoryFormat,  // int_value: Contiguous 1, ChannelsLast 2, ChannelsLast3d 3, Preserve 4
+        Layout,        // int_value (Strided 7)
+        Device,        // string_value ("cpu")
+        List,          // items; list_kind says what an empty list was meant to hold
+        Unsupported,   // string_value: the tag we do not carry (graph, custom object, ...)
+    };
+    Kind kind = Kind::None;
+    std::string name;
+    int64_t int_value = 0;
+    double float_value = 0.0;
+    bool bool_value = false;
+    std::string string_value;
+    DType dtype = DType::Float32;
+    std::vector<Argument> items;
+    Kind list_kind = Kind::None;  // for List: Int for as_ints, Tensor for as_tensors, ...
+
+    bool is_tensor() const { return kind == Kind::Tensor; }
+};
+
+struct NamedArgument {
+    std::string name;  // the schema's parameter name ("self", "dim", ...)
+    Argument arg;
+    bool keyword = false;  // kind 2 in the JSON; kind 1 is positional
+};
+
+struct Node {
+    std::string name;
+    std::string target;  // without "torch.ops.": "aten.clone.default", "_operator.add"
+    std::vector<NamedArgument> inputs;  // arguments left at their default are absent
+    std::vector<Argument> outputs;      // Tensor, SymInt, SymBool, None, or List of Tensors
+    std::string stack_trace;
+    // The archive's node this one came from, when a rewrite made it (empty: this is one).
+    std::string origin;
+    // The archive's target, when a rewrite changed it (empty: target is the archive's).
+    std::string origin_target;
+
+    const std::string& source_name() const { return origin.empty() ? name : origin; }
+    const std::string& source_target() const { return origin_target.empty() ? target : origin_target; }
+
+    const NamedArgument* find_input(const std::string& arg_name) const;
+};
+
+enum class ValueKind { Tensor, SymInt, SymBool, SymFloat };
+
+struct Value {
+    std::string name;
+    ValueKind kind = ValueKind::Tensor;
+    TensorMeta meta;    // for tensors
+    Dim sym;            // for symbolic ints: the expression (static if known)
+    int producer = -1;  // index of the producing node; -1 for graph inputs
+};
+
+struct InputSpec {
+    enum class Kind { UserInput, Parameter, Buffer, TensorConstant, CustomObj, Token, ConstantInput };
+    Kind kind = Kind::UserInput;
+    Argument arg;        // the graph input (Tensor, or a constant for ConstantInput)
+    std::string target;  // parameter_name / buffer_name / tensor_constant_name
+    bool persistent = true;
+};
+
+struct OutputSpec {
+    enum class Kind {
+        UserOutput,
+        BufferMutation,
+        UserInputMutation,
+        ParameterMutation,
+        GradientToParameter,
+        GradientToUserInput,
+        LossOutput,
+        Token,
+    };
+    Kind kind = Kind::UserOutput;
+    Argument arg;        // usually a Tensor; a user output may also be a number or None
+    std::string target;  // buffer_name / parameter_name / user input name for mutations
+};
+
+struct Graph {
+    std::vector<Node> nodes;  // topological order, as stored
+    std::map<std::string, Value> values;
+    std::vector<Argument> inputs;   // pairs with signature inputs
+    std::vector<Argument> outputs;  // pairs with signature outputs
+    std::vector<InputSpec> input_specs;
+    std::vector<OutputSpec> output_specs;
+    std::map<std::string, SymbolRange> ranges;  // range_constraints, by symbol
+
+    const Value& value(const std::string& name) const;  // throws Error naming the value
+    Value* find_value(const std::string& name);
+    const Value* find_value(const std::string& name) const;
+};
+
+// Parses "Symbol('s17', positive=True, integer=True)" to "s17"; empty when the expression is
+// not a bare symbol.
+std::string bare_symbol(const std::string& sympy_srepr);
+
+// Dim order (outermost first) from sizes and strides, as torch's dim_order() computes it.
+std::vector<int> dim_order_from_strides(const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides);
+
+}  // namespace pt2ov::graph

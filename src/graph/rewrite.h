@@ -1,0 +1,22 @@
+// Rewrites of the IR before lowering, each a numbered pass over one method's graph:
+//   1. drop nodes with no outputs (runtime assertions; the engine checks input ranges itself);
+//   2. functionalize in-place ops (training-IR archives mutate buffers in place, with no
+//      buffer_mutation output): the op becomes its functional form, later readers read its
+//      result, and a mutated buffer gets a buffer_mutation output like run_decompositions()
+//      would give it;
+//   3. rewrite training-IR ops that OpenVINO's FX op table lacks into their core-ATen forms.
+#pragma once
+
+#include "graph/graph.h"
+
+namespace pt2ov::graph {
+
+// Applies every pass. `where` names the method in errors. Throws UnsupportedError naming the
+// node for an in-place op on a user input, a parameter or a view.
+void prepare_for_lowering(Graph& graph, const std::string& where);
+
+void drop_assertions(Graph& graph);
+void functionalize_in_place_ops(Graph& graph, const std::string& where);
+void lower_training_ops(Graph& graph);
+
+}  // namespace pt2ov::graph

@@ -1,0 +1,15 @@
+// How `pt2ov inspect` shows placement reports: text for people, JSON for tools (the JSON shape
+// is the contract in DESIGN.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pt2ov/pt2ov.h"
+
+namespace pt2ov::runtime {
+
+std::string report_text(const std::vector<PlacementReport>& reports);
+std::string report_json(const std::vector<PlacementReport>& reports);
+
+}  // namespace pt2ov::runtime

@@ -1,0 +1,79 @@
+"""Comparing an engine's outputs (numpy arrays from OUT.npz) with PyTorch's (tensors)."""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from . import ModelCase
+
+_UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def to_numpy(t: torch.Tensor) -> np.ndarray:
+    """What a tensor looks like in an .npz: bf16 travels as float32 (exact), every other dtype
+    as itself, always C-contiguous."""
+    t = t.detach()
+    if t.dtype == torch.bfloat16:
+        t = t.to(torch.float32)
+    return np.ascontiguousarray(t.contiguous().numpy())
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return a.view(_UINT_OF_SIZE[a.dtype.itemsize]) if a.dtype.kind == "f" else a
+
+
+def _describe_diff(actual: np.ndarray, expected: np.ndarray) -> str:
+    if actual.size == 0:
+        return ""
+    a = actual.astype(np.float64)
+    e = expected.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        diff = np.abs(a - e)
+    diff = np.where(np.isnan(a) & np.isnan(e), 0.0, diff)
+    diff = np.where(np.isnan(diff), np.inf, diff)
+    worst = np.unravel_index(int(np.argmax(diff)), diff.shape) if diff.ndim else ()
+    return (f"max abs diff {float(diff.max()):.6g} at index {tuple(int(i) for i in worst)}: "
+            f"got {actual[worst]!r}, expected {expected[worst]!r}")
+
+
+def assert_output_matches(actual: np.ndarray, expected: torch.Tensor, *, rtol: float, atol: float,
+                          exact: bool, label: str) -> None:
+    want = to_numpy(expected)
+    assert isinstance(actual, np.ndarray), f"{label}: not an array: {type(actual)}"
+    assert actual.dtype == want.dtype, (
+        f"{label}: dtype {actual.dtype}, expected {want.dtype}"
+        + (" (bf16 travels as float32)" if expected.dtype == torch.bfloat16 else ""))
+    assert actual.shape == want.shape, f"{label}: shape {actual.shape}, expected {want.shape}"
+    if want.dtype.kind == "f":
+        if exact:
+            ok = np.array_equal(_bits(actual), _bits(want))
+            assert ok, f"{label}: not bit-exact; {_describe_diff(actual, want)}"
+            return
+        close = np.isclose(actual, want, rtol=rtol, atol=atol, equal_nan=True)
+        # an infinity must match exactly (isclose already treats inf == inf); count NaN mismatches
+        if not close.all():
+            bad = int((~close).sum())
+            raise AssertionError(
+                f"{label}: {bad} of {want.size} values outside rtol={rtol} atol={atol}; "
+                f"{_describe_diff(actual, want)}")
+    else:
+        if not np.array_equal(actual, want):
+            bad = int((actual != want).sum())
+            where = np.argwhere(actual != want)[0] if actual.ndim else ()
+            where = tuple(int(i) for i in where)
+            raise AssertionError(
+                f"{label}: {bad} of {want.size} values differ (integers and bools compare "
+                f"exactly); first at {where}: got {actual[where]!r}, expected {want[where]!r}")
+
+
+def assert_outputs_match(actual: list[np.ndarray], expected: list[torch.Tensor], case: ModelCase,
+                         label: str = "") -> None:
+    """Every output: same dtype and shape; floats within the case's tolerance (or bit-exact
+    where the case says so); integers and bools exactly."""
+    assert len(actual) == len(expected), (
+        f"{label}: {len(actual)} outputs, PyTorch returns {len(expected)}")
+    rtol, atol = case.tolerance
+    for i, (a, e) in enumerate(zip(actual, expected)):
+        assert_output_matches(
+            a, e, rtol=rtol, atol=atol, exact=case.expect_exact or i in case.exact_outputs,
+            label=f"{label} output {i}".strip())

@@ -1,0 +1,151 @@
+"""Programs with state: buffers mutated in place (they must carry over between calls on one
+loaded program, SPEC.md E2/E6) and copies of buffers (SPEC.md 2, 8)."""
+import torch
+from torch import nn
+from torch.export import Dim
+
+from . import ModelCase, register
+
+BATCH = (2, 3)
+
+
+def _batch_dim():
+    return Dim("batch", min=1, max=8)
+
+
+# ---------------------------------------------------------------------------------------------
+class RunningStats(nn.Module):
+    """A call counter and an exponential running mean, both updated in place every call."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(8, 8)
+        self.register_buffer("count", torch.zeros((), dtype=torch.int64))
+        self.register_buffer("running_mean", torch.zeros(8))
+
+    def forward(self, x):
+        self.count.add_(1)
+        self.running_mean.mul_(0.9).add_(0.1 * x.mean(dim=0))
+        y = self.lin(x - self.running_mean)
+        return y * self.count, self.count * 10, self.running_mean + 0.0
+
+
+def _make_running_stats():
+    torch.manual_seed(30)
+    return RunningStats().eval()
+
+
+def _running_stats_inputs(variant):
+    torch.manual_seed(500 + variant)
+    return (torch.randn(BATCH[variant], 8) + 1.0,)
+
+
+register(
+    ModelCase(
+        name="buffer_mutation",
+        make_module=_make_running_stats,
+        make_inputs=_running_stats_inputs,
+        dynamic_shapes=({0: _batch_dim()},),
+        notes="count.add_(1) and running_mean.mul_().add_(); outputs depend on the updated "
+        "buffers, so the second call differs from the first.",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------
+class History(nn.Module):
+    """A ring of the last 4 batch means, shifted with copy_, and the counter itself returned."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("hist", torch.zeros(4, 6))
+        self.register_buffer("steps", torch.zeros(1, dtype=torch.int64))
+
+    def forward(self, x):
+        self.hist.copy_(torch.cat([self.hist[1:], x.mean(dim=0, keepdim=True)], dim=0))
+        self.steps.add_(1)
+        return self.hist.sum(dim=0) + x, self.steps
+
+
+def _history_inputs(variant):
+    torch.manual_seed(510 + variant)
+    return (torch.randn(BATCH[variant], 6),)
+
+
+register(
+    ModelCase(
+        name="buffer_history",
+        make_module=lambda: History().eval(),
+        make_inputs=_history_inputs,
+        dynamic_shapes=({0: _batch_dim()},),
+        notes="copy_ into a buffer from a slice of itself; the mutated counter buffer is also a "
+        "user output (one tensor, two roles).",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------
+class BufferCloneAdd(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("buf", torch.randn(64, 1024))  # 256 KiB
+
+    def forward(self, x):
+        return self.buf.clone(), x + self.buf
+
+
+def _make_buffer_clone_add():
+    torch.manual_seed(31)
+    return BufferCloneAdd().eval()
+
+
+def _buffer_clone_add_inputs(variant):
+    torch.manual_seed(520 + variant)
+    return (torch.randn(BATCH[variant], 64, 1024),)
+
+
+register(
+    ModelCase(
+        name="buffer_clone_add",
+        make_module=_make_buffer_clone_add,
+        make_inputs=_buffer_clone_add_inputs,
+        dynamic_shapes=({0: _batch_dim()},),
+        exact_outputs=(0,),
+        notes="`return self.buf.clone(), x + self.buf` with a 256 KiB buffer (SPEC.md 2, E7: "
+        "held once).",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------
+class BufferCloneChain(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("buf", torch.randn(1, 3, 4, 5))
+
+    def forward(self, x):
+        y = self.buf.clone().clone(memory_format=torch.channels_last)
+        return y, torch.sin(y), x * 2.0
+
+
+def _make_buffer_clone_chain():
+    torch.manual_seed(32)
+    return BufferCloneChain().eval()
+
+
+def _buffer_clone_chain_inputs(variant):
+    torch.manual_seed(530 + variant)
+    return (torch.randn(BATCH[variant], 3),)
+
+
+register(
+    ModelCase(
+        name="buffer_clone_chain",
+        make_module=_make_buffer_clone_chain,
+        make_inputs=_buffer_clone_chain_inputs,
+        dynamic_shapes=({0: _batch_dim()},),
+        exact_outputs=(0,),
+        notes="SPEC.md 8: `y = self.buf.clone().clone(memory_format=torch.channels_last); "
+        "return y, torch.sin(y)` (a cycle-prone partition shape, a channels-last copy).",
+    )
+)
