@@ -21,6 +21,12 @@ public:
     // Owns a new zero-filled buffer, 64-byte aligned.
     static Tensor allocate(DType dtype, std::vector<int64_t> shape);
 
+    // Views `data`, keeping `owner` alive for as long as the tensor (or a copy of it) lives.
+    static Tensor adopt(DType dtype, std::vector<int64_t> shape, void* data, std::shared_ptr<void> owner);
+
+    // What keeps the memory alive; null for a view of caller memory.
+    const std::shared_ptr<void>& owner() const { return owner_; }
+
     DType dtype() const { return dtype_; }
     const std::vector<int64_t>& shape() const { return shape_; }
     size_t rank() const { return shape_.size(); }

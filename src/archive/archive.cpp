@@ -51,21 +51,21 @@ public:
     size_t size() const { return size_; }
     bool fits(uint64_t offset, uint64_t length) const { return offset <= size_ && length <= size_ - offset; }
 
-    void require(uint64_t offset, uint64_t length, const std::string& what) const {
-        if (!fits(offset, length)) damaged(what + " lies outside the file");
+    void require(uint64_t offset, uint64_t length, std::string_view what) const {
+        if (!fits(offset, length)) damaged(std::string(what) + " lies outside the file");
     }
 
-    uint64_t little_endian(uint64_t offset, size_t bytes, const std::string& what) const {
+    uint64_t little_endian(uint64_t offset, size_t bytes, std::string_view what) const {
         require(offset, bytes, what);
         uint64_t value = 0;
         for (size_t i = bytes; i-- > 0;) value = (value << 8) | std::to_integer<uint64_t>(data_[offset + i]);
         return value;
     }
-    uint16_t u16(uint64_t offset, const std::string& what) const { return static_cast<uint16_t>(little_endian(offset, 2, what)); }
-    uint32_t u32(uint64_t offset, const std::string& what) const { return static_cast<uint32_t>(little_endian(offset, 4, what)); }
-    uint64_t u64(uint64_t offset, const std::string& what) const { return little_endian(offset, 8, what); }
+    uint16_t u16(uint64_t offset, std::string_view what) const { return static_cast<uint16_t>(little_endian(offset, 2, what)); }
+    uint32_t u32(uint64_t offset, std::string_view what) const { return static_cast<uint32_t>(little_endian(offset, 4, what)); }
+    uint64_t u64(uint64_t offset, std::string_view what) const { return little_endian(offset, 8, what); }
 
-    std::string_view text(uint64_t offset, uint64_t length, const std::string& what) const {
+    std::string_view text(uint64_t offset, uint64_t length, std::string_view what) const {
         require(offset, length, what);
         return {reinterpret_cast<const char*>(data_ + offset), static_cast<size_t>(length)};
     }
@@ -520,6 +520,10 @@ std::map<std::string, StoredTensor> Archive::read_tensor_config(const std::strin
         }
         if (!tensor.meta.all_static()) {
             throw ArchiveError(tensor_where + ": has symbolic sizes, which a stored tensor cannot have; " + kResave);
+        }
+        if (!has_entry(data_folder + tensor.storage_path)) {
+            throw ArchiveError(tensor_where + ": its data entry '" + root_ + "/" + data_folder + tensor.storage_path +
+                               "' is missing; the archive is incomplete: " + kResave);
         }
         const auto [storage, storage_bytes] = entry(data_folder + tensor.storage_path);
         tensor.storage = storage;

@@ -33,7 +33,7 @@ const DTypeInfo& info(DType dtype) {
     };
     const auto index = static_cast<size_t>(dtype);
     if (index >= std::size(table)) {
-        // Only reachable through a cast of a bad integer; an Error here beats reading past the table.
+        // Only a cast from a bad integer gets here; throwing beats reading past the table.
         throw std::invalid_argument("pt2ov: invalid DType value " + std::to_string(index));
     }
     return table[index];

@@ -51,7 +51,8 @@ Tensor Tensor::allocate(DType dtype, std::vector<int64_t> shape) {
     if (bytes > std::numeric_limits<size_t>::max() - kAlignment) {
         throw Error("tensor shape " + shape_text(shape) + " is too large to allocate");
     }
-    const size_t rounded = bytes == 0 ? kAlignment : (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    const size_t rounded =
+        bytes == 0 ? kAlignment : (bytes + kAlignment - 1) / kAlignment * kAlignment;
     void* memory = std::aligned_alloc(kAlignment, rounded);
     if (memory == nullptr) {
         throw Error("cannot allocate " + std::to_string(bytes) + " bytes for a tensor of shape " +

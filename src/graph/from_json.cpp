@@ -25,7 +25,15 @@ constexpr int kSchemaMajor = 8;
 // ---- Small typed readers. Each throws ArchiveError with a short detail; the section that
 // ---- calls them prepends where it was (file, node, tensor).
 
-[[noreturn]] void malformed(const std::string& detail) { throw ArchiveError("malformed program JSON: " + detail); }
+const char* const kDamaged = " (the archive is damaged or was not written by torch.export.save)";
+
+[[noreturn]] void malformed(const std::string& detail) { throw ArchiveError("malformed JSON: " + detail + kDamaged); }
+
+// A value as errors quote it: short, whatever the archive holds.
+std::string preview(const json& value) {
+    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+    return text.size() <= 80 ? text : text.substr(0, 77) + "...";
+}
 
 const json& field(const json& object, const char* key) {
     if (!object.is_object()) malformed(std::string("expected an object holding '") + key + "'");
@@ -45,11 +53,11 @@ int64_t int_of(const json& value) {
     if (value.is_number_unsigned()) {
         const auto u = value.get<uint64_t>();
         if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-            malformed("integer " + value.dump() + " does not fit in 64 bits");
+            malformed("integer " + preview(value) + " does not fit in 64 bits");
         }
         return static_cast<int64_t>(u);
     }
-    if (!value.is_number_integer()) malformed("expected an integer, found " + value.dump());
+    if (!value.is_number_integer()) malformed("expected an integer, found " + preview(value));
     return value.get<int64_t>();
 }
 
@@ -61,33 +69,33 @@ double float_of(const json& value) {
         if (text == "-Infinity") return -std::numeric_limits<double>::infinity();
         if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
     }
-    malformed("expected a float, found " + value.dump());
+    malformed("expected a float, found " + preview(value));
 }
 
 bool bool_of(const json& value) {
-    if (!value.is_boolean()) malformed("expected true or false, found " + value.dump());
+    if (!value.is_boolean()) malformed("expected true or false, found " + preview(value));
     return value.get<bool>();
 }
 
 const std::string& string_of(const json& value) {
-    if (!value.is_string()) malformed("expected a string, found " + value.dump());
+    if (!value.is_string()) malformed("expected a string, found " + preview(value));
     return value.get_ref<const std::string&>();
 }
 
 const json& array_of(const json& value) {
-    if (!value.is_array()) malformed("expected a list, found " + value.dump());
+    if (!value.is_array()) malformed("expected a list, found " + preview(value));
     return value;
 }
 
 const json& object_of(const json& value) {
-    if (!value.is_object()) malformed("expected an object, found " + value.dump());
+    if (!value.is_object()) malformed("expected an object, found " + preview(value));
     return value;
 }
 
 // The schema's tagged unions are objects with exactly one key: {"as_tensor": {...}}.
 std::pair<const std::string&, const json&> union_of(const json& value) {
     if (!value.is_object() || value.size() != 1) {
-        malformed("expected a one-key union object, found " + value.dump());
+        malformed("expected a one-key union object, found " + preview(value));
     }
     auto it = value.begin();
     return {it.key(), it.value()};
@@ -104,7 +112,7 @@ decltype(auto) in_section(const std::string& context, Body&& body) {
     } catch (const Error& e) {
         throw ArchiveError(context + ": " + e.what());
     } catch (const std::exception& e) {
-        throw ArchiveError(context + ": malformed program JSON: " + e.what());
+        throw ArchiveError(context + ": malformed JSON: " + e.what() + kDamaged);
     }
 }
 
@@ -517,7 +525,7 @@ int64_t range_bound(const json* bound, int64_t unbounded) {
         if (value <= -9.2e18) return std::numeric_limits<int64_t>::min();
         return static_cast<int64_t>(value);
     }
-    malformed("range bound is not a number: " + bound->dump());
+    malformed("range bound is not a number: " + preview(*bound));
 }
 
 void read_ranges(const json& program, Graph& graph) {
@@ -538,7 +546,7 @@ void check_schema_version(const json& program) {
     if (!version) malformed("no schema_version; this is not a program written by torch.export.save");
     const int64_t major = int_of(field(*version, "major"));
     const json* minor_json = optional_field(*version, "minor");
-    const std::string minor = minor_json ? minor_json->dump() : "?";
+    const std::string minor = minor_json ? preview(*minor_json) : "?";
     if (major != kSchemaMajor) {
         throw ArchiveError("program schema version " + std::to_string(major) + "." + minor +
                            " is not supported: pt2ov reads schema major version " + std::to_string(kSchemaMajor) +

@@ -412,6 +412,53 @@ std::map<std::string, Rewrite> training_rewrites() {
         }
         set_positional(node, "aten.view.default", {{"self", self}, {"size", size}});
     };
+    rewrites["aten.relu6.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
+        Node& node = g.nodes[i];
+        set_positional(node, "aten.hardtanh.default",
+                       {{"self", *find_argument(node, "self", 0)},
+                        {"min_val", Argument{Kind::Float, {}, 0, 0.0}},
+                        {"max_val", Argument{Kind::Float, {}, 0, 6.0}}});
+    };
+    // std.dim spells the correction as a bool; std.correction is the core-ATen form.
+    rewrites["aten.std.dim"] = [](Graph& g, size_t i, std::vector<Node>&) {
+        Node& node = g.nodes[i];
+        const bool unbiased = argument_or(node, "unbiased", 2, bool_arg(true)).bool_value;
+        const Argument keepdim = argument_or(node, "keepdim", 3, bool_arg(false));
+        set_positional(node, "aten.std.correction",
+                       {{"self", *find_argument(node, "self", 0)}, {"dim", argument_or(node, "dim", 1, none_arg())}});
+        node.inputs.push_back({"correction", int_arg(unbiased ? 1 : 0), true});
+        node.inputs.push_back({"keepdim", keepdim, true});
+    };
+    // where with a scalar: OpenVINO's where.self converter takes a number as readily as a tensor.
+    rewrites["aten.where.ScalarOther"] = [](Graph& g, size_t i, std::vector<Node>&) {
+        Node& node = g.nodes[i];
+        set_positional(node, "aten.where.self",
+                       {{"condition", *find_argument(node, "condition", 0)},
+                        {"self", *find_argument(node, "self", 1)},
+                        {"other", *find_argument(node, "other", 2)}});
+    };
+    rewrites["aten.where.ScalarSelf"] = [](Graph& g, size_t i, std::vector<Node>&) {
+        Node& node = g.nodes[i];
+        set_positional(node, "aten.where.self",
+                       {{"condition", *find_argument(node, "condition", 0)},
+                        {"self", *find_argument(node, "self", 1)},
+                        {"other", *find_argument(node, "other", 2)}});
+    };
+    // chunk(n) is split(ceil(size / n)) along a static dim.
+    rewrites["aten.chunk.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
+        Node& node = g.nodes[i];
+        const Argument self = *find_argument(node, "self", 0);
+        const auto& meta = meta_of(g, self);
+        const int64_t chunks = find_argument(node, "chunks", 1)->int_value;
+        int64_t dim = argument_or(node, "dim", 2, int_arg(0)).int_value;
+        if (dim < 0) dim += static_cast<int64_t>(meta.rank());
+        const Dim& size = meta.sizes.at(dim);
+        if (!size.is_static() || chunks <= 0) {
+            throw UnsupportedError("node " + node.name + " chunks a dynamic dim; save the program after ep.run_decompositions()");
+        }
+        set_positional(node, "aten.split.Tensor",
+                       {{"self", self}, {"split_size", int_arg((*size.value + chunks - 1) / chunks)}, {"dim", int_arg(dim)}});
+    };
     return rewrites;
 }
 

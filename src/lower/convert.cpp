@@ -45,7 +45,7 @@ std::vector<UnconvertedNode> find_unconverted(const ov::Model& model, const grap
         const auto& attrs = framework_node->get_attrs();
         std::string target = attribute_or(attrs, "PtTypeName", op->get_friendly_name());
         for (const auto& node : graph.nodes) {
-            if (node.name == node_name) target = node.target;
+            if (node.name == node_name) target = node.source_target();
         }
         found.push_back({node_name, target, attribute_or(attrs, "PtException", "OpenVINO has no converter for it")});
     }

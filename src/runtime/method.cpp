@@ -11,6 +11,7 @@
 #include "openvino/op/constant.hpp"
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/result.hpp"
+#include "partition/plan.h"
 
 namespace pt2ov::runtime {
 
@@ -151,202 +152,191 @@ PreparedMethod prepare_method(const std::string& path, const LoadOptions& option
 
 namespace {
 
-// The IR node that produces `value`, by its archive name, for reports.
-std::string producer_name(const graph::Graph& graph, const std::string& value) {
-    const auto* found = graph.find_value(value);
-    if (!found || found->producer < 0) return value;
-    return graph.nodes[found->producer].source_name();
-}
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-Tensor number_tensor(const graph::Argument& arg) {
-    if (arg.kind == graph::Argument::Kind::Float) {
-        Tensor t = Tensor::allocate(DType::Float64, {});
-        *t.data_as<double>() = arg.float_value;
-        return t;
-    }
-    if (arg.kind == graph::Argument::Kind::Int || arg.kind == graph::Argument::Kind::Bool) {
-        Tensor t = Tensor::allocate(arg.kind == graph::Argument::Kind::Bool ? DType::Bool : DType::Int64, {});
-        if (arg.kind == graph::Argument::Kind::Bool) {
-            *t.data_as<bool>() = arg.bool_value;
-        } else {
-            *t.data_as<int64_t>() = arg.int_value;
+// The values an int64 constant holds beyond 32 bits would be cut by OpenVINO's CPU plugin.
+bool has_wide_int64(const archive::StoredTensor& stored) {
+    if (stored.meta.dtype != DType::Int64) return false;
+    const auto sizes = stored.meta.static_sizes();
+    const auto strides = stored.meta.static_strides();
+    int64_t count = 1;
+    for (auto s : sizes) count *= s;
+    std::vector<int64_t> index(sizes.size(), 0);
+    const auto* data = reinterpret_cast<const int64_t*>(stored.data());
+    for (int64_t n = 0; n < count; ++n) {
+        int64_t offset = 0;
+        for (size_t d = 0; d < sizes.size(); ++d) offset += index[d] * strides[d];
+        const int64_t v = data[offset];
+        if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) return true;
+        for (size_t d = sizes.size(); d-- > 0;) {
+            if (++index[d] < sizes[d]) break;
+            index[d] = 0;
         }
-        return t;
     }
-    throw UnsupportedError("the program returns a " + std::string(arg.kind == graph::Argument::Kind::None ? "None" : "non-tensor") +
-                           " value; return tensors only");
+    return false;
 }
 
-// The outputs a model hands back that are its own Parameters or Constants (OpenVINO turns
-// copies into nothing), or that repeat another Result's tensor: the runtime makes these
-// itself, so nothing OpenVINO returns aliases an input or another output.
-void take_out_aliased_results(LoweredMethod& lowered, const std::vector<std::string>& subgraph_outputs,
-                              std::map<std::string, size_t>& result_of_value,
-                              const std::map<std::string, size_t>& user_input_index,
-                              const std::map<std::string, std::string>& mutated_buffers) {
-    auto& model = lowered.model;
+partition::ValueSources value_sources(const PreparedMethod& prepared) {
+    partition::ValueSources sources;
+    sources.runtime_inputs.insert(prepared.user_inputs.begin(), prepared.user_inputs.end());
+    for (const auto& [name, target] : prepared.mutated_buffers) sources.runtime_inputs.insert(name);
+    for (const auto& [name, stored] : prepared.constants) {
+        sources.constants.insert(name);
+        if (has_wide_int64(*stored)) sources.wide_int64_constants.insert(name);
+    }
+    return sources;
+}
+
+lower::Subgraph subgraph_of(const partition::Step& step) { return {step.inputs, step.nodes, step.outputs}; }
+
+// The results OpenVINO would hand back as its own Parameters or Constants (it turns copies
+// into nothing), or that repeat another result's tensor, are taken out of the model; the
+// runtime makes them (a copy from the source, where a copy is what the program returns).
+OpenVINOStep take_out_aliases(std::shared_ptr<ov::Model> model, const partition::Step& step) {
+    OpenVINOStep lowered;
     std::map<ov::Output<ov::Node>, std::string> first_reader;
-    std::vector<std::shared_ptr<ov::op::v0::Result>> to_remove;
-    std::map<std::string, OutputSource> made_by_runtime;
     const auto results = model->get_results();
     for (size_t i = 0; i < results.size(); ++i) {
-        const std::string& value = subgraph_outputs[i];
+        const std::string& value = step.outputs.at(i);
         const auto source = results[i]->input_value(0);
         const auto node = source.get_node_shared_ptr();
-        OutputSource made;
+        Alias alias;
+        alias.value = value;
         if (auto parameter = ov::as_type_ptr<ov::op::v0::Parameter>(node)) {
-            const std::string input = parameter->get_friendly_name();
-            if (user_input_index.count(input)) {
-                made.kind = OutputSource::Kind::CopyOfInput;
-                made.index = user_input_index.at(input);
-            } else if (mutated_buffers.count(input)) {
-                made.kind = OutputSource::Kind::CopyOfBuffer;
-                made.name = input;
-            } else {
-                throw Error("internal: result " + value + " reads unknown parameter " + input);
-            }
+            alias.kind = Alias::Kind::Input;
+            alias.source = parameter->get_friendly_name();
         } else if (auto constant = ov::as_type_ptr<ov::op::v0::Constant>(node)) {
-            made.kind = OutputSource::Kind::CopyOfConstant;
-            made.constant = constant;
+            alias.kind = Alias::Kind::Constant;
+            alias.constant = constant;
         } else if (auto earlier = first_reader.find(source); earlier != first_reader.end()) {
-            made.kind = OutputSource::Kind::CopyOfOutput;
-            made.name = earlier->second;
+            alias.kind = Alias::Kind::SameAs;
+            alias.source = earlier->second;
         } else {
             first_reader.emplace(source, value);
+            lowered.results.push_back(value);
             continue;
         }
-        made_by_runtime[value] = made;
-        to_remove.push_back(results[i]);
+        lowered.aliases.push_back(alias);
+        model->remove_result(results[i]);
     }
-    for (auto& result : to_remove) model->remove_result(result);
-    result_of_value.clear();
-    std::map<std::shared_ptr<ov::Node>, size_t> position;
-    const auto kept = model->get_results();
-    for (size_t i = 0; i < kept.size(); ++i) position[kept[i]] = i;
-    for (size_t i = 0; i < results.size(); ++i) {
-        if (position.count(results[i])) result_of_value[subgraph_outputs[i]] = position[results[i]];
+    for (const auto& parameter : model->get_parameters()) lowered.parameters.push_back(parameter->get_friendly_name());
+    if (!model->get_results().empty()) lowered.model = model;
+    return lowered;
+}
+
+std::string alias_reason(const Alias& alias) {
+    switch (alias.kind) {
+    case Alias::Kind::Constant: return "copy made by pt2ov from the constant's memory (OpenVINO would hand back the constant itself)";
+    case Alias::Kind::SameAs: return "made by pt2ov from another output (OpenVINO would hand back one tensor twice)";
+    case Alias::Kind::Input: break;
     }
-    for (auto& source : lowered.sources) {
-        if (source.kind != OutputSource::Kind::OpenVINO) continue;
-        auto it = made_by_runtime.find(source.name);
-        if (it != made_by_runtime.end()) {
-            const std::string value = source.name;
-            std::string node = source.node;
-            source = it->second;
-            source.node = node;
-            if (source.kind == OutputSource::Kind::CopyOfOutput) source.name = it->second.name;
-            continue;
+    return "made by pt2ov from its input (OpenVINO would hand back the input itself)";
+}
+
+void build_report(const PreparedMethod& prepared, PlannedMethod& planned) {
+    const auto& graph = prepared.graph;
+    auto& report = planned.report;
+    report.steps.clear();
+    for (size_t s = 0; s < planned.plan.steps.size(); ++s) {
+        const auto& step = planned.plan.steps[s];
+        std::map<std::string, std::string> made;  // archive node → reason, for aliased values
+        if (auto it = planned.openvino_steps.find(s); it != planned.openvino_steps.end()) {
+            for (const auto& alias : it->second.aliases) {
+                const auto* value = graph.find_value(alias.value);
+                if (value && value->producer >= 0) made[graph.nodes[value->producer].source_name()] = alias_reason(alias);
+            }
         }
-        source.index = result_of_value.at(source.name);
+        PlacementReport::Step main{step.where == partition::Where::OpenVINO ? "openvino" : "cpu", {}};
+        PlacementReport::Step copies{"cpu", {}};
+        std::set<std::string> listed;
+        for (int index : step.nodes) {
+            const auto& node = graph.nodes[index];
+            if (!listed.insert(node.source_name()).second) continue;
+            auto it = made.find(node.source_name());
+            if (it != made.end()) {
+                copies.nodes.push_back({node.source_name(), node.source_target(), it->second});
+            } else {
+                main.nodes.push_back({node.source_name(), node.source_target(), planned.plan.reason[index]});
+            }
+        }
+        if (!main.nodes.empty()) report.steps.push_back(main);
+        if (!copies.nodes.empty()) report.steps.push_back(copies);
+    }
+    report.constant_count = 0;
+    report.constant_bytes = 0;
+    report.resident_bytes = 0;
+    std::set<const std::byte*> storages;
+    for (const auto& [name, stored] : prepared.stored) {
+        report.constant_count++;
+        int64_t numel = 1;
+        for (auto s : stored.meta.static_sizes()) numel *= s;
+        report.constant_bytes += static_cast<size_t>(numel) * dtype_size(stored.meta.dtype);
+        // Tensors of one storage share its bytes, mapped once.
+        if (storages.insert(stored.storage).second) report.resident_bytes += stored.storage_bytes;
     }
 }
 
 }  // namespace
 
-LoweredMethod lower_method(const PreparedMethod& prepared, const LoadOptions& options, bool for_inspect) {
+PlannedMethod plan_method(const PreparedMethod& prepared, const LoadOptions& options) {
     const auto start = Clock::now();
     const auto& graph = prepared.graph;
-    LoweredMethod lowered;
-    lowered.report.method = prepared.method;
-    lowered.report.openvino_version = lower::openvino_runtime_version();
+    PlannedMethod planned;
+    planned.report.method = prepared.method;
+    planned.report.openvino_version = lower::openvino_runtime_version();
 
-    std::map<std::string, size_t> user_input_index;
-    for (size_t i = 0; i < prepared.user_inputs.size(); ++i) user_input_index[prepared.user_inputs[i]] = i;
+    partition::PlacementOptions placement{options.cpu_ops, options.cpu_nodes, options.strict,
+                                          planned.report.openvino_version};
+    const auto sources = value_sources(prepared);
 
-    lower::Subgraph subgraph;
-    subgraph.inputs = prepared.user_inputs;
-    for (const auto& [name, target] : prepared.mutated_buffers) subgraph.inputs.push_back(name);
-    for (size_t i = 0; i < graph.nodes.size(); ++i) subgraph.nodes.push_back(static_cast<int>(i));
-
-    // Every program output, and where it comes from before OpenVINO has its say.
-    std::set<std::string> in_subgraph;
-    for (const auto& out : graph.outputs) {
-        OutputSource source;
-        using ArgKind = graph::Argument::Kind;
-        if (out.kind != ArgKind::Tensor && out.kind != ArgKind::SymInt) {
-            source.kind = OutputSource::Kind::Number;
-            source.number = number_tensor(out);
-        } else if (user_input_index.count(out.name)) {
-            source.kind = OutputSource::Kind::CopyOfInput;
-            source.index = user_input_index[out.name];
-        } else if (prepared.mutated_buffers.count(out.name)) {
-            source.kind = OutputSource::Kind::CopyOfBuffer;
-            source.name = out.name;
-        } else if (prepared.constants.count(out.name)) {
-            source.kind = OutputSource::Kind::CopyOfConstant;
-            source.constant = lower::make_shared_constant(*prepared.constants.at(out.name), prepared.archive);
-        } else {
-            source.kind = OutputSource::Kind::OpenVINO;
-            source.name = out.name;
-            if (in_subgraph.insert(out.name).second) subgraph.outputs.push_back(out.name);
-        }
-        source.node = out.kind == graph::Argument::Kind::Tensor ? producer_name(graph, out.name) : "";
-        lowered.sources.push_back(source);
+    // Support, learned from OpenVINO: the whole method converted partially. The same
+    // conversion serves as the model when everything lands in one OpenVINO step.
+    partition::Plan whole;
+    whole.where.assign(graph.nodes.size(), partition::Where::OpenVINO);
+    whole.reason.assign(graph.nodes.size(), "");
+    partition::pass5_group_into_steps(graph, whole);
+    partition::pass7_step_edges(graph, sources, whole);
+    std::map<std::string, std::string> unsupported;
+    std::map<size_t, lower::Conversion> conversions;
+    lower::Conversion whole_conversion;
+    if (!whole.steps.empty()) {
+        whole_conversion = with_context(prepared.where, [&] {
+            return lower::convert_subgraph(graph, subgraph_of(whole.steps[0]), prepared.constants, prepared.archive);
+        });
+        for (const auto& node : whole_conversion.unconverted) unsupported[node.node] = first_line(node.reason);
     }
 
-    auto conversion = lower::convert_subgraph(graph, subgraph, prepared.constants, prepared.archive);
-    lowered.convert_ms = ms_since(start);
-
-    auto& steps = lowered.report.steps;
-    std::set<std::string> unconverted;
-    for (const auto& node : conversion.unconverted) unconverted.insert(node.node);
-    if (!unconverted.empty() && !for_inspect) {
-        std::string list;
-        for (const auto& node : conversion.unconverted) {
-            list += "\n  " + node.node + " (" + node.target + "): " + node.reason.substr(0, node.reason.find('\n'));
-        }
-        throw UnsupportedError(prepared.where + ": OpenVINO " + lowered.report.openvino_version + " cannot convert " +
-                               std::to_string(conversion.unconverted.size()) + " node(s):" + list +
-                               "\nRunning them on the CPU is not available yet; saving the program after "
-                               "ep.run_decompositions() may help.");
-    }
-
-    std::map<std::string, size_t> result_of_value;
-    lowered.model = conversion.model;
-    if (unconverted.empty()) {
-        take_out_aliased_results(lowered, subgraph.outputs, result_of_value, user_input_index, prepared.mutated_buffers);
-    }
-    for (const auto& parameter : lowered.model->get_parameters()) lowered.model_inputs.push_back(parameter->get_friendly_name());
-
-    // The report: what OpenVINO runs, then what the runtime makes itself, by archive node.
-    PlacementReport::Step openvino_step{"openvino", {}};
-    PlacementReport::Step cpu_step{"cpu", {}};
-    std::set<std::string> listed;
-    std::map<std::string, std::string> made_reason;
-    for (const auto& source : lowered.sources) {
-        if (source.kind == OutputSource::Kind::OpenVINO || source.node.empty()) continue;
-        made_reason[source.node] = source.kind == OutputSource::Kind::CopyOfConstant
-                                       ? "copy made by pt2ov from the constant's memory (OpenVINO would return the constant itself)"
-                                   : source.kind == OutputSource::Kind::CopyOfOutput
-                                       ? "copy made by pt2ov of another output (OpenVINO would return one tensor twice)"
-                                       : "copy made by pt2ov from its input (OpenVINO would return the input itself)";
-    }
-    for (const auto& node : graph.nodes) {
-        const std::string& name = node.source_name();
-        if (!listed.insert(name).second) continue;
-        if (unconverted.count(name)) {
-            for (const auto& u : conversion.unconverted) {
-                if (u.node == name) cpu_step.nodes.push_back({name, node.source_target(), "OpenVINO cannot convert it: " + u.reason.substr(0, u.reason.find('\n'))});
+    // Placement and conversion of each OpenVINO step, until no step finds a node its context
+    // makes unconvertible (a converter may fail on inputs typed differently at a step edge).
+    for (int round = 0;; ++round) {
+        planned.plan = with_context(prepared.where, [&] { return partition::place(graph, unsupported, sources, placement); });
+        conversions.clear();
+        bool changed = false;
+        for (size_t s = 0; s < planned.plan.steps.size(); ++s) {
+            const auto& step = planned.plan.steps[s];
+            if (step.where != partition::Where::OpenVINO) continue;
+            const auto subgraph = subgraph_of(step);
+            const auto& first = whole.steps.empty() ? step : whole.steps[0];
+            const bool same_as_whole = whole_conversion.model && whole_conversion.unconverted.empty() &&
+                                       subgraph.nodes == first.nodes && subgraph.inputs == first.inputs &&
+                                       subgraph.outputs == first.outputs;
+            auto conversion = same_as_whole ? whole_conversion : with_context(prepared.where, [&] {
+                return lower::convert_subgraph(graph, subgraph, prepared.constants, prepared.archive);
+            });
+            for (const auto& node : conversion.unconverted) {
+                changed |= unsupported.emplace(node.node, first_line(node.reason)).second;
             }
-        } else if (made_reason.count(name)) {
-            cpu_step.nodes.push_back({name, node.source_target(), made_reason[name]});
-        } else {
-            openvino_step.nodes.push_back({name, node.source_target(), "converted by OpenVINO " + lowered.report.openvino_version});
+            conversions[s] = std::move(conversion);
         }
+        if (!changed) break;
+        if (round == 8) throw Error(prepared.where + ": placement did not settle; please report this program");
     }
-    if (!openvino_step.nodes.empty() && lowered.model && !lowered.model->get_results().empty()) steps.push_back(openvino_step);
-    if (!cpu_step.nodes.empty()) steps.push_back(cpu_step);
-    if (lowered.model && lowered.model->get_results().empty()) lowered.model = nullptr;
-
-    std::set<const std::byte*> storages;
-    for (const auto& [name, stored] : prepared.stored) {
-        lowered.report.constant_count++;
-        int64_t numel = 1;
-        for (auto s : stored.meta.static_sizes()) numel *= s;
-        lowered.report.constant_bytes += static_cast<size_t>(numel) * dtype_size(stored.meta.dtype);
-        if (storages.insert(stored.storage).second) lowered.report.resident_bytes += stored.storage_bytes;
+    for (auto& [s, conversion] : conversions) {
+        planned.openvino_steps[s] = take_out_aliases(conversion.model, planned.plan.steps[s]);
     }
-    return lowered;
+    planned.convert_ms = ms_since(start);
+    build_report(prepared, planned);
+    return planned;
 }
 
 }  // namespace pt2ov::runtime

@@ -1,7 +1,5 @@
-// One method of a .pt2 loaded for running: its IR, its constants (held once, in the archive's
-// mapping), the OpenVINO model compiled from it, and the state of the buffers it mutates.
-//
-// Thread safety: a LoadedMethod runs one call at a time (it owns one infer request).
+// One method of a .pt2 prepared for running: its IR, its constants (held once, in the archive's
+// mapping), and its plan: steps on OpenVINO (each one converted model) and on CPU kernels.
 #pragma once
 
 #include <map>
@@ -11,33 +9,16 @@
 
 #include "archive/archive.h"
 #include "graph/graph.h"
+#include "kernels/tensor.h"
 #include "lower/subgraph.h"
+#include "openvino/core/model.hpp"
 #include "openvino/op/constant.hpp"
-#include "openvino/runtime/compiled_model.hpp"
-#include "openvino/runtime/infer_request.hpp"
+#include "partition/plan.h"
 #include "pt2ov/pt2ov.h"
 
 namespace pt2ov::runtime {
 
-// Where a program output's value comes from in a call.
-struct OutputSource {
-    enum class Kind {
-        OpenVINO,        // result `index` of the compiled model
-        CopyOfInput,     // a copy of user input `index`
-        CopyOfBuffer,    // a copy of the mutated buffer `name`'s value before the call
-        CopyOfConstant,  // a copy of `constant`'s memory
-        CopyOfOutput,    // a copy of program output `index` (one tensor returned twice)
-        Number,          // a number the program returns as is
-    };
-    Kind kind = Kind::OpenVINO;
-    size_t index = 0;
-    std::string name;
-    std::shared_ptr<ov::op::v0::Constant> constant;
-    Tensor number;
-    std::string node;  // the IR node whose output this is, for the report
-};
-
-// The read side of a program (everything but compiling), shared by inspect and load.
+// The read side of a program, before any placement.
 struct PreparedMethod {
     std::shared_ptr<const archive::Archive> archive;
     std::string method;  // as the user names it ("forward")
@@ -54,15 +35,31 @@ struct PreparedMethod {
 
 PreparedMethod prepare_method(const std::string& path, const LoadOptions& options);
 
-// What OpenVINO made of a whole method: the model and where every program output comes from.
-struct LoweredMethod {
-    std::shared_ptr<ov::Model> model;           // null when OpenVINO has nothing to compute
-    std::vector<OutputSource> sources;          // per graph output (mutations, then user outputs)
-    std::vector<std::string> model_inputs;      // per model Parameter: the graph value it reads
+// A value an OpenVINO step would hand back as one of its own inputs or constants, or as a
+// tensor it already returns: the runtime makes it instead (SPEC: no output is an input).
+struct Alias {
+    enum class Kind { Input, Constant, SameAs };
+    Kind kind = Kind::Input;
+    std::string value;   // the value made
+    std::string source;  // Input/SameAs: the value it repeats
+    std::shared_ptr<ov::op::v0::Constant> constant;
+};
+
+struct OpenVINOStep {
+    std::shared_ptr<ov::Model> model;         // null when every output is an alias
+    std::vector<std::string> parameters;      // per model Parameter: the value it reads
+    std::vector<std::string> results;         // per model Result: the value it gives
+    std::vector<Alias> aliases;
+};
+
+struct PlannedMethod {
+    partition::Plan plan;
+    std::map<size_t, OpenVINOStep> openvino_steps;  // by plan step index
     PlacementReport report;
     double convert_ms = 0;
 };
 
-LoweredMethod lower_method(const PreparedMethod& prepared, const LoadOptions& options, bool for_inspect);
+// Learns support from OpenVINO, places every node, converts each OpenVINO step.
+PlannedMethod plan_method(const PreparedMethod& prepared, const LoadOptions& options);
 
 }  // namespace pt2ov::runtime

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
@@ -81,9 +82,8 @@ private:
     }
 
     void skip_space() {
-        while (pos_ < text_.size() && std::string_view(" \t\r\n").find(text_[pos_]) != std::string_view::npos) {
-            ++pos_;
-        }
+        constexpr std::string_view kSpace = " \t\r\n";
+        while (pos_ < text_.size() && kSpace.find(text_[pos_]) != std::string_view::npos) ++pos_;
     }
 
     bool accept(char c) {
@@ -206,10 +206,10 @@ DType dtype_from_descr(const PyLiteral& descr, const std::string& where) {
     if (descr.kind != PyLiteral::Kind::String) {
         throw refuse("with fields", "a structured array");
     }
-    std::string code = descr.text;
-    if (!code.empty() && std::string_view("<>|=").find(code[0]) == std::string_view::npos) {
-        code.insert(0, "=");  // no byte-order mark means native order
-    }
+    constexpr std::string_view kByteOrders = "<>|=";
+    const bool has_byte_order =
+        !descr.text.empty() && kByteOrders.find(descr.text[0]) != std::string_view::npos;
+    const std::string code = has_byte_order ? descr.text : "=" + descr.text;  // none: native
     const std::string shown = "'" + descr.text + "'";
     if (code.size() < 2) throw refuse(shown, "not a numpy dtype code");
     const std::string_view type = std::string_view(code).substr(1);
@@ -249,7 +249,8 @@ std::vector<int64_t> shape_from_literal(const PyLiteral& shape, const std::strin
 NpyHeader parse_npy_header(std::string_view text, const std::string& where) {
     const PyLiteral dict = PyLiteralParser(text, where).parse_whole();
     if (dict.kind != PyLiteral::Kind::Dict) {
-        throw InputError(fmt::format("{}: the .npy header is not a dict: {}", where, shown_header(text)));
+        throw InputError(
+            fmt::format("{}: the .npy header is not a dict: {}", where, shown_header(text)));
     }
     const PyLiteral* descr = nullptr;
     const PyLiteral* fortran_order = nullptr;
@@ -283,13 +284,16 @@ std::string format_npy_preamble(std::string_view npy_code, const std::vector<int
     // Version 1.0 has a 2-byte header length; 2.0 (same format, 4 bytes) only when that is short.
     for (const auto& [major, length_bytes] : {std::pair{1, 2}, std::pair{2, 4}}) {
         const size_t fixed = kNpyMagic.size() + 2 + length_bytes;
-        const size_t total = (fixed + header.size() + 1 + kNpyAlignment - 1) / kNpyAlignment * kNpyAlignment;
+        const size_t unpadded = fixed + header.size() + 1;  // + the closing '\n'
+        const size_t total = (unpadded + kNpyAlignment - 1) / kNpyAlignment * kNpyAlignment;
         const size_t header_length = total - fixed;
         if (length_bytes == 2 && header_length > std::numeric_limits<uint16_t>::max()) continue;
         std::string preamble(kNpyMagic);
         preamble += static_cast<char>(major);
         preamble += '\0';
-        for (int i = 0; i < length_bytes; ++i) preamble += static_cast<char>((header_length >> (8 * i)) & 0xFF);
+        for (int i = 0; i < length_bytes; ++i) {
+            preamble += static_cast<char>((header_length >> (8 * i)) & 0xFF);  // little-endian
+        }
         preamble += header;
         preamble.append(header_length - header.size() - 1, ' ');
         preamble += '\n';
@@ -318,27 +322,38 @@ std::string zip_error_text(int code) {
     return text;
 }
 
+// Checks what libzip's error codes cannot tell apart: a folder, an unreadable file (and why),
+// an empty one, and a cut-off zip (it starts like a zip, but libzip finds archives from the end
+// record, so it reports "not a zip").
 ZipArchive open_npz_for_reading(const std::string& path) {
     const std::string where = fmt::format("'{}'", path);
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw InputError(where + " is a folder, not an .npz file");
-    if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec) {
-        throw InputError(where + " is empty (0 bytes), not an .npz file");
+    if (std::filesystem::is_directory(path, ec)) {
+        throw InputError(where + " is a folder, not an .npz file");
     }
+    errno = 0;
+    std::ifstream probe(path, std::ios::binary);
+    if (!probe) {
+        if (errno == ENOENT || errno == 0) throw InputError(where + ": no such file");
+        throw InputError(where + " cannot be read: " + std::strerror(errno));
+    }
+    char magic[4] = {};
+    probe.read(magic, sizeof magic);
+    if (probe.gcount() == 0) throw InputError(where + " is empty (0 bytes), not an .npz file");
+    const bool starts_like_a_zip = std::string_view(magic, sizeof magic) == "PK\x03\x04";
+
     int code = 0;
     zip_t* archive = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
     if (archive) return ZipArchive(archive);
-    switch (code) {
-        case ZIP_ER_NOENT:
-            throw InputError(where + ": no such file");
-        case ZIP_ER_NOZIP:
-            throw InputError(where + " is not an .npz file (not a zip archive; write inputs with "
-                                     "numpy.savez)");
-        case ZIP_ER_INCONS:
-            throw InputError(where + " is a damaged or truncated zip archive (" + zip_error_text(code) + ")");
-        default:
-            throw InputError(where + " cannot be opened as an .npz file: " + zip_error_text(code));
+    if (code == ZIP_ER_NOZIP && !starts_like_a_zip) {
+        throw InputError(where + " is not an .npz file (not a zip archive; write inputs with "
+                                 "numpy.savez)");
     }
+    if (code == ZIP_ER_NOZIP || code == ZIP_ER_INCONS) {
+        throw InputError(where + " is a truncated or damaged zip archive (" +
+                         zip_error_text(code) + ")");
+    }
+    throw InputError(where + " cannot be opened as an .npz file: " + zip_error_text(code));
 }
 
 // Reads one entry's bytes in order, failing with the entry named when they run short.
@@ -357,8 +372,8 @@ public:
             const zip_int64_t got = zip_fread(file_.get(), out + done, chunk);
             if (got < 0) fail_read(what);
             if (got == 0) {
-                throw InputError(fmt::format("{}: the entry ends after {} of the {} bytes of its {} "
-                                             "(the file is truncated or damaged)",
+                throw InputError(fmt::format("{}: the entry ends after {} of the {} bytes of its "
+                                             "{} (the file is truncated or damaged)",
                                              where_, done, bytes, what));
             }
             done += static_cast<uint64_t>(got);
@@ -380,7 +395,8 @@ public:
 
 private:
     [[noreturn]] void fail_read(std::string_view what) const {
-        throw InputError(fmt::format("{}: cannot read its {}: {} (the file is truncated or damaged)",
+        throw InputError(fmt::format("{}: cannot read its {}: {} (the file is truncated or "
+                                     "damaged)",
                                      where_, what, zip_file_strerror(file_.get())));
     }
 
@@ -443,7 +459,9 @@ void copy_fortran_to_c_order(const std::byte* fortran, std::byte* c_order,
     for (int64_t dim : shape) count *= static_cast<size_t>(dim);
     if (count == 0) return;
     std::vector<size_t> fortran_stride(rank, 1), index(rank, 0);
-    for (size_t d = 1; d < rank; ++d) fortran_stride[d] = fortran_stride[d - 1] * static_cast<size_t>(shape[d - 1]);
+    for (size_t d = 1; d < rank; ++d) {
+        fortran_stride[d] = fortran_stride[d - 1] * static_cast<size_t>(shape[d - 1]);
+    }
 
     size_t source = 0;  // element offset in the Fortran data of the current C-order index
     for (size_t out = 0; out < count; ++out) {
@@ -475,7 +493,8 @@ Tensor read_npy_entry(EntryReader& reader, const std::string& where) {
     if (data_bytes != reader.remaining()) {
         throw InputError(fmt::format("{}: the .npy header describes {} bytes of {} data but the "
                                      "entry holds {} (the file is damaged)",
-                                     where, data_bytes, dtype_name(header.dtype), reader.remaining()));
+                                     where, data_bytes, dtype_name(header.dtype),
+                                     reader.remaining()));
     }
     Tensor tensor = allocate_for_reading(header, where);
     if (header.fortran_order && header.shape.size() > 1) {
@@ -495,7 +514,27 @@ Tensor read_npy_entry(EntryReader& reader, const std::string& where) {
     return tensor;
 }
 
-NamedArray read_zip_entry(zip_t* archive, zip_uint64_t index, const std::string& path) {
+// The zip directory can claim any size, and we allocate what it claims before reading: check the
+// claim against the bytes that hold it first (stored data is itself; deflate expands at most
+// 1032:1), so a damaged or hostile file cannot make us allocate and zero terabytes.
+void check_size_is_plausible(const zip_stat_t& stat, uint64_t file_bytes,
+                             const std::string& where) {
+    constexpr uint64_t kMaxDeflateRatio = 1032;
+    const bool known = (stat.valid & ZIP_STAT_COMP_SIZE) && (stat.valid & ZIP_STAT_COMP_METHOD);
+    if (!known) return;
+    const bool implausible =
+        stat.comp_size > file_bytes ||
+        (stat.comp_method == ZIP_CM_STORE && stat.size != stat.comp_size) ||
+        (stat.comp_method == ZIP_CM_DEFLATE && stat.size / kMaxDeflateRatio > stat.comp_size + 1);
+    if (implausible) {
+        throw InputError(fmt::format("{}: the zip directory claims {} bytes for the entry but it "
+                                     "is stored in {} (the file is damaged)",
+                                     where, stat.size, stat.comp_size));
+    }
+}
+
+NamedArray read_zip_entry(zip_t* archive, zip_uint64_t index, const std::string& path,
+                          uint64_t file_bytes) {
     zip_stat_t stat;
     zip_stat_init(&stat);
     if (zip_stat_index(archive, index, 0, &stat) != 0 || !(stat.valid & ZIP_STAT_NAME) ||
@@ -506,10 +545,12 @@ NamedArray read_zip_entry(zip_t* archive, zip_uint64_t index, const std::string&
     std::string name = stat.name;
     if (name.ends_with(".npy")) name.resize(name.size() - 4);
     const std::string where = fmt::format("'{}', array '{}'", path, name);
+    check_size_is_plausible(stat, file_bytes, where);
 
     ZipFile file(zip_fopen_index(archive, index, 0));
     if (!file) {
-        throw InputError(fmt::format("{}: cannot open the entry: {}", where, zip_strerror(archive)));
+        throw InputError(
+            fmt::format("{}: cannot open the entry: {}", where, zip_strerror(archive)));
     }
     EntryReader reader(std::move(file), stat.size, where);
     return NamedArray{name, read_npy_entry(reader, where)};
@@ -572,22 +613,25 @@ struct PreparedEntry {
     Tensor data;  // a bf16 tensor's float32 copy, or the caller's tensor itself
 };
 
-std::vector<PreparedEntry> prepare_entries(const std::string& path, const std::vector<NamedArray>& arrays) {
+std::vector<PreparedEntry> prepare_entries(const std::string& path,
+                                           const std::vector<NamedArray>& arrays) {
     std::vector<PreparedEntry> entries;
     std::set<std::string> seen;
     for (const NamedArray& array : arrays) {
-        if (array.name.empty()) throw Error(fmt::format("cannot write '{}': an array has no name", path));
+        if (array.name.empty()) {
+            throw Error(fmt::format("cannot write '{}': an array has no name", path));
+        }
         if (!seen.insert(array.name).second) {
-            throw Error(fmt::format("cannot write '{}': two arrays are named '{}'", path, array.name));
+            throw Error(
+                fmt::format("cannot write '{}': two arrays are named '{}'", path, array.name));
         }
         if (array.tensor.data() == nullptr && array.tensor.numel() != 0) {
             throw Error(fmt::format("cannot write '{}': array '{}' has no data", path, array.name));
         }
         Tensor data = array.tensor.dtype() == DType::BFloat16 ? float32_from_bfloat16(array.tensor)
                                                               : array.tensor;
-        entries.push_back(PreparedEntry{array.name + ".npy",
-                                        format_npy_preamble(dtype_npy_code(data.dtype()), data.shape()),
-                                        std::move(data)});
+        std::string preamble = format_npy_preamble(dtype_npy_code(data.dtype()), data.shape());
+        entries.push_back(PreparedEntry{array.name + ".npy", std::move(preamble), std::move(data)});
     }
     return entries;
 }
@@ -595,7 +639,8 @@ std::vector<PreparedEntry> prepare_entries(const std::string& path, const std::v
 void add_entry(zip_t* archive, PreparedEntry& entry, const std::string& path) {
     zip_buffer_fragment_t fragments[2];
     zip_uint64_t count = 0;
-    fragments[count++] = {reinterpret_cast<zip_uint8_t*>(entry.preamble.data()), entry.preamble.size()};
+    fragments[count++] = {reinterpret_cast<zip_uint8_t*>(entry.preamble.data()),
+                          entry.preamble.size()};
     if (entry.data.byte_size() > 0) {
         fragments[count++] = {entry.data.data_as<zip_uint8_t>(), entry.data.byte_size()};
     }
@@ -603,7 +648,8 @@ void add_entry(zip_t* archive, PreparedEntry& entry, const std::string& path) {
     if (!source) {
         throw Error(fmt::format("cannot write '{}': {}", path, zip_strerror(archive)));
     }
-    const zip_int64_t index = zip_file_add(archive, entry.entry_name.c_str(), source, ZIP_FL_ENC_UTF_8);
+    const zip_int64_t index =
+        zip_file_add(archive, entry.entry_name.c_str(), source, ZIP_FL_ENC_UTF_8);
     if (index < 0) {
         zip_source_free(source);  // not yet owned by the archive
         throw Error(fmt::format("cannot write '{}': entry '{}': {}", path, entry.entry_name,
@@ -640,13 +686,16 @@ void write_empty_zip(const std::filesystem::path& target, const std::string& pat
 
 std::vector<NamedArray> read_npz(const std::string& path) {
     ZipArchive archive = open_npz_for_reading(path);
+    std::error_code ec;
+    const uint64_t file_bytes = std::filesystem::file_size(path, ec);
     const zip_int64_t entry_count = zip_get_num_entries(archive.get(), 0);
     std::vector<NamedArray> arrays;
     std::set<std::string> names;
     for (zip_int64_t i = 0; i < entry_count; ++i) {
         const char* entry_name = zip_get_name(archive.get(), static_cast<zip_uint64_t>(i), 0);
         if (entry_name && std::string_view(entry_name).ends_with('/')) continue;  // a folder entry
-        NamedArray array = read_zip_entry(archive.get(), static_cast<zip_uint64_t>(i), path);
+        NamedArray array =
+            read_zip_entry(archive.get(), static_cast<zip_uint64_t>(i), path, file_bytes);
         if (!names.insert(array.name).second) {
             throw InputError(fmt::format("'{}' holds two arrays named '{}'", path, array.name));
         }

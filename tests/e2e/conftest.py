@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import logging
 import os
 import pathlib
 import re
@@ -33,6 +34,8 @@ CLI_TIMEOUT_S = 300
 def pytest_configure(config):
     # torch's own deprecation noise from deep-copying exported programs; not ours to fix
     config.addinivalue_line("filterwarnings", "ignore:.*LeafSpec.*:FutureWarning")
+    # torch.export logs every traced op at DEBUG; a failing test's report should show ours
+    logging.getLogger("torch.__trace").setLevel(logging.INFO)
 
 
 # --- the command ------------------------------------------------------------------------------

@@ -372,3 +372,54 @@ register(
         notes="Elementwise activations and math functions.",
     )
 )
+
+
+# ---------------------------------------------------------------------------------------------
+class IntFloorDiv(nn.Module):
+    def forward(self, i, j):
+        return torch.div(i, 3, rounding_mode="floor"), i // j, torch.div(i, j, rounding_mode="trunc"), i % j
+
+
+def _int_floor_div_inputs(variant):
+    b = BATCH[variant]
+    i = torch.arange(-4 * b, 4 * b, 2, dtype=torch.int64).reshape(b, 4)
+    j = torch.tensor([3, -3, 4, -5], dtype=torch.int64).expand(b, 4).contiguous()
+    return (i, j)
+
+
+_fd_batch = Dim("batch", min=1, max=16)
+register(
+    ModelCase(
+        name="int_floor_div",
+        make_module=lambda: IntFloorDiv().eval(),
+        make_inputs=_int_floor_div_inputs,
+        dynamic_shapes=({0: _fd_batch}, {0: _fd_batch}),
+        notes="Integer floor division and remainder of negative values (rounds toward -inf, "
+        "Python's sign rules), next to trunc division.",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------
+class NonFinite(nn.Module):
+    def forward(self, x):
+        return torch.exp(x), torch.relu(x), x.amax(dim=-1), torch.sigmoid(x), x.clamp(-1.0, 1.0), x + 1.0
+
+
+def _nonfinite_inputs(variant):
+    torch.manual_seed(210 + variant)
+    x = torch.randn(BATCH[variant], 6)
+    x[0] = torch.tensor([float("nan"), float("inf"), float("-inf"), -0.0, 100.0, -100.0])
+    return (x,)
+
+
+register(
+    ModelCase(
+        name="nonfinite_math",
+        make_module=lambda: NonFinite().eval(),
+        make_inputs=_nonfinite_inputs,
+        dynamic_shapes=({0: _batch_dim()},),
+        notes="NaN and +-inf through computed ops: PyTorch propagates NaN through exp, relu, "
+        "amax, sigmoid and clamp; exp(100) overflows to inf.",
+    )
+)

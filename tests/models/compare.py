@@ -15,7 +15,8 @@ def to_numpy(t: torch.Tensor) -> np.ndarray:
     t = t.detach()
     if t.dtype == torch.bfloat16:
         t = t.to(torch.float32)
-    return np.ascontiguousarray(t.contiguous().numpy())
+    # np.array, not np.ascontiguousarray: the latter turns a 0-d tensor into shape (1,)
+    return np.array(t.contiguous().numpy(), order="C", copy=True)
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
@@ -29,7 +30,7 @@ def _describe_diff(actual: np.ndarray, expected: np.ndarray) -> str:
     e = expected.astype(np.float64)
     with np.errstate(invalid="ignore"):
         diff = np.abs(a - e)
-    diff = np.where(np.isnan(a) & np.isnan(e), 0.0, diff)
+    diff = np.where((np.isnan(a) & np.isnan(e)) | (a == e), 0.0, diff)
     diff = np.where(np.isnan(diff), np.inf, diff)
     worst = np.unravel_index(int(np.argmax(diff)), diff.shape) if diff.ndim else ()
     return (f"max abs diff {float(diff.max()):.6g} at index {tuple(int(i) for i in worst)}: "
@@ -73,7 +74,13 @@ def assert_outputs_match(actual: list[np.ndarray], expected: list[torch.Tensor],
     assert len(actual) == len(expected), (
         f"{label}: {len(actual)} outputs, PyTorch returns {len(expected)}")
     rtol, atol = case.tolerance
+    problems = []  # every output's mismatch, not only the first: the pattern tells more
     for i, (a, e) in enumerate(zip(actual, expected)):
-        assert_output_matches(
-            a, e, rtol=rtol, atol=atol, exact=case.expect_exact or i in case.exact_outputs,
-            label=f"{label} output {i}".strip())
+        try:
+            assert_output_matches(
+                a, e, rtol=rtol, atol=atol, exact=case.expect_exact or i in case.exact_outputs,
+                label=f"{label} output {i}".strip())
+        except AssertionError as err:
+            problems.append(str(err))
+    if problems:
+        raise AssertionError("\n".join(problems))

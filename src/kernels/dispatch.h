@@ -1,0 +1,332 @@
+// Internal to the CPU kernels: element types as C++ types, PyTorch's conversions between
+// them, dtype dispatch, strided loops, broadcasting, dims and output allocation. Kernels
+// include this; nothing outside src/kernels/ should.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/registry.h"
+#include "kernels/tensor.h"
+#include "pt2ov/error.h"
+
+namespace pt2ov::kernels {
+
+// ---- 16-bit floats -------------------------------------------------------------------------
+// Stored as their bits; computed on as float (PyTorch's "opmath" for f16 and bf16).
+
+struct Half {
+    uint16_t bits;
+};
+struct BFloat16 {
+    uint16_t bits;
+};
+
+// Round to nearest even, subnormals kept, overflow to inf; NaN stays NaN (quiet, sign and
+// the top payload bits kept, as x86's F16C conversion does).
+uint16_t float_to_half_bits(float value);
+float half_bits_to_float(uint16_t bits);
+// Round to nearest even; NaN becomes 0x7FC0, as c10::BFloat16 does.
+uint16_t float_to_bfloat16_bits(float value);
+float bfloat16_bits_to_float(uint16_t bits);
+
+// ---- Element types -------------------------------------------------------------------------
+
+template <typename T>
+inline constexpr bool is_reduced_float_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+template <typename T>
+inline constexpr bool is_floating_v = std::is_floating_point_v<T> || is_reduced_float_v<T>;
+template <typename T>
+inline constexpr bool is_integer_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+// The type a kernel computes in for elements stored as T.
+template <typename T>
+struct ComputeTypeOf {
+    using type = T;
+};
+template <>
+struct ComputeTypeOf<Half> {
+    using type = float;
+};
+template <>
+struct ComputeTypeOf<BFloat16> {
+    using type = float;
+};
+template <typename T>
+using compute_t = typename ComputeTypeOf<T>::type;
+
+template <typename T>
+inline compute_t<T> load(const std::byte* p) {
+    if constexpr (std::is_same_v<T, bool>) {
+        return *reinterpret_cast<const uint8_t*>(p) != 0;  // any non-zero byte is true
+    } else if constexpr (std::is_same_v<T, Half>) {
+        uint16_t bits;
+        std::memcpy(&bits, p, 2);
+        return half_bits_to_float(bits);
+    } else if constexpr (std::is_same_v<T, BFloat16>) {
+        uint16_t bits;
+        std::memcpy(&bits, p, 2);
+        return bfloat16_bits_to_float(bits);
+    } else {
+        T value;
+        std::memcpy(&value, p, sizeof(T));
+        return value;
+    }
+}
+
+template <typename T>
+inline void store(std::byte* p, compute_t<T> value) {
+    if constexpr (std::is_same_v<T, bool>) {
+        *reinterpret_cast<uint8_t*>(p) = value ? 1 : 0;
+    } else if constexpr (std::is_same_v<T, Half>) {
+        const uint16_t bits = float_to_half_bits(value);
+        std::memcpy(p, &bits, 2);
+    } else if constexpr (std::is_same_v<T, BFloat16>) {
+        const uint16_t bits = float_to_bfloat16_bits(value);
+        std::memcpy(p, &bits, 2);
+    } else {
+        std::memcpy(p, &value, sizeof(T));
+    }
+}
+
+// Float to integer as PyTorch's CPU casts do on x86: int64 and uint8 go through a 64-bit
+// truncation, the other integers through a 32-bit one; NaN and out-of-range values give
+// the "integer indefinite" (the minimum) of that width, then wrap to the target.
+template <typename To>
+To float_to_integer(double value) {
+    auto truncate64 = [](double v) -> int64_t {
+        if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0)) return std::numeric_limits<int64_t>::min();
+        return static_cast<int64_t>(v);
+    };
+    auto truncate32 = [](double v) -> int32_t {
+        if (!(v > -2147483649.0 && v < 2147483648.0)) return std::numeric_limits<int32_t>::min();
+        return static_cast<int32_t>(v);
+    };
+    if constexpr (std::is_same_v<To, int64_t> || std::is_same_v<To, uint8_t>) {
+        return static_cast<To>(truncate64(value));
+    } else {
+        return static_cast<To>(truncate32(value));
+    }
+}
+
+// Converts a computed value (bool, an integer, float or double) to element type `To` as
+// PyTorch's cast does, returning it in To's compute type. For f16/bf16 the value is rounded
+// to that type (so the result is exactly what storing and loading it again gives).
+template <typename To, typename From>
+inline compute_t<To> cast(From value) {
+    static_assert(!is_reduced_float_v<From>, "cast from the compute type (float), not from Half/BFloat16");
+    if constexpr (std::is_same_v<To, bool>) {
+        return value != From(0);
+    } else if constexpr (is_integer_v<To>) {
+        if constexpr (std::is_floating_point_v<From>) {
+            return float_to_integer<To>(static_cast<double>(value));
+        } else {
+            return static_cast<To>(value);  // integers wrap (C++20 defines it)
+        }
+    } else if constexpr (std::is_same_v<To, Half>) {
+        // PyTorch goes through float: double and int64 values are rounded twice, as here.
+        return half_bits_to_float(float_to_half_bits(static_cast<float>(value)));
+    } else if constexpr (std::is_same_v<To, BFloat16>) {
+        return bfloat16_bits_to_float(float_to_bfloat16_bits(static_cast<float>(value)));
+    } else {
+        return static_cast<To>(value);
+    }
+}
+
+// ---- Dtype dispatch ------------------------------------------------------------------------
+// visit_dtype(dtype, [&]<typename T>() { ... }) calls the lambda with T the element type.
+
+template <typename F>
+decltype(auto) visit_dtype(DType dtype, F&& f) {
+    switch (dtype) {
+        case DType::Bool: return f.template operator()<bool>();
+        case DType::UInt8: return f.template operator()<uint8_t>();
+        case DType::Int8: return f.template operator()<int8_t>();
+        case DType::Int16: return f.template operator()<int16_t>();
+        case DType::UInt16: return f.template operator()<uint16_t>();
+        case DType::Int32: return f.template operator()<int32_t>();
+        case DType::Int64: return f.template operator()<int64_t>();
+        case DType::Float16: return f.template operator()<Half>();
+        case DType::BFloat16: return f.template operator()<BFloat16>();
+        case DType::Float32: return f.template operator()<float>();
+        case DType::Float64: return f.template operator()<double>();
+    }
+    throw Error("internal: unknown dtype in a CPU kernel");
+}
+
+// Only the floating types; anything else is a bug in the kernel's validation.
+template <typename F>
+decltype(auto) visit_floating(DType dtype, F&& f) {
+    switch (dtype) {
+        case DType::Float16: return f.template operator()<Half>();
+        case DType::BFloat16: return f.template operator()<BFloat16>();
+        case DType::Float32: return f.template operator()<float>();
+        case DType::Float64: return f.template operator()<double>();
+        default: break;
+    }
+    throw Error(std::string("internal: a CPU kernel dispatched ") + std::string(dtype_name(dtype)) +
+                " as a floating type");
+}
+
+bool dtype_is_integer(DType dtype);  // not bool, not floating
+bool dtype_is_reduced_float(DType dtype);
+
+// PyTorch's promote_types (uint16 promotes only with itself and floating types).
+std::optional<DType> promote_types(DType a, DType b);
+
+// One operand of PyTorch's result_type: a tensor with dims, a 0-dim tensor, or a number.
+struct TypeOperand {
+    enum class Kind { Dimensioned, ZeroDim, Number };
+    DType dtype;
+    Kind kind;
+};
+// c10's result_type: dimensioned tensors win over 0-dim ones over numbers within a category
+// (bool < integer < floating); a number of a higher category gives that category's default
+// (int64, float32). Null when the types do not promote.
+std::optional<DType> result_type(const std::vector<TypeOperand>& operands);
+
+// ---- Scalars -------------------------------------------------------------------------------
+
+double scalar_to_double(const Scalar& s);
+int64_t scalar_to_int(const Scalar& s);  // a double is truncated toward zero
+bool scalar_to_bool(const Scalar& s);
+bool scalar_is_floating(const Scalar& s);
+DType scalar_dtype(const Scalar& s);  // int64, float64 or bool, as a wrapped number
+// A 0-dim tensor of the scalar's own dtype (int64, float64 or bool).
+StridedTensor scalar_tensor_of(const Scalar& s);
+// A 0-dim tensor holding `s` cast to `dtype`.
+StridedTensor scalar_tensor_as(const Scalar& s, DType dtype);
+
+// ---- Strided loops -------------------------------------------------------------------------
+
+// Walks every index of `sizes` in row-major order and calls body(pointers), where
+// pointers[k] addresses operand k's element at that index. Each operand has `sizes` as its
+// sizes (broadcast first) and any strides.
+template <size_t N, typename Body>
+void for_each_element(const std::vector<int64_t>& sizes, const std::array<const StridedTensor*, N>& operands,
+                      Body&& body) {
+    for (int64_t s : sizes) {
+        if (s == 0) return;
+    }
+    std::array<std::byte*, N> base;
+    for (size_t k = 0; k < N; ++k) base[k] = operands[k]->data;
+    const size_t rank = sizes.size();
+    if (rank == 0) {
+        body(base);
+        return;
+    }
+    std::array<std::vector<int64_t>, N> byte_strides;
+    for (size_t k = 0; k < N; ++k) {
+        const auto element = static_cast<int64_t>(operands[k]->element_size());
+        for (size_t d = 0; d < rank; ++d) byte_strides[k].push_back(operands[k]->strides[d] * element);
+    }
+    std::vector<int64_t> index(rank, 0);
+    const int64_t inner = sizes[rank - 1];
+    for (;;) {
+        std::array<std::byte*, N> p = base;
+        for (int64_t i = 0; i < inner; ++i) {
+            body(p);
+            for (size_t k = 0; k < N; ++k) p[k] += byte_strides[k][rank - 1];
+        }
+        // Carry into the outer dims, odometer style.
+        size_t d = rank - 1;
+        for (;;) {
+            if (d == 0) return;
+            --d;
+            ++index[d];
+            for (size_t k = 0; k < N; ++k) base[k] += byte_strides[k][d];
+            if (index[d] < sizes[d]) break;
+            for (size_t k = 0; k < N; ++k) base[k] -= byte_strides[k][d] * sizes[d];
+            index[d] = 0;
+        }
+    }
+}
+
+// ---- Arguments -----------------------------------------------------------------------------
+
+// The position to pass for keyword-only schema arguments: never a positional one.
+inline constexpr size_t kKeywordOnly = 1000;
+
+// MemoryFormat as the archive numbers it (torch/_export/serde/schema.py).
+inline constexpr int64_t kContiguousFormat = 1;
+inline constexpr int64_t kChannelsLast = 2;
+inline constexpr int64_t kChannelsLast3d = 3;
+inline constexpr int64_t kPreserveFormat = 4;
+
+// ---- Shapes, dims and layouts --------------------------------------------------------------
+
+// `dim` wrapped into [0, rank) (a 0-dim tensor accepts -1 and 0 as dim 0); fails naming the node.
+int64_t normalize_dim(const KernelCall& call, int64_t dim, int64_t rank);
+// Several dims, each wrapped; fails on a repeated dim.
+std::vector<int64_t> normalize_dims(const KernelCall& call, const std::vector<int64_t>& dims, int64_t rank);
+
+// numpy broadcasting of two shapes; fails naming the node when they do not broadcast.
+std::vector<int64_t> broadcast_shapes(const KernelCall& call, const std::vector<int64_t>& a,
+                                      const std::vector<int64_t>& b);
+// A view of `t` expanded to `sizes` (size-1 and missing leading dims get stride 0).
+StridedTensor broadcast_to(const KernelCall& call, const StridedTensor& t, const std::vector<int64_t>& sizes);
+
+bool is_non_overlapping_and_dense(const StridedTensor& t);
+// Dims from outermost to innermost in memory, as torch's dim_order() orders them.
+std::vector<int> dim_order_of(const StridedTensor& t);
+std::vector<int> contiguous_order(size_t rank);
+
+// New memory for an output of `sizes`: the dim order torch.export recorded for output
+// `index` when its rank matches (so a CPU step lays out values as PyTorch did), else
+// row-major. The dtype is the recorded one.
+StridedTensor allocate_output(const KernelCall& call, size_t index, const std::vector<int64_t>& sizes);
+StridedTensor allocate_output(const KernelCall& call, size_t index, const std::vector<int64_t>& sizes, DType dtype);
+
+// New memory shaped like `like` for a copy with `memory_format` (Contiguous 1, ChannelsLast 2,
+// ChannelsLast3d 3, Preserve 4), as torch.empty_like lays it out.
+StridedTensor allocate_like(const KernelCall& call, const StridedTensor& like, DType dtype, int64_t memory_format);
+
+// A dim_order argument checked to be a permutation of `rank` dims.
+std::vector<int> checked_dim_order(const KernelCall& call, const std::vector<int64_t>& dim_order, size_t rank);
+
+// A row-major copy of `t` in `dtype` (t itself when it already is that).
+StridedTensor contiguous_as(const StridedTensor& t, DType dtype);
+
+// The strides of a view of `t` with `sizes`, when it can share t's memory (torch's
+// computeStride); null when it cannot (the caller copies).
+std::optional<std::vector<int64_t>> view_strides(const StridedTensor& t, const std::vector<int64_t>& sizes);
+// Resolves one -1 in a view's sizes against `numel`; fails naming the node when the sizes do
+// not fit.
+std::vector<int64_t> infer_view_sizes(const KernelCall& call, std::vector<int64_t> sizes, int64_t numel);
+
+std::string shape_string(const std::vector<int64_t>& sizes);
+
+// Byte offsets of every index of `sizes` under `strides` (elements of `element_size` bytes),
+// in row-major order.
+std::vector<int64_t> byte_offsets(const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides,
+                                  size_t element_size);
+
+// A reduction of a tensor over some dims, laid out for a loop over the kept dims with an
+// inner loop over the reduced elements.
+struct Reduction {
+    std::vector<int64_t> out_sizes;      // what the op returns (keepdim applied)
+    std::vector<int64_t> kept_sizes;     // the kept dims only
+    StridedTensor kept_input;            // the input viewed over the kept dims
+    std::vector<int64_t> reduced_bytes;  // byte offsets of the reduced elements from a kept element
+    std::vector<int64_t> dims;           // the reduced dims, sorted
+    bool keepdim = false;
+
+    int64_t reduced_count() const { return static_cast<int64_t>(reduced_bytes.size()); }
+    // `out` (of out_sizes) viewed over the kept dims, to walk alongside kept_input.
+    StridedTensor kept_output(const StridedTensor& out) const;
+};
+// `dims` are normalized; an empty list reduces every dim.
+Reduction plan_reduction(const StridedTensor& input, std::vector<int64_t> dims, bool keepdim);
+
+// One output, as most kernels return.
+inline std::vector<RuntimeValue> single(StridedTensor t) { return {RuntimeValue::of(std::move(t))}; }
+
+}  // namespace pt2ov::kernels

@@ -1,0 +1,178 @@
+// Gathers: index.Tensor (advanced indexing with int and bool index tensors) and index_select.
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/dispatch.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+using graph::Argument;
+
+// index.Tensor's `indices` with bool masks expanded: one entry per leading dim of self,
+// holding int64 indices for that dim or nothing (the dim is kept whole).
+using DimIndices = std::vector<std::optional<StridedTensor>>;
+
+bool is_mask(DType dtype) { return dtype == DType::Bool || dtype == DType::UInt8; }
+
+// A mask over dims [first, first + mask.rank()) of self becomes one int64 index tensor per
+// dim: the coordinates of its true elements in row-major order, as nonzero() gives them.
+void expand_mask(const KernelCall& call, const StridedTensor& self, const StridedTensor& mask, DimIndices& out) {
+    const size_t first = out.size();
+    if (first + mask.rank() > self.rank()) call.fail("too many indices for a tensor of rank " + std::to_string(self.rank()));
+    for (size_t k = 0; k < mask.rank(); ++k) {
+        if (mask.sizes[k] != self.sizes[first + k]) {
+            call.fail("the shape of mask " + shape_string(mask.sizes) + " does not match the shape " +
+                      shape_string(self.sizes) + " of the indexed tensor at dim " + std::to_string(first + k));
+        }
+    }
+    std::vector<std::vector<int64_t>> coordinates(mask.rank());
+    std::vector<int64_t> index(mask.rank(), 0);
+    for_each_element<1>(mask.sizes, {&mask}, [&](const std::array<std::byte*, 1>& p) {
+        if (*reinterpret_cast<const uint8_t*>(p[0]) != 0) {
+            for (size_t k = 0; k < index.size(); ++k) coordinates[k].push_back(index[k]);
+        }
+        for (size_t k = index.size(); k-- > 0;) {  // row-major odometer, in step with the walk
+            if (++index[k] < mask.sizes[k]) break;
+            index[k] = 0;
+        }
+    });
+    for (auto& dim_coordinates : coordinates) {
+        const auto count = static_cast<int64_t>(dim_coordinates.size());
+        StridedTensor t = StridedTensor::allocate(DType::Int64, {count});
+        if (count) std::memcpy(t.data, dim_coordinates.data(), dim_coordinates.size() * sizeof(int64_t));
+        out.push_back(std::move(t));
+    }
+}
+
+DimIndices dim_indices(const KernelCall& call, const StridedTensor& self) {
+    const Argument* list = call.arg("indices", 1);
+    if (!list || list->kind != Argument::Kind::List) call.fail("argument 'indices' is missing or not a list");
+    DimIndices result;
+    for (const Argument& item : list->items) {
+        if (item.kind == Argument::Kind::None) {
+            result.emplace_back();
+            continue;
+        }
+        if (item.kind != Argument::Kind::Tensor) call.fail("argument 'indices' holds something other than tensors and None");
+        const StridedTensor& t = call.value(item.name).tensor();
+        if (is_mask(t.dtype)) {
+            expand_mask(call, self, t, result);
+        } else if (t.dtype == DType::Int64 || t.dtype == DType::Int32) {
+            result.push_back(contiguous_as(t, DType::Int64));
+        } else {
+            call.fail("index tensors must be int64, int32, bool or uint8, got " + std::string(dtype_name(t.dtype)));
+        }
+    }
+    if (result.size() > self.rank()) call.fail("too many indices for a tensor of rank " + std::to_string(self.rank()));
+    result.resize(self.rank());
+    return result;
+}
+
+// Element offsets into self for every position of the broadcast index shape, bounds-checked.
+std::vector<int64_t> gather_offsets(const KernelCall& call, const StridedTensor& self, const DimIndices& indices,
+                                    const std::vector<int64_t>& index_shape) {
+    int64_t count = 1;
+    for (int64_t s : index_shape) count *= s;
+    std::vector<int64_t> offsets(static_cast<size_t>(count), 0);
+    for (size_t d = 0; d < indices.size(); ++d) {
+        if (!indices[d]) continue;
+        const StridedTensor b = broadcast_to(call, *indices[d], index_shape);
+        const auto positions = byte_offsets(b.sizes, b.strides, sizeof(int64_t));
+        for (size_t i = 0; i < positions.size(); ++i) {
+            int64_t index = load<int64_t>(b.data + positions[i]);
+            if (index < -self.sizes[d] || index >= self.sizes[d]) {
+                call.fail("index " + std::to_string(index) + " is out of bounds for dimension " + std::to_string(d) +
+                          " with size " + std::to_string(self.sizes[d]));
+            }
+            if (index < 0) index += self.sizes[d];
+            offsets[i] += index * self.strides[d];
+        }
+    }
+    return offsets;
+}
+
+// index.Tensor(Tensor self, Tensor?[] indices): numpy's advanced indexing. The broadcast index
+// shape replaces the indexed dims where they are adjacent, else it comes first.
+std::vector<RuntimeValue> index(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const DimIndices indices = dim_indices(call, self);
+    std::vector<size_t> indexed, kept;
+    for (size_t d = 0; d < indices.size(); ++d) (indices[d] ? indexed : kept).push_back(d);
+    if (indexed.empty()) {
+        StridedTensor out = allocate_output(call, 0, self.sizes);
+        copy_into(self, out);
+        return single(out);
+    }
+    std::vector<int64_t> index_shape = indices[indexed[0]]->sizes;
+    for (size_t d : indexed) index_shape = broadcast_shapes(call, index_shape, indices[d]->sizes);
+    const bool adjacent = indexed.back() - indexed.front() + 1 == indexed.size();
+    // The result's dims: the kept dims before the index dims, the index dims, the other kept
+    // dims. Every dim before the first indexed one is kept, so their count is its position.
+    const size_t kept_before = adjacent ? indexed.front() : 0;
+    const size_t index_position = kept_before;
+    std::vector<int64_t> out_sizes;
+    for (size_t k = 0; k < kept_before; ++k) out_sizes.push_back(self.sizes[kept[k]]);
+    out_sizes.insert(out_sizes.end(), index_shape.begin(), index_shape.end());
+    for (size_t k = kept_before; k < kept.size(); ++k) out_sizes.push_back(self.sizes[kept[k]]);
+    StridedTensor out = allocate_output(call, 0, out_sizes);
+
+    std::vector<int64_t> kept_sizes, kept_self_strides, kept_out_strides, index_out_strides;
+    for (size_t k = 0; k < kept.size(); ++k) {
+        kept_sizes.push_back(self.sizes[kept[k]]);
+        kept_self_strides.push_back(self.strides[kept[k]]);
+        const size_t out_dim = k < kept_before ? k : k + index_shape.size();
+        kept_out_strides.push_back(out.strides[out_dim]);
+    }
+    for (size_t j = 0; j < index_shape.size(); ++j) index_out_strides.push_back(out.strides[index_position + j]);
+    const auto sources = gather_offsets(call, self, indices, index_shape);
+    const auto destinations = byte_offsets(index_shape, index_out_strides, 1);  // in elements
+    for (size_t i = 0; i < sources.size(); ++i) {
+        copy_into(self.view(kept_sizes, kept_self_strides, sources[i]),
+                  out.view(kept_sizes, kept_out_strides, destinations[i]));
+    }
+    return single(out);
+}
+
+// index_select(Tensor self, int dim, Tensor index): index is 1-D (or one number), and, unlike
+// index.Tensor, must not be negative.
+std::vector<RuntimeValue> index_select(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const StridedTensor& index = call.tensor("index", 2);
+    if (index.rank() > 1) call.fail("index_select() expects a 1-D index, got shape " + shape_string(index.sizes));
+    if (index.dtype != DType::Int64 && index.dtype != DType::Int32) {
+        call.fail("index_select() expects an int64 or int32 index, got " + std::string(dtype_name(index.dtype)));
+    }
+    const StridedTensor positions = contiguous_as(index, DType::Int64);
+    const auto* values = reinterpret_cast<const int64_t*>(positions.data);
+    const int64_t count = positions.numel();
+    // A 0-dim self is indexed as if it were [1]-shaped, and stays 0-dim.
+    const StridedTensor source = self.rank() == 0 ? self.view({1}, {1}) : self;
+    const int64_t dim = normalize_dim(call, call.int_arg("dim", 1), static_cast<int64_t>(self.rank()));
+    const int64_t size = source.sizes[dim];
+    if (self.rank() == 0 && count != 1) call.fail("index_select() on a 0-dim tensor takes exactly one index");
+    std::vector<int64_t> sizes = source.sizes;
+    sizes[dim] = count;
+    StridedTensor out = allocate_output(call, 0, self.rank() == 0 ? std::vector<int64_t>{} : sizes);
+    const StridedTensor target = self.rank() == 0 ? out.view({1}, {1}) : out;
+    std::vector<int64_t> part_sizes = source.sizes;
+    part_sizes.erase(part_sizes.begin() + dim);
+    std::vector<int64_t> source_strides = source.strides, target_strides = target.strides;
+    source_strides.erase(source_strides.begin() + dim);
+    target_strides.erase(target_strides.begin() + dim);
+    for (int64_t i = 0; i < count; ++i) {
+        if (values[i] < 0 || values[i] >= size) {
+            call.fail("index_select(): index " + std::to_string(values[i]) + " is out of range for dimension " +
+                      std::to_string(dim) + " of size " + std::to_string(size));
+        }
+        copy_into(source.view(part_sizes, source_strides, values[i] * source.strides[dim]),
+                  target.view(part_sizes, target_strides, i * target.strides[dim]));
+    }
+    return single(out);
+}
+
+PT2OV_KERNEL("aten.index.Tensor", index);
+PT2OV_KERNEL("aten.index_select.default", index_select);
+
+}  // namespace
+}  // namespace pt2ov::kernels

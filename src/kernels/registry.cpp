@@ -1,0 +1,250 @@
+// The kernel registry and KernelCall's argument access (registry.h).
+#include "kernels/registry.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+#include "pt2ov/error.h"
+
+namespace pt2ov::kernels {
+
+using graph::Argument;
+using Kind = Argument::Kind;
+
+// ---- Registry ------------------------------------------------------------------------------
+
+namespace {
+
+// Function-local so registrations from any file's static initializers find it constructed.
+std::map<std::string, Kernel>& kernel_table() {
+    static std::map<std::string, Kernel> table;
+    return table;
+}
+
+// "aten.add.Tensor" → "aten.add"; empty when the target has no overload part.
+std::string without_overload(const std::string& target) {
+    const auto first = target.find('.');
+    const auto last = target.rfind('.');
+    if (first == std::string::npos || first == last) return "";
+    return target.substr(0, last);
+}
+
+}  // namespace
+
+void register_kernel(const std::string& op, Kernel kernel) {
+    if (!kernel_table().emplace(op, std::move(kernel)).second) {
+        // Two files claiming one op is a build mistake; say so at start-up, not at run time.
+        std::fprintf(stderr, "pt2ov: two CPU kernels are registered for %s\n", op.c_str());
+        std::abort();
+    }
+}
+
+const Kernel* find_kernel(const std::string& target) {
+    const auto& table = kernel_table();
+    if (auto it = table.find(target); it != table.end()) return &it->second;
+    const std::string op = without_overload(target);
+    if (op.empty()) return nullptr;
+    auto it = table.find(op);
+    return it == table.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> registered_ops() {
+    std::vector<std::string> names;
+    for (const auto& [name, kernel] : kernel_table()) names.push_back(name);
+    return names;
+}
+
+// ---- KernelCall ----------------------------------------------------------------------------
+
+namespace {
+
+const char* kind_name(Kind kind) {
+    switch (kind) {
+        case Kind::None: return "None";
+        case Kind::Tensor: return "a tensor";
+        case Kind::SymInt: return "a symbolic int";
+        case Kind::SymBool: return "a symbolic bool";
+        case Kind::SymFloat: return "a symbolic float";
+        case Kind::Int: return "an int";
+        case Kind::Float: return "a float";
+        case Kind::Bool: return "a bool";
+        case Kind::String: return "a string";
+        case Kind::ScalarType: return "a dtype";
+        case Kind::MemoryFormat: return "a memory format";
+        case Kind::Layout: return "a layout";
+        case Kind::Device: return "a device";
+        case Kind::List: return "a list";
+        case Kind::Unsupported: return "an unsupported value";
+    }
+    return "an unknown value";
+}
+
+}  // namespace
+
+const Argument* KernelCall::arg(std::string_view name, size_t position) const {
+    for (const auto& input : node_.inputs) {
+        if (input.name == name) return &input.arg;
+    }
+    // torch.export writes positional arguments as a prefix of the schema's, so the n-th
+    // positional input is the schema's n-th argument.
+    size_t seen = 0;
+    for (const auto& input : node_.inputs) {
+        if (input.keyword) continue;
+        if (seen++ == position) return &input.arg;
+    }
+    return nullptr;
+}
+
+bool KernelCall::has(std::string_view name, size_t position) const {
+    const Argument* a = arg(name, position);
+    return a && a->kind != Kind::None;
+}
+
+namespace {
+
+// Present and not None.
+const Argument* present(const KernelCall& call, std::string_view name, size_t position) {
+    const Argument* a = call.arg(name, position);
+    return a && a->kind != Kind::None ? a : nullptr;
+}
+
+}  // namespace
+
+const StridedTensor& KernelCall::tensor(std::string_view name, size_t position) const {
+    const Argument* a = present(*this, name, position);
+    if (!a) fail("argument '" + std::string(name) + "' is missing");
+    if (a->kind != Kind::Tensor) fail("argument '" + std::string(name) + "' is " + kind_name(a->kind) + ", expected a tensor");
+    return value(a->name).tensor();
+}
+
+std::optional<StridedTensor> KernelCall::optional_tensor(std::string_view name, size_t position) const {
+    if (!present(*this, name, position)) return std::nullopt;
+    return tensor(name, position);
+}
+
+std::vector<StridedTensor> KernelCall::tensors(std::string_view name, size_t position) const {
+    const Argument* a = present(*this, name, position);
+    if (!a) fail("argument '" + std::string(name) + "' is missing");
+    if (a->kind != Kind::List) fail("argument '" + std::string(name) + "' is " + kind_name(a->kind) + ", expected a list of tensors");
+    std::vector<StridedTensor> result;
+    for (const auto& item : a->items) {
+        if (item.kind != Kind::Tensor) {
+            fail("argument '" + std::string(name) + "' holds " + kind_name(item.kind) + ", expected only tensors");
+        }
+        result.push_back(value(item.name).tensor());
+    }
+    return result;
+}
+
+namespace {
+
+int64_t int_of(const KernelCall& call, const Argument& a, std::string_view name) {
+    switch (a.kind) {
+        case Kind::Int: return a.int_value;
+        case Kind::Bool: return a.bool_value ? 1 : 0;
+        case Kind::SymInt:
+        case Kind::SymBool: {
+            const Scalar s = call.value(a.name).scalar();
+            if (const auto* d = std::get_if<double>(&s)) {
+                call.fail("argument '" + std::string(name) + "' (" + a.name + ") is " + std::to_string(*d) + ", expected an int");
+            }
+            return std::holds_alternative<bool>(s) ? (std::get<bool>(s) ? 1 : 0) : std::get<int64_t>(s);
+        }
+        default: break;
+    }
+    call.fail("argument '" + std::string(name) + "' is " + kind_name(a.kind) + ", expected an int");
+}
+
+}  // namespace
+
+int64_t KernelCall::int_arg(std::string_view name, size_t position) const {
+    const Argument* a = present(*this, name, position);
+    if (!a) fail("argument '" + std::string(name) + "' is missing");
+    return int_of(*this, *a, name);
+}
+
+int64_t KernelCall::int_arg(std::string_view name, size_t position, int64_t fallback) const {
+    const Argument* a = present(*this, name, position);
+    return a ? int_of(*this, *a, name) : fallback;
+}
+
+std::vector<int64_t> KernelCall::ints(std::string_view name, size_t position) const {
+    const Argument* a = present(*this, name, position);
+    if (!a) fail("argument '" + std::string(name) + "' is missing");
+    return ints(name, position, {});
+}
+
+std::vector<int64_t> KernelCall::ints(std::string_view name, size_t position, std::vector<int64_t> fallback) const {
+    const Argument* a = present(*this, name, position);
+    if (!a) return fallback;
+    if (a->kind != Kind::List) return {int_of(*this, *a, name)};  // int[1] arguments may be one int
+    std::vector<int64_t> result;
+    for (const auto& item : a->items) result.push_back(int_of(*this, item, name));
+    return result;
+}
+
+double KernelCall::float_arg(std::string_view name, size_t position, double fallback) const {
+    const Argument* a = present(*this, name, position);
+    if (!a) return fallback;
+    if (a->kind == Kind::Float) return a->float_value;
+    if (a->kind == Kind::SymFloat) return std::visit([](auto v) { return static_cast<double>(v); }, value(a->name).scalar());
+    return static_cast<double>(int_of(*this, *a, name));
+}
+
+bool KernelCall::bool_arg(std::string_view name, size_t position, bool fallback) const {
+    const Argument* a = present(*this, name, position);
+    if (!a) return fallback;
+    return int_of(*this, *a, name) != 0;
+}
+
+Scalar KernelCall::scalar(std::string_view name, size_t position) const {
+    const Argument* a = present(*this, name, position);
+    if (!a) fail("argument '" + std::string(name) + "' is missing");
+    switch (a->kind) {
+        case Kind::Int: return a->int_value;
+        case Kind::Float: return a->float_value;
+        case Kind::Bool: return a->bool_value;
+        case Kind::SymInt:
+        case Kind::SymFloat:
+        case Kind::SymBool: return value(a->name).scalar();
+        default: break;
+    }
+    fail("argument '" + std::string(name) + "' is " + kind_name(a->kind) + ", expected a number");
+}
+
+std::optional<DType> KernelCall::dtype_arg(std::string_view name, size_t position) const {
+    const Argument* a = present(*this, name, position);
+    if (!a) return std::nullopt;
+    if (a->kind == Kind::ScalarType) return a->dtype;
+    if (a->kind == Kind::Unsupported) fail("argument '" + std::string(name) + "' is a dtype pt2ov does not support (" + a->string_value + ")");
+    fail("argument '" + std::string(name) + "' is " + kind_name(a->kind) + ", expected a dtype");
+}
+
+int64_t KernelCall::memory_format(std::string_view name, size_t position, int64_t fallback) const {
+    const Argument* a = present(*this, name, position);
+    if (!a) return fallback;
+    if (a->kind == Kind::MemoryFormat || a->kind == Kind::Int) return a->int_value;
+    fail("argument '" + std::string(name) + "' is " + kind_name(a->kind) + ", expected a memory format");
+}
+
+const graph::TensorMeta& KernelCall::output_meta(size_t index) const {
+    size_t seen = 0;
+    for (const auto& out : node_.outputs) {
+        const bool is_list = out.kind == Kind::List;
+        const size_t count = is_list ? out.items.size() : 1;
+        if (index < seen + count) {
+            const Argument& item = is_list ? out.items[index - seen] : out;
+            if (item.kind != Kind::Tensor) fail("output " + std::to_string(index) + " is " + kind_name(item.kind) + ", not a tensor");
+            return graph_.value(item.name).meta;
+        }
+        seen += count;
+    }
+    fail("has no output " + std::to_string(index));
+}
+
+void KernelCall::fail(const std::string& message) const {
+    throw UnsupportedError("node " + node_.name + " (" + node_.target + "): " + message);
+}
+
+}  // namespace pt2ov::kernels

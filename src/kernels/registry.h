@@ -1,0 +1,87 @@
+// CPU kernels, registered by op name. A kernel validates its arguments first (clear errors that
+// name the node), then computes over strided tensors in any dim order. It knows nothing about
+// partitions.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/graph.h"
+#include "kernels/tensor.h"
+
+namespace pt2ov::kernels {
+
+// One call of a kernel: the node, and its arguments resolved to runtime values.
+class KernelCall {
+public:
+    using Lookup = std::function<const RuntimeValue&(const std::string& value_name)>;
+    KernelCall(const graph::Node& node, const graph::Graph& graph, Lookup lookup)
+        : node_(node), graph_(graph), lookup_(std::move(lookup)) {}
+
+    const graph::Node& node() const { return node_; }
+    const graph::Graph& graph() const { return graph_; }
+
+    // The argument by schema name, else the `position`-th positional one; null when absent
+    // (left at its default).
+    const graph::Argument* arg(std::string_view name, size_t position) const;
+    bool has(std::string_view name, size_t position) const;
+
+    // Typed access. Each throws UnsupportedError naming the node and argument when the argument
+    // is missing (and no default is given) or of another kind.
+    const StridedTensor& tensor(std::string_view name, size_t position) const;
+    std::optional<StridedTensor> optional_tensor(std::string_view name, size_t position) const;
+    std::vector<StridedTensor> tensors(std::string_view name, size_t position) const;  // a list of tensors
+    int64_t int_arg(std::string_view name, size_t position) const;  // Int, Bool or SymInt
+    int64_t int_arg(std::string_view name, size_t position, int64_t fallback) const;
+    std::vector<int64_t> ints(std::string_view name, size_t position) const;  // list of Int/SymInt, or one Int
+    std::vector<int64_t> ints(std::string_view name, size_t position, std::vector<int64_t> fallback) const;
+    double float_arg(std::string_view name, size_t position, double fallback) const;
+    bool bool_arg(std::string_view name, size_t position, bool fallback) const;
+    Scalar scalar(std::string_view name, size_t position) const;  // Int/Float/Bool/SymInt/SymFloat/SymBool
+    std::optional<DType> dtype_arg(std::string_view name, size_t position) const;
+    // MemoryFormat: Contiguous 1, ChannelsLast 2, ChannelsLast3d 3, Preserve 4 (schema.py).
+    int64_t memory_format(std::string_view name, size_t position, int64_t fallback) const;
+
+    // What torch.export recorded for output `index` (dtype, sizes, dim order): kernels take the
+    // result dtype from here, so PyTorch's type promotion is the exporter's, not re-derived.
+    const graph::TensorMeta& output_meta(size_t index) const;
+
+    // An error naming the node and op, for a kernel to throw on bad arguments.
+    [[noreturn]] void fail(const std::string& message) const;
+
+    // Resolves a value name (tensor or symbolic int) to its runtime value.
+    const RuntimeValue& value(const std::string& name) const { return lookup_(name); }
+
+private:
+    const graph::Node& node_;
+    const graph::Graph& graph_;
+    Lookup lookup_;
+};
+
+// Returns the node's outputs, flattened in the order of node.outputs (a list output's items in
+// order; a None output as an empty RuntimeValue).
+using Kernel = std::function<std::vector<RuntimeValue>(const KernelCall&)>;
+
+// Registers `kernel` for `op`: a full target ("aten.add.Tensor") or an op without overload
+// ("aten.add"), which serves every overload without a kernel of its own.
+void register_kernel(const std::string& op, Kernel kernel);
+
+// The kernel for a target, exact overload first; null when there is none.
+const Kernel* find_kernel(const std::string& target);
+
+// Every registered op name (for reports and tests).
+std::vector<std::string> registered_ops();
+
+// Registers at static-initialization time: `PT2OV_KERNEL("aten.clone", clone_kernel);`
+struct KernelRegistrar {
+    KernelRegistrar(const std::string& op, Kernel kernel) { register_kernel(op, std::move(kernel)); }
+};
+#define PT2OV_KERNEL_CONCAT_INNER(a, b) a##b
+#define PT2OV_KERNEL_CONCAT(a, b) PT2OV_KERNEL_CONCAT_INNER(a, b)
+#define PT2OV_KERNEL(op, fn) \
+    static const ::pt2ov::kernels::KernelRegistrar PT2OV_KERNEL_CONCAT(kernel_registrar_, __LINE__)(op, fn)
+
+}  // namespace pt2ov::kernels

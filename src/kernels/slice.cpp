@@ -1,0 +1,64 @@
+// slice and select: views of part of one dim (PyTorch's index clamping rules), and their
+// functional *_copy forms (row-major copies).
+#include <algorithm>
+#include <limits>
+
+#include "kernels/dispatch.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+// slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)
+StridedTensor sliced(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (self.rank() == 0) call.fail("slice() cannot be applied to a 0-dim tensor");
+    const int64_t dim = normalize_dim(call, call.int_arg("dim", 1, 0), static_cast<int64_t>(self.rank()));
+    const int64_t size = self.sizes[dim];
+    int64_t start = call.int_arg("start", 2, 0);
+    int64_t end = call.int_arg("end", 3, std::numeric_limits<int64_t>::max());
+    const int64_t step = call.int_arg("step", 4, 1);
+    if (step <= 0) call.fail("slice step must be positive, got " + std::to_string(step));
+    // Negative bounds count from the end; then both are clamped into [0, size], end >= start.
+    if (start < 0) start += size;
+    if (end < 0) end += size;
+    start = std::clamp<int64_t>(start, 0, size);
+    end = std::clamp<int64_t>(end, start, size);
+    std::vector<int64_t> sizes = self.sizes;
+    std::vector<int64_t> strides = self.strides;
+    sizes[dim] = (end - start + step - 1) / step;
+    strides[dim] = self.strides[dim] * step;
+    return self.view(sizes, strides, start * self.strides[dim]);
+}
+
+// select.int(Tensor(a) self, int dim, SymInt index)
+StridedTensor selected(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (self.rank() == 0) call.fail("select() cannot be applied to a 0-dim tensor");
+    const int64_t dim = normalize_dim(call, call.int_arg("dim", 1), static_cast<int64_t>(self.rank()));
+    const int64_t size = self.sizes[dim];
+    const int64_t index = call.int_arg("index", 2);
+    if (index < -size || index >= size) {
+        call.fail("select(): index " + std::to_string(index) + " out of range for tensor of size " +
+                  shape_string(self.sizes) + " at dimension " + std::to_string(dim));
+    }
+    const int64_t position = index < 0 ? index + size : index;
+    std::vector<int64_t> sizes = self.sizes;
+    std::vector<int64_t> strides = self.strides;
+    sizes.erase(sizes.begin() + dim);
+    strides.erase(strides.begin() + dim);
+    return self.view(sizes, strides, position * self.strides[dim]);
+}
+
+std::vector<RuntimeValue> copied(StridedTensor v) {
+    StridedTensor out = StridedTensor::allocate(v.dtype, v.sizes);
+    copy_into(v, out);
+    return single(out);
+}
+
+PT2OV_KERNEL("aten.slice.Tensor", [](const KernelCall& c) { return single(sliced(c)); });
+PT2OV_KERNEL("aten.slice_copy.Tensor", [](const KernelCall& c) { return copied(sliced(c)); });
+PT2OV_KERNEL("aten.select.int", [](const KernelCall& c) { return single(selected(c)); });
+PT2OV_KERNEL("aten.select_copy.int", [](const KernelCall& c) { return copied(selected(c)); });
+
+}  // namespace
+}  // namespace pt2ov::kernels

@@ -1,0 +1,217 @@
+// StridedTensor, RuntimeValue and copy_into (tensor.h), and the 16-bit float conversions
+// (dispatch.h), written out by hand so every platform rounds the same way.
+#include "kernels/tensor.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <new>
+#include <numeric>
+#include <string>
+
+#include "kernels/dispatch.h"
+#include "pt2ov/error.h"
+
+namespace pt2ov::kernels {
+
+// ---- 16-bit floats -------------------------------------------------------------------------
+
+uint16_t float_to_half_bits(float value) {
+    const uint32_t bits = std::bit_cast<uint32_t>(value);
+    const auto sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+    const uint32_t magnitude = bits & 0x7fffffffu;
+    if (magnitude > 0x7f800000u) {  // NaN: quiet it, keep the payload's top bits
+        return static_cast<uint16_t>(sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu));
+    }
+    if (magnitude >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // >= 65520 rounds to inf
+    if (magnitude < 0x38800000u) {  // below 2^-14: a half subnormal or zero
+        if (magnitude <= 0x33000000u) return sign;  // <= 2^-25 rounds to zero (2^-25 is a tie, to even)
+        const uint32_t exponent = magnitude >> 23;
+        const uint32_t mantissa = (magnitude & 0x7fffffu) | 0x800000u;
+        // value = mantissa * 2^(exponent - 150); in units of 2^-24 that is mantissa >> (126 - exponent).
+        const uint32_t shift = 126 - exponent;
+        uint32_t quotient = mantissa >> shift;
+        const uint32_t remainder = mantissa & ((1u << shift) - 1);
+        const uint32_t halfway = 1u << (shift - 1);
+        if (remainder > halfway || (remainder == halfway && (quotient & 1u))) ++quotient;
+        return static_cast<uint16_t>(sign | quotient);
+    }
+    const uint32_t exponent = (magnitude >> 23) - 127 + 15;
+    const uint32_t mantissa = magnitude & 0x7fffffu;
+    uint32_t half = (exponent << 10) | (mantissa >> 13);
+    const uint32_t remainder = mantissa & 0x1fffu;
+    if (remainder > 0x1000u || (remainder == 0x1000u && (half & 1u))) ++half;  // a carry bumps the exponent
+    return static_cast<uint16_t>(sign | half);
+}
+
+float half_bits_to_float(uint16_t bits) {
+    const uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
+    const uint32_t exponent = (bits >> 10) & 0x1fu;
+    uint32_t mantissa = bits & 0x3ffu;
+    uint32_t result;
+    if (exponent == 0x1f) {
+        result = sign | 0x7f800000u | (mantissa ? (0x400000u | (mantissa << 13)) : 0u);
+    } else if (exponent != 0) {
+        result = sign | ((exponent + 112) << 23) | (mantissa << 13);
+    } else if (mantissa == 0) {
+        result = sign;
+    } else {  // subnormal: normalize so the leading 1 becomes implicit
+        int shift = 0;
+        while ((mantissa & 0x400u) == 0) {
+            mantissa <<= 1;
+            ++shift;
+        }
+        result = sign | (static_cast<uint32_t>(113 - shift) << 23) | ((mantissa & 0x3ffu) << 13);
+    }
+    return std::bit_cast<float>(result);
+}
+
+uint16_t float_to_bfloat16_bits(float value) {
+    const uint32_t bits = std::bit_cast<uint32_t>(value);
+    if ((bits & 0x7fffffffu) > 0x7f800000u) return 0x7fc0;
+    const uint32_t rounding_bias = 0x7fffu + ((bits >> 16) & 1u);
+    return static_cast<uint16_t>((bits + rounding_bias) >> 16);
+}
+
+float bfloat16_bits_to_float(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
+
+// ---- StridedTensor -------------------------------------------------------------------------
+
+int64_t StridedTensor::numel() const {
+    int64_t n = 1;
+    for (int64_t s : sizes) n *= s;
+    return n;
+}
+
+bool StridedTensor::is_contiguous() const {
+    if (numel() <= 1) return true;
+    int64_t expected = 1;
+    for (size_t d = sizes.size(); d-- > 0;) {
+        if (sizes[d] == 1) continue;
+        if (strides[d] != expected) return false;
+        expected *= sizes[d];
+    }
+    return true;
+}
+
+std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes) {
+    std::vector<int64_t> strides(sizes.size());
+    int64_t stride = 1;
+    for (size_t d = sizes.size(); d-- > 0;) {
+        strides[d] = stride;
+        stride *= std::max<int64_t>(sizes[d], 1);
+    }
+    return strides;
+}
+
+namespace {
+
+std::shared_ptr<void> allocate_zeroed(size_t bytes) {
+    constexpr std::align_val_t alignment{64};
+    const size_t rounded = std::max<size_t>((bytes + 63) / 64 * 64, 64);
+    void* memory = ::operator new(rounded, alignment);
+    std::memset(memory, 0, rounded);
+    return std::shared_ptr<void>(memory, [alignment](void* p) { ::operator delete(p, alignment); });
+}
+
+void check_sizes(const std::vector<int64_t>& sizes) {
+    for (int64_t s : sizes) {
+        if (s < 0) throw Error("internal: a CPU kernel asked for a tensor of negative size " + shape_string(sizes));
+    }
+}
+
+}  // namespace
+
+StridedTensor StridedTensor::allocate(DType dtype, std::vector<int64_t> sizes) {
+    const std::vector<int> order = contiguous_order(sizes.size());
+    return allocate_in_order(dtype, std::move(sizes), order);
+}
+
+StridedTensor StridedTensor::allocate_in_order(DType dtype, std::vector<int64_t> sizes, const std::vector<int>& dim_order) {
+    check_sizes(sizes);
+    std::vector<bool> seen(sizes.size(), false);
+    bool valid = dim_order.size() == sizes.size();
+    for (int d : dim_order) {
+        valid = valid && d >= 0 && static_cast<size_t>(d) < sizes.size() && !seen[d];
+        if (valid) seen[d] = true;
+    }
+    if (!valid) throw Error("internal: dim order does not fit a tensor of rank " + std::to_string(sizes.size()));
+    StridedTensor t;
+    t.dtype = dtype;
+    t.strides.assign(sizes.size(), 1);
+    int64_t stride = 1;
+    for (size_t i = dim_order.size(); i-- > 0;) {
+        t.strides[dim_order[i]] = stride;
+        stride *= std::max<int64_t>(sizes[dim_order[i]], 1);
+    }
+    t.sizes = std::move(sizes);
+    t.owner = allocate_zeroed(static_cast<size_t>(t.numel()) * t.element_size());
+    t.data = static_cast<std::byte*>(t.owner.get());
+    return t;
+}
+
+StridedTensor StridedTensor::view(std::vector<int64_t> new_sizes, std::vector<int64_t> new_strides,
+                                  int64_t offset_elements) const {
+    if (new_sizes.size() != new_strides.size()) throw Error("internal: a view with unequal numbers of sizes and strides");
+    StridedTensor t;
+    t.dtype = dtype;
+    t.sizes = std::move(new_sizes);
+    t.strides = std::move(new_strides);
+    t.data = data + offset_elements * static_cast<int64_t>(element_size());
+    t.owner = owner;
+    return t;
+}
+
+// ---- RuntimeValue --------------------------------------------------------------------------
+
+const StridedTensor& RuntimeValue::tensor() const {
+    if (const auto* t = std::get_if<StridedTensor>(&value)) return *t;
+    throw Error(std::string("internal: a CPU kernel expected a tensor but the value holds ") +
+                (is_scalar() ? "a number" : "nothing"));
+}
+
+const Scalar& RuntimeValue::scalar() const {
+    if (const auto* s = std::get_if<Scalar>(&value)) return *s;
+    throw Error(std::string("internal: a CPU kernel expected a number but the value holds ") +
+                (is_tensor() ? "a tensor" : "nothing"));
+}
+
+// ---- copy_into -----------------------------------------------------------------------------
+
+namespace {
+
+void copy_bits(const StridedTensor& source, const StridedTensor& destination) {
+    const size_t element = source.element_size();
+    if (source.is_contiguous() && destination.is_contiguous()) {
+        std::memmove(destination.data, source.data, static_cast<size_t>(source.numel()) * element);
+        return;
+    }
+    for_each_element<2>(destination.sizes, {&destination, &source},
+                        [element](const std::array<std::byte*, 2>& p) { std::memcpy(p[0], p[1], element); });
+}
+
+template <typename To, typename From>
+void convert_elements(const StridedTensor& source, const StridedTensor& destination) {
+    for_each_element<2>(destination.sizes, {&destination, &source}, [](const std::array<std::byte*, 2>& p) {
+        store<To>(p[0], cast<To>(load<From>(p[1])));
+    });
+}
+
+}  // namespace
+
+void copy_into(const StridedTensor& source, const StridedTensor& destination) {
+    if (source.sizes != destination.sizes) {
+        throw Error("internal: copy_into from a tensor of shape " + shape_string(source.sizes) + " into one of shape " +
+                    shape_string(destination.sizes));
+    }
+    if (source.numel() == 0) return;
+    if (source.dtype == destination.dtype) {
+        copy_bits(source, destination);
+        return;
+    }
+    visit_dtype(destination.dtype, [&]<typename To>() {
+        visit_dtype(source.dtype, [&]<typename From>() { convert_elements<To, From>(source, destination); });
+    });
+}
+
+}  // namespace pt2ov::kernels

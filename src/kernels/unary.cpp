@@ -1,0 +1,276 @@
+// Elementwise ops of one tensor. The input is first cast to the result dtype torch.export
+// recorded (int inputs of float ops become float32, as PyTorch promotes them); f16 and bf16
+// compute in float and round once, as PyTorch's "opmath" does.
+#include <cmath>
+
+#include "kernels/dispatch.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+enum class Accepts { Floating, Numeric, Integral, Any };
+
+std::string accepted_types(Accepts accepts) {
+    switch (accepts) {
+        case Accepts::Floating: return "floating types";
+        case Accepts::Numeric: return "integer and floating types";
+        case Accepts::Integral: return "bool and integer types";
+        case Accepts::Any: return "any type";
+    }
+    return "";
+}
+
+bool accepts_dtype(Accepts accepts, DType dtype) {
+    switch (accepts) {
+        case Accepts::Floating: return dtype_is_floating(dtype);
+        case Accepts::Numeric: return dtype != DType::Bool;
+        case Accepts::Integral: return !dtype_is_floating(dtype);
+        case Accepts::Any: return true;
+    }
+    return false;
+}
+
+// Applies `op` (compute type → compute type) to every element of `input` (of dtype T) into
+// `out` (of dtype T).
+template <typename T, typename Op>
+void map_elements(const StridedTensor& input, const StridedTensor& out, Op op) {
+    for_each_element<2>(out.sizes, {&out, &input}, [&](const std::array<std::byte*, 2>& p) {
+        store<T>(p[0], static_cast<compute_t<T>>(op(load<T>(p[1]))));
+    });
+}
+
+// The shared body of every unary kernel: validate the result dtype, cast the input to it,
+// then map. `op` is a generic lambda; `make_op` builds it per call (for ops with arguments).
+template <typename MakeOp>
+std::vector<RuntimeValue> run_unary(const KernelCall& call, Accepts accepts, MakeOp make_op) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const DType dtype = call.output_meta(0).dtype;
+    if (!accepts_dtype(accepts, dtype) || !accepts_dtype(accepts == Accepts::Floating ? Accepts::Any : accepts, self.dtype)) {
+        call.fail("expects " + accepted_types(accepts) + ", got " + std::string(dtype_name(self.dtype)) + " input and " +
+                  std::string(dtype_name(dtype)) + " result");
+    }
+    const StridedTensor input = self.dtype == dtype ? self : contiguous_as(self, dtype);
+    StridedTensor out = allocate_output(call, 0, self.sizes, dtype);
+    const auto op = make_op(call);
+    visit_dtype(dtype, [&]<typename T>() { map_elements<T>(input, out, op); });
+    return single(out);
+}
+
+// A kernel for an op without arguments.
+template <typename Op>
+Kernel unary(Accepts accepts, Op op) {
+    return [accepts, op](const KernelCall& call) { return run_unary(call, accepts, [op](const KernelCall&) { return op; }); };
+}
+
+// Float-only math; the guard keeps the template compiling for the integer types validation
+// has already refused.
+#define PT2OV_FLOAT_OP(expression)                                      \
+    [](auto x) {                                                        \
+        using C = decltype(x);                                          \
+        if constexpr (std::is_floating_point_v<C>) {                    \
+            return static_cast<C>(expression);                          \
+        } else {                                                        \
+            return x;                                                   \
+        }                                                               \
+    }
+
+template <typename C>
+C wrapping_negate(C x) {
+    if constexpr (is_integer_v<C>) return static_cast<C>(0 - static_cast<uint64_t>(x));
+    else if constexpr (std::is_same_v<C, bool>) return x;
+    else return -x;
+}
+
+template <typename C>
+C gelu(C x, bool tanh_approximation) {
+    if (tanh_approximation) {
+        const C beta = static_cast<C>(M_SQRT2 * M_2_SQRTPI * 0.5);
+        const C kappa = static_cast<C>(0.044715);
+        const C inner = beta * (x + kappa * x * x * x);
+        return static_cast<C>(0.5) * x * (static_cast<C>(1) + std::tanh(inner));
+    }
+    return x * static_cast<C>(0.5) * (static_cast<C>(1) + std::erf(x * static_cast<C>(M_SQRT1_2)));
+}
+
+// clamp's bounds: NaN in the input or a bound gives NaN; -0.0 stays -0.0 against a 0 bound.
+template <typename C>
+C clamp_value(C x, std::optional<C> low, std::optional<C> high) {
+    if constexpr (std::is_floating_point_v<C>) {
+        if (std::isnan(x)) return x;
+        if (low && std::isnan(*low)) return *low;
+        if (high && std::isnan(*high)) return *high;
+    }
+    if (low && x < *low) x = *low;
+    if (high && x > *high) x = *high;
+    return x;
+}
+
+// A Scalar argument cast to the result dtype's element type, as PyTorch casts clamp bounds.
+std::optional<double> optional_scalar(const KernelCall& call, std::string_view name, size_t position) {
+    if (!call.has(name, position)) return std::nullopt;
+    return scalar_to_double(call.scalar(name, position));
+}
+
+template <typename C>
+std::optional<C> bound_as(const std::optional<Scalar>& bound) {
+    if (!bound) return std::nullopt;
+    return std::visit([](auto v) { return static_cast<C>(v); }, *bound);
+}
+
+// clamp(Tensor self, Scalar? min=None, Scalar? max=None), clamp_min, clamp_max and
+// hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) share this.
+Kernel clamp_kernel(const char* low_name, const char* high_name, std::optional<Scalar> low_default,
+                    std::optional<Scalar> high_default) {
+    return [=](const KernelCall& call) {
+        auto read = [&](const char* name, size_t position, const std::optional<Scalar>& fallback) -> std::optional<Scalar> {
+            if (!name) return std::nullopt;
+            return call.has(name, position) ? std::optional<Scalar>(call.scalar(name, position)) : fallback;
+        };
+        const auto low = read(low_name, 1, low_default);
+        const auto high = read(high_name, low_name ? 2 : 1, high_default);
+        if (!low && !high) call.fail("clamp() needs at least one of min and max");
+        const DType dtype = call.output_meta(0).dtype;
+        return run_unary(call, Accepts::Numeric, [&](const KernelCall&) {
+            return [low, high, dtype](auto x) {
+                using C = decltype(x);
+                // Bounds are cast to the result's element type first (rounded for f16/bf16).
+                auto cast_bound = [dtype](const std::optional<Scalar>& b) -> std::optional<C> {
+                    if (!b) return std::nullopt;
+                    return visit_dtype(dtype, [&]<typename T>() -> C {
+                        return static_cast<C>(std::visit([](auto v) { return cast<T>(v); }, *b));
+                    });
+                };
+                return clamp_value<C>(x, cast_bound(low), cast_bound(high));
+            };
+        });
+    };
+}
+
+PT2OV_KERNEL("aten.exp.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::exp(x))));
+PT2OV_KERNEL("aten.exp2.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::exp2(x))));
+PT2OV_KERNEL("aten.expm1.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::expm1(x))));
+PT2OV_KERNEL("aten.log.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::log(x))));
+PT2OV_KERNEL("aten.log2.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::log2(x))));
+PT2OV_KERNEL("aten.log10.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::log10(x))));
+PT2OV_KERNEL("aten.log1p.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::log1p(x))));
+PT2OV_KERNEL("aten.sqrt.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::sqrt(x))));
+PT2OV_KERNEL("aten.rsqrt.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(C(1) / std::sqrt(x))));
+PT2OV_KERNEL("aten.reciprocal.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(C(1) / x)));
+PT2OV_KERNEL("aten.sin.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::sin(x))));
+PT2OV_KERNEL("aten.cos.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::cos(x))));
+PT2OV_KERNEL("aten.tan.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::tan(x))));
+PT2OV_KERNEL("aten.asin.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::asin(x))));
+PT2OV_KERNEL("aten.acos.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::acos(x))));
+PT2OV_KERNEL("aten.atan.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::atan(x))));
+PT2OV_KERNEL("aten.sinh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::sinh(x))));
+PT2OV_KERNEL("aten.cosh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::cosh(x))));
+PT2OV_KERNEL("aten.tanh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::tanh(x))));
+PT2OV_KERNEL("aten.asinh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::asinh(x))));
+PT2OV_KERNEL("aten.acosh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::acosh(x))));
+PT2OV_KERNEL("aten.atanh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::atanh(x))));
+PT2OV_KERNEL("aten.erf.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::erf(x))));
+PT2OV_KERNEL("aten.erfc.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::erfc(x))));
+PT2OV_KERNEL("aten.sigmoid.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(C(1) / (C(1) + std::exp(-x)))));
+PT2OV_KERNEL("aten.silu.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(x / (C(1) + std::exp(-x)))));
+PT2OV_KERNEL("aten.hardswish.default",
+             unary(Accepts::Floating, PT2OV_FLOAT_OP(x * std::min(std::max(x + C(3), C(0)), C(6)) / C(6))));
+PT2OV_KERNEL("aten.hardsigmoid.default",
+             unary(Accepts::Floating, PT2OV_FLOAT_OP(std::min(std::max(x + C(3), C(0)), C(6)) / C(6))));
+PT2OV_KERNEL("aten.mish.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(x * std::tanh(std::log1p(std::exp(x))))));
+
+// Rounding keeps integers as they are. round() rounds half to even, as PyTorch's nearbyint.
+PT2OV_KERNEL("aten.floor.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::floor(x))));
+PT2OV_KERNEL("aten.ceil.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::ceil(x))));
+PT2OV_KERNEL("aten.round.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::nearbyint(x))));
+PT2OV_KERNEL("aten.trunc.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::trunc(x))));
+PT2OV_KERNEL("aten.frac.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(x - std::trunc(x))));
+
+PT2OV_KERNEL("aten.neg.default", unary(Accepts::Numeric, [](auto x) { return wrapping_negate(x); }));
+PT2OV_KERNEL("aten.abs.default", unary(Accepts::Any, [](auto x) {
+                 using C = decltype(x);
+                 if constexpr (std::is_floating_point_v<C>) return std::fabs(x);
+                 else if constexpr (std::is_signed_v<C>) return x < 0 ? wrapping_negate(x) : x;  // abs(INT_MIN) wraps
+                 else return x;
+             }));
+// sign(NaN) and sign(-0.0) are 0 in PyTorch.
+PT2OV_KERNEL("aten.sign.default", unary(Accepts::Any, [](auto x) {
+                 using C = decltype(x);
+                 if constexpr (std::is_same_v<C, bool>) return x;
+                 else return static_cast<C>(static_cast<int>(C(0) < x) - static_cast<int>(x < C(0)));
+             }));
+// relu keeps -0.0 and NaN, as PyTorch's clamp_min(0) does.
+PT2OV_KERNEL("aten.relu.default", unary(Accepts::Numeric, [](auto x) {
+                 using C = decltype(x);
+                 return x < C(0) ? C(0) : x;
+             }));
+PT2OV_KERNEL("aten.logical_not.default", [](const KernelCall& call) {
+    // The result is bool (or another dtype for the .out form): compute as bool, then cast.
+    const StridedTensor& self = call.tensor("self", 0);
+    StridedTensor truth = StridedTensor::allocate(DType::Bool, self.sizes);
+    copy_into(self, truth);
+    StridedTensor out = allocate_output(call, 0, self.sizes);
+    for_each_element<1>(truth.sizes, {&truth}, [](const std::array<std::byte*, 1>& p) {
+        *reinterpret_cast<uint8_t*>(p[0]) ^= 1;
+    });
+    copy_into(truth, out);
+    return single(out);
+});
+PT2OV_KERNEL("aten.bitwise_not.default", unary(Accepts::Integral, [](auto x) {
+                 using C = decltype(x);
+                 if constexpr (std::is_same_v<C, bool>) return !x;
+                 else if constexpr (std::is_integral_v<C>) return static_cast<C>(~x);
+                 else return x;
+             }));
+
+PT2OV_KERNEL("aten.gelu.default", [](const KernelCall& call) {
+    const std::string approximate = [&] {
+        const auto* a = call.arg("approximate", kKeywordOnly);
+        return a && a->kind == graph::Argument::Kind::String ? a->string_value : std::string("none");
+    }();
+    if (approximate != "none" && approximate != "tanh") call.fail("gelu() approximate must be 'none' or 'tanh', got '" + approximate + "'");
+    const bool use_tanh = approximate == "tanh";
+    return run_unary(call, Accepts::Floating, [use_tanh](const KernelCall&) {
+        return [use_tanh](auto x) {
+            if constexpr (std::is_floating_point_v<decltype(x)>) return gelu(x, use_tanh);
+            else return x;
+        };
+    });
+});
+
+// leaky_relu(Tensor self, Scalar negative_slope=0.01)
+PT2OV_KERNEL("aten.leaky_relu.default", [](const KernelCall& call) {
+    const double slope = call.has("negative_slope", 1) ? scalar_to_double(call.scalar("negative_slope", 1)) : 0.01;
+    return run_unary(call, Accepts::Floating, [slope](const KernelCall&) {
+        return [slope](auto x) {
+            using C = decltype(x);
+            if constexpr (std::is_floating_point_v<C>) return x > C(0) ? x : x * static_cast<C>(slope);
+            else return x;
+        };
+    });
+});
+
+// elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)
+PT2OV_KERNEL("aten.elu.default", [](const KernelCall& call) {
+    const double alpha = call.has("alpha", 1) ? scalar_to_double(call.scalar("alpha", 1)) : 1.0;
+    const double scale = call.has("scale", 2) ? scalar_to_double(call.scalar("scale", 2)) : 1.0;
+    const double input_scale = call.has("input_scale", 3) ? scalar_to_double(call.scalar("input_scale", 3)) : 1.0;
+    return run_unary(call, Accepts::Floating, [=](const KernelCall&) {
+        return [=](auto x) {
+            using C = decltype(x);
+            if constexpr (std::is_floating_point_v<C>) {
+                return x > C(0) ? x * C(scale) : C(alpha) * C(scale) * std::expm1(x * C(input_scale));
+            } else {
+                return x;
+            }
+        };
+    });
+});
+
+PT2OV_KERNEL("aten.clamp.default", clamp_kernel("min", "max", std::nullopt, std::nullopt));
+PT2OV_KERNEL("aten.clamp_min.default", clamp_kernel("min", nullptr, std::nullopt, std::nullopt));
+PT2OV_KERNEL("aten.clamp_max.default", clamp_kernel(nullptr, "max", std::nullopt, std::nullopt));
+PT2OV_KERNEL("aten.hardtanh.default", clamp_kernel("min_val", "max_val", Scalar{int64_t{-1}}, Scalar{int64_t{1}}));
+PT2OV_KERNEL("aten.relu6.default", clamp_kernel(nullptr, nullptr, Scalar{int64_t{0}}, Scalar{int64_t{6}}));
+
+}  // namespace
+}  // namespace pt2ov::kernels

@@ -1,0 +1,175 @@
+// Views: results that share the input's memory (through `owner`) with new sizes and strides,
+// and their functional *_copy forms, which return row-major copies as PyTorch's do.
+// view/reshape on strides that cannot be viewed copy, as reshape does.
+#include <algorithm>
+#include <numeric>
+
+#include "kernels/dispatch.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+// A view op as a function from the call to the view; the *_copy form copies its result.
+using ViewFn = StridedTensor (*)(const KernelCall&);
+
+std::vector<RuntimeValue> as_copy(const KernelCall& call, ViewFn view) {
+    const StridedTensor v = view(call);
+    StridedTensor out = StridedTensor::allocate(v.dtype, v.sizes);
+    copy_into(v, out);
+    return single(out);
+}
+
+StridedTensor same_view(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    return self.view(self.sizes, self.strides);
+}
+
+// view(Tensor(a) self, SymInt[] size); reshape names it `shape`. A layout that cannot be
+// viewed with the new sizes is copied to row-major first (reshape's rule; view would refuse,
+// but a CPU step may receive a tensor in another layout than PyTorch had).
+StridedTensor reshaped(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto requested = call.has("size", 1) ? call.ints("size", 1) : call.ints("shape", 1);
+    const auto sizes = infer_view_sizes(call, requested, self.numel());
+    if (auto strides = view_strides(self, sizes)) return self.view(sizes, *strides);
+    const StridedTensor dense = contiguous_as(self, self.dtype);
+    return dense.view(sizes, contiguous_strides(sizes));
+}
+
+// flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1)
+StridedTensor flattened(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto rank = static_cast<int64_t>(self.rank());
+    const int64_t start = normalize_dim(call, call.int_arg("start_dim", 1, 0), rank);
+    const int64_t end = normalize_dim(call, call.int_arg("end_dim", 2, -1), rank);
+    if (start > end) call.fail("flatten() has start_dim " + std::to_string(start) + " after end_dim " + std::to_string(end));
+    std::vector<int64_t> sizes(self.sizes.begin(), self.sizes.begin() + std::min(start, rank));
+    int64_t merged = 1;
+    for (int64_t d = start; d <= end && d < rank; ++d) merged *= self.sizes[d];
+    sizes.push_back(merged);
+    for (int64_t d = end + 1; d < rank; ++d) sizes.push_back(self.sizes[d]);
+    if (auto strides = view_strides(self, sizes)) return self.view(sizes, *strides);
+    const StridedTensor dense = contiguous_as(self, self.dtype);
+    return dense.view(sizes, contiguous_strides(sizes));
+}
+
+// permute(Tensor(a) self, int[] dims)
+StridedTensor permuted(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto rank = static_cast<int64_t>(self.rank());
+    const auto dims = normalize_dims(call, call.ints("dims", 1), rank);
+    if (static_cast<int64_t>(dims.size()) != rank) {
+        call.fail("permute() got " + std::to_string(dims.size()) + " dims for a tensor of rank " + std::to_string(rank));
+    }
+    std::vector<int64_t> sizes, strides;
+    for (int64_t d : dims) {
+        sizes.push_back(self.sizes[d]);
+        strides.push_back(self.strides[d]);
+    }
+    return self.view(sizes, strides);
+}
+
+// transpose.int(Tensor(a) self, int dim0, int dim1)
+StridedTensor transposed(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto rank = static_cast<int64_t>(self.rank());
+    const int64_t a = normalize_dim(call, call.int_arg("dim0", 1), rank);
+    const int64_t b = normalize_dim(call, call.int_arg("dim1", 2), rank);
+    StridedTensor v = self.view(self.sizes, self.strides);
+    if (rank > 0) {
+        std::swap(v.sizes[a], v.sizes[b]);
+        std::swap(v.strides[a], v.strides[b]);
+    }
+    return v;
+}
+
+// t(Tensor(a) self): transposes a matrix; a vector or a number is returned as is.
+StridedTensor matrix_transposed(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (self.rank() > 2) call.fail("t() expects a tensor of rank 2 or less, got rank " + std::to_string(self.rank()));
+    StridedTensor v = self.view(self.sizes, self.strides);
+    std::reverse(v.sizes.begin(), v.sizes.end());
+    std::reverse(v.strides.begin(), v.strides.end());
+    return v;
+}
+
+// unsqueeze(Tensor(a) self, int dim): dim in [-rank-1, rank].
+StridedTensor unsqueezed(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto rank = static_cast<int64_t>(self.rank());
+    const int64_t dim = normalize_dim(call, call.int_arg("dim", 1), rank + 1);
+    std::vector<int64_t> sizes = self.sizes;
+    std::vector<int64_t> strides = self.strides;
+    // PyTorch's stride for the new dim: what stepping over dim `dim` would take.
+    const int64_t stride = dim >= rank ? 1 : sizes[dim] * strides[dim];
+    sizes.insert(sizes.begin() + dim, 1);
+    strides.insert(strides.begin() + dim, stride);
+    return self.view(sizes, strides);
+}
+
+// squeeze.dim / squeeze.dims / squeeze.default: drops the listed (or every) dim of size 1; a
+// listed dim of another size stays.
+StridedTensor squeezed(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto rank = static_cast<int64_t>(self.rank());
+    std::vector<int64_t> dims;
+    if (call.has("dim", 1)) {
+        dims = normalize_dims(call, call.ints("dim", 1), rank);
+    } else {
+        dims.resize(self.rank());
+        std::iota(dims.begin(), dims.end(), 0);
+    }
+    std::vector<int64_t> sizes, strides;
+    for (int64_t d = 0; d < rank; ++d) {
+        const bool drop = self.sizes[d] == 1 && std::find(dims.begin(), dims.end(), d) != dims.end();
+        if (drop) continue;
+        sizes.push_back(self.sizes[d]);
+        strides.push_back(self.strides[d]);
+    }
+    return self.view(sizes, strides);
+}
+
+// expand(Tensor(a) self, SymInt[] size, *, bool implicit=False): -1 keeps a dim; new leading
+// dims get stride 0, as do expanded size-1 dims.
+StridedTensor expanded(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    std::vector<int64_t> sizes = call.ints("size", 1);
+    if (sizes.size() < self.rank()) {
+        call.fail("expand() got " + std::to_string(sizes.size()) + " sizes for a tensor of rank " +
+                  std::to_string(self.rank()));
+    }
+    const size_t lead = sizes.size() - self.rank();
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        if (sizes[i] != -1) continue;
+        if (i < lead) call.fail("expand() cannot infer (-1) the new leading dim " + std::to_string(i));
+        sizes[i] = self.sizes[i - lead];
+    }
+    return broadcast_to(call, self, sizes);
+}
+
+PT2OV_KERNEL("aten.alias.default", [](const KernelCall& c) { return single(same_view(c)); });
+PT2OV_KERNEL("aten.detach.default", [](const KernelCall& c) { return single(same_view(c)); });
+PT2OV_KERNEL("aten.view.default", [](const KernelCall& c) { return single(reshaped(c)); });
+PT2OV_KERNEL("aten._unsafe_view.default", [](const KernelCall& c) { return single(reshaped(c)); });
+PT2OV_KERNEL("aten.reshape.default", [](const KernelCall& c) { return single(reshaped(c)); });
+PT2OV_KERNEL("aten.view_copy.default", [](const KernelCall& c) { return as_copy(c, reshaped); });
+PT2OV_KERNEL("aten.flatten.using_ints", [](const KernelCall& c) { return single(flattened(c)); });
+PT2OV_KERNEL("aten.permute.default", [](const KernelCall& c) { return single(permuted(c)); });
+PT2OV_KERNEL("aten.permute_copy.default", [](const KernelCall& c) { return as_copy(c, permuted); });
+PT2OV_KERNEL("aten.transpose.int", [](const KernelCall& c) { return single(transposed(c)); });
+PT2OV_KERNEL("aten.transpose_copy.int", [](const KernelCall& c) { return as_copy(c, transposed); });
+PT2OV_KERNEL("aten.t.default", [](const KernelCall& c) { return single(matrix_transposed(c)); });
+PT2OV_KERNEL("aten.t_copy.default", [](const KernelCall& c) { return as_copy(c, matrix_transposed); });
+PT2OV_KERNEL("aten.unsqueeze.default", [](const KernelCall& c) { return single(unsqueezed(c)); });
+PT2OV_KERNEL("aten.unsqueeze_copy.default", [](const KernelCall& c) { return as_copy(c, unsqueezed); });
+PT2OV_KERNEL("aten.squeeze.dim", [](const KernelCall& c) { return single(squeezed(c)); });
+PT2OV_KERNEL("aten.squeeze.dims", [](const KernelCall& c) { return single(squeezed(c)); });
+PT2OV_KERNEL("aten.squeeze.default", [](const KernelCall& c) { return single(squeezed(c)); });
+PT2OV_KERNEL("aten.squeeze_copy.dim", [](const KernelCall& c) { return as_copy(c, squeezed); });
+PT2OV_KERNEL("aten.squeeze_copy.dims", [](const KernelCall& c) { return as_copy(c, squeezed); });
+PT2OV_KERNEL("aten.squeeze_copy.default", [](const KernelCall& c) { return as_copy(c, squeezed); });
+PT2OV_KERNEL("aten.expand.default", [](const KernelCall& c) { return single(expanded(c)); });
+PT2OV_KERNEL("aten.expand_copy.default", [](const KernelCall& c) { return as_copy(c, expanded); });
+
+}  // namespace
+}  // namespace pt2ov::kernels

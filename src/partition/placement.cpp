@@ -1,0 +1,258 @@
+#include <algorithm>
+#include <functional>
+#include <queue>
+
+#include "common/error.h"
+#include "kernels/registry.h"
+#include "partition/plan.h"
+
+namespace pt2ov::partition {
+
+using graph::Argument;
+using ArgKind = graph::Argument::Kind;
+
+bool op_matches(const std::string& op, const std::string& target) {
+    if (op == target) return true;
+    // "aten.atan" names every overload: "aten.atan.default", "aten.atan.out", ...
+    return target.size() > op.size() && target.compare(0, op.size(), op) == 0 && target[op.size()] == '.' &&
+           target.find('.', op.size() + 1) == std::string::npos;
+}
+
+namespace {
+
+void for_each_value(const Argument& arg, const std::function<void(const std::string&)>& visit) {
+    if (arg.kind == ArgKind::Tensor || arg.kind == ArgKind::SymInt || arg.kind == ArgKind::SymBool ||
+        arg.kind == ArgKind::SymFloat) {
+        visit(arg.name);
+    }
+    for (const auto& item : arg.items) for_each_value(item, visit);
+}
+
+void for_each_read(const graph::Node& node, const std::function<void(const std::string&)>& visit) {
+    for (const auto& input : node.inputs) for_each_value(input.arg, visit);
+}
+
+void for_each_written(const graph::Node& node, const std::function<void(const std::string&)>& visit) {
+    for (const auto& out : node.outputs) for_each_value(out, visit);
+}
+
+void put_on_cpu(Plan& plan, size_t index, std::string reason) {
+    if (plan.where[index] == Where::Cpu) return;  // the first reason stands
+    plan.where[index] = Where::Cpu;
+    plan.reason[index] = std::move(reason);
+}
+
+bool is_tensor_of(const graph::Graph& graph, const std::string& name, DType dtype) {
+    const auto* value = graph.find_value(name);
+    return value && value->kind == graph::ValueKind::Tensor && value->meta.dtype == dtype;
+}
+
+}  // namespace
+
+// Pass 1: the user's lists always win over "OpenVINO supports it".
+void pass1_user_lists(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        const auto& node = graph.nodes[i];
+        for (const auto& op : options.cpu_ops) {
+            if (op_matches(op, node.source_target()) || op_matches(op, node.target)) {
+                put_on_cpu(plan, i, "kept off OpenVINO by --cpu-op " + op);
+            }
+        }
+        for (const auto& name : options.cpu_nodes) {
+            if (name == node.source_name()) put_on_cpu(plan, i, "kept off OpenVINO by --cpu-node " + name);
+        }
+    }
+}
+
+// Pass 2: what OpenVINO itself could not convert.
+void pass2_openvino_support(const graph::Graph& graph, const std::map<std::string, std::string>& unsupported,
+                            const PlacementOptions& options, Plan& plan) {
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        auto it = unsupported.find(graph.nodes[i].source_name());
+        if (it != unsupported.end()) {
+            put_on_cpu(plan, i, "OpenVINO " + options.openvino_version + " cannot convert it: " + it->second);
+        }
+    }
+}
+
+// Pass 3: OpenVINO's CPU plugin computes int64 and float64 in 32 bits. A node that computes
+// 64-bit values from 64-bit values runs on the CPU, where it is exact. (Values entering
+// OpenVINO are checked at run time instead: see runtime/executor.cpp.)
+void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& sources, const PlacementOptions& options,
+                               Plan& plan) {
+    if (options.strict) return;  // strict keeps everything on OpenVINO; the run-time check stands
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        const auto& node = graph.nodes[i];
+        for (DType wide : {DType::Int64, DType::Float64}) {
+            bool reads = false, writes = false, reads_wide_constant = false;
+            for_each_read(node, [&](const std::string& name) {
+                reads |= is_tensor_of(graph, name, wide);
+                reads_wide_constant |= sources.wide_int64_constants.count(name) > 0;
+            });
+            for_each_written(node, [&](const std::string& name) { writes |= is_tensor_of(graph, name, wide); });
+            if (!kernels::find_kernel(node.target)) continue;
+            if (reads && writes) {
+                put_on_cpu(plan, i, std::string("computes ") + std::string(dtype_name(wide)) + " from " +
+                                        std::string(dtype_name(wide)) +
+                                        " exactly (OpenVINO's CPU plugin computes it in 32 bits)");
+            } else if (reads_wide_constant) {
+                put_on_cpu(plan, i, "reads an int64 constant beyond 32 bits, which OpenVINO's CPU plugin would cut");
+            }
+        }
+    }
+}
+
+// Pass 4: every node kept off OpenVINO needs a kernel; strict mode allows none.
+void pass4_kernels_exist(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
+    std::string missing, refused;
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        if (plan.where[i] != Where::Cpu) continue;
+        const auto& node = graph.nodes[i];
+        const std::string line = "\n  " + node.source_name() + " (" + node.source_target() + "): " + plan.reason[i];
+        if (options.strict) {
+            refused += line;
+        } else if (!kernels::find_kernel(node.target)) {
+            missing += line + "; and pt2ov has no CPU kernel for " + node.target;
+        }
+    }
+    if (!refused.empty()) {
+        throw UnsupportedError("--strict: these nodes cannot run on OpenVINO:" + refused +
+                               "\nDrop --strict to run them on pt2ov's CPU kernels.");
+    }
+    if (!missing.empty()) {
+        throw UnsupportedError("no engine can run these nodes:" + missing +
+                               "\nSaving the program after ep.run_decompositions() may turn them into ops that run.");
+    }
+}
+
+// Pass 5: a topological order that stays on one kind of step as long as it can, cut into
+// steps where the kind changes. Steps are contiguous runs of a topological order, so no
+// dependency cycle can pass through the CPU; staying on one kind makes OpenVINO steps maximal
+// where independent CPU nodes would otherwise cut them.
+void pass5_group_into_steps(const graph::Graph& graph, Plan& plan) {
+    const size_t count = graph.nodes.size();
+    std::vector<std::vector<size_t>> users(count);
+    std::vector<size_t> pending(count, 0);
+    for (size_t i = 0; i < count; ++i) {
+        std::set<size_t> producers;
+        for_each_read(graph.nodes[i], [&](const std::string& name) {
+            const auto* value = graph.find_value(name);
+            if (value && value->producer >= 0 && static_cast<size_t>(value->producer) != i) producers.insert(value->producer);
+        });
+        pending[i] = producers.size();
+        for (auto p : producers) users[p].push_back(i);
+    }
+    using Ready = std::priority_queue<size_t, std::vector<size_t>, std::greater<>>;
+    Ready ready[2];
+    auto kind_of = [&](size_t i) { return plan.where[i] == Where::OpenVINO ? 0 : 1; };
+    for (size_t i = 0; i < count; ++i) {
+        if (!pending[i]) ready[kind_of(i)].push(i);
+    }
+    plan.steps.clear();
+    int current = -1;
+    for (size_t done = 0; done < count; ++done) {
+        int kind = current;
+        if (kind < 0 || ready[kind].empty()) {
+            kind = ready[0].empty() ? 1 : ready[1].empty() ? 0 : (ready[0].top() < ready[1].top() ? 0 : 1);
+        }
+        if (kind != current) {
+            plan.steps.push_back(Step{kind == 0 ? Where::OpenVINO : Where::Cpu, {}, {}, {}});
+            current = kind;
+        }
+        const size_t node = ready[kind].top();
+        ready[kind].pop();
+        plan.steps.back().nodes.push_back(static_cast<int>(node));
+        for (auto user : users[node]) {
+            if (--pending[user] == 0) ready[kind_of(user)].push(user);
+        }
+    }
+}
+
+// Pass 6: an OpenVINO step that only computes shapes (symbolic ints) costs an OpenVINO call
+// (several microseconds) for nanoseconds of work: such steps run on the CPU when kernels exist.
+void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
+    if (options.strict) return;
+    for (auto& step : plan.steps) {
+        if (step.where != Where::OpenVINO) continue;
+        bool shapes_only = true;
+        for (int index : step.nodes) {
+            const auto& node = graph.nodes[index];
+            for_each_written(node, [&](const std::string& name) {
+                const auto* value = graph.find_value(name);
+                shapes_only &= value && value->kind != graph::ValueKind::Tensor;
+            });
+            shapes_only &= kernels::find_kernel(node.target) != nullptr;
+        }
+        if (!shapes_only) continue;
+        step.where = Where::Cpu;
+        for (int index : step.nodes) {
+            plan.where[index] = Where::Cpu;
+            plan.reason[index] = "shape arithmetic only: cheaper on the CPU than an OpenVINO call";
+        }
+    }
+    // Neighbouring CPU steps become one.
+    std::vector<Step> merged;
+    for (auto& step : plan.steps) {
+        if (!merged.empty() && merged.back().where == step.where) {
+            merged.back().nodes.insert(merged.back().nodes.end(), step.nodes.begin(), step.nodes.end());
+        } else {
+            merged.push_back(std::move(step));
+        }
+    }
+    plan.steps = std::move(merged);
+}
+
+// Pass 7: what each step reads from outside and hands on.
+void pass7_step_edges(const graph::Graph& graph, const ValueSources& sources, Plan& plan) {
+    std::map<std::string, size_t> step_of_value;
+    for (size_t s = 0; s < plan.steps.size(); ++s) {
+        for (int index : plan.steps[s].nodes) {
+            for_each_written(graph.nodes[index], [&](const std::string& name) { step_of_value[name] = s; });
+        }
+    }
+    std::vector<std::set<std::string>> handed_on(plan.steps.size());
+    for (size_t s = 0; s < plan.steps.size(); ++s) {
+        auto& step = plan.steps[s];
+        std::set<std::string> seen;
+        for (int index : step.nodes) {
+            for_each_read(graph.nodes[index], [&](const std::string& name) {
+                auto producer = step_of_value.find(name);
+                const bool outside = producer == step_of_value.end() ? !sources.constants.count(name) : producer->second != s;
+                if (!outside || !seen.insert(name).second) return;
+                step.inputs.push_back(name);
+                if (producer != step_of_value.end()) handed_on[producer->second].insert(name);
+            });
+        }
+    }
+    for (const auto& out : graph.outputs) {
+        for_each_value(out, [&](const std::string& name) {
+            auto producer = step_of_value.find(name);
+            if (producer != step_of_value.end()) handed_on[producer->second].insert(name);
+        });
+    }
+    for (size_t s = 0; s < plan.steps.size(); ++s) {
+        // In the order the step produces them, for stable model outputs.
+        for (int index : plan.steps[s].nodes) {
+            for_each_written(graph.nodes[index], [&](const std::string& name) {
+                if (handed_on[s].count(name)) plan.steps[s].outputs.push_back(name);
+            });
+        }
+    }
+}
+
+Plan place(const graph::Graph& graph, const std::map<std::string, std::string>& unsupported, const ValueSources& sources,
+           const PlacementOptions& options) {
+    Plan plan;
+    plan.where.assign(graph.nodes.size(), Where::OpenVINO);
+    plan.reason.assign(graph.nodes.size(), "converted by OpenVINO " + options.openvino_version);
+    pass1_user_lists(graph, options, plan);
+    pass2_openvino_support(graph, unsupported, options, plan);
+    pass3_exact_wide_integers(graph, sources, options, plan);
+    pass4_kernels_exist(graph, options, plan);
+    pass5_group_into_steps(graph, plan);
+    pass6_small_steps_to_cpu(graph, options, plan);
+    pass7_step_edges(graph, sources, plan);
+    return plan;
+}
+
+}  // namespace pt2ov::partition

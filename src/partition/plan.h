@@ -1,0 +1,66 @@
+// Which node runs where, and why: the method split into steps that run one after another,
+// each either one OpenVINO model or a run of CPU kernels. Written as numbered passes
+// (placement.cpp), each testable alone. Builds no OpenVINO model: support comes in as a set
+// of nodes OpenVINO could not convert, learned by the lowering stage from OpenVINO itself.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace pt2ov::partition {
+
+struct PlacementOptions {
+    std::vector<std::string> cpu_ops;    // "aten.atan.default", or "aten.atan" for every overload
+    std::vector<std::string> cpu_nodes;  // node names as the archive has them
+    bool strict = false;                 // refuse any CPU step
+    std::string openvino_version;        // named in reasons
+};
+
+enum class Where { OpenVINO, Cpu };
+
+struct Step {
+    Where where = Where::OpenVINO;
+    std::vector<int> nodes;             // graph node indexes, in execution order
+    std::vector<std::string> inputs;    // values read from earlier steps or the runtime
+    std::vector<std::string> outputs;   // values later steps or the program's outputs read
+};
+
+struct Plan {
+    std::vector<Where> where;          // per graph node
+    std::vector<std::string> reason;   // per graph node
+    std::vector<Step> steps;
+};
+
+// What the runtime feeds and holds, so edges can be computed.
+struct ValueSources {
+    std::set<std::string> runtime_inputs;  // user inputs and mutated buffers, fed each call
+    std::set<std::string> constants;       // parameters, buffers, lifted constants (memory held once)
+    // int64 constants whose values do not fit in 32 bits (OpenVINO's CPU plugin would cut them).
+    std::set<std::string> wide_int64_constants;
+};
+
+// Places every node. `unsupported` maps node names OpenVINO could not convert to its reason.
+// Throws UnsupportedError naming nodes and ops for a node neither OpenVINO nor a CPU kernel
+// can run, and, in strict mode, for any node that would run on the CPU.
+Plan place(const graph::Graph& graph, const std::map<std::string, std::string>& unsupported,
+           const ValueSources& sources, const PlacementOptions& options);
+
+// The passes, in order (place() runs them all).
+void pass1_user_lists(const graph::Graph& graph, const PlacementOptions& options, Plan& plan);
+void pass2_openvino_support(const graph::Graph& graph, const std::map<std::string, std::string>& unsupported,
+                            const PlacementOptions& options, Plan& plan);
+void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& sources, const PlacementOptions& options,
+                               Plan& plan);
+void pass4_kernels_exist(const graph::Graph& graph, const PlacementOptions& options, Plan& plan);
+void pass5_group_into_steps(const graph::Graph& graph, Plan& plan);
+void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan);
+void pass7_step_edges(const graph::Graph& graph, const ValueSources& sources, Plan& plan);
+
+// True when `op` ("aten.atan" or "aten.atan.default") names `target`.
+bool op_matches(const std::string& op, const std::string& target);
+
+}  // namespace pt2ov::partition

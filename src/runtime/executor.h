@@ -1,0 +1,56 @@
+// Runs a planned method, call after call: binds inputs without copies, runs the steps in order
+// (OpenVINO models and CPU kernels), makes the outputs OpenVINO would alias, and carries the
+// state of mutated buffers from call to call.
+//
+// Thread safety: one call at a time (one infer request per OpenVINO step).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "kernels/tensor.h"
+#include "openvino/runtime/compiled_model.hpp"
+#include "openvino/runtime/infer_request.hpp"
+#include "runtime/method.h"
+
+namespace pt2ov::runtime {
+
+class Executor {
+public:
+    // Compiles every OpenVINO step of `planned` for the device in `options`.
+    Executor(const PreparedMethod& prepared, const PlannedMethod& planned, const LoadOptions& options);
+
+    // One call. `outputs` may hold caller tensors to write static outputs into (empty: allocate).
+    void run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
+
+    double compile_ms() const { return compile_ms_; }
+    int64_t last_openvino_ns() const { return last_openvino_ns_; }
+
+private:
+    struct CompiledStep {
+        const OpenVINOStep* lowered = nullptr;
+        ov::CompiledModel compiled;
+        ov::InferRequest request;
+        std::vector<bool> static_result;
+    };
+    using Values = std::unordered_map<std::string, kernels::RuntimeValue>;
+
+    void run_cpu_step(const partition::Step& step, Values& values);
+    void run_openvino_step(size_t step_index, const OpenVINOStep& lowered, Values& values,
+                           const std::map<std::string, Tensor*>& caller_outputs);
+    const kernels::RuntimeValue& lookup(const Values& values, const std::string& name) const;
+    Tensor hand_out(const kernels::RuntimeValue& value, std::set<const void*>& handed_out) const;
+
+    const PreparedMethod& prepared_;
+    const PlannedMethod& planned_;
+    std::map<size_t, CompiledStep> steps_;
+    std::unordered_map<std::string, kernels::RuntimeValue> constants_;  // views of the archive's memory
+    std::map<std::string, kernels::StridedTensor> buffer_state_;       // mutated buffers, by graph input
+    double compile_ms_ = 0;
+    int64_t last_openvino_ns_ = 0;
+};
+
+}  // namespace pt2ov::runtime
