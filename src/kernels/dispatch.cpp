@@ -129,6 +129,41 @@ StridedTensor scalar_tensor_as(const Scalar& s, DType dtype) {
     return t;
 }
 
+// ---- Operands ------------------------------------------------------------------------------
+
+TypeOperand Operand::type_operand() const {
+    if (!tensor) return {scalar_dtype(number), TypeOperand::Kind::Number};
+    return {tensor->dtype, tensor->rank() == 0 ? TypeOperand::Kind::ZeroDim : TypeOperand::Kind::Dimensioned};
+}
+
+double Operand::scalar_value() const {
+    if (!tensor) return scalar_to_double(number);
+    return visit_dtype(tensor->dtype, [&]<typename T>() { return static_cast<double>(load<T>(tensor->data)); });
+}
+
+StridedTensor Operand::as_dtype(DType dtype) const {
+    if (!tensor) return scalar_tensor_as(number, dtype);
+    return tensor->dtype == dtype ? *tensor : contiguous_as(*tensor, dtype);
+}
+
+Operand read_operand(const KernelCall& call, std::string_view name, size_t position) {
+    const graph::Argument* a = call.arg(name, position);
+    if (a && a->kind == graph::Argument::Kind::Tensor) return Operand{call.tensor(name, position), int64_t{0}};
+    return Operand{std::nullopt, call.scalar(name, position)};
+}
+
+DType common_dtype(const KernelCall& call, const std::vector<const Operand*>& operands) {
+    std::vector<TypeOperand> types;
+    std::string names;
+    for (const Operand* operand : operands) {
+        types.push_back(operand->type_operand());
+        names += (names.empty() ? "" : ", ") + std::string(dtype_name(types.back().dtype));
+    }
+    const auto dtype = result_type(types);
+    if (!dtype) call.fail("the operand dtypes (" + names + ") do not promote to a common dtype");
+    return *dtype;
+}
+
 // ---- Dims and shapes -----------------------------------------------------------------------
 
 std::string shape_string(const std::vector<int64_t>& sizes) {

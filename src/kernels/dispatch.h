@@ -205,6 +205,26 @@ StridedTensor scalar_tensor_of(const Scalar& s);
 // A 0-dim tensor holding `s` cast to `dtype`.
 StridedTensor scalar_tensor_as(const Scalar& s, DType dtype);
 
+// One operand of an elementwise op: a tensor, or a number (a Scalar argument, or a number the
+// exporter wrote where the schema has a tensor, as in add.Tensor(x, 2)).
+struct Operand {
+    std::optional<StridedTensor> tensor;
+    Scalar number = int64_t{0};
+
+    bool is_number() const { return !tensor.has_value(); }
+    // A number or a 0-dim tensor: what PyTorch calls a CPU scalar.
+    bool is_scalar() const { return !tensor || tensor->rank() == 0; }
+    std::vector<int64_t> sizes() const { return tensor ? tensor->sizes : std::vector<int64_t>{}; }
+    TypeOperand type_operand() const;
+    // The value of a scalar operand as a double (the number, or the 0-dim tensor's element).
+    double scalar_value() const;
+    // A tensor of `dtype` (a number becomes a 0-dim tensor), converted as Tensor.to does.
+    StridedTensor as_dtype(DType dtype) const;
+};
+Operand read_operand(const KernelCall& call, std::string_view name, size_t position);
+// The promoted dtype of several operands; fails naming the node when they do not promote.
+DType common_dtype(const KernelCall& call, const std::vector<const Operand*>& operands);
+
 // ---- Strided loops -------------------------------------------------------------------------
 
 // Walks every index of `sizes` in row-major order and calls body(pointers), where
@@ -325,6 +345,46 @@ struct Reduction {
 };
 // `dims` are normalized; an empty list reduces every dim.
 Reduction plan_reduction(const StridedTensor& input, std::vector<int64_t> dims, bool keepdim);
+
+// ---- Elementwise binary ops ----------------------------------------------------------------
+
+// Computes op(a, b) elementwise with numpy broadcasting into a new output 0 (its recorded
+// dtype and dim order). Both operands are cast to `compute` first, as PyTorch's
+// TensorIterator casts to the common dtype. make_op.template operator()<C>() gives the op for
+// element type C: it maps two compute_t<C> values to compute_t<C> (stored as C) or to bool
+// (stored as bool); the result is converted when the recorded dtype differs.
+// With `scalar_in_opmath`, an f16/bf16 computation takes a scalar `b` at float precision
+// without rounding it to f16/bf16 first, as PyTorch's add, sub, mul and div do.
+template <typename MakeOp>
+StridedTensor elementwise_binary(const KernelCall& call, const Operand& a, const Operand& b, DType compute,
+                                 MakeOp&& make_op, bool scalar_in_opmath = false) {
+    const auto sizes = broadcast_shapes(call, a.sizes(), b.sizes());
+    const DType out_dtype = call.output_meta(0).dtype;
+    StridedTensor out = allocate_output(call, 0, sizes, out_dtype);
+    visit_dtype(compute, [&]<typename C>() {
+        using V = compute_t<C>;
+        const auto op = make_op.template operator()<C>();
+        using Result = decltype(op(V{}, V{}));
+        using Stored = std::conditional_t<std::is_same_v<Result, bool>, bool, C>;
+        const DType stored_dtype = std::is_same_v<Result, bool> ? DType::Bool : compute;
+        StridedTensor target = stored_dtype == out_dtype ? out : allocate_output(call, 0, sizes, stored_dtype);
+        const StridedTensor left = broadcast_to(call, a.as_dtype(compute), sizes);
+        if (b.is_scalar()) {
+            const V right = scalar_in_opmath && is_reduced_float_v<C> ? static_cast<V>(b.scalar_value())
+                                                                      : load<C>(b.as_dtype(compute).data);
+            for_each_element<2>(sizes, {&target, &left}, [&](const std::array<std::byte*, 2>& p) {
+                store<Stored>(p[0], op(load<C>(p[1]), right));
+            });
+        } else {
+            const StridedTensor right = broadcast_to(call, b.as_dtype(compute), sizes);
+            for_each_element<3>(sizes, {&target, &left, &right}, [&](const std::array<std::byte*, 3>& p) {
+                store<Stored>(p[0], op(load<C>(p[1]), load<C>(p[2])));
+            });
+        }
+        if (target.data != out.data) copy_into(target, out);
+    });
+    return out;
+}
 
 // One output, as most kernels return.
 inline std::vector<RuntimeValue> single(StridedTensor t) { return {RuntimeValue::of(std::move(t))}; }

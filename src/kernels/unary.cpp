@@ -81,15 +81,19 @@ C wrapping_negate(C x) {
     else return -x;
 }
 
+constexpr double kSqrt2 = 1.41421356237309504880;
+constexpr double kSqrtHalf = 0.70710678118654752440;
+constexpr double kTwoOverSqrtPi = 1.12837916709551257390;
+
 template <typename C>
 C gelu(C x, bool tanh_approximation) {
     if (tanh_approximation) {
-        const C beta = static_cast<C>(M_SQRT2 * M_2_SQRTPI * 0.5);
+        const C beta = static_cast<C>(kSqrt2 * kTwoOverSqrtPi * 0.5);
         const C kappa = static_cast<C>(0.044715);
         const C inner = beta * (x + kappa * x * x * x);
         return static_cast<C>(0.5) * x * (static_cast<C>(1) + std::tanh(inner));
     }
-    return x * static_cast<C>(0.5) * (static_cast<C>(1) + std::erf(x * static_cast<C>(M_SQRT1_2)));
+    return x * static_cast<C>(0.5) * (static_cast<C>(1) + std::erf(x * static_cast<C>(kSqrtHalf)));
 }
 
 // clamp's bounds: NaN in the input or a bound gives NaN; -0.0 stays -0.0 against a 0 bound.
@@ -105,16 +109,25 @@ C clamp_value(C x, std::optional<C> low, std::optional<C> high) {
     return x;
 }
 
-// A Scalar argument cast to the result dtype's element type, as PyTorch casts clamp bounds.
-std::optional<double> optional_scalar(const KernelCall& call, std::string_view name, size_t position) {
-    if (!call.has(name, position)) return std::nullopt;
-    return scalar_to_double(call.scalar(name, position));
-}
+// A clamp bound cast to the result's element type once per call (rounded for f16/bf16, as
+// PyTorch casts bounds), held both ways so any compute type reads it exactly.
+struct Bound {
+    double floating = 0;
+    int64_t integer = 0;
 
-template <typename C>
-std::optional<C> bound_as(const std::optional<Scalar>& bound) {
+    template <typename C>
+    C as() const {
+        if constexpr (std::is_floating_point_v<C>) return static_cast<C>(floating);
+        else return static_cast<C>(integer);
+    }
+};
+
+std::optional<Bound> cast_bound(const std::optional<Scalar>& bound, DType dtype) {
     if (!bound) return std::nullopt;
-    return std::visit([](auto v) { return static_cast<C>(v); }, *bound);
+    return visit_dtype(dtype, [&]<typename T>() {
+        const auto value = std::visit([](auto v) { return cast<T>(v); }, *bound);
+        return Bound{static_cast<double>(value), static_cast<int64_t>(value)};
+    });
 }
 
 // clamp(Tensor self, Scalar? min=None, Scalar? max=None), clamp_min, clamp_max and
@@ -123,24 +136,19 @@ Kernel clamp_kernel(const char* low_name, const char* high_name, std::optional<S
                     std::optional<Scalar> high_default) {
     return [=](const KernelCall& call) {
         auto read = [&](const char* name, size_t position, const std::optional<Scalar>& fallback) -> std::optional<Scalar> {
-            if (!name) return std::nullopt;
-            return call.has(name, position) ? std::optional<Scalar>(call.scalar(name, position)) : fallback;
+            return name && call.has(name, position) ? std::optional<Scalar>(call.scalar(name, position)) : fallback;
         };
         const auto low = read(low_name, 1, low_default);
         const auto high = read(high_name, low_name ? 2 : 1, high_default);
         if (!low && !high) call.fail("clamp() needs at least one of min and max");
         const DType dtype = call.output_meta(0).dtype;
+        const auto low_bound = cast_bound(low, dtype);
+        const auto high_bound = cast_bound(high, dtype);
         return run_unary(call, Accepts::Numeric, [&](const KernelCall&) {
-            return [low, high, dtype](auto x) {
+            return [low_bound, high_bound](auto x) {
                 using C = decltype(x);
-                // Bounds are cast to the result's element type first (rounded for f16/bf16).
-                auto cast_bound = [dtype](const std::optional<Scalar>& b) -> std::optional<C> {
-                    if (!b) return std::nullopt;
-                    return visit_dtype(dtype, [&]<typename T>() -> C {
-                        return static_cast<C>(std::visit([](auto v) { return cast<T>(v); }, *b));
-                    });
-                };
-                return clamp_value<C>(x, cast_bound(low), cast_bound(high));
+                auto as_c = [](const std::optional<Bound>& b) { return b ? std::optional<C>(b->as<C>()) : std::nullopt; };
+                return clamp_value<C>(x, as_c(low_bound), as_c(high_bound));
             };
         });
     };

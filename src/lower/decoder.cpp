@@ -175,6 +175,7 @@ protected:
     mutable std::string debug_name_;
     mutable std::vector<size_t> strides_;
     mutable std::vector<std::shared_ptr<TorchDecoder>> children_;  // kept alive with us
+    std::string source_;  // the IR node this decoder (or its parent node) stands for
 };
 
 bool holds_values(const Argument& arg) {
@@ -188,37 +189,43 @@ bool holds_values(const Argument& arg) {
            arg.kind == ArgKind::SymFloat;
 }
 
+// A Constant from typed values. (Constant::create range-checks doubles against the element
+// type and refuses ±inf for f32, which programs do pass, e.g. as a mask fill.)
+template <typename T>
+std::shared_ptr<ov::op::v0::Constant> typed_constant(ov::element::Type type, ov::Shape shape, const std::vector<T>& values) {
+    return std::make_shared<ov::op::v0::Constant>(type, shape, values.data());
+}
+
 // A Constant for a number, a list of numbers or a string, typed as the FX decoder types them.
 std::shared_ptr<ov::op::v0::Constant> constant_for(const Argument& arg) {
-    using ov::op::v0::Constant;
     switch (arg.kind) {
-    case ArgKind::Bool: return Constant::create(ov::element::boolean, ov::Shape{}, {arg.bool_value});
-    case ArgKind::Int: return Constant::create(ov::element::i64, ov::Shape{}, {arg.int_value});
-    case ArgKind::Float: return Constant::create(ov::element::f32, ov::Shape{}, {arg.float_value});
+    case ArgKind::Bool: return typed_constant(ov::element::boolean, {}, std::vector<char>{arg.bool_value});
+    case ArgKind::Int: return typed_constant(ov::element::i64, {}, std::vector<int64_t>{arg.int_value});
+    case ArgKind::Float: return typed_constant(ov::element::f32, {}, std::vector<float>{static_cast<float>(arg.float_value)});
     case ArgKind::String: {
         std::vector<uint8_t> bytes(arg.string_value.begin(), arg.string_value.end());
-        return Constant::create(ov::element::u8, ov::Shape{bytes.size()}, bytes);
+        return typed_constant(ov::element::u8, {bytes.size()}, bytes);
     }
     case ArgKind::List: {
         ov::Shape shape{arg.items.size()};
-        if (arg.items.empty()) return Constant::create(ov::element::i32, shape, std::vector<int32_t>{});
+        if (arg.items.empty()) return typed_constant(ov::element::i32, shape, std::vector<int32_t>{});
         switch (arg.items.front().kind) {
         case ArgKind::Bool: {
             std::vector<char> values;
             for (const auto& item : arg.items) values.push_back(item.bool_value);
-            return std::make_shared<Constant>(ov::element::boolean, shape, values.data());
+            return typed_constant(ov::element::boolean, shape, values);
         }
         case ArgKind::Float: {
             std::vector<float> values;
             for (const auto& item : arg.items) {
                 values.push_back(static_cast<float>(item.kind == ArgKind::Float ? item.float_value : item.int_value));
             }
-            return Constant::create(ov::element::f32, shape, values);
+            return typed_constant(ov::element::f32, shape, values);
         }
         case ArgKind::Int: {
             std::vector<int64_t> values;
             for (const auto& item : arg.items) values.push_back(item.int_value);
-            return Constant::create(ov::element::i64, shape, values);
+            return typed_constant(ov::element::i64, shape, values);
         }
         default: return nullptr;
         }
@@ -227,11 +234,14 @@ std::shared_ptr<ov::op::v0::Constant> constant_for(const Argument& arg) {
     }
 }
 
+std::shared_ptr<ov::Node> tag_node(std::shared_ptr<ov::Node> node, const std::string& source, const std::string& op_type);
+
 // A non-tensor argument standing in the node's inputs, as the FX decoder inlines it.
 class InlinedDecoder : public BaseDecoder {
 public:
-    InlinedDecoder(std::shared_ptr<DecoderContext> context, Argument arg)
+    InlinedDecoder(std::shared_ptr<DecoderContext> context, Argument arg, std::string source)
         : BaseDecoder(std::move(context)), arg_(std::move(arg)) {
+        source_ = std::move(source);
         is_list_of_values_ = arg_.kind == ArgKind::List && holds_values(arg_);
         if (is_list_of_values_) {
             for (const auto& item : arg_.items) add_argument(item);
@@ -250,10 +260,7 @@ public:
     ov::PartialShape get_output_shape(size_t) const override { return ov::PartialShape::dynamic(); }
     ov::Any get_output_type(size_t) const override { return ov::Any(ov::element::dynamic); }
     std::shared_ptr<ov::Node> mark_node(std::shared_ptr<ov::Node> node) const override {
-        std::string name = get_op_type();
-        if (node->get_type_name() != std::string("FrameworkNode")) name += std::string("/") + node->get_type_name();
-        node->set_friendly_name(name);
-        return node;
+        return tag_node(node, source_, get_op_type());
     }
 
 private:
@@ -263,7 +270,7 @@ private:
 
 std::shared_ptr<TorchDecoder> BaseDecoder::get_inlined_input_decoder(size_t index) const {
     if (!is_input_inlined(index)) throw std::runtime_error("input " + std::to_string(index) + " is not inlined");
-    auto decoder = std::make_shared<InlinedDecoder>(context_, *inlined_[index]);
+    auto decoder = std::make_shared<InlinedDecoder>(context_, *inlined_[index], source_);
     children_.push_back(decoder);
     return decoder;
 }
@@ -306,7 +313,8 @@ class GetItemDecoder : public BaseDecoder {
 public:
     GetItemDecoder(std::shared_ptr<DecoderContext> context, std::string source, size_t tuple_id, int64_t index,
                    const std::string& output_name)
-        : BaseDecoder(std::move(context)), source_(std::move(source)) {
+        : BaseDecoder(std::move(context)) {
+        source_ = std::move(source);
         input_ids_ = {tuple_id, 0};
         Argument index_arg;
         index_arg.kind = ArgKind::Int;
@@ -322,9 +330,6 @@ public:
     std::shared_ptr<ov::Node> mark_node(std::shared_ptr<ov::Node> node) const override {
         return tag_node(node, source_, get_op_type());
     }
-
-private:
-    std::string source_;
 };
 
 // The names of a node's outputs, flattened; "" where an output is None or unused.
@@ -349,6 +354,7 @@ class NodeDecoder : public BaseDecoder {
 public:
     NodeDecoder(std::shared_ptr<DecoderContext> context, const graph::Node& node, size_t tuple_id)
         : BaseDecoder(std::move(context)), node_(node), op_type_(fx_op_type(node.target)) {
+        source_ = node.source_name();
         for (const auto& input : node.inputs) {
             if (!input.keyword) add_argument(input.arg);
         }
@@ -392,7 +398,7 @@ public:
         return debug_name_;
     }
     std::shared_ptr<ov::Node> mark_node(std::shared_ptr<ov::Node> node) const override {
-        return tag_node(node, node_.name, op_type_);
+        return tag_node(node, source_, op_type_);
     }
 
 private:

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <queue>
 
 #include "common/error.h"
@@ -75,29 +76,48 @@ void pass2_openvino_support(const graph::Graph& graph, const std::map<std::strin
     }
 }
 
-// Pass 3: OpenVINO's CPU plugin computes int64 and float64 in 32 bits. A node that computes
-// 64-bit values from 64-bit values runs on the CPU, where it is exact. (Values entering
-// OpenVINO are checked at run time instead: see runtime/executor.cpp.)
+// Pass 3: OpenVINO's CPU plugin computes int64 and float64 in 32 bits. So, where a kernel
+// exists, these run on the CPU, where they are exact:
+//  - a node computing 64-bit values from 64-bit values;
+//  - a node reading a 64-bit value such a node made (it may hold values beyond 32 bits), or an
+//    int64 constant that does hold one;
+//  - a node with an integer argument beyond 32 bits (OpenVINO would cut the constant).
+// Values entering OpenVINO from elsewhere are checked at run time instead (runtime/executor.cpp).
 void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& sources, const PlacementOptions& options,
                                Plan& plan) {
     if (options.strict) return;  // strict keeps everything on OpenVINO; the run-time check stands
+    std::set<std::string> wide(sources.wide_int64_constants.begin(), sources.wide_int64_constants.end());
+    auto is_wide_dtype = [&](const std::string& name) {
+        return is_tensor_of(graph, name, DType::Int64) || is_tensor_of(graph, name, DType::Float64);
+    };
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
         const auto& node = graph.nodes[i];
-        for (DType wide : {DType::Int64, DType::Float64}) {
-            bool reads = false, writes = false, reads_wide_constant = false;
-            for_each_read(node, [&](const std::string& name) {
-                reads |= is_tensor_of(graph, name, wide);
-                reads_wide_constant |= sources.wide_int64_constants.count(name) > 0;
-            });
-            for_each_written(node, [&](const std::string& name) { writes |= is_tensor_of(graph, name, wide); });
-            if (!kernels::find_kernel(node.target)) continue;
-            if (reads && writes) {
-                put_on_cpu(plan, i, std::string("computes ") + std::string(dtype_name(wide)) + " from " +
-                                        std::string(dtype_name(wide)) +
-                                        " exactly (OpenVINO's CPU plugin computes it in 32 bits)");
-            } else if (reads_wide_constant) {
-                put_on_cpu(plan, i, "reads an int64 constant beyond 32 bits, which OpenVINO's CPU plugin would cut");
+        bool reads = false, writes = false, reads_wide = false, wide_argument = false;
+        for_each_read(node, [&](const std::string& name) {
+            reads |= is_wide_dtype(name);
+            reads_wide |= wide.count(name) > 0;
+        });
+        for_each_written(node, [&](const std::string& name) { writes |= is_wide_dtype(name); });
+        std::function<void(const Argument&)> check_argument = [&](const Argument& arg) {
+            if (arg.kind == ArgKind::Int && (arg.int_value < std::numeric_limits<int32_t>::min() ||
+                                             arg.int_value > std::numeric_limits<int32_t>::max())) {
+                wide_argument = true;
             }
+            for (const auto& item : arg.items) check_argument(item);
+        };
+        for (const auto& input : node.inputs) check_argument(input.arg);
+        if (!kernels::find_kernel(node.target)) continue;
+        if (reads && writes) {
+            put_on_cpu(plan, i, "computes 64-bit values from 64-bit values exactly (OpenVINO's CPU plugin computes them in 32 bits)");
+        } else if (reads_wide) {
+            put_on_cpu(plan, i, "reads int64 values that may exceed 32 bits, which OpenVINO's CPU plugin would cut");
+        } else if (wide_argument) {
+            put_on_cpu(plan, i, "has an integer argument beyond 32 bits, which OpenVINO's CPU plugin would cut");
+        }
+        if (plan.where[i] == Where::Cpu) {
+            for_each_written(node, [&](const std::string& name) {
+                if (is_wide_dtype(name)) wide.insert(name);
+            });
         }
     }
 }

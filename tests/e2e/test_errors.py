@@ -20,6 +20,9 @@ from conftest import describe, run_cli, write_inputs
 from tests.models import get_case
 
 MLP_MAX_BATCH = 16
+# The brief asks for a one-line message. A message listing several nodes one per line would
+# also be "one clear message"; if that is the decision, set this to a larger number.
+MAX_STDERR_LINES = 1
 # how a message may name the mlp's only input
 INPUT0 = r"features|arr_0|input\s*(#|no\.?|number|index)?\s*[\[(]?0\b|first input"
 
@@ -33,7 +36,8 @@ def assert_user_error(proc, *patterns: str) -> str:
         assert crash not in err, f"crash marker {crash!r} on stderr\n{describe(proc)}"
     lines = [line for line in err.splitlines() if line.strip()]
     assert lines, f"exit 2 with an empty stderr\n{describe(proc)}"
-    assert len(lines) == 1, f"expected a one-line message, got {len(lines)} lines\n{describe(proc)}"
+    assert len(lines) <= MAX_STDERR_LINES, (
+        f"expected a one-line message, got {len(lines)} lines\n{describe(proc)}")
     for pattern in patterns:
         assert re.search(pattern, err, re.IGNORECASE), (
             f"stderr does not match /{pattern}/i\n{describe(proc)}")

@@ -110,7 +110,7 @@ def test_inspect_cpu_op(zoo_programs):
 def test_inspect_cpu_node(zoo_programs):
     program = zoo_programs.get("mlp", "exported", "dynamic")
     nodes = call_function_nodes(program.path)
-    target_node = next(n for n, t in nodes.items() if t == "aten.linear.default")
+    target_node = sorted(n for n, t in nodes.items() if t == "aten.relu.default")[-1]
     doc = _inspect_json(program.path, "--cpu-node", target_node)
     cpu_steps = [s for s in _steps(doc) if s["kind"] == "cpu"]
     assert any(n["name"] == target_node for s in cpu_steps for n in s["nodes"]), doc

@@ -1,0 +1,144 @@
+// Tensors made from numbers: arange, full, zeros, ones, empty (zero-filled), their *_like and
+// new_* forms, and scalar_tensor. The dtype is the one torch.export recorded (it resolved the
+// default dtype and the dtype= arguments); device, layout and pin_memory are ignored.
+#include <cmath>
+
+#include "kernels/dispatch.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+void fill(const StridedTensor& t, const Scalar& value) {
+    visit_dtype(t.dtype, [&]<typename T>() {
+        const auto element = std::visit([](auto v) { return cast<T>(v); }, value);
+        for_each_element<1>(t.sizes, {&t}, [&](const std::array<std::byte*, 1>& p) { store<T>(p[0], element); });
+    });
+}
+
+std::vector<int64_t> checked_sizes(const KernelCall& call, std::vector<int64_t> sizes) {
+    for (int64_t s : sizes) {
+        if (s < 0) call.fail("negative size in " + shape_string(sizes));
+    }
+    return sizes;
+}
+
+// full / zeros / ones / empty(SymInt[] size, ...), and new_*(Tensor self, SymInt[] size, ...).
+Kernel filled(size_t size_position, std::optional<Scalar> value, std::optional<size_t> value_position) {
+    return [=](const KernelCall& call) {
+        const auto sizes = checked_sizes(call, call.ints("size", size_position));
+        const int64_t format = call.memory_format("memory_format", kKeywordOnly, kContiguousFormat);
+        StridedTensor shape_only;
+        shape_only.sizes = sizes;
+        StridedTensor out = format == kContiguousFormat ? allocate_output(call, 0, sizes)
+                                                        : allocate_like(call, shape_only, call.output_meta(0).dtype, format);
+        const auto fill_value = value_position ? call.scalar("fill_value", *value_position) : value;
+        if (fill_value) fill(out, *fill_value);
+        return single(out);
+    };
+}
+
+// zeros_like / ones_like / empty_like / full_like(Tensor self, [Scalar fill_value,] *, ...,
+// MemoryFormat? memory_format=None): laid out like self unless memory_format says otherwise.
+Kernel filled_like(std::optional<Scalar> value, bool value_argument) {
+    return [=](const KernelCall& call) {
+        const StridedTensor& self = call.tensor("self", 0);
+        const int64_t format = call.memory_format("memory_format", kKeywordOnly, kPreserveFormat);
+        StridedTensor out = allocate_like(call, self, call.output_meta(0).dtype, format);
+        const auto fill_value = value_argument ? std::optional<Scalar>(call.scalar("fill_value", 1)) : value;
+        if (fill_value) fill(out, *fill_value);
+        return single(out);
+    };
+}
+
+// scalar_tensor(Scalar s, *, ScalarType? dtype=None, ...)
+std::vector<RuntimeValue> scalar_tensor(const KernelCall& call) {
+    StridedTensor out = StridedTensor::allocate(call.output_meta(0).dtype, {});
+    fill(out, call.scalar("s", 0));
+    return single(out);
+}
+
+// arange.default(end), arange.start(start, end), arange.start_step(start, end, step=1)
+struct Range {
+    Scalar start = int64_t{0}, end = int64_t{0}, step = int64_t{1};
+};
+
+Range range_of(const KernelCall& call) {
+    Range r;
+    if (call.node().target == "aten.arange.default") {
+        r.end = call.scalar("end", 0);
+        return r;
+    }
+    r.start = call.scalar("start", 0);
+    r.end = call.scalar("end", 1);
+    if (call.has("step", 2)) r.step = call.scalar("step", 2);
+    return r;
+}
+
+// The element count as PyTorch computes it: in integers for an int64 result of int bounds,
+// else ceil((end - start) / step) in double.
+int64_t range_length(const KernelCall& call, const Range& r, DType dtype) {
+    const double start = scalar_to_double(r.start), end = scalar_to_double(r.end), step = scalar_to_double(r.step);
+    if (step == 0) call.fail("arange() step must be nonzero");
+    if (!std::isfinite(start) || !std::isfinite(end)) call.fail("arange() bounds must be finite");
+    if ((step > 0 && end < start) || (step < 0 && end > start)) {
+        call.fail("arange() upper bound and larger bound are inconsistent with the step sign");
+    }
+    const bool integral = !scalar_is_floating(r.start) && !scalar_is_floating(r.end) && !scalar_is_floating(r.step);
+    if (dtype == DType::Int64 && integral) {
+        const int64_t s = scalar_to_int(r.start), e = scalar_to_int(r.end), st = scalar_to_int(r.step);
+        const int64_t sign = st > 0 ? 1 : -1;
+        return (e - s + st - sign) / st;
+    }
+    return static_cast<int64_t>(std::ceil((end - start) / step));
+}
+
+std::vector<RuntimeValue> arange(const KernelCall& call) {
+    const Range r = range_of(call);
+    const DType dtype = call.output_meta(0).dtype;
+    if (dtype == DType::Bool) call.fail("arange() does not make bool tensors");
+    const int64_t length = range_length(call, r, dtype);
+    StridedTensor out = StridedTensor::allocate(dtype, {length});
+    visit_dtype(dtype, [&]<typename T>() {
+        auto* data = out.data;
+        const auto element = static_cast<int64_t>(out.element_size());
+        for (int64_t i = 0; i < length; ++i) {
+            // PyTorch's accumulate types: int64 for integers, double for f32/f64, float for f16/bf16.
+            if constexpr (is_integer_v<T>) {
+                const auto v = static_cast<int64_t>(static_cast<uint64_t>(scalar_to_int(r.start)) +
+                                                    static_cast<uint64_t>(scalar_to_int(r.step)) * static_cast<uint64_t>(i));
+                store<T>(data + i * element, cast<T>(v));
+            } else if constexpr (is_reduced_float_v<T>) {
+                const float v = static_cast<float>(scalar_to_double(r.start)) +
+                                static_cast<float>(scalar_to_double(r.step)) * static_cast<float>(i);
+                store<T>(data + i * element, cast<T>(v));
+            } else if constexpr (std::is_floating_point_v<T>) {
+                const double v = scalar_to_double(r.start) + scalar_to_double(r.step) * static_cast<double>(i);
+                store<T>(data + i * element, cast<T>(v));
+            }
+        }
+    });
+    return single(out);
+}
+
+const Scalar kZero = int64_t{0};
+const Scalar kOne = int64_t{1};
+
+PT2OV_KERNEL("aten.full.default", filled(0, std::nullopt, 1));
+PT2OV_KERNEL("aten.zeros.default", filled(0, kZero, std::nullopt));
+PT2OV_KERNEL("aten.ones.default", filled(0, kOne, std::nullopt));
+PT2OV_KERNEL("aten.empty.memory_format", filled(0, kZero, std::nullopt));
+PT2OV_KERNEL("aten.new_full.default", filled(1, std::nullopt, 2));
+PT2OV_KERNEL("aten.new_zeros.default", filled(1, kZero, std::nullopt));
+PT2OV_KERNEL("aten.new_ones.default", filled(1, kOne, std::nullopt));
+PT2OV_KERNEL("aten.new_empty.default", filled(1, kZero, std::nullopt));
+PT2OV_KERNEL("aten.full_like.default", filled_like(std::nullopt, true));
+PT2OV_KERNEL("aten.zeros_like.default", filled_like(kZero, false));
+PT2OV_KERNEL("aten.ones_like.default", filled_like(kOne, false));
+PT2OV_KERNEL("aten.empty_like.default", filled_like(kZero, false));
+PT2OV_KERNEL("aten.scalar_tensor.default", scalar_tensor);
+PT2OV_KERNEL("aten.arange.default", arange);
+PT2OV_KERNEL("aten.arange.start", arange);
+PT2OV_KERNEL("aten.arange.start_step", arange);
+
+}  // namespace
+}  // namespace pt2ov::kernels

@@ -1,0 +1,188 @@
+// Matrix products: mm, bmm, addmm, matmul (numpy broadcasting and 1-D operands) and linear.
+// f32, f16 and bf16 accumulate in float as PyTorch's CPU GEMMs do (f64 in double), summing
+// over k in order; integers are exact and wrap (int64 included).
+#include "kernels/dispatch.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+// One matrix of a batch: its first element and byte strides between rows and columns.
+struct MatrixView {
+    std::byte* data;
+    int64_t row_stride;
+    int64_t column_stride;
+
+    std::byte* at(int64_t row, int64_t column) const { return data + row * row_stride + column * column_stride; }
+};
+
+template <typename T>
+using accumulator_t = std::conditional_t<std::is_same_v<T, double>, double,
+                                         std::conditional_t<is_floating_v<T>, float, uint64_t>>;
+
+// The terms of out = beta * addend + alpha * (a @ b); `addend` is optional.
+struct Scaling {
+    double beta = 1, alpha = 1;
+    int64_t integer_beta = 1, integer_alpha = 1;
+};
+
+template <typename T>
+void multiply(const MatrixView& a, const MatrixView& b, const MatrixView& out, const MatrixView* addend,
+              const Scaling& scaling, int64_t m, int64_t k, int64_t n) {
+    using Acc = accumulator_t<T>;
+    const Acc alpha = std::is_floating_point_v<Acc> ? static_cast<Acc>(scaling.alpha) : static_cast<Acc>(scaling.integer_alpha);
+    const Acc beta = std::is_floating_point_v<Acc> ? static_cast<Acc>(scaling.beta) : static_cast<Acc>(scaling.integer_beta);
+    std::vector<Acc> row(static_cast<size_t>(n));
+    for (int64_t i = 0; i < m; ++i) {
+        std::fill(row.begin(), row.end(), Acc(0));
+        for (int64_t p = 0; p < k; ++p) {
+            const auto x = static_cast<Acc>(load<T>(a.at(i, p)));
+            for (int64_t j = 0; j < n; ++j) row[j] += x * static_cast<Acc>(load<T>(b.at(p, j)));
+        }
+        for (int64_t j = 0; j < n; ++j) {
+            Acc value = alpha == Acc(1) ? row[j] : alpha * row[j];
+            // beta == 0 ignores the addend entirely (NaN and inf in it included), as BLAS does.
+            if (addend && beta != Acc(0)) value += beta * static_cast<Acc>(load<T>(addend->at(i, j)));
+            store<T>(out.at(i, j), static_cast<compute_t<T>>(value));
+        }
+    }
+}
+
+// a: [batch..., m, k], b: [batch..., k, n], out and addend: [batch..., m, n], batch dims
+// equal (broadcast views); all of one dtype.
+void batched_multiply(const KernelCall& call, const StridedTensor& a, const StridedTensor& b, const StridedTensor& out,
+                      const StridedTensor* addend, const Scaling& scaling) {
+    if (a.dtype != b.dtype || a.dtype != out.dtype || (addend && addend->dtype != out.dtype)) {
+        call.fail("expects operands of one dtype, got " + std::string(dtype_name(a.dtype)) + " and " +
+                  std::string(dtype_name(b.dtype)) + " giving " + std::string(dtype_name(out.dtype)));
+    }
+    if (out.dtype == DType::Bool) call.fail("matrix products of bool tensors are not supported");
+    const size_t batch_rank = out.rank() - 2;
+    const std::vector<int64_t> batch(out.sizes.begin(), out.sizes.begin() + batch_rank);
+    auto batch_view = [&](const StridedTensor& t) {
+        return t.view(batch, std::vector<int64_t>(t.strides.begin(), t.strides.begin() + batch_rank));
+    };
+    auto matrix = [&](const StridedTensor& t, std::byte* base) {
+        const auto element = static_cast<int64_t>(t.element_size());
+        return MatrixView{base, t.strides[batch_rank] * element, t.strides[batch_rank + 1] * element};
+    };
+    const StridedTensor a_batch = batch_view(a), b_batch = batch_view(b), out_batch = batch_view(out);
+    const StridedTensor addend_batch = addend ? batch_view(*addend) : out_batch;
+    const int64_t m = a.sizes[batch_rank], k = a.sizes[batch_rank + 1], n = b.sizes[batch_rank + 1];
+    visit_dtype(out.dtype, [&]<typename T>() {
+        if constexpr (!std::is_same_v<T, bool>) {
+            for_each_element<4>(batch, {&out_batch, &a_batch, &b_batch, &addend_batch}, [&](const std::array<std::byte*, 4>& p) {
+                const MatrixView addend_matrix = addend ? matrix(*addend, p[3]) : MatrixView{};
+                multiply<T>(matrix(a, p[1]), matrix(b, p[2]), matrix(out, p[0]), addend ? &addend_matrix : nullptr, scaling, m, k, n);
+            });
+        }
+    });
+}
+
+// numpy's matmul: a 1-D left operand is a row (the dim is dropped from the result), a 1-D
+// right operand a column (likewise); batch dims broadcast.
+StridedTensor matmul(const KernelCall& call, const StridedTensor& a, const StridedTensor& b, const StridedTensor* addend,
+                     const Scaling& scaling) {
+    if (a.rank() == 0 || b.rank() == 0) call.fail("matmul needs operands of rank 1 or more");
+    const StridedTensor a2 = a.rank() == 1 ? a.view({1, a.sizes[0]}, {0, a.strides[0]}) : a;
+    const StridedTensor b2 = b.rank() == 1 ? b.view({b.sizes[0], 1}, {b.strides[0], 0}) : b;
+    const int64_t m = a2.sizes[a2.rank() - 2], k = a2.sizes[a2.rank() - 1];
+    const int64_t k2 = b2.sizes[b2.rank() - 2], n = b2.sizes[b2.rank() - 1];
+    if (k != k2) {
+        call.fail("shapes " + shape_string(a.sizes) + " and " + shape_string(b.sizes) + " cannot be multiplied (" +
+                  std::to_string(k) + " != " + std::to_string(k2) + ")");
+    }
+    auto batch = broadcast_shapes(call, std::vector<int64_t>(a2.sizes.begin(), a2.sizes.end() - 2),
+                                  std::vector<int64_t>(b2.sizes.begin(), b2.sizes.end() - 2));
+    std::vector<int64_t> result_sizes = batch;
+    if (a.rank() > 1) result_sizes.push_back(m);
+    if (b.rank() > 1) result_sizes.push_back(n);
+    StridedTensor out = allocate_output(call, 0, result_sizes);
+    // The result seen as [batch..., m, n]: a dropped dim comes back with size 1.
+    std::vector<int64_t> out_strides(out.strides.begin(), out.strides.begin() + batch.size());
+    out_strides.push_back(a.rank() > 1 ? out.strides[batch.size()] : 0);
+    out_strides.push_back(b.rank() > 1 ? out.strides.back() : 0);
+    auto full = [&](std::vector<int64_t> tail) {
+        std::vector<int64_t> sizes = batch;
+        sizes.insert(sizes.end(), tail.begin(), tail.end());
+        return sizes;
+    };
+    const StridedTensor out3 = out.view(full({m, n}), out_strides);
+    std::optional<StridedTensor> addend3;
+    if (addend) addend3 = broadcast_to(call, addend->dtype == out.dtype ? *addend : contiguous_as(*addend, out.dtype), full({m, n}));
+    batched_multiply(call, broadcast_to(call, a2, full({m, k})), broadcast_to(call, b2, full({k, n})), out3,
+                     addend3 ? &*addend3 : nullptr, scaling);
+    return out;
+}
+
+// mm(Tensor self, Tensor mat2). The engine also lowers aten.matmul to aten.mm (OpenVINO's
+// MatMul has matmul's semantics), so a node that was a matmul keeps matmul's rules here.
+std::vector<RuntimeValue> mm(const KernelCall& call) {
+    const StridedTensor& a = call.tensor("self", 0);
+    const StridedTensor& b = call.tensor("mat2", 1);
+    const bool was_matmul = call.node().source_target().rfind("aten.matmul", 0) == 0;
+    if (!was_matmul && (a.rank() != 2 || b.rank() != 2)) {
+        call.fail("mm() expects two matrices, got shapes " + shape_string(a.sizes) + " and " + shape_string(b.sizes));
+    }
+    return single(matmul(call, a, b, nullptr, {}));
+}
+
+// bmm(Tensor self, Tensor mat2): [b, m, k] @ [b, k, n], no broadcasting.
+std::vector<RuntimeValue> bmm(const KernelCall& call) {
+    const StridedTensor& a = call.tensor("self", 0);
+    const StridedTensor& b = call.tensor("mat2", 1);
+    if (a.rank() != 3 || b.rank() != 3 || a.sizes[0] != b.sizes[0]) {
+        call.fail("bmm() expects two 3-D tensors with one batch size, got shapes " + shape_string(a.sizes) + " and " +
+                  shape_string(b.sizes));
+    }
+    return single(matmul(call, a, b, nullptr, {}));
+}
+
+Scaling scaling_of(const KernelCall& call) {
+    Scaling s;
+    if (call.has("beta", kKeywordOnly)) {
+        const Scalar beta = call.scalar("beta", kKeywordOnly);
+        s.beta = scalar_to_double(beta);
+        s.integer_beta = scalar_to_int(beta);
+    }
+    if (call.has("alpha", kKeywordOnly)) {
+        const Scalar alpha = call.scalar("alpha", kKeywordOnly);
+        s.alpha = scalar_to_double(alpha);
+        s.integer_alpha = scalar_to_int(alpha);
+    }
+    return s;
+}
+
+// addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)
+std::vector<RuntimeValue> addmm(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const StridedTensor& a = call.tensor("mat1", 1);
+    const StridedTensor& b = call.tensor("mat2", 2);
+    if (a.rank() != 2 || b.rank() != 2) {
+        call.fail("addmm() expects two matrices, got shapes " + shape_string(a.sizes) + " and " + shape_string(b.sizes));
+    }
+    return single(matmul(call, a, b, &self, scaling_of(call)));
+}
+
+// matmul(Tensor self, Tensor other)
+std::vector<RuntimeValue> matmul_kernel(const KernelCall& call) {
+    return single(matmul(call, call.tensor("self", 0), call.tensor("other", 1), nullptr, {}));
+}
+
+// linear(Tensor input, Tensor weight, Tensor? bias=None) = input @ weight.T + bias
+std::vector<RuntimeValue> linear(const KernelCall& call) {
+    const StridedTensor& input = call.tensor("input", 0);
+    const StridedTensor& weight = call.tensor("weight", 1);
+    const auto bias = call.optional_tensor("bias", 2);
+    if (weight.rank() != 2) call.fail("linear() expects a 2-D weight, got shape " + shape_string(weight.sizes));
+    const StridedTensor weight_t = weight.view({weight.sizes[1], weight.sizes[0]}, {weight.strides[1], weight.strides[0]});
+    return single(matmul(call, input, weight_t, bias ? &*bias : nullptr, {}));
+}
+
+PT2OV_KERNEL("aten.mm.default", mm);
+PT2OV_KERNEL("aten.bmm.default", bmm);
+PT2OV_KERNEL("aten.addmm.default", addmm);
+PT2OV_KERNEL("aten.matmul.default", matmul_kernel);
+PT2OV_KERNEL("aten.linear.default", linear);
+
+}  // namespace
+}  // namespace pt2ov::kernels

@@ -1,0 +1,169 @@
+// aten.lstm.input and aten.gru.input: training-IR archives keep a whole recurrent layer stack
+// as one node, which OpenVINO's FX op table lacks. Computed step by step in float (the
+// dtypes they serve are float32 and lower: values are read into float and written back).
+#include <cmath>
+
+#include "kernels/registry.h"
+#include "kernels/tensor.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+// A tensor read into a dense row-major float buffer.
+std::vector<float> to_floats(const StridedTensor& tensor) {
+    StridedTensor dense = StridedTensor::allocate(DType::Float32, tensor.sizes);
+    copy_into(tensor, dense);
+    const auto* data = reinterpret_cast<const float*>(dense.data);
+    return std::vector<float>(data, data + dense.numel());
+}
+
+StridedTensor from_floats(const std::vector<float>& values, std::vector<int64_t> sizes, DType dtype) {
+    StridedTensor dense = StridedTensor::allocate(DType::Float32, sizes);
+    std::copy(values.begin(), values.end(), reinterpret_cast<float*>(dense.data));
+    if (dtype == DType::Float32) return dense;
+    StridedTensor out = StridedTensor::allocate(dtype, std::move(sizes));
+    copy_into(dense, out);
+    return out;
+}
+
+float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+
+// y[rows] += W[rows, cols] · x[cols]
+void add_matvec(const float* w, const float* x, float* y, int64_t rows, int64_t cols) {
+    for (int64_t r = 0; r < rows; ++r) {
+        float sum = 0.0f;
+        const float* row = w + r * cols;
+        for (int64_t c = 0; c < cols; ++c) sum += row[c] * x[c];
+        y[r] += sum;
+    }
+}
+
+struct Layout {
+    int64_t steps = 0, batch = 0, features = 0;
+    bool batched = true, batch_first = false;
+    // Offset of (t, b) in a [T, B, F] / [B, T, F] / [T, F] buffer with F features.
+    int64_t at(int64_t t, int64_t b, int64_t f) const {
+        if (!batched) return t * f;
+        return batch_first ? (b * steps + t) * f : (t * batch + b) * f;
+    }
+};
+
+struct Weights {
+    std::vector<float> w_ih, w_hh, b_ih, b_hh;
+};
+
+// The shared frame of both cells: layers, directions, the sequence; `cell` advances one
+// (h, c) pair by one input vector. `gates` is 4 for LSTM, 3 for GRU.
+template <typename Cell>
+std::vector<RuntimeValue> run_recurrent(const KernelCall& call, int gates, bool has_cell_state, Cell cell) {
+    const StridedTensor& input = call.tensor("input", 0);
+    const auto params = call.tensors("params", 2);
+    const bool has_biases = call.bool_arg("has_biases", 3, true);
+    const int64_t layers = call.int_arg("num_layers", 4);
+    if (call.bool_arg("train", 6, false)) call.fail("runs in training mode; export the module in eval mode");
+    const bool bidirectional = call.bool_arg("bidirectional", 7, false);
+    const int64_t directions = bidirectional ? 2 : 1;
+    Layout in;
+    in.batched = input.rank() == 3;
+    in.batch_first = call.bool_arg("batch_first", 8, false);
+    if (input.rank() != 2 && input.rank() != 3) call.fail("expects a 2-D or 3-D input");
+    in.steps = in.batched ? input.sizes[in.batch_first ? 1 : 0] : input.sizes[0];
+    in.batch = in.batched ? input.sizes[in.batch_first ? 0 : 1] : 1;
+    in.features = input.sizes.back();
+
+    const size_t per_direction = has_biases ? 4 : 2;
+    if (params.size() != static_cast<size_t>(layers * directions) * per_direction) {
+        call.fail("has " + std::to_string(params.size()) + " weight tensors, expected " +
+                  std::to_string(layers * directions * per_direction) + " (projections are not supported)");
+    }
+    const int64_t hidden = params[1].sizes.at(1);
+
+    // Initial states: [layers*directions, B, H] (or [layers*directions, H] unbatched).
+    std::vector<StridedTensor> initial;
+    if (has_cell_state) {
+        initial = call.tensors("hx", 1);
+    } else {
+        initial = {call.tensor("hx", 1)};
+    }
+    std::vector<std::vector<float>> states;
+    for (const auto& t : initial) states.push_back(to_floats(t));
+
+    std::vector<float> sequence = to_floats(input);
+    int64_t features = in.features;
+    for (int64_t layer = 0; layer < layers; ++layer) {
+        Layout out = in;
+        out.features = hidden * directions;
+        std::vector<float> next(static_cast<size_t>(in.steps * in.batch * out.features), 0.0f);
+        for (int64_t direction = 0; direction < directions; ++direction) {
+            const size_t base = static_cast<size_t>((layer * directions + direction)) * per_direction;
+            Weights w{to_floats(params[base]), to_floats(params[base + 1]), {}, {}};
+            if (has_biases) {
+                w.b_ih = to_floats(params[base + 2]);
+                w.b_hh = to_floats(params[base + 3]);
+            } else {
+                w.b_ih.assign(static_cast<size_t>(gates * hidden), 0.0f);
+                w.b_hh.assign(static_cast<size_t>(gates * hidden), 0.0f);
+            }
+            const int64_t state_index = layer * directions + direction;
+            for (int64_t b = 0; b < in.batch; ++b) {
+                float* h = states[0].data() + (state_index * in.batch + b) * hidden;
+                float* c = has_cell_state ? states[1].data() + (state_index * in.batch + b) * hidden : nullptr;
+                for (int64_t s = 0; s < in.steps; ++s) {
+                    const int64_t t = direction == 0 ? s : in.steps - 1 - s;
+                    Layout source = in;
+                    source.features = features;
+                    cell(w, sequence.data() + source.at(t, b, features), features, hidden, h, c);
+                    std::copy(h, h + hidden, next.data() + out.at(t, b, out.features) + direction * hidden);
+                }
+            }
+        }
+        sequence = std::move(next);
+        features = out.features;
+    }
+
+    const DType dtype = input.dtype;
+    std::vector<int64_t> out_sizes = input.sizes;
+    out_sizes.back() = hidden * directions;
+    std::vector<RuntimeValue> results{RuntimeValue::of(from_floats(sequence, out_sizes, dtype))};
+    for (size_t i = 0; i < states.size(); ++i) results.push_back(RuntimeValue::of(from_floats(states[i], initial[i].sizes, dtype)));
+    return results;
+}
+
+std::vector<RuntimeValue> lstm(const KernelCall& call) {
+    return run_recurrent(call, 4, true,
+                         [](const Weights& w, const float* x, int64_t features, int64_t hidden, float* h, float* c) {
+                             std::vector<float> g(w.b_ih.size());
+                             for (size_t i = 0; i < g.size(); ++i) g[i] = w.b_ih[i] + w.b_hh[i];
+                             add_matvec(w.w_ih.data(), x, g.data(), 4 * hidden, features);
+                             add_matvec(w.w_hh.data(), h, g.data(), 4 * hidden, hidden);
+                             for (int64_t j = 0; j < hidden; ++j) {
+                                 const float i_gate = sigmoid(g[j]);
+                                 const float f_gate = sigmoid(g[hidden + j]);
+                                 const float g_gate = std::tanh(g[2 * hidden + j]);
+                                 const float o_gate = sigmoid(g[3 * hidden + j]);
+                                 c[j] = f_gate * c[j] + i_gate * g_gate;
+                                 h[j] = o_gate * std::tanh(c[j]);
+                             }
+                         });
+}
+
+std::vector<RuntimeValue> gru(const KernelCall& call) {
+    return run_recurrent(call, 3, false,
+                         [](const Weights& w, const float* x, int64_t features, int64_t hidden, float* h, float*) {
+                             std::vector<float> gi(w.b_ih), gh(w.b_hh);
+                             add_matvec(w.w_ih.data(), x, gi.data(), 3 * hidden, features);
+                             add_matvec(w.w_hh.data(), h, gh.data(), 3 * hidden, hidden);
+                             for (int64_t j = 0; j < hidden; ++j) {
+                                 const float r = sigmoid(gi[j] + gh[j]);
+                                 const float z = sigmoid(gi[hidden + j] + gh[hidden + j]);
+                                 const float n = std::tanh(gi[2 * hidden + j] + r * gh[2 * hidden + j]);
+                                 h[j] = (1.0f - z) * n + z * h[j];
+                             }
+                         });
+}
+
+PT2OV_KERNEL("aten.lstm.input", lstm);
+PT2OV_KERNEL("aten.gru.input", gru);
+
+}  // namespace
+}  // namespace pt2ov::kernels

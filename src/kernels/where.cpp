@@ -1,0 +1,57 @@
+// Selections by a bool condition: where (tensor or number branches) and masked_fill. Both
+// branches are cast to the result dtype torch.export recorded, so choosing is a bit copy.
+#include "kernels/dispatch.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+StridedTensor bool_condition(const KernelCall& call, const StridedTensor& condition, const char* what) {
+    if (condition.dtype != DType::Bool && condition.dtype != DType::UInt8) {
+        call.fail(std::string(what) + " must be a bool tensor, got " + std::string(dtype_name(condition.dtype)));
+    }
+    return condition.dtype == DType::Bool ? condition : contiguous_as(condition, DType::Bool);
+}
+
+// out = condition ? when_true : when_false, all broadcast together.
+StridedTensor select_by(const KernelCall& call, const StridedTensor& condition, const Operand& when_true,
+                        const Operand& when_false) {
+    auto sizes = broadcast_shapes(call, condition.sizes, when_true.sizes());
+    sizes = broadcast_shapes(call, sizes, when_false.sizes());
+    const DType dtype = call.output_meta(0).dtype;
+    StridedTensor out = allocate_output(call, 0, sizes, dtype);
+    const StridedTensor c = broadcast_to(call, condition, sizes);
+    const StridedTensor t = broadcast_to(call, when_true.as_dtype(dtype), sizes);
+    const StridedTensor f = broadcast_to(call, when_false.as_dtype(dtype), sizes);
+    const size_t element = out.element_size();
+    for_each_element<4>(sizes, {&out, &c, &t, &f}, [element](const std::array<std::byte*, 4>& p) {
+        std::memcpy(p[0], *reinterpret_cast<const uint8_t*>(p[1]) ? p[2] : p[3], element);
+    });
+    return out;
+}
+
+// where.self / ScalarSelf / ScalarOther / Scalar (Tensor condition, self, other)
+std::vector<RuntimeValue> where(const KernelCall& call) {
+    const StridedTensor condition = bool_condition(call, call.tensor("condition", 0), "where() condition");
+    return single(select_by(call, condition, read_operand(call, "self", 1), read_operand(call, "other", 2)));
+}
+
+// masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) and masked_fill.Tensor (a 0-dim value)
+std::vector<RuntimeValue> masked_fill(const KernelCall& call) {
+    const Operand self{call.tensor("self", 0), int64_t{0}};
+    const StridedTensor mask = bool_condition(call, call.tensor("mask", 1), "masked_fill() mask");
+    const Operand value = read_operand(call, "value", 2);
+    if (!value.is_scalar()) {
+        call.fail("masked_fill() takes a 0-dim value tensor, got shape " + shape_string(value.sizes()));
+    }
+    return single(select_by(call, mask, value, self));
+}
+
+PT2OV_KERNEL("aten.where.self", where);
+PT2OV_KERNEL("aten.where.ScalarSelf", where);
+PT2OV_KERNEL("aten.where.ScalarOther", where);
+PT2OV_KERNEL("aten.where.Scalar", where);
+PT2OV_KERNEL("aten.masked_fill.Scalar", masked_fill);
+PT2OV_KERNEL("aten.masked_fill.Tensor", masked_fill);
+
+}  // namespace
+}  // namespace pt2ov::kernels
