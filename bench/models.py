@@ -197,9 +197,10 @@ class BertEncoder(nn.Module):
 
 # --- one decoder step with a KV cache (a buffer mutated in place) ------------------------------------
 class DecoderStep(nn.Module):
-    """One token through a pre-LN decoder. The keys and values of every step are written into
-    registered cache buffers in place (index_copy_ for keys, slice assignment for values), and
-    attention reads the whole cache under a mask of the positions written so far."""
+    """One token through a pre-LN decoder with a static KV cache, as Hugging Face's StaticCache
+    keeps it: one key and one value buffer per layer, registered, written in place every step
+    (index_copy_ for keys, slice assignment for values) at the step's position; attention reads
+    the whole cache under a mask of the positions written so far."""
 
     def __init__(self, vocab=8000, hidden=512, heads=8, layers=4, max_len=256):
         super().__init__()
@@ -214,9 +215,9 @@ class DecoderStep(nn.Module):
         self.ff2 = nn.ModuleList(nn.Linear(4 * hidden, hidden) for _ in range(layers))
         self.ln_f = nn.LayerNorm(hidden)
         self.lm_head = nn.Linear(hidden, vocab, bias=False)
-        cache = (layers, 1, heads, max_len, hidden // heads)
-        self.register_buffer("k_cache", torch.zeros(cache))
-        self.register_buffer("v_cache", torch.zeros(cache))
+        for i in range(layers):
+            self.register_buffer(f"k_cache_{i}", torch.zeros(1, heads, max_len, hidden // heads))
+            self.register_buffer(f"v_cache_{i}", torch.zeros(1, heads, max_len, hidden // heads))
 
     def forward(self, token, pos):
         # token: (1, 1) int64; pos: (1,) int64, the position this step writes
@@ -225,9 +226,10 @@ class DecoderStep(nn.Module):
         d = x.shape[-1] // self.heads
         for i in range(self.layers_count):
             q, k, v = self.qkv[i](self.ln1[i](x)).view(1, 1, 3, self.heads, d).permute(2, 0, 3, 1, 4)
-            self.k_cache[i].index_copy_(2, pos, k)
-            self.v_cache[i, :, :, pos] = v
-            a = F.scaled_dot_product_attention(q, self.k_cache[i], self.v_cache[i], attn_mask=mask)
+            k_cache, v_cache = getattr(self, f"k_cache_{i}"), getattr(self, f"v_cache_{i}")
+            k_cache.index_copy_(2, pos, k)
+            v_cache[:, :, pos] = v
+            a = F.scaled_dot_product_attention(q, k_cache, v_cache, attn_mask=mask)
             x = x + self.out[i](a.transpose(1, 2).reshape(1, 1, -1))
             x = x + self.ff2[i](F.gelu(self.ff1[i](self.ln2[i](x))))
         return self.lm_head(self.ln_f(x))

@@ -6,10 +6,27 @@
 #include <iostream>
 
 #include "pt2ov/pt2ov.h"
+#include "runtime/benchmark.h"
 #include "runtime/npz_io.h"
 #include "runtime/report.h"
 
 namespace {
+
+// One line on stderr, whatever the message holds (OpenVINO's own errors span several lines).
+std::string one_line(const std::string& message) {
+    std::string line;
+    bool space = false;
+    for (char c : message) {
+        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+            space = !line.empty();
+            continue;
+        }
+        if (space) line += ' ';
+        space = false;
+        line += c;
+    }
+    return line;
+}
 
 void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
     command.add_option("--method", options.method, "Method (program) in the archive")->default_val("forward");
@@ -79,6 +96,19 @@ int main(int argc, char** argv) {
     inspect->add_flag("--json", inspect_json, "Print one JSON object");
     add_placement_options(*inspect, inspect_options);
 
+    pt2ov::LoadOptions bench_options;
+    pt2ov::runtime::BenchmarkOptions bench_loop;
+    std::string bench_model, bench_inputs;
+    bool bench_json = false;
+    auto* bench = app.add_subcommand("bench", "Time load and calls: warm-up, then N synchronous calls; latency\n"
+                                              "percentiles, load split, engine overhead per call, peak RSS.");
+    bench->add_option("model", bench_model, "The .pt2 archive")->required();
+    bench->add_option("--inputs", bench_inputs, "Inputs of every call, as for run")->required();
+    bench->add_option("--iterations", bench_loop.iterations, "Timed calls")->default_val(100)->check(CLI::PositiveNumber);
+    bench->add_option("--warmup", bench_loop.warmup, "Untimed calls first")->default_val(10)->check(CLI::NonNegativeNumber);
+    bench->add_flag("--json", bench_json, "Print one JSON object");
+    add_placement_options(*bench, bench_options);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -86,17 +116,22 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "pt2ov: " << e.what() << "\n(run pt2ov --help or pt2ov COMMAND --help)\n";
+        std::cerr << "pt2ov: " << one_line(e.what()) << " (see pt2ov --help or pt2ov COMMAND --help)\n";
         return 2;
     }
     try {
         if (*run) return run_command(run_model, run_inputs, run_outputs, run_options);
         if (*inspect) return inspect_command(inspect_model, inspect_json, inspect_options);
+        if (*bench) {
+            const auto result = pt2ov::runtime::benchmark_file(bench_model, bench_inputs, bench_options, bench_loop);
+            std::cout << (bench_json ? pt2ov::runtime::benchmark_json(result) + "\n" : pt2ov::runtime::benchmark_text(result));
+            return 0;
+        }
     } catch (const pt2ov::Error& e) {
-        std::cerr << "pt2ov: error: " << e.what() << "\n";
+        std::cerr << "pt2ov: error: " << one_line(e.what()) << "\n";
         return 2;
     } catch (const std::exception& e) {
-        std::cerr << "pt2ov: internal error (please report it with the model): " << e.what() << "\n";
+        std::cerr << "pt2ov: internal error (please report it with the model): " << one_line(e.what()) << "\n";
         return 1;
     }
     return 0;

@@ -128,20 +128,20 @@ void pass4_kernels_exist(const graph::Graph& graph, const PlacementOptions& opti
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
         if (plan.where[i] != Where::Cpu) continue;
         const auto& node = graph.nodes[i];
-        const std::string line = "\n  " + node.source_name() + " (" + node.source_target() + "): " + plan.reason[i];
+        const std::string line = std::string(refused.empty() && missing.empty() ? " " : "; ") + node.source_name() + " (" + node.source_target() + "): " + plan.reason[i];
         if (options.strict) {
             refused += line;
         } else if (!kernels::find_kernel(node.target)) {
-            missing += line + "; and pt2ov has no CPU kernel for " + node.target;
+            missing += line + ", and pt2ov has no CPU kernel for " + node.target;
         }
     }
     if (!refused.empty()) {
         throw UnsupportedError("--strict: these nodes cannot run on OpenVINO:" + refused +
-                               "\nDrop --strict to run them on pt2ov's CPU kernels.");
+                               ". Drop --strict to run them on pt2ov's CPU kernels.");
     }
     if (!missing.empty()) {
         throw UnsupportedError("no engine can run these nodes:" + missing +
-                               "\nSaving the program after ep.run_decompositions() may turn them into ops that run.");
+                               ". Saving the program after ep.run_decompositions() may turn them into ops that run.");
     }
 }
 

@@ -1,0 +1,100 @@
+// Batch norm in inference form and layer norm. Computed in double over a dense copy (these run
+// on the CPU only when kept off OpenVINO, where exactness matters more than speed), written
+// back in the input's dtype. The statistics outputs PyTorch also returns are filled as PyTorch
+// fills them: empty for batch norm in inference form, mean and 1/std for layer norm.
+#include <cmath>
+
+#include "kernels/registry.h"
+#include "kernels/tensor.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+std::vector<double> to_doubles(const StridedTensor& tensor) {
+    StridedTensor dense = StridedTensor::allocate(DType::Float64, tensor.sizes);
+    copy_into(tensor, dense);
+    const auto* data = reinterpret_cast<const double*>(dense.data);
+    return std::vector<double>(data, data + dense.numel());
+}
+
+StridedTensor from_doubles(const std::vector<double>& values, std::vector<int64_t> sizes, DType dtype) {
+    StridedTensor dense = StridedTensor::allocate(DType::Float64, sizes);
+    std::copy(values.begin(), values.end(), reinterpret_cast<double*>(dense.data));
+    StridedTensor out = StridedTensor::allocate(dtype, std::move(sizes));
+    copy_into(dense, out);
+    return out;
+}
+
+std::vector<double> per_channel(const KernelCall& call, std::string_view name, size_t position, int64_t channels,
+                                double fallback) {
+    auto tensor = call.optional_tensor(name, position);
+    if (!tensor) return std::vector<double>(static_cast<size_t>(channels), fallback);
+    if (tensor->numel() != channels) call.fail(std::string(name) + " must hold one value per channel");
+    return to_doubles(*tensor);
+}
+
+std::vector<RuntimeValue> batch_norm_no_training(const KernelCall& call) {
+    const StridedTensor& input = call.tensor("input", 0);
+    if (input.rank() < 2) call.fail("expects an input of rank 2 or more (N, C, ...)");
+    const int64_t channels = input.sizes[1];
+    const auto weight = per_channel(call, "weight", 1, channels, 1.0);
+    const auto bias = per_channel(call, "bias", 2, channels, 0.0);
+    const auto mean = per_channel(call, "running_mean", 3, channels, 0.0);
+    const auto var = per_channel(call, "running_var", 4, channels, 1.0);
+    const double eps = call.float_arg("eps", 6, 1e-5);
+
+    auto values = to_doubles(input);
+    int64_t inner = 1;
+    for (size_t d = 2; d < input.rank(); ++d) inner *= input.sizes[d];
+    for (size_t i = 0; i < values.size(); ++i) {
+        const auto c = static_cast<size_t>((static_cast<int64_t>(i) / inner) % channels);
+        values[i] = (values[i] - mean[c]) / std::sqrt(var[c] + eps) * weight[c] + bias[c];
+    }
+    const DType dtype = call.output_meta(0).dtype;
+    return {RuntimeValue::of(from_doubles(values, input.sizes, dtype)),
+            RuntimeValue::of(StridedTensor::allocate(dtype, {0})), RuntimeValue::of(StridedTensor::allocate(dtype, {0}))};
+}
+
+std::vector<RuntimeValue> layer_norm(const KernelCall& call) {
+    const StridedTensor& input = call.tensor("input", 0);
+    const auto shape = call.ints("normalized_shape", 1);
+    if (shape.size() > input.rank()) call.fail("normalized_shape has more dims than the input");
+    int64_t inner = 1;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        if (input.sizes[input.rank() - shape.size() + d] != shape[d]) call.fail("normalized_shape does not match the input");
+        inner *= shape[d];
+    }
+    const auto weight = per_channel(call, "weight", 2, inner, 1.0);
+    const auto bias = per_channel(call, "bias", 3, inner, 0.0);
+    const double eps = call.float_arg("eps", 4, 1e-5);
+
+    auto values = to_doubles(input);
+    const int64_t outer = inner ? static_cast<int64_t>(values.size()) / inner : 0;
+    std::vector<double> means(static_cast<size_t>(outer)), inv_std(static_cast<size_t>(outer));
+    for (int64_t o = 0; o < outer; ++o) {
+        double* row = values.data() + o * inner;
+        double mean = 0;
+        for (int64_t j = 0; j < inner; ++j) mean += row[j];
+        mean /= static_cast<double>(inner);
+        double var = 0;
+        for (int64_t j = 0; j < inner; ++j) var += (row[j] - mean) * (row[j] - mean);
+        var /= static_cast<double>(inner);
+        const double rstd = 1.0 / std::sqrt(var + eps);
+        for (int64_t j = 0; j < inner; ++j) row[j] = (row[j] - mean) * rstd * weight[j] + bias[j];
+        means[o] = mean;
+        inv_std[o] = rstd;
+    }
+    // Statistics keep the input's leading dims and 1 for each normalized dim.
+    std::vector<int64_t> stat_sizes(input.sizes.begin(), input.sizes.end() - static_cast<std::ptrdiff_t>(shape.size()));
+    stat_sizes.resize(input.rank(), 1);
+    const DType dtype = call.output_meta(0).dtype;
+    return {RuntimeValue::of(from_doubles(values, input.sizes, dtype)),
+            RuntimeValue::of(from_doubles(means, stat_sizes, dtype)),
+            RuntimeValue::of(from_doubles(inv_std, stat_sizes, dtype))};
+}
+
+PT2OV_KERNEL("aten._native_batch_norm_legit_no_training.default", batch_norm_no_training);
+PT2OV_KERNEL("aten.native_layer_norm.default", layer_norm);
+
+}  // namespace
+}  // namespace pt2ov::kernels
