@@ -104,8 +104,8 @@ int main(int argc, char** argv) {
                                               "percentiles, load split, engine overhead per call, peak RSS.");
     bench->add_option("model", bench_model, "The .pt2 archive")->required();
     bench->add_option("--inputs", bench_inputs, "Inputs of every call, as for run")->required();
-    bench->add_option("--iterations", bench_loop.iterations, "Timed calls")->default_val(100)->check(CLI::PositiveNumber);
-    bench->add_option("--warmup", bench_loop.warmup, "Untimed calls first")->default_val(10)->check(CLI::NonNegativeNumber);
+    bench->add_option("--iterations", bench_loop.iterations, "Timed calls")->default_val(100)->check(CLI::Range(1, 1000000000));
+    bench->add_option("--warmup", bench_loop.warmup, "Untimed calls first")->default_val(10)->check(CLI::Range(0, 1000000000));
     bench->add_flag("--json", bench_json, "Print one JSON object");
     add_placement_options(*bench, bench_options);
 

@@ -412,6 +412,17 @@ std::map<std::string, Rewrite> training_rewrites() {
         }
         set_positional(node, "aten.view.default", {{"self", self}, {"size", size}});
     };
+    // floor_divide is not core ATen; its core form is div with rounding_mode "floor" (and
+    // OpenVINO's own floor_divide converter truncates negative integer quotients instead).
+    rewrites["aten.floor_divide.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
+        Node& node = g.nodes[i];
+        set_positional(node, "aten.div.Tensor_mode",
+                       {{"self", *find_argument(node, "self", 0)}, {"other", *find_argument(node, "other", 1)}});
+        Argument mode;
+        mode.kind = Kind::String;
+        mode.string_value = "floor";
+        node.inputs.push_back({"rounding_mode", mode, true});
+    };
     rewrites["aten.relu6.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
         set_positional(node, "aten.hardtanh.default",

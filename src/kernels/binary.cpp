@@ -360,6 +360,13 @@ PT2OV_KERNEL("aten.bitwise_or.Tensor", [](const KernelCall& c) { return bitwise(
 PT2OV_KERNEL("aten.bitwise_or.Scalar", [](const KernelCall& c) { return bitwise(c, Bitwise::Or); });
 PT2OV_KERNEL("aten.bitwise_xor.Tensor", [](const KernelCall& c) { return bitwise(c, Bitwise::Xor); });
 PT2OV_KERNEL("aten.bitwise_xor.Scalar", [](const KernelCall& c) { return bitwise(c, Bitwise::Xor); });
+// Python's &, |, ^ on tensors, as training-IR archives keep them.
+PT2OV_KERNEL("aten.__and__.Tensor", [](const KernelCall& c) { return bitwise(c, Bitwise::And); });
+PT2OV_KERNEL("aten.__and__.Scalar", [](const KernelCall& c) { return bitwise(c, Bitwise::And); });
+PT2OV_KERNEL("aten.__or__.Tensor", [](const KernelCall& c) { return bitwise(c, Bitwise::Or); });
+PT2OV_KERNEL("aten.__or__.Scalar", [](const KernelCall& c) { return bitwise(c, Bitwise::Or); });
+PT2OV_KERNEL("aten.__xor__.Tensor", [](const KernelCall& c) { return bitwise(c, Bitwise::Xor); });
+PT2OV_KERNEL("aten.__xor__.Scalar", [](const KernelCall& c) { return bitwise(c, Bitwise::Xor); });
 PT2OV_KERNEL("aten.logical_and.default", [](const KernelCall& c) { return logical(c, Bitwise::And); });
 PT2OV_KERNEL("aten.logical_or.default", [](const KernelCall& c) { return logical(c, Bitwise::Or); });
 PT2OV_KERNEL("aten.logical_xor.default", [](const KernelCall& c) { return logical(c, Bitwise::Xor); });

@@ -48,6 +48,17 @@ bool is_tensor_of(const graph::Graph& graph, const std::string& name, DType dtyp
     return value && value->kind == graph::ValueKind::Tensor && value->meta.dtype == dtype;
 }
 
+// div with a rounding mode, floor_divide, remainder: PyTorch rounds integer quotients toward
+// -inf (or truncates, with rounding_mode "trunc"); measured wrong on OpenVINO's CPU plugin.
+bool is_integer_division(const graph::Graph& graph, const graph::Node& node) {
+    static const std::set<std::string> ops = {"aten.div.Tensor_mode", "aten.div.Scalar_mode", "aten.floor_divide.default",
+                                              "aten.remainder.Tensor", "aten.remainder.Scalar", "aten.fmod.Tensor",
+                                              "aten.fmod.Scalar"};
+    if (!ops.count(node.target) || node.outputs.empty() || node.outputs[0].kind != ArgKind::Tensor) return false;
+    const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
+    return !dtype_is_floating(dtype) && dtype != DType::Bool;
+}
+
 }  // namespace
 
 // Pass 1: the user's lists always win over "OpenVINO supports it".
@@ -85,7 +96,7 @@ void pass2_openvino_support(const graph::Graph& graph, const std::map<std::strin
 // Values entering OpenVINO from elsewhere are checked at run time instead (runtime/executor.cpp).
 void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& sources, const PlacementOptions& options,
                                Plan& plan) {
-    if (options.strict) return;  // strict keeps everything on OpenVINO; the run-time check stands
+    // Under --strict these are refused (pass 4): OpenVINO alone cannot run them exactly.
     std::set<std::string> wide(sources.wide_int64_constants.begin(), sources.wide_int64_constants.end());
     auto is_wide_dtype = [&](const std::string& name) {
         return is_tensor_of(graph, name, DType::Int64) || is_tensor_of(graph, name, DType::Float64);
@@ -107,7 +118,10 @@ void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& so
         };
         for (const auto& input : node.inputs) check_argument(input.arg);
         if (!kernels::find_kernel(node.target)) continue;
-        if (reads && writes) {
+        if (is_integer_division(graph, node)) {
+            put_on_cpu(plan, i, "integer division rounding toward -inf: OpenVINO's CPU plugin truncates negative "
+                                "quotients instead (tests/models/regressions.py, int32_floor_div)");
+        } else if (reads && writes) {
             put_on_cpu(plan, i, "computes 64-bit values from 64-bit values exactly (OpenVINO's CPU plugin computes them in 32 bits)");
         } else if (reads_wide) {
             put_on_cpu(plan, i, "reads int64 values that may exceed 32 bits, which OpenVINO's CPU plugin would cut");
@@ -136,7 +150,7 @@ void pass4_kernels_exist(const graph::Graph& graph, const PlacementOptions& opti
         }
     }
     if (!refused.empty()) {
-        throw UnsupportedError("--strict: these nodes cannot run on OpenVINO:" + refused +
+        throw UnsupportedError("--strict: these nodes cannot run on OpenVINO, or not exactly:" + refused +
                                ". Drop --strict to run them on pt2ov's CPU kernels.");
     }
     if (!missing.empty()) {

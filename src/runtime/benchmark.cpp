@@ -61,57 +61,61 @@ int64_t peak_rss_bytes() {
     return static_cast<int64_t>(usage.ru_maxrss) * 1024;  // kilobytes on Linux
 }
 
-BenchmarkResult benchmark(Program& program, const std::vector<Tensor>& inputs, const BenchmarkOptions& options) {
+CallTimer::CallTimer(Program& program, const std::vector<Tensor>& inputs) : program_(program), inputs_(inputs) {
+    const auto& infos = program.outputs();
+    outputs_.resize(infos.size());
+    reused_.resize(infos.size());
+    for (size_t i = 0; i < infos.size(); ++i) {
+        reused_[i] = is_static(infos[i]);
+        if (reused_[i]) outputs_[i] = Tensor::allocate(infos[i].dtype, infos[i].shape);
+    }
+}
+
+void CallTimer::call() {
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+        if (!reused_[i]) outputs_[i] = Tensor();
+    }
+    program_.run(inputs_, outputs_);
+    ++warmup_;
+}
+
+void CallTimer::timed_call() {
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+        if (!reused_[i]) outputs_[i] = Tensor();
+    }
+    const auto start = Clock::now();
+    program_.run(inputs_, outputs_);
+    run_ns_.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+    openvino_ns_.push_back(program_.last_openvino_ns());
+}
+
+BenchmarkResult CallTimer::result() const {
     BenchmarkResult result;
-    result.warmup = options.warmup;
-    result.iterations = options.iterations;
-    const auto& report = program.report();
+    result.warmup = warmup_;
+    result.iterations = static_cast<int>(run_ns_.size());
+    const auto& report = program_.report();
     result.openvino_version = report.openvino_version;
     for (const auto& step : report.steps) ++(step.kind == "openvino" ? result.openvino_steps : result.cpu_steps);
     result.constant_bytes = report.constant_bytes;
     result.resident_bytes = report.resident_bytes;
-    result.load = program.timings();
-
-    // Static outputs live in the caller's memory for the whole run, as a real caller keeps them;
-    // a dynamic one is an empty slot the engine fills every call.
-    const auto& infos = program.outputs();
-    std::vector<Tensor> outputs(infos.size());
-    std::vector<bool> reused(infos.size());
-    for (size_t i = 0; i < infos.size(); ++i) {
-        reused[i] = is_static(infos[i]);
-        if (reused[i]) outputs[i] = Tensor::allocate(infos[i].dtype, infos[i].shape);
-    }
-    auto clear_dynamic = [&] {
-        for (size_t i = 0; i < outputs.size(); ++i) {
-            if (!reused[i]) outputs[i] = Tensor();
-        }
-    };
-
-    for (int i = 0; i < options.warmup; ++i) {
-        clear_dynamic();
-        program.run(inputs, outputs);
-    }
-    std::vector<int64_t> run_ns, openvino_ns, overhead_ns;
-    run_ns.reserve(options.iterations);
-    openvino_ns.reserve(options.iterations);
-    overhead_ns.reserve(options.iterations);
-    for (int i = 0; i < options.iterations; ++i) {
-        clear_dynamic();
-        const auto start = Clock::now();
-        program.run(inputs, outputs);
-        const int64_t elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-        run_ns.push_back(elapsed);
-        openvino_ns.push_back(program.last_openvino_ns());
-        overhead_ns.push_back(elapsed - program.last_openvino_ns());
-    }
-    result.latency = latency_stats(run_ns);
-    result.openvino = latency_stats(openvino_ns);
+    result.load = program_.timings();
+    result.latency = latency_stats(run_ns_);
+    result.openvino = latency_stats(openvino_ns_);
+    std::vector<int64_t> overhead_ns(run_ns_.size());
+    for (size_t i = 0; i < run_ns_.size(); ++i) overhead_ns[i] = run_ns_[i] - openvino_ns_[i];
     const auto overhead = latency_stats(overhead_ns);
     result.overhead_mean_us = overhead.mean_ms * 1e3;
     result.overhead_p50_us = overhead.p50_ms * 1e3;
-    result.samples_ns = std::move(run_ns);
+    result.samples_ns = run_ns_;
     result.peak_rss_bytes = peak_rss_bytes();
     return result;
+}
+
+BenchmarkResult benchmark(Program& program, const std::vector<Tensor>& inputs, const BenchmarkOptions& options) {
+    CallTimer timer(program, inputs);
+    for (int i = 0; i < options.warmup; ++i) timer.call();
+    for (int i = 0; i < options.iterations; ++i) timer.timed_call();
+    return timer.result();
 }
 
 BenchmarkResult benchmark_file(const std::string& model_path, const std::string& inputs_npz,

@@ -65,7 +65,29 @@ struct BenchmarkResult {
     std::vector<int64_t> samples_ns;  // each timed call, in order
 };
 
-// Times `program` on `inputs` (read in place, never written).
+// Times calls of one program on fixed inputs (read in place, never written), one call at a
+// time, so a caller can interleave them with other work (bench/ alternates blocks of pt2ov and
+// OpenVINO-alone calls in one process, so that both see the same machine). Static outputs live
+// in caller memory for the timer's life, as a real caller keeps them; a dynamic one is an
+// empty slot the engine fills every call. The program and the inputs must outlive the timer.
+class CallTimer {
+public:
+    CallTimer(Program& program, const std::vector<Tensor>& inputs);
+    void call();        // untimed (warm-up)
+    void timed_call();  // recorded: wall time of Program::run and OpenVINO's share of it
+    // Statistics over the timed calls, with the program's load timings, steps and constants.
+    BenchmarkResult result() const;
+
+private:
+    Program& program_;
+    const std::vector<Tensor>& inputs_;
+    std::vector<Tensor> outputs_;
+    std::vector<bool> reused_;
+    std::vector<int64_t> run_ns_, openvino_ns_;
+    int warmup_ = 0;
+};
+
+// Times `program` on `inputs`: options.warmup calls, then options.iterations timed calls.
 BenchmarkResult benchmark(Program& program, const std::vector<Tensor>& inputs, const BenchmarkOptions& options);
 
 // What `pt2ov bench` does: loads `model_path` (timed), reads the inputs from `inputs_npz` as

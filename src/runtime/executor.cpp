@@ -99,6 +99,30 @@ void check_fits_32_bits(const StridedTensor& tensor, const std::string& value, c
     }
 }
 
+// The structure handed to OpenVINO has no result that is an input (plan_method takes those
+// out), but compiling may still fold a result into its input (a no-op Convert or Reshape
+// removed). The compiled runtime model shows that; such a result is then made by the runtime
+// from the input, as any other alias.
+std::vector<std::string> find_results_compiled_into_inputs(const ov::CompiledModel& compiled,
+                                                           const std::vector<std::string>& parameters) {
+    std::vector<std::string> found(compiled.outputs().size());
+    std::shared_ptr<const ov::Model> runtime;
+    try {
+        runtime = compiled.get_runtime_model();
+    } catch (const std::exception&) {
+        return found;  // a device that does not expose its compiled model: nothing to check
+    }
+    const auto results = runtime->get_results();
+    const auto runtime_parameters = runtime->get_parameters();
+    for (size_t r = 0; r < results.size() && r < found.size(); ++r) {
+        const auto producer = results[r]->input_value(0).get_node_shared_ptr();
+        for (size_t p = 0; p < runtime_parameters.size() && p < parameters.size(); ++p) {
+            if (producer == runtime_parameters[p]) found[r] = parameters[p];
+        }
+    }
+    return found;
+}
+
 bool is_symbolic(const graph::Graph& graph, const std::string& name) {
     const auto* value = graph.find_value(name);
     return value && value->kind != graph::ValueKind::Tensor;
@@ -135,6 +159,7 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
                                      [&] { return shared_core().compile_model(lowered.model, options.device, config); });
         step.request = step.compiled.create_infer_request();
         for (const auto& output : step.compiled.outputs()) step.static_result.push_back(output.get_partial_shape().is_static());
+        step.result_is_input = find_results_compiled_into_inputs(step.compiled, lowered.parameters);
         steps_.emplace(index, std::move(step));
     }
     compile_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -198,7 +223,10 @@ void Executor::run_openvino_step(size_t step_index, const OpenVINOStep& lowered,
         std::vector<StridedTensor> bound(lowered.results.size());
         std::vector<bool> is_bound(lowered.results.size(), false);
         for (size_t r = 0; r < lowered.results.size(); ++r) {
-            if (!step.static_result[r] || is_symbolic(prepared_.graph, lowered.results[r])) continue;
+            if (!step.static_result[r] || is_symbolic(prepared_.graph, lowered.results[r]) ||
+                !step.result_is_input[r].empty()) {
+                continue;
+            }
             const auto& output = step.compiled.output(r);
             const auto& shape = output.get_shape();
             const std::vector<int64_t> sizes(shape.begin(), shape.end());
@@ -218,7 +246,9 @@ void Executor::run_openvino_step(size_t step_index, const OpenVINOStep& lowered,
         last_openvino_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
         for (size_t r = 0; r < lowered.results.size(); ++r) {
             const std::string& name = lowered.results[r];
-            if (is_symbolic(prepared_.graph, name)) {
+            if (!step.result_is_input[r].empty()) {
+                values[name] = lookup(values, step.result_is_input[r]);
+            } else if (is_symbolic(prepared_.graph, name)) {
                 values[name] = RuntimeValue::of(scalar_from(request.get_output_tensor(r)));
             } else if (is_bound[r]) {
                 values[name] = RuntimeValue::of(bound[r]);

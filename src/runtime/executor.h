@@ -35,6 +35,9 @@ private:
         ov::CompiledModel compiled;
         ov::InferRequest request;
         std::vector<bool> static_result;
+        // Per result: the parameter (value name) OpenVINO compiled it into, or "" (see
+        // find_results_compiled_into_inputs).
+        std::vector<std::string> result_is_input;
     };
     using Values = std::unordered_map<std::string, kernels::RuntimeValue>;
 

@@ -88,6 +88,7 @@ _MODEL_FILES = (
     "dtypes",
     "structure",
     "policy",
+    "regressions",
 )
 
 for _file in _MODEL_FILES:

@@ -1,0 +1,78 @@
+"""Smallest programs of bugs found in the engine, kept forever (DESIGN.md, "Habits").
+
+Each case says in its notes what went wrong before it was fixed.
+"""
+import torch
+from torch import nn
+from torch.export import Dim
+
+from tests.models import ModelCase, register
+
+
+class ScalarTensorNegInf(nn.Module):
+    def forward(self, x):
+        return x + torch.ops.aten.scalar_tensor.default(float("-inf"), dtype=torch.float32), x.masked_fill(x > 0, float("-inf"))
+
+
+def _neg_inf_inputs(variant):
+    torch.manual_seed(300 + variant)
+    return (torch.randn((2, 5)[variant], 3),)
+
+
+register(
+    ModelCase(
+        name="scalar_tensor_neg_inf",
+        make_module=lambda: ScalarTensorNegInf().eval(),
+        make_inputs=_neg_inf_inputs,
+        dynamic_shapes=({0: Dim("batch", min=1, max=8)},),
+        notes="A -inf number argument: OpenVINO's Constant::create range-checks doubles and refused "
+        "-inf for f32, so the inlined constant became a framework node and compiling failed.",
+    )
+)
+
+
+class ViewsOfInputReturned(nn.Module):
+    def forward(self, x):
+        return x.view(x.shape[0], 3), x.to(torch.float32), x.reshape(-1).reshape(x.shape[0], 3), torch.sin(x)
+
+
+def _views_inputs(variant):
+    torch.manual_seed(310 + variant)
+    return (torch.randn((2, 4)[variant], 3),)
+
+
+register(
+    ModelCase(
+        name="views_of_input_returned",
+        make_module=lambda: ViewsOfInputReturned().eval(),
+        make_inputs=_views_inputs,
+        dynamic_shapes=({0: Dim("batch", min=1, max=8)},),
+        exact_outputs=(0, 1, 2),
+        notes="Views of the input returned: the model handed to OpenVINO computes them (Reshape, "
+        "Convert), but compiling may fold them into the input, which the CPU plugin then hands "
+        "back stale; the engine checks the compiled model too.",
+    )
+)
+
+
+class IntFloorDivInt32(nn.Module):
+    def forward(self, i):
+        return torch.div(i, 3, rounding_mode="floor"), i // 4, i % 3
+
+
+def _int32_inputs(variant):
+    b = (2, 3)[variant]
+    return (torch.arange(-8 * b, 8 * b, dtype=torch.int32).reshape(b, 16),)
+
+
+register(
+    ModelCase(
+        name="int32_floor_div",
+        make_module=lambda: IntFloorDivInt32().eval(),
+        make_inputs=_int32_inputs,
+        dynamic_shapes=({0: Dim("batch", min=1, max=8)},),
+        notes="Floor division and remainder of negative int32 values (round toward -inf): "
+        "OpenVINO 2026.4.1's CPU plugin truncated -9 // 4 to -2; integer division now runs on "
+        "the CPU kernels.",
+    )
+)
