@@ -40,3 +40,11 @@ demo: build
 
 clean:
 	rm -rf $(BUILD)
+
+# pt2ov against OpenVINO alone, PyTorch eager and ONNX Runtime (bench/compare): installs the
+# peers' pinned packages into .venv, builds the C++ runner in build/bench, prints the table,
+# writes bench/results.json and bench/results.png.
+.PHONY: bench
+bench: build
+	$(PY) -m pip install -q -r requirements-bench.txt
+	bench/compare

@@ -8,6 +8,33 @@
 namespace pt2ov::kernels {
 namespace {
 
+// One row, exactly: max-subtracted, in double.
+void softmax_row(std::vector<double>& row, bool log) {
+    double max = -INFINITY;
+    for (double x : row) max = std::max(max, x);
+    double sum = 0;
+    for (double x : row) sum += std::exp(x - max);
+    const double log_sum = std::log(sum);
+    for (double& x : row) x = log ? (x - max) - log_sum : std::exp(x - max) / sum;
+}
+
+// PyTorch's f16/bf16 log_softmax over the last dim rounds the sum of exponentials and its log
+// to the input's type before the final subtraction (serial_vec_log_softmax_lastdim_range);
+// results differ from the exact ones by several units in the last place, so they are
+// reproduced here step by step, in float.
+void reduced_log_softmax_row(std::vector<double>& row, DType dtype) {
+    auto round = [dtype](float v) {
+        return dtype == DType::Float16 ? half_bits_to_float(float_to_half_bits(v))
+                                       : bfloat16_bits_to_float(float_to_bfloat16_bits(v));
+    };
+    float max = -INFINITY;
+    for (double x : row) max = std::max(max, static_cast<float>(x));
+    float sum = 0;
+    for (double x : row) sum += std::exp(static_cast<float>(x) - max);
+    const float log_sum = round(std::log(round(sum)));
+    for (double& x : row) x = static_cast<float>(x) - max - log_sum;
+}
+
 std::vector<RuntimeValue> softmax(const KernelCall& call, bool log) {
     const StridedTensor& self = call.tensor("self", 0);
     const DType dtype = call.output_meta(0).dtype;
@@ -15,25 +42,23 @@ std::vector<RuntimeValue> softmax(const KernelCall& call, bool log) {
     if (!dtype_is_floating(self.dtype) && self.dtype != dtype) {
         call.fail("softmax needs a floating input, got " + std::string(dtype_name(self.dtype)));
     }
-    const int64_t dim = normalize_dim(call, call.int_arg("dim", 1), static_cast<int64_t>(self.rank()));
-    const std::vector<int64_t> dims = self.rank() == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{dim};
+    const auto rank = static_cast<int64_t>(self.rank());
+    const int64_t dim = normalize_dim(call, call.int_arg("dim", 1), rank);
+    const std::vector<int64_t> dims = rank == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{dim};
+    const bool reduced_last_dim = log && rank > 0 && dim == rank - 1 && self.dtype == dtype && dtype_is_reduced_float(dtype);
     const Reduction in = plan_reduction(self, dims, true);
     StridedTensor result = StridedTensor::allocate(DType::Float64, self.sizes);
     const Reduction out = plan_reduction(result, dims, true);
     std::vector<double> row(static_cast<size_t>(in.reduced_count()));
     visit_dtype(self.dtype, [&]<typename T>() {
         for_each_element<2>(in.kept_sizes, {&out.kept_input, &in.kept_input}, [&](const std::array<std::byte*, 2>& p) {
-            double max = -INFINITY;
-            for (size_t i = 0; i < row.size(); ++i) {
-                row[i] = static_cast<double>(load<T>(p[1] + in.reduced_bytes[i]));
-                max = std::max(max, row[i]);
+            for (size_t i = 0; i < row.size(); ++i) row[i] = static_cast<double>(load<T>(p[1] + in.reduced_bytes[i]));
+            if (reduced_last_dim) {
+                reduced_log_softmax_row(row, dtype);
+            } else {
+                softmax_row(row, log);
             }
-            double sum = 0;
-            for (double x : row) sum += std::exp(x - max);
-            for (size_t i = 0; i < row.size(); ++i) {
-                const double value = log ? (row[i] - max) - std::log(sum) : std::exp(row[i] - max) / sum;
-                std::memcpy(p[0] + out.reduced_bytes[i], &value, sizeof(double));
-            }
+            for (size_t i = 0; i < row.size(); ++i) std::memcpy(p[0] + out.reduced_bytes[i], &row[i], sizeof(double));
         });
     });
     StridedTensor final_out = allocate_output(call, 0, self.sizes, dtype);

@@ -46,8 +46,11 @@ public:
 
     ov::Any const_input(size_t) const override { return {}; }
     const std::vector<size_t>& inputs() const override { return input_ids_; }
+    // Debug names are the value ids themselves. The frontend adds debug names to a tensor's
+    // names and, when two Results read one tensor, parses its remaining name as an id: a
+    // non-numeric name there fails the conversion ("Tensor name is not a number").
     const std::string& get_input_debug_name(size_t index) const override {
-        debug_name_ = "input" + std::to_string(index);
+        debug_name_ = std::to_string(input_ids_.at(index));
         return debug_name_;
     }
     const std::string& get_input_signature_name(size_t index) const override {
@@ -69,8 +72,7 @@ public:
         return index < input_types_.size() ? input_types_[index] : ov::Any(ov::element::dynamic);
     }
     const std::string& get_output_debug_name(size_t index) const override {
-        debug_name_ = context_->ids.name_of(output_ids_.at(index));
-        if (debug_name_.empty()) debug_name_ = "output:" + std::to_string(index);
+        debug_name_ = std::to_string(output_ids_.at(index));
         return debug_name_;
     }
     ov::PartialShape get_output_shape(size_t index) const override {
@@ -392,10 +394,6 @@ public:
     }
     ov::Any get_output_type(size_t index) const override {
         return list_size_ ? ov::Any(ov::element::dynamic) : BaseDecoder::get_output_type(index);
-    }
-    const std::string& get_output_debug_name(size_t index) const override {
-        debug_name_ = node_.name + ":" + std::to_string(index);
-        return debug_name_;
     }
     std::shared_ptr<ov::Node> mark_node(std::shared_ptr<ov::Node> node) const override {
         return tag_node(node, source_, op_type_);

@@ -130,6 +130,26 @@ bool is_symbolic(const graph::Graph& graph, const std::string& name) {
 
 }  // namespace
 
+// Memory for intermediate values, planned once: a static result that no program output reads
+// gets one buffer for the life of the loaded method, written by OpenVINO on every call.
+void Executor::plan_reused_memory(CompiledStep& step, const graph::Graph& graph) {
+    std::set<std::string> program_outputs;
+    for (const auto& out : graph.outputs) program_outputs.insert(out.name);
+    const auto& results = step.lowered->results;
+    step.reused.resize(results.size());
+    for (size_t r = 0; r < results.size(); ++r) {
+        if (!step.static_result[r] || program_outputs.count(results[r]) || is_symbolic(graph, results[r]) ||
+            !step.result_is_input[r].empty()) {
+            continue;
+        }
+        const auto& output = step.compiled.output(r);
+        const auto& shape = output.get_shape();
+        step.reused[r] = StridedTensor::allocate(lower::dtype_from_element(output.get_element_type()),
+                                                 std::vector<int64_t>(shape.begin(), shape.end()));
+        reused_owners_.insert(step.reused[r].owner.get());
+    }
+}
+
 Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned, const LoadOptions& options)
     : prepared_(prepared), planned_(planned) {
     auto archive_owner = std::const_pointer_cast<void>(std::static_pointer_cast<const void>(prepared.archive));
@@ -160,6 +180,7 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
         step.request = step.compiled.create_infer_request();
         for (const auto& output : step.compiled.outputs()) step.static_result.push_back(output.get_partial_shape().is_static());
         step.result_is_input = find_results_compiled_into_inputs(step.compiled, lowered.parameters);
+        plan_reused_memory(step, prepared.graph);
         steps_.emplace(index, std::move(step));
     }
     compile_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -234,6 +255,8 @@ void Executor::run_openvino_step(size_t step_index, const OpenVINOStep& lowered,
             auto caller = caller_outputs.find(lowered.results[r]);
             if (caller != caller_outputs.end() && caller->second->shape() == sizes && caller->second->dtype() == dtype) {
                 bound[r] = view_of(*caller->second);  // written straight into the caller's memory
+            } else if (step.reused[r].data) {
+                bound[r] = step.reused[r];
             } else {
                 bound[r] = StridedTensor::allocate(dtype, sizes);
             }
@@ -304,7 +327,7 @@ Tensor Executor::hand_out(const RuntimeValue& value, std::set<const void*>& take
     const StridedTensor& tensor = value.tensor();
     const void* owner = tensor.owner.get();
     const bool engine_owned = owner && owner != prepared_.archive.get() && !taken.count(owner);
-    bool foreign = !engine_owned;
+    bool foreign = !engine_owned || reused_owners_.count(owner) > 0;
     for (const auto& [name, state] : buffer_state_) foreign |= state.owner.get() == owner;
     for (const auto& [index, lowered] : planned_.openvino_steps) {
         for (const auto& alias : lowered.aliases) foreign |= alias.constant && alias.constant.get() == owner;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -38,12 +39,16 @@ private:
         // Per result: the parameter (value name) OpenVINO compiled it into, or "" (see
         // find_results_compiled_into_inputs).
         std::vector<std::string> result_is_input;
+        // Per result: memory kept across calls for a static result that is not a program
+        // output (it lives only within a call); empty where results get fresh memory.
+        std::vector<kernels::StridedTensor> reused;
     };
     using Values = std::unordered_map<std::string, kernels::RuntimeValue>;
 
     void run_cpu_step(const partition::Step& step, Values& values);
     void run_openvino_step(size_t step_index, const OpenVINOStep& lowered, Values& values,
                            const std::map<std::string, Tensor*>& caller_outputs);
+    void plan_reused_memory(CompiledStep& step, const graph::Graph& graph);
     const kernels::RuntimeValue& lookup(const Values& values, const std::string& name) const;
     Tensor hand_out(const kernels::RuntimeValue& value, std::set<const void*>& handed_out) const;
 
@@ -52,6 +57,7 @@ private:
     std::map<size_t, CompiledStep> steps_;
     std::unordered_map<std::string, kernels::RuntimeValue> constants_;  // views of the archive's memory
     std::map<std::string, kernels::StridedTensor> buffer_state_;       // mutated buffers, by graph input
+    std::set<const void*> reused_owners_;  // memory reused across calls: never handed out as is
     double compile_ms_ = 0;
     int64_t last_openvino_ns_ = 0;
 };

@@ -182,7 +182,7 @@ def join_program(a, b, c, h, i32, flag):
 def index_program(x, i, j, m, k32, data_i64, data_bool):
     xt = x.transpose(0, 1)  # [4, 3, 5], non-contiguous
     return (x[i], x[:, i], x[i, :, j], xt[m], x[:, m[:, 0]], x[i[:, None], i], torch.index_select(xt, 2, k32),
-            torch.index_select(x, 0, k32.to(torch.int64)[:2]), data_i64[i], data_bool[:, j], xt[..., j],
+            torch.index_select(x, 0, k32.to(torch.int64)[1:3]), data_i64[i], data_bool[:, j], xt[..., j],
             xt[i[:2], 1:, j[:2]])
 
 
@@ -319,7 +319,7 @@ def reduce_program(x, d, h, n, flags, u8):
             cl.amax(), cl.max(), t.min(), cl.argmax(), t.argmin(2), cl.argmax(1, keepdim=True),
             *cl.max(2), *t.min(1, keepdim=True), d.t().sum(0), d.t().prod(), d.t().amax(1), h.t().sum(1),
             h.t().mean(), h.t().amax(0), *h.t().max(1), n.t().sum(0), n.t().sum(), n.t().prod(1), n.t().amax(0),
-            n.t().argmax(0), *n.t().min(1), n.t().float().mean(0), n.t().sum(1, dtype=torch.int32),
+            n.t().argmax(0), *n.t().min(1), n.t().mean(0, dtype=torch.float64), n.t().sum(1, dtype=torch.int32),
             flags.t().any(), flags.t().all(), flags.t().any(1), flags.t().all(0, keepdim=True), flags.t().sum(),
             u8.t().any(0), u8.t().all(), torch.any(flags.t(), dim=(0, 1)), n.t().to(torch.bool).all(1)]
     return tuple(outs)
@@ -356,15 +356,21 @@ MATMUL_OPS = ("aten.mm", "aten.bmm", "aten.addmm", "aten.matmul", "aten.linear",
 
 
 # softmax -------------------------------------------------------------------------------------
-def softmax_program(x, h, d):
+def softmax_program(x, h, d, b):
     cl = x.contiguous(memory_format=torch.channels_last)
     return (torch.softmax(cl, 1), torch.log_softmax(cl, -1), torch.softmax(x.transpose(0, 2), 0),
-            torch.softmax(x, 3, dtype=torch.float64), torch.log_softmax(h.t(), 1), torch.softmax(h.t(), 0),
-            torch.softmax(d, 0), torch.log_softmax(d, 1), torch.softmax(x * 1000, 2))
+            torch.log_softmax(h.t(), 1), torch.log_softmax(h.t(), 0), torch.softmax(h.t(), 0), torch.softmax(h, 1),
+            torch.softmax(d, 0), torch.log_softmax(d, 1), torch.softmax(x * 1000, 2), torch.log_softmax(b.t(), -1),
+            torch.softmax(b.t(), -1), torch.log_softmax(b, 0))
 
 
 SOFTMAX_OPS = ("aten.softmax", "aten._softmax", "aten.log_softmax", "aten._log_softmax", "aten.clone", "aten.t",
-               "aten.transpose", "aten.permute", "aten._to_copy", "aten.to")
+               "aten.transpose", "aten.permute")
+
+
+def softmax_dtype_program(x, h):
+    # softmax(dtype=...) converts first; the training IR keeps it in softmax.int.
+    return torch.softmax(x.t(), 1, dtype=torch.float64), torch.log_softmax(h, 0, dtype=torch.float32)
 
 
 # factories and numbers (dynamic shapes) ------------------------------------------------------
@@ -458,7 +464,7 @@ FAMILIES = [
            absent={"exported": ("aten.permute",), "decomposed": ("aten.stack", "aten.t", "aten.transpose")}),
     Family("index", lambda: Lambda(index_program),
            lambda: (sample(torch.float32, (3, 4, 5), 9), torch.tensor([0, -1, 2, 1]), torch.tensor([4, -5, 0, 2]),
-                    sample(torch.bool, (4, 3), 10), torch.tensor([4, 0, -0, 3], dtype=torch.int32),
+                    sample(torch.bool, (4, 3), 10), torch.tensor([4, 0, 1, 3], dtype=torch.int32),
                     sample(torch.int64, (3, 2), 11), sample(torch.bool, (3, 5), 12)),
            ("aten.index", "aten.index_select", "aten.transpose", "aten.permute", "aten.select", "aten.slice",
             "aten.unsqueeze"),
@@ -502,12 +508,17 @@ FAMILIES = [
                    "decomposed": ("aten.matmul", "aten.linear", "aten.t", "aten.transpose", "aten._unsafe_view",
                                   "aten.clone")}),
     Family("softmax", lambda: Lambda(softmax_program),
-           lambda: (sample(torch.float32, (2, 3, 4, 5), 37, specials=False), sample(torch.float16, (4, 3), 38, specials=False),
-                    sample(torch.float64, (3, 4), 39, specials=False)),
+           lambda: (sample(torch.float32, (2, 3, 4, 5), 37, specials=False), sample(torch.float16, (4, 7), 38, specials=False),
+                    sample(torch.float64, (3, 4), 39, specials=False), sample(torch.bfloat16, (5, 6), 45, specials=False)),
            SOFTMAX_OPS,
-           absent={"exported": ("aten._softmax", "aten._log_softmax", "aten.clone", "aten.permute", "aten._to_copy",
-                                "aten.to"),
-                   "decomposed": ("aten.softmax", "aten.log_softmax", "aten.t", "aten.transpose", "aten.to")}),
+           absent={"exported": ("aten._softmax", "aten._log_softmax", "aten.clone", "aten.permute"),
+                   "decomposed": ("aten.softmax", "aten.log_softmax", "aten.t", "aten.transpose")}),
+    Family("softmax_dtype", lambda: Lambda(softmax_dtype_program),
+           lambda: (sample(torch.float32, (3, 4), 46, specials=False), sample(torch.float16, (3, 4), 47, specials=False)),
+           ("aten.softmax", "aten._softmax", "aten.log_softmax", "aten._log_softmax", "aten.t", "aten.permute",
+            "aten._to_copy"),
+           absent={"exported": ("aten._softmax", "aten._log_softmax", "aten.permute", "aten._to_copy"),
+                   "decomposed": ("aten.softmax", "aten.log_softmax", "aten.t")}),
     Family("factory", lambda: Lambda(factory_program),
            lambda: (sample(torch.float32, (4, 3), 40), sample(torch.int32, (2,), 41)),
            FACTORY_OPS,
