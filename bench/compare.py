@@ -260,6 +260,7 @@ def chart(entries: list[dict], path: pathlib.Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     import numpy as np
 
     names = [e["name"] for e in entries]
@@ -287,6 +288,10 @@ def chart(entries: list[dict], path: pathlib.Path) -> None:
     top.axhline(1.0, color="black", linewidth=0.8)
     top.axhline(TARGETS["vs_openvino"], color="#1f77b4", linewidth=0.8, linestyle="--", label="1.03x target")
     top.set_yscale("log")
+    ratio_label = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}x")
+    top.yaxis.set_major_formatter(ratio_label)
+    top.yaxis.set_minor_formatter(ratio_label)
+    top.tick_params(axis="y", which="minor", labelsize=7)
     top.set_ylabel("p50 latency / OpenVINO alone (log)")
     top.set_title("Latency relative to OpenVINO alone (lower is faster); f32, 2 threads, one synchronous request")
     top.set_xticks(x, names, rotation=15)
@@ -298,6 +303,7 @@ def chart(entries: list[dict], path: pathlib.Path) -> None:
     bottom.bar(x - 0.2, pt2ov_load, 0.4, label="pt2ov Program::load", color="#1f77b4")
     bottom.bar(x + 0.2, ov_load, 0.4, label="OpenVINO convert_model + compile_model", color="#7f7f7f")
     bottom.set_yscale("log")
+    bottom.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     bottom.set_ylabel("load time, ms (log)")
     bottom.set_xticks(x, names, rotation=15)
     bottom.legend(fontsize=8)

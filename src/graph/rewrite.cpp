@@ -396,6 +396,7 @@ std::map<std::string, Rewrite> training_rewrites() {
             Node sym;
             sym.name = node.name + "_size_" + std::to_string(d);
             sym.origin = node.source_name();
+            sym.origin_target = node.source_target();
             sym.target = "aten.sym_size.int";
             sym.inputs = {{"self", self, false}, {"dim", int_arg(d), false}};
             Argument out;

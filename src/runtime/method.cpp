@@ -259,8 +259,16 @@ void build_report(const PreparedMethod& prepared, PlannedMethod& planned) {
                 main.nodes.push_back({node.source_name(), node.source_target(), planned.plan.reason[index]});
             }
         }
-        if (!main.nodes.empty()) report.steps.push_back(main);
-        if (!copies.nodes.empty()) report.steps.push_back(copies);
+        for (auto* part : {&main, &copies}) {
+            if (part->nodes.empty()) continue;
+            // Copies made after an OpenVINO step and a CPU step after them run as one CPU stretch.
+            if (!report.steps.empty() && report.steps.back().kind == part->kind) {
+                auto& nodes = report.steps.back().nodes;
+                nodes.insert(nodes.end(), part->nodes.begin(), part->nodes.end());
+            } else {
+                report.steps.push_back(std::move(*part));
+            }
+        }
     }
     report.constant_count = 0;
     report.constant_bytes = 0;

@@ -341,13 +341,14 @@ class MatmulProgram(torch.nn.Module):
             for p in self.parameters():
                 p.copy_(torch.randn(p.shape, generator=g))
 
-    def forward(self, a, b, c, v, n, m, d):
+    def forward(self, a, b, c, v, n, m, d, h, g):
         at = a.t()  # [4, 3] transposed view
         return (torch.mm(at.t(), b), torch.mm(at, a), torch.bmm(c, c.transpose(1, 2)),
                 torch.addmm(b[0], at.t(), b, beta=0.5, alpha=2.0), torch.addmm(b[:, 0:1].t(), a, b),
                 a @ b, v @ b, b @ v, v @ v, c @ b, c @ v, c.unsqueeze(0) @ c.transpose(1, 2), a @ c,
                 self.linear(a), self.plain(c), self.linear(v),
-                torch.mm(n, m), n @ m.t().t(), torch.bmm(n.unsqueeze(0), m.unsqueeze(0)), d @ d.t())
+                torch.mm(n, m), n @ m.t().t(), torch.bmm(n.unsqueeze(0), m.unsqueeze(0)), d @ d.t(),
+                h @ h.t(), torch.mm(g.t(), g), torch.addmm(g[0], g, g.t().t()[:, :3]))
 
 
 MATMUL_OPS = ("aten.mm", "aten.bmm", "aten.addmm", "aten.matmul", "aten.linear", "aten.t", "aten.transpose",
@@ -381,13 +382,14 @@ def factory_program(x, k):
             torch.ones_like(x.t()), torch.full_like(x, 7), torch.full_like(k, -2), x.new_zeros(n), x.new_ones(2),
             x.new_full((n // 2,), 3), torch.zeros(n // 2, n + 1), torch.arange(-n, n, 3), torch.full((2,), n % 3),
             torch.full((n, n), True), torch.full((2,), 2**40, dtype=torch.int64) + n, torch.full((1,), -n),
-            torch.scalar_tensor(1.5) * x.sum(), torch.zeros(n, 2, dtype=torch.bool))
+            torch.scalar_tensor(1.5) * x.sum(), torch.zeros(n, 2, dtype=torch.bool), torch.full((2,), n / 2),
+            torch.ones(x.numel()), torch.full((1,), x.numel() // 3))
 
 
 FACTORY_OPS = ("aten.arange", "aten.full", "aten.zeros", "aten.ones", "aten.zeros_like", "aten.ones_like",
                "aten.full_like", "aten.new_zeros", "aten.new_ones", "aten.new_full", "aten.scalar_tensor",
-               "aten.sym_size", "_operator.mul", "_operator.sub", "_operator.floordiv", "_operator.mod",
-               "_operator.add", "_operator.neg")
+               "aten.sym_size", "aten.sym_numel", "_operator.mul", "_operator.sub", "_operator.floordiv",
+               "_operator.mod", "_operator.add", "_operator.neg", "_operator.truediv")
 
 
 # ExecuTorch's dim order copies, defined here as ExecuTorch defines them ---------------------
@@ -501,7 +503,8 @@ FAMILIES = [
                     sample(torch.float32, (2, 4, 4), 32, specials=False), sample(torch.float32, (4,), 33, specials=False),
                     sample(torch.int64, (3, 4), 34, specials=False, low=-2**20, high=2**20),
                     sample(torch.int64, (4, 2), 35, specials=False, low=-2**20, high=2**20),
-                    sample(torch.float64, (3, 5), 36, specials=False)),
+                    sample(torch.float64, (3, 5), 36, specials=False), sample(torch.float16, (3, 6), 48, specials=False),
+                    sample(torch.bfloat16, (3, 3), 49, specials=False)),
            MATMUL_OPS,
            absent={"exported": ("aten.permute", "aten.view", "aten._unsafe_view", "aten.squeeze", "aten.expand",
                                 "aten.clone"),
@@ -525,7 +528,7 @@ FAMILIES = [
            dynamic_shapes=lambda: (({0: torch.export.Dim("n", min=4, max=16)}, None),),
            more_calls=lambda: [(sample(torch.float32, (7, 3), 42), sample(torch.int32, (2,), 43))],
            absent={"decomposed": ("aten.zeros", "aten.ones", "aten.zeros_like", "aten.ones_like", "aten.new_zeros",
-                                  "aten.new_ones", "aten.new_full")}),
+                                  "aten.new_ones", "aten.new_full", "aten.sym_numel")}),
     Family("dim_order", lambda: (define_dim_order_ops(), Lambda(dim_order_program))[1],
            lambda: per_dtype((2, 3, 2, 2), (torch.float32, torch.int64, torch.float16, torch.bool, torch.uint16), 44),
            ("dim_order_ops._clone_dim_order", "dim_order_ops._to_dim_order_copy", "aten.transpose", "aten.permute"),
