@@ -3,7 +3,9 @@
 //   pt2ov_bench_runner pair     MODEL.pt2 MODEL.xml IN.npz [--cpu-op OP ...] [--threads N]
 //                               [--iterations N] [--warmup N] [--rounds R]
 //   pt2ov_bench_runner pt2ov    MODEL.pt2 IN.npz [--cpu-op OP ...] [--iterations N] [--warmup N]
-//   pt2ov_bench_runner openvino MODEL.xml IN.npz [--threads N] [--iterations N] [--warmup N]
+//   pt2ov_bench_runner openvino MODEL.xml [MODEL2.xml ...] IN.npz [--threads N] [--iterations N]
+//                               [--warmup N] [--rounds R]
+//   pt2ov_bench_runner dump     MODEL.pt2 DIR [--cpu-op OP ...]
 //
 // pt2ov: the program through pt2ov's C++ API (Program::load, run into reused outputs), timed
 // by the library's CallTimer, the loop `pt2ov bench` uses.
@@ -11,9 +13,13 @@
 // with the hints pt2ov's load leaves in force (f32, latency, one request; the given threads),
 // one synchronous request, inputs bound in place, outputs left in the request's memory: the
 // limit pt2ov is held to.
+// dump: writes the OpenVINO models pt2ov compiles for MODEL.pt2 as IR, DIR/step<N>.xml (N as
+// `pt2ov inspect` numbers the steps), to set beside OpenVINO's own conversion when pt2ov's
+// time inside infer() differs from OpenVINO alone's (benchmark_app -pc shows where).
 // pair: both in one process, after their warm-ups, in alternating blocks of calls (R rounds of
-// N/R calls each side), so that a machine whose load drifts (other builds, other tests) weighs
-// on both sides alike; the ratio of the two is what the 1.03x target is about.
+// N/R calls each side; by default R = N, one call each in turn, the first side swapping every
+// round), so that a machine whose load drifts (other builds, other tests) weighs on both sides
+// alike; the ratio of the two is what the 1.03x target is about.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -25,6 +31,7 @@
 
 #include "pt2ov/pt2ov.h"
 #include "runtime/benchmark.h"
+#include "runtime/method.h"
 #include "runtime/npz.h"
 #include "runtime/npz_io.h"
 
@@ -125,13 +132,31 @@ struct OpenVINOAlone {
     }
 };
 
-int run_openvino(const std::string& model_xml, const std::string& inputs_npz, int threads, const rt::BenchmarkOptions& loop) {
-    OpenVINOAlone alone(model_xml, inputs_npz, threads);
-    for (int i = 0; i < loop.warmup; ++i) alone.call();
-    for (int i = 0; i < loop.iterations; ++i) alone.timed_call();
-    auto json = alone.json(model_xml);
-    json["peak_rss_bytes"] = rt::peak_rss_bytes();
-    std::cout << json.dump(2) << "\n";
+// Several IRs on the same inputs (e.g. pt2ov's step as `dump` wrote it, and OpenVINO's own
+// conversion), interleaved in rounds as `pair` does.
+int run_openvino(const std::vector<std::string>& models_xml, const std::string& inputs_npz, int threads,
+                 const rt::BenchmarkOptions& loop, int rounds) {
+    std::vector<std::unique_ptr<OpenVINOAlone>> sides;
+    for (const auto& xml : models_xml) {
+        sides.push_back(std::make_unique<OpenVINOAlone>(xml, inputs_npz, threads));
+        for (int i = 0; i < loop.warmup; ++i) sides.back()->call();
+    }
+    rounds = rounds <= 0 ? loop.iterations : std::min(rounds, loop.iterations);
+    for (int r = 0; r < rounds; ++r) {
+        const int block = loop.iterations / rounds + (r < loop.iterations % rounds ? 1 : 0);
+        for (auto& side : sides) {
+            for (int i = 0; i < block; ++i) side->timed_call();
+        }
+    }
+    nlohmann::json out;
+    if (sides.size() == 1) {
+        out = sides[0]->json(models_xml[0]);
+        out["peak_rss_bytes"] = rt::peak_rss_bytes();
+    } else {
+        out = nlohmann::json::array();
+        for (size_t i = 0; i < sides.size(); ++i) out.push_back(sides[i]->json(models_xml[i]));
+    }
+    std::cout << out.dump(2) << "\n";
     return 0;
 }
 
@@ -166,16 +191,28 @@ int run_pair(const std::string& model_pt2, const std::string& model_xml, const s
         out["openvino"] = {{"error", e.what()}};
         alone.reset();
     }
-    rounds = std::max(1, std::min(rounds, loop.iterations));
+    rounds = rounds <= 0 ? loop.iterations : std::min(rounds, loop.iterations);
     for (int r = 0; r < rounds; ++r) {
         const int block = loop.iterations / rounds + (r < loop.iterations % rounds ? 1 : 0);
-        try {
-            if (timer) for (int i = 0; i < block; ++i) timer->timed_call();
-        } catch (const std::exception& e) {
-            out["pt2ov"] = {{"error", e.what()}};
-            timer.reset();
+        auto pt2ov_block = [&] {
+            try {
+                if (timer) for (int i = 0; i < block; ++i) timer->timed_call();
+            } catch (const std::exception& e) {
+                out["pt2ov"] = {{"error", e.what()}};
+                timer.reset();
+            }
+        };
+        auto openvino_block = [&] {
+            if (alone) for (int i = 0; i < block; ++i) alone->timed_call();
+        };
+        // Who goes first swaps every round: a call right after the other side's pays for it alike.
+        if (r % 2 == 0) {
+            pt2ov_block();
+            openvino_block();
+        } else {
+            openvino_block();
+            pt2ov_block();
         }
-        if (alone) for (int i = 0; i < block; ++i) alone->timed_call();
     }
     if (timer) {
         auto result = timer->result();
@@ -189,6 +226,22 @@ int run_pair(const std::string& model_pt2, const std::string& model_xml, const s
     return 0;
 }
 
+int run_dump(const std::string& model, const std::string& directory, const std::vector<std::string>& cpu_ops) {
+    pt2ov::LoadOptions options;
+    options.cpu_ops = cpu_ops;
+    const auto prepared = rt::prepare_method(model, options);
+    const auto planned = rt::plan_method(prepared, options);
+    nlohmann::json written = nlohmann::json::array();
+    for (const auto& [index, step] : planned.openvino_steps) {
+        if (!step.model) continue;
+        const std::string path = fmt::format("{}/step{}.xml", directory, index + 1);
+        ov::serialize(step.model, path);
+        written.push_back(path);
+    }
+    std::cout << nlohmann::json{{"written", written}}.dump(2) << "\n";
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -197,7 +250,7 @@ int main(int argc, char** argv) {
     rt::BenchmarkOptions loop;
     std::string model, model_xml, inputs;
     std::vector<std::string> cpu_ops;
-    int threads = 0, rounds = 10;
+    int threads = 0, rounds = 0;  // 0: one call per block
     auto add_loop = [&](CLI::App* command) {
         command->add_option("--iterations", loop.iterations, "Timed calls (each side)")->check(CLI::Range(1, 1000000000));
         command->add_option("--warmup", loop.warmup, "Untimed calls first (each side)")->check(CLI::Range(0, 1000000000));
@@ -208,7 +261,7 @@ int main(int argc, char** argv) {
     pair_command->add_option("inputs", inputs, "Inputs (.npz, arr_0, arr_1, ...)")->required();
     pair_command->add_option("--cpu-op", cpu_ops, "pt2ov only: keep this op on the CPU");
     pair_command->add_option("--threads", threads, "OpenVINO alone's inference_num_threads (0: its default)");
-    pair_command->add_option("--rounds", rounds, "Alternations of the two sides")->check(CLI::Range(1, 100000));
+    pair_command->add_option("--rounds", rounds, "Alternations of the two sides")->check(CLI::Range(0, 1000000000));
     add_loop(pair_command);
     auto* pt2ov_command = app.add_subcommand("pt2ov", "pt2ov's C++ API on a .pt2");
     pt2ov_command->add_option("model", model)->required();
@@ -216,15 +269,24 @@ int main(int argc, char** argv) {
     pt2ov_command->add_option("--cpu-op", cpu_ops);
     add_loop(pt2ov_command);
     auto* openvino_command = app.add_subcommand("openvino", "OpenVINO alone on an IR (.xml)");
-    openvino_command->add_option("model", model_xml)->required();
-    openvino_command->add_option("inputs", inputs)->required();
+    std::vector<std::string> models_xml;
+    openvino_command->add_option("models", models_xml, "IR(s), then the inputs (.npz)")->required()->expected(2, 1000);
+    openvino_command->add_option("--rounds", rounds, "Alternations of several IRs")->check(CLI::Range(0, 1000000000));
     openvino_command->add_option("--threads", threads, "inference_num_threads (0: OpenVINO's default)");
     add_loop(openvino_command);
+    std::string directory;
+    auto* dump_command = app.add_subcommand("dump", "Write the OpenVINO models pt2ov compiles as IR");
+    dump_command->add_option("model", model)->required();
+    dump_command->add_option("directory", directory)->required();
+    dump_command->add_option("--cpu-op", cpu_ops);
     CLI11_PARSE(app, argc, argv);
     try {
         if (*pair_command) return run_pair(model, model_xml, inputs, cpu_ops, threads, loop, rounds);
         if (*pt2ov_command) return run_pt2ov(model, inputs, cpu_ops, loop);
-        return run_openvino(model_xml, inputs, threads, loop);
+        if (*dump_command) return run_dump(model, directory, cpu_ops);
+        inputs = models_xml.back();
+        models_xml.pop_back();
+        return run_openvino(models_xml, inputs, threads, loop, rounds);
     } catch (const std::exception& e) {
         // One line for bench/compare to put in the table and results.json.
         std::cout << nlohmann::json{{"error", e.what()}}.dump() << "\n";

@@ -284,6 +284,31 @@ std::vector<RuntimeValue> extremum(const KernelCall& call, bool maximum) {
     }));
 }
 
+// clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None): maximum with min, then
+// minimum with max, broadcasting all three; NaN anywhere gives NaN.
+std::vector<RuntimeValue> clamp_tensor(const KernelCall& call) {
+    const Operand self = read_operand(call, "self", 0);
+    const bool has_min = call.has("min", 1), has_max = call.has("max", 2);
+    if (!has_min && !has_max) call.fail("clamp() needs at least one of min and max");
+    const DType dtype = checked_result_dtype(call, Accepts::Numeric, "clamp");
+    auto bound = [&](const Operand& x, const Operand& limit, bool lower) {
+        return elementwise_binary(call, x, limit, dtype, [&]<typename C>() {
+            using V = compute_t<C>;
+            return [lower](V v, V b) -> V {
+                if constexpr (std::is_floating_point_v<V>) {
+                    if (std::isnan(v)) return v;
+                    if (std::isnan(b)) return b;
+                }
+                return lower ? (v < b ? b : v) : (b < v ? b : v);
+            };
+        });
+    };
+    Operand result = self;
+    if (has_min) result = Operand{bound(result, read_operand(call, "min", 1), true), int64_t{0}};
+    if (has_max) result = Operand{bound(result, read_operand(call, "max", 2), false), int64_t{0}};
+    return single(*result.tensor);
+}
+
 std::vector<RuntimeValue> atan2(const KernelCall& call) {
     const auto [a, b] = read_operands(call);
     const DType dtype = checked_result_dtype(call, Accepts::Numeric, "atan2");
@@ -354,6 +379,7 @@ PT2OV_KERNEL("aten.pow.Tensor_Scalar", pow_scalar_exponent);
 PT2OV_KERNEL("aten.maximum.default", [](const KernelCall& c) { return extremum(c, true); });
 PT2OV_KERNEL("aten.minimum.default", [](const KernelCall& c) { return extremum(c, false); });
 PT2OV_KERNEL("aten.atan2.default", atan2);
+PT2OV_KERNEL("aten.clamp.Tensor", clamp_tensor);
 PT2OV_KERNEL("aten.bitwise_and.Tensor", [](const KernelCall& c) { return bitwise(c, Bitwise::And); });
 PT2OV_KERNEL("aten.bitwise_and.Scalar", [](const KernelCall& c) { return bitwise(c, Bitwise::And); });
 PT2OV_KERNEL("aten.bitwise_or.Tensor", [](const KernelCall& c) { return bitwise(c, Bitwise::Or); });

@@ -45,7 +45,9 @@ template <typename MakeOp>
 std::vector<RuntimeValue> run_unary(const KernelCall& call, Accepts accepts, MakeOp make_op) {
     const StridedTensor& self = call.tensor("self", 0);
     const DType dtype = call.output_meta(0).dtype;
-    if (!accepts_dtype(accepts, dtype) || !accepts_dtype(accepts == Accepts::Floating ? Accepts::Any : accepts, self.dtype)) {
+    // Float ops take any input: PyTorch promotes integers and bools to float first.
+    const bool input_ok = accepts == Accepts::Floating || accepts_dtype(accepts, self.dtype);
+    if (!accepts_dtype(accepts, dtype) || !input_ok) {
         call.fail("expects " + accepted_types(accepts) + ", got " + std::string(dtype_name(self.dtype)) + " input and " +
                   std::string(dtype_name(dtype)) + " result");
     }
@@ -62,8 +64,8 @@ Kernel unary(Accepts accepts, Op op) {
     return [accepts, op](const KernelCall& call) { return run_unary(call, accepts, [op](const KernelCall&) { return op; }); };
 }
 
-// Float-only math; the guard keeps the template compiling for the integer types validation
-// has already refused.
+// Math on floating values; an integer passes unchanged (right for floor, ceil, round and
+// trunc; float-only ops never see one, validation refuses integer results for them).
 #define PT2OV_FLOAT_OP(expression)                                      \
     [](auto x) {                                                        \
         using C = decltype(x);                                          \
@@ -191,6 +193,23 @@ PT2OV_KERNEL("aten.floor.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::f
 PT2OV_KERNEL("aten.ceil.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::ceil(x))));
 PT2OV_KERNEL("aten.round.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::nearbyint(x))));
 PT2OV_KERNEL("aten.trunc.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::trunc(x))));
+// round.decimals(Tensor self, *, int decimals): scaled by 10^|decimals| the way PyTorch does.
+PT2OV_KERNEL("aten.round.decimals", [](const KernelCall& call) {
+    const int64_t decimals = call.int_arg("decimals", kKeywordOnly, 0);
+    const double scale = std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals : decimals));
+    const bool negative = decimals < 0;
+    return run_unary(call, Accepts::Numeric, [=](const KernelCall&) {
+        return [=](auto x) {
+            using C = decltype(x);
+            if constexpr (std::is_floating_point_v<C>) {
+                const C s = static_cast<C>(scale);
+                return negative ? std::nearbyint(x / s) * s : std::nearbyint(x * s) / s;
+            } else {
+                return x;
+            }
+        };
+    });
+});
 PT2OV_KERNEL("aten.frac.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(x - std::trunc(x))));
 
 PT2OV_KERNEL("aten.neg.default", unary(Accepts::Numeric, [](auto x) { return wrapping_negate(x); }));

@@ -199,8 +199,16 @@ void Executor::run_cpu_step(const partition::Step& step, Values& values) {
         const auto* kernel = kernels::find_kernel(node.target);
         if (!kernel) throw Error("internal: no kernel for " + node.target);
         kernels::KernelCall call(node, graph, [&](const std::string& name) -> const RuntimeValue& { return lookup(values, name); });
-        auto results = with_context(prepared_.where + ": node " + node.source_name() + " (" + node.source_target() + ")",
-                                    [&] { return (*kernel)(call); });
+        // Kernels name the node in their own errors (KernelCall::fail); others get it here.
+        const std::string node_context = "node " + node.name + " (" + node.target + ")";
+        auto results = with_context(prepared_.where, [&] {
+            try {
+                return (*kernel)(call);
+            } catch (const Error& e) {
+                if (std::string_view(e.what()).starts_with(node_context)) throw;
+                throw UnsupportedError(node_context + ": " + e.what());
+            }
+        });
         size_t next = 0;
         auto take = [&](const graph::Argument& out) {
             if (next >= results.size()) throw Error("internal: kernel for " + node.target + " returned too few outputs");

@@ -23,6 +23,7 @@ import hashlib
 import json
 import pathlib
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -49,7 +50,12 @@ class Program:
 
     @property
     def stateful(self) -> bool:
-        return bool(self.ep.graph_signature.buffers_to_mutate)
+        """Mutates a buffer: declared in the signature (after run_decompositions) or done by an
+        in-place op in the graph (as exported, `add_` stays in the graph)."""
+        if self.ep.graph_signature.buffers_to_mutate:
+            return True
+        return any(n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)
+                   and n.target._schema.is_mutable for n in self.ep.graph.nodes)
 
     def calls(self) -> list[tuple]:
         """Three calls: variant 0, other inputs, variant 0 again (E6)."""
@@ -78,7 +84,11 @@ class Programs:
             ep, pristine = self._exported[(name, shape)]
             prog = for_mode(ep, mode)
             path = self.root / f"{name}-{mode}-{shape}.pt2"
-            torch.export.save(prog, str(path))
+            with warnings.catch_warnings():
+                # torch's archive writer warns about a channels_last weight ("No complete
+                # tensor found in the group"); it still saves it whole
+                warnings.filterwarnings("ignore", message="No complete tensor found")
+                torch.export.save(prog, str(path))
             self._programs[key] = Program(case, mode, shape, path, prog, pristine)
         return self._programs[key]
 
@@ -188,6 +198,18 @@ OPTION_RUNS = [
 ]
 
 
+# Outputs that must come back as equal arrays: one tensor returned twice, a tensor and its copy,
+# two copies of one tensor.
+EQUAL_OUTPUTS = {
+    "same_tensor_twice": [(0, 1)],
+    "result_and_its_copy": [(0, 1)],
+    "two_copies_of_result": [(0, 1)],
+    "two_copies_of_constant": [(0, 1)],
+    "two_copies_of_constant_min": [(0, 1)],
+    "preserve_format_clone_constants": [(0, 2), (0, 3)],
+}
+
+
 def _params():
     params = []
     runs = [(n, ()) for n in CASES if n not in STRICT] + OPTION_RUNS
@@ -206,10 +228,11 @@ def test_exact(programs, tmp_path, name, mode, shape, options):
     calls = prog.calls()
     run = run_program(tmp_path, prog, calls, options)
     check_run(prog, run, calls, options)
-    if name == "same_tensor_twice":
+    for a, b in EQUAL_OUTPUTS.get(name, ()):
         for i, outs in enumerate(run.outputs):
-            assert _same_bits(outs[0], outs[1]), (
-                f"call {i}: `return y, y` came back as two different arrays")
+            assert _same_bits(outs[a], outs[b]), (
+                f"call {i}: outputs {a} and {b} are one tensor (or its copy) in PyTorch but came "
+                "back as two different arrays")
 
 
 # =================================================================================================
@@ -219,13 +242,14 @@ PRECISION_CASES = [
     "precision_copies",
     "input_clone_and_sin",
     "input_clone_clone_and_sin",
-    "buffer_clone_add",
-    "parameter_clone_add",
-    "constant_clone_add",
+    "buffer_copy_and_add",
+    "parameter_copy_and_add",
+    "constant_copy_and_add",
     "two_copies_of_constant",
     "constant_copies_all_dtypes",
     "channels_last_clone_returned",
     "preserve_format_clone_constants",
+    "preserve_format_clone_channels_last_constant",
     "mutated_count_copy_f32",
 ]
 
@@ -391,6 +415,16 @@ def test_inspect_placement(programs, name, mode, options):
             assert forced, f"{op} is not in the graph"
             assert all(on[n] == "cpu" for n in forced), (
                 f"--cpu-op {op}: {[n for n in forced if on[n] != 'cpu']} not on the CPU")
+    if name == "constant_only_partition" and not options:
+        # the case is there for an OpenVINO part with no inputs: keep it one
+        work = [n for n, t in graph_nodes.items() if "aten.mul" in t or "aten.add" in t]
+        assert work and all(on[n] == "openvino" for n in work), (
+            f"`self.buf * 2 + 1` no longer runs in OpenVINO: {[(n, on[n]) for n in work]}")
+    if name == "channels_last_clone_mean" and options:
+        # the channels-last copy made on the CPU must cross into the partition that reduces it
+        means = [n for n, t in graph_nodes.items() if "aten.mean" in t]
+        assert means and all(on[n] == "openvino" for n in means), (
+            f"the mean is not in OpenVINO: {[(n, on[n]) for n in means]}")
     if name == "constant_read_by_cpu_and_ov" and options:
         adds = [n for n, t in graph_nodes.items() if "aten.add" in t]
         assert adds and all(on[n] == "openvino" for n in adds), (

@@ -182,7 +182,7 @@ def join_program(a, b, c, h, i32, flag):
 def index_program(x, i, j, m, k32, data_i64, data_bool):
     xt = x.transpose(0, 1)  # [4, 3, 5], non-contiguous
     return (x[i], x[:, i], x[i, :, j], xt[m], x[:, m[:, 0]], x[i[:, None], i], torch.index_select(xt, 2, k32),
-            torch.index_select(x, 0, k32.to(torch.int64)[1:3]), data_i64[i], data_bool[:, j], xt[..., j],
+            torch.index_select(x, 0, k32.to(torch.int64)[1:3]), data_i64[i], data_bool[:, j], xt[..., j], x[k32[1:3]],
             xt[i[:2], 1:, j[:2]])
 
 
@@ -208,7 +208,8 @@ def unary_program(*xs):
                  torch.round(g), torch.trunc(g), f.hardtanh(g), f.hardtanh(g, -0.5, 2.0), torch.clamp(g, -1, 1),
                  torch.clamp(g, min=0.25), torch.clamp(g, max=-0.5), f.leaky_relu(g), f.leaky_relu(g, 0.2),
                  f.hardswish(g), f.gelu(g), f.gelu(g, approximate="tanh"), f.silu(g), f.relu6(g),
-                 torch.logical_not(g), f.elu(g), f.hardsigmoid(g)]
+                 torch.logical_not(g), f.elu(g), f.hardsigmoid(g), torch.round(g, decimals=1),
+                 torch.round(g * 100, decimals=-1), torch.clamp(g, min=u, max=p), torch.clamp(g, max=u[0])]
     for n in ints:
         n = n.t()
         outs += [torch.neg(n), torch.abs(n), torch.sign(n), torch.relu(n), torch.clamp(n, -5, 5),
@@ -370,7 +371,9 @@ SOFTMAX_OPS = ("aten.softmax", "aten._softmax", "aten.log_softmax", "aten._log_s
 
 
 def softmax_dtype_program(x, h):
-    # softmax(dtype=...) converts first; the training IR keeps it in softmax.int.
+    # softmax(dtype=...) converts first; the training IR keeps it in softmax.int, whose
+    # CPU kernel handles the dtype (the graph rewrite to core ATen must not refuse it when
+    # the node runs on the CPU).
     return torch.softmax(x.t(), 1, dtype=torch.float64), torch.log_softmax(h, 0, dtype=torch.float32)
 
 
@@ -398,8 +401,8 @@ _DIM_ORDER_LIB = None
 
 def define_dim_order_ops():
     global _DIM_ORDER_LIB
-    if _DIM_ORDER_LIB is not None:
-        return
+    if _DIM_ORDER_LIB is not None or hasattr(torch.ops.dim_order_ops, "_clone_dim_order"):
+        return  # defined already (here, or by an installed ExecuTorch)
     lib = torch.library.Library("dim_order_ops", "DEF")
     lib.define("_clone_dim_order(Tensor self, *, bool non_blocking=False, int[]? dim_order=None) -> Tensor")
     lib.define("_to_dim_order_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "

@@ -195,7 +195,7 @@ class ConstCloneAdd(nn.Module):
 
 for _i, _kind in enumerate(("buffer", "parameter", "constant")):
     _add(ModelCase(
-        name=f"{_kind}_clone_add",
+        name=f"{_kind}_copy_and_add",
         make_module=(lambda k=_kind: ConstCloneAdd(k).eval()),
         make_inputs=_float_input(120 + _i, n=len(_CONST_VALUES)),
         dynamic_shapes=({0: _batch()},),
@@ -372,6 +372,33 @@ _add(ModelCase(
     exact_outputs=(0, 1, 2, 3),
     notes="SPEC.md 4/7: preserve_format (and contiguous) clones of a channels_last constant "
     "buffer and of a contiguous one, and the channels_last buffer read by an add.",
+))
+
+
+class PreserveFormatChannelsLastConstant(nn.Module):
+    """One copy per constant (two copies of one constant is its own failure, above)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("b", tricky((1, 3, 4, 4), torch.float32, 0, 174)
+                             .contiguous(memory_format=torch.channels_last))
+        self.register_buffer("c", tricky((1, 3, 4, 4), torch.float32, 1, 175)
+                             .contiguous(memory_format=torch.channels_last))
+
+    def forward(self, x):
+        return (self.b.clone(memory_format=torch.preserve_format),
+                self.c.clone(memory_format=torch.contiguous_format),
+                x + self.b)
+
+
+_add(ModelCase(
+    name="preserve_format_clone_channels_last_constant",
+    make_module=lambda: PreserveFormatChannelsLastConstant().eval(),
+    make_inputs=lambda v: (tricky((BATCH[v], 3, 4, 4), torch.float32, v, 176),),
+    dynamic_shapes=({0: _batch()},),
+    exact_outputs=(0, 1),
+    notes="SPEC.md 4/7: a preserve_format copy of a channels_last constant buffer, a "
+    "contiguous copy of another, and the first read by an add in OpenVINO.",
 ))
 
 
@@ -587,3 +614,90 @@ for _i, (_dname, _dtype) in enumerate((("float32", torch.float32), ("int64", tor
         expect_exact=True,
         notes=f"SPEC.md 3: the whole program `return x.clone()` ({_dname}) under --strict.",
     ))
+
+
+# =================================================================================================
+# 8. The smallest programs of the failures these tests found (DESIGN.md, "Habits": kept forever)
+# =================================================================================================
+# Before commit 4f76172 ("numeric debug names so one tensor can feed two results") all four, and
+# two_copies_of_constant, preserve_format_clone_constants and mutated_count_copy*, stopped at
+# load (run and inspect) with "OpenVINO's PyTorch frontend failed: Check 'is_number(name)'
+# failed at src/frontends/pytorch/src/translate_session.cpp:434: ... Tensor name is not a
+# number: add" (": add:0" after run_decompositions, ": b" for a constant) on OpenVINO 2026.4.1:
+# two Results of one partition read one tensor once the frontend turns the copies into nothing
+# (SPEC.md "shares its tensor with another result"). `y = x + 1; return y, y`
+# (same_tensor_twice) already ran; adding a copy broke it.
+class ResultAndItsCopy(nn.Module):
+    def forward(self, x):
+        y = x + 1
+        return y, y.clone()
+
+
+_add(ModelCase(
+    name="result_and_its_copy",
+    make_module=lambda: ResultAndItsCopy().eval(),
+    make_inputs=_float_input(400),
+    dynamic_shapes=({0: _batch()},),
+    exact_outputs=(),
+    notes="Smallest program of the mutated-buffer-copy failure: `y = x + 1; return y, "
+    "y.clone()` (a computed result and its copy both returned) failed to load.",
+))
+
+
+class TwoCopiesOfResult(nn.Module):
+    def forward(self, x):
+        y = x + 1
+        return y.clone(), y.clone()
+
+
+_add(ModelCase(
+    name="two_copies_of_result",
+    make_module=lambda: TwoCopiesOfResult().eval(),
+    make_inputs=_float_input(401),
+    dynamic_shapes=({0: _batch()},),
+    notes="`y = x + 1; return y.clone(), y.clone()` failed to load (same cause).",
+))
+
+
+class TwoCopiesOfConstantOnly(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("buf", torch.tensor([3.14159265, 1e-40, -0.0]))
+
+    def forward(self, x):
+        return self.buf.clone(), self.buf.clone(), x + 1.0
+
+
+_add(ModelCase(
+    name="two_copies_of_constant_min",
+    make_module=lambda: TwoCopiesOfConstantOnly().eval(),
+    make_inputs=_float_input(402, n=3),
+    dynamic_shapes=({0: _batch()},),
+    exact_outputs=(0, 1),
+    notes="Smallest program of the two-copies-of-one-constant failure (SPEC.md 8): `return "
+    "self.buf.clone(), self.buf.clone(), x + 1` failed to load ('Tensor name is not a number: "
+    "b'); also `self.buf.clone(), self.buf.detach()` and `self.buf.clone(), "
+    "self.buf.clone().clone()`.",
+))
+
+
+class MutatedBufferCopy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("count", torch.zeros(3))
+
+    def forward(self, x):
+        self.count.add_(1)
+        return self.count.clone(), x + 1.0
+
+
+_add(ModelCase(
+    name="mutated_buffer_copy_min",
+    make_module=lambda: MutatedBufferCopy().eval(),
+    make_inputs=_float_input(403, n=3),
+    dynamic_shapes=({0: _batch()},),
+    exact_outputs=(0,),
+    notes="Smallest stateful program of the failure: `self.count.add_(1); return "
+    "self.count.clone(), x + 1` (the new buffer value is a result, for the mutation, and its "
+    "copy is another) failed to load ('Tensor name is not a number: add').",
+))
