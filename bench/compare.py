@@ -72,11 +72,17 @@ def loadavg() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
-def measure(model: models.BenchModel, cache: pathlib.Path, scale: float) -> dict:
-    iterations = max(3, int(model.iterations * scale))
+SIDES = ("pt2ov", "openvino", "torch", "onnxruntime")
+
+
+def measure(model: models.BenchModel, cache: pathlib.Path, scale: float, rounds: int) -> dict:
+    """Exports the model, then runs `rounds` rounds of [pt2ov + OpenVINO alone interleaved in one
+    process, PyTorch eager, ONNX Runtime], each with iterations/rounds calls, so that the load of
+    a shared machine drifting over minutes weighs on every side alike; samples are pooled."""
+    iterations = max(rounds, int(model.iterations * scale))
     warmup = max(1, int(model.warmup * min(1.0, scale)))
     entry: dict = {"name": model.name, "title": model.title, "notes": model.notes, "cpu_ops": list(model.cpu_ops),
-                   "iterations": iterations, "warmup": warmup, "loadavg_before": loadavg()}
+                   "iterations": iterations, "warmup": warmup, "rounds": rounds, "loadavg_before": loadavg()}
     log(f"[{model.name}] export: torch.export, OpenVINO convert_model, ONNX")
     for stale in cache.glob(f"{model.name}.*"):
         stale.unlink()
@@ -84,43 +90,65 @@ def measure(model: models.BenchModel, cache: pathlib.Path, scale: float) -> dict
                        cache / f"{model.name}.prepare.json")
     entry["prepare"] = prepare
     if "error" in prepare:
-        for side in ("pt2ov", "openvino", "torch", "onnxruntime"):
+        for side in SIDES:
             entry[side] = {"error": "export failed: " + prepare["error"]}
         return entry
-
-    log(f"[{model.name}] pt2ov and OpenVINO alone, interleaved ({iterations} calls each)")
-    pt2, xml, npz = (str(cache / f"{model.name}.{ext}") for ext in ("pt2", "xml", "npz"))
-    loop = ["--iterations", str(iterations), "--warmup", str(warmup)] + [a for op in model.cpu_ops
-                                                                          for a in ("--cpu-op", op)]
     if "error" in prepare.get("openvino", {}):
         entry["openvino"] = {"error": "convert_model failed: " + prepare["openvino"]["error"]}
-        entry["pt2ov"] = run_json([str(RUNNER), "pt2ov", pt2, npz, *loop])
-    else:
-        pair = run_json([str(RUNNER), "pair", pt2, xml, npz, "--threads", "2", *loop])
-        if "error" in pair and "pt2ov" not in pair:
-            entry["pt2ov"] = entry["openvino"] = pair
-        else:
-            entry["pt2ov"], entry["openvino"] = pair["pt2ov"], pair["openvino"]
-            if "pt2ov_peak_rss_bytes" in pair:
-                entry["pt2ov"]["peak_rss_bytes"] = pair["pt2ov_peak_rss_bytes"]
-            entry["rounds"] = pair.get("rounds")
-    if "error" not in entry["pt2ov"]:
-        entry["pt2ov"]["max_abs_diff"] = pt2ov_accuracy(model, cache)
-
-    log(f"[{model.name}] PyTorch eager")
-    entry["torch"] = run_json([PY, str(HERE / "peers.py"), "torch", model.name, str(cache), "--iterations",
-                               str(iterations), "--warmup", str(warmup)], cache / f"{model.name}.torch.json")
     if "onnx_error" in prepare:
         entry["onnxruntime"] = {"error": "ONNX export failed: " + prepare["onnx_error"]}
-    else:
-        log(f"[{model.name}] ONNX Runtime")
-        entry["onnxruntime"] = run_json([PY, str(HERE / "peers.py"), "onnxruntime", model.name, str(cache),
-                                         "--iterations", str(iterations), "--warmup", str(warmup)],
-                                        cache / f"{model.name}.onnxruntime.json")
+
+    pt2, xml, npz = (str(cache / f"{model.name}.{ext}") for ext in ("pt2", "xml", "npz"))
+    runs: dict[str, list[dict]] = {side: [] for side in SIDES}
+    for r in range(rounds):
+        n = iterations // rounds + (1 if r < iterations % rounds else 0)
+        loop = ["--iterations", str(n), "--warmup", str(warmup)]
+        cpu_ops = [a for op in model.cpu_ops for a in ("--cpu-op", op)]
+        log(f"[{model.name}] round {r + 1}/{rounds}: pt2ov and OpenVINO alone interleaved, {n} calls each")
+        if "openvino" in entry:  # no IR: pt2ov alone
+            runs["pt2ov"].append(run_json([str(RUNNER), "pt2ov", pt2, npz, *loop, *cpu_ops]))
+        else:
+            pair = run_json([str(RUNNER), "pair", pt2, xml, npz, "--threads", "2", *loop, *cpu_ops])
+            for side in ("pt2ov", "openvino"):
+                runs[side].append(pair.get(side, pair if "error" in pair else {"error": "no result"}))
+            if "pt2ov_peak_rss_bytes" in pair:
+                runs["pt2ov"][-1]["peak_rss_bytes"] = pair["pt2ov_peak_rss_bytes"]
+        log(f"[{model.name}] round {r + 1}/{rounds}: PyTorch eager")
+        runs["torch"].append(run_json([PY, str(HERE / "peers.py"), "torch", model.name, str(cache), *loop],
+                                      cache / f"{model.name}.torch.json"))
+        if "onnxruntime" not in entry:
+            log(f"[{model.name}] round {r + 1}/{rounds}: ONNX Runtime")
+            runs["onnxruntime"].append(run_json([PY, str(HERE / "peers.py"), "onnxruntime", model.name, str(cache),
+                                                 *loop], cache / f"{model.name}.onnxruntime.json"))
+    for side in SIDES:
+        if side not in entry:
+            entry[side] = pool(runs[side])
+    if "error" not in entry["pt2ov"]:
+        entry["pt2ov"]["max_abs_diff"] = pt2ov_accuracy(model, cache)
     entry["loadavg_after"] = loadavg()
-    for side in ("pt2ov", "openvino", "torch", "onnxruntime"):
-        entry[side].pop("samples_ns", None)
     return entry
+
+
+def pool(runs: list[dict]) -> dict:
+    """One side's rounds as one: latency over every sample; load, accuracy and the rest from the
+    first round; the engine overhead averaged over rounds (each has as many calls); peak RSS the
+    highest."""
+    failed = [r for r in runs if "error" in r]
+    if failed or not runs:
+        return failed[0] if failed else {"error": "not run"}
+    pooled = dict(runs[0])
+    samples = [s for r in runs for s in r.get("samples_ns", [])]
+    pooled["latency"] = latency_stats(samples)
+    pooled["iterations"] = len(samples)
+    if "openvino" in runs[0] and "overhead_us" in runs[0]:  # pt2ov: OpenVINO's share and the overhead
+        for key in ("mean", "p50"):
+            pooled["overhead_us"][key] = sum(r["overhead_us"][key] for r in runs) / len(runs)
+        pooled["openvino"] = {"mean_ms": sum(r["openvino"]["mean_ms"] for r in runs) / len(runs),
+                              "p50_ms": sorted(r["openvino"]["p50_ms"] for r in runs)[len(runs) // 2]}
+    pooled["peak_rss_bytes"] = max(r.get("peak_rss_bytes", 0) for r in runs)
+    pooled["load_ms_rounds"] = [r.get("load_ms") for r in runs]
+    pooled.pop("samples_ns", None)
+    return pooled
 
 
 def pt2ov_accuracy(model: models.BenchModel, cache: pathlib.Path):
@@ -148,7 +176,7 @@ def analyse(entry: dict) -> None:
     p, o, t, r = (entry[s] for s in ("pt2ov", "openvino", "torch", "onnxruntime"))
     ratios = {}
     for peer, side in (("openvino", o), ("torch", t), ("onnxruntime", r)):
-        for key in ("p50_ms", "mean_ms"):
+        for key in ("p50_ms", "mean_ms", "min_ms"):
             a, b = lat(p, key), lat(side, key)
             ratios[f"{peer}_{key[:-3]}"] = a / b if a and b else None
     entry["ratios"] = ratios  # pt2ov / peer: below 1 is pt2ov faster
@@ -334,6 +362,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", help="comma-separated subset of: " + ", ".join(m.name for m in models.MODELS))
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every model's call count (default 1)")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="rounds of [pt2ov+OpenVINO, eager, ORT] per model, samples pooled (default 2)")
     parser.add_argument("--out", type=pathlib.Path, default=HERE / "results.json")
     parser.add_argument("--chart", type=pathlib.Path, default=HERE / "results.png")
     args = parser.parse_args()
@@ -346,7 +376,7 @@ def main() -> int:
     started = time.perf_counter()
     entries = []
     for model in chosen:
-        entry = measure(model, cache, args.scale)
+        entry = measure(model, cache, args.scale, args.rounds)
         analyse(entry)
         entries.append(entry)
     text = table(entries)

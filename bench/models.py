@@ -200,9 +200,10 @@ class DecoderStep(nn.Module):
     """One token through a pre-LN decoder with a static KV cache, as Hugging Face's StaticCache
     keeps it: one key and one value buffer per layer, registered, written in place every step
     (index_copy_ for keys, slice assignment for values) at the step's position; attention reads
-    the whole cache under a mask of the positions written so far."""
+    the whole cache under a mask of the positions written so far. With stacked=True the caches
+    of all layers are one buffer each for keys and values, written through per-layer views."""
 
-    def __init__(self, vocab=8000, hidden=512, heads=8, layers=4, max_len=256):
+    def __init__(self, vocab=8000, hidden=512, heads=8, layers=4, max_len=256, stacked=False):
         super().__init__()
         self.heads, self.layers_count, self.max_len = heads, layers, max_len
         self.embed = nn.Embedding(vocab, hidden)
@@ -215,9 +216,14 @@ class DecoderStep(nn.Module):
         self.ff2 = nn.ModuleList(nn.Linear(4 * hidden, hidden) for _ in range(layers))
         self.ln_f = nn.LayerNorm(hidden)
         self.lm_head = nn.Linear(hidden, vocab, bias=False)
-        for i in range(layers):
-            self.register_buffer(f"k_cache_{i}", torch.zeros(1, heads, max_len, hidden // heads))
-            self.register_buffer(f"v_cache_{i}", torch.zeros(1, heads, max_len, hidden // heads))
+        self.stacked = stacked
+        if stacked:  # one buffer for every layer, written through a view per layer
+            self.register_buffer("k_cache", torch.zeros(layers, 1, heads, max_len, hidden // heads))
+            self.register_buffer("v_cache", torch.zeros(layers, 1, heads, max_len, hidden // heads))
+        else:
+            for i in range(layers):
+                self.register_buffer(f"k_cache_{i}", torch.zeros(1, heads, max_len, hidden // heads))
+                self.register_buffer(f"v_cache_{i}", torch.zeros(1, heads, max_len, hidden // heads))
 
     def forward(self, token, pos):
         # token: (1, 1) int64; pos: (1,) int64, the position this step writes
@@ -226,7 +232,10 @@ class DecoderStep(nn.Module):
         d = x.shape[-1] // self.heads
         for i in range(self.layers_count):
             q, k, v = self.qkv[i](self.ln1[i](x)).view(1, 1, 3, self.heads, d).permute(2, 0, 3, 1, 4)
-            k_cache, v_cache = getattr(self, f"k_cache_{i}"), getattr(self, f"v_cache_{i}")
+            if self.stacked:
+                k_cache, v_cache = self.k_cache[i], self.v_cache[i]
+            else:
+                k_cache, v_cache = getattr(self, f"k_cache_{i}"), getattr(self, f"v_cache_{i}")
             k_cache.index_copy_(2, pos, k)
             v_cache[:, :, pos] = v
             a = F.scaled_dot_product_attention(q, k_cache, v_cache, attn_mask=mask)
@@ -288,6 +297,11 @@ MODELS: list[BenchModel] = [
                _inputs(15, lambda g: torch.randint(0, 8000, (1, 1), generator=g), lambda g: torch.tensor([7])),
                iterations=500, warmup=20,
                notes="the same step (position 7) is repeated; the cache buffers are written every call"),
+    BenchModel("decoder_kv_stacked", "the same decoder step, one stacked cache buffer written through views",
+               _seeded(5, lambda: DecoderStep(stacked=True)),
+               _inputs(15, lambda g: torch.randint(0, 8000, (1, 1), generator=g), lambda g: torch.tensor([7])),
+               iterations=300, warmup=20,
+               notes="in-place writes into views of a buffer (k_cache[i].index_copy_), as exported"),
     BenchModel("policy", "example robot policy (examples/policy.py), batch 2, dynamic batch",
                lambda: _policy_module().make_policy(seed=0),
                lambda: _policy_module().example_inputs(batch=2, seed=1),

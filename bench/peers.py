@@ -183,7 +183,7 @@ def run_torch(name: str, directory: pathlib.Path, threads: int, warmup: int, ite
         samples = time_calls(lambda: module(*inputs), warmup, iterations)
     return {"latency": latency_stats(samples), "warmup": warmup, "iterations": iterations, "load_ms": load_ms,
             "max_abs_diff": diff, "threads": torch.get_num_threads(), "peak_rss_bytes": peak_rss_bytes(),
-            "version": torch.__version__}
+            "version": torch.__version__, "samples_ns": samples}
 
 
 def run_onnxruntime(name: str, directory: pathlib.Path, threads: int, warmup: int, iterations: int) -> dict:
@@ -208,7 +208,8 @@ def run_onnxruntime(name: str, directory: pathlib.Path, threads: int, warmup: in
     diff = max_abs_diff(binding.copy_outputs_to_cpu(), directory, name)
     samples = time_calls(lambda: session.run_with_iobinding(binding), warmup, iterations)
     return {"latency": latency_stats(samples), "warmup": warmup, "iterations": iterations, "load_ms": load_ms,
-            "max_abs_diff": diff, "threads": threads, "peak_rss_bytes": peak_rss_bytes(), "version": ort.__version__}
+            "max_abs_diff": diff, "threads": threads, "peak_rss_bytes": peak_rss_bytes(), "version": ort.__version__,
+            "samples_ns": samples}
 
 
 def main() -> int:

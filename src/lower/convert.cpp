@@ -71,6 +71,10 @@ Conversion convert_subgraph(const graph::Graph& graph, const Subgraph& subgraph,
         return model;
     });
     conversion.unconverted = find_unconverted(*conversion.model, graph);
+    for (const auto& op : conversion.model->get_ordered_ops()) {
+        const auto& rt_info = op->get_rt_info();
+        if (auto tag = rt_info.find(kSourceNodeKey); tag != rt_info.end()) conversion.nodes_with_ops.insert(tag->second.as<std::string>());
+    }
     return conversion;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct UnconvertedNode {
 struct Conversion {
     std::shared_ptr<ov::Model> model;       // Parameters named after subgraph inputs
     std::vector<UnconvertedNode> unconverted;  // empty when fully converted
+    // IR nodes (by archive name) for which OpenVINO made at least one op. A converted node
+    // missing here passes its input through unchanged (a copy or view turned into nothing).
+    std::set<std::string> nodes_with_ops;
 };
 
 // Converts `subgraph` (partially: unsupported nodes stay as framework nodes and are listed).

@@ -41,6 +41,9 @@ struct ValueSources {
     std::set<std::string> constants;       // parameters, buffers, lifted constants (memory held once)
     // int64 constants whose values do not fit in 32 bits (OpenVINO's CPU plugin would cut them).
     std::set<std::string> wide_int64_constants;
+    // Nodes OpenVINO converts to nothing: their outputs are their inputs, unchanged, so they
+    // compute nothing that 32 bits could cut (learned from OpenVINO's conversion).
+    std::set<std::string> passthrough_nodes;
 };
 
 // Places every node. `unsupported` maps node names OpenVINO could not convert to its reason.

@@ -295,7 +295,7 @@ PlannedMethod plan_method(const PreparedMethod& prepared, const LoadOptions& opt
 
     partition::PlacementOptions placement{options.cpu_ops, options.cpu_nodes, options.strict,
                                           planned.report.openvino_version};
-    const auto sources = value_sources(prepared);
+    auto sources = value_sources(prepared);
 
     // Support, learned from OpenVINO: the whole method converted partially. The same
     // conversion serves as the model when everything lands in one OpenVINO step.
@@ -312,6 +312,10 @@ PlannedMethod plan_method(const PreparedMethod& prepared, const LoadOptions& opt
             return lower::convert_subgraph(graph, subgraph_of(whole.steps[0]), prepared.constants, prepared.archive);
         });
         for (const auto& node : whole_conversion.unconverted) unsupported[node.node] = first_line(node.reason);
+        for (const auto& node : graph.nodes) {
+            const auto& name = node.source_name();
+            if (!unsupported.count(name) && !whole_conversion.nodes_with_ops.count(name)) sources.passthrough_nodes.insert(name);
+        }
     }
 
     // Placement and conversion of each OpenVINO step, until no step finds a node its context
