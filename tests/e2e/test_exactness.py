@@ -315,18 +315,10 @@ def _strict_params():
 def test_strict_whole_program_clone(programs, tmp_path, name, mode, shape):
     prog = programs.get(name, mode, shape)
     calls = prog.calls()
+    # The copy is made by pt2ov from the input, so it is exact for every dtype, int64 beyond
+    # 32 bits included, with no CPU fallback needed (issue: "exact on any OpenVINO").
     run = run_program(tmp_path, prog, calls, ["--strict"], expect_ok=False)
     proc = run.proc
-    if name == "strict_clone_int64" and proc.returncode != 0:
-        # E4: an int64 value OpenVINO would compute in 32 bits may stop the call, with a clear
-        # error (exit 2, one message) naming the tensor
-        assert proc.returncode == 2, describe(proc)
-        message = proc.stderr.strip()
-        assert message and "\n" not in message, f"not one clear message\n{describe(proc)}"
-        assert re.search(r"\b(x|clone)\b", message), (
-            f"the error does not name the tensor (x / clone)\n{describe(proc)}")
-        assert re.search(r"int64|64-bit|i64", message), f"the error does not say int64\n{describe(proc)}"
-        return
     assert proc.returncode == 0, describe(proc)
     run.outputs = [read_outputs(tmp_path / f"run{i}_out.npz") for i in range(len(calls))]
     check_run(prog, run, calls, ["--strict"])
