@@ -22,7 +22,6 @@ import dataclasses
 import hashlib
 import json
 import pathlib
-import re
 import warnings
 
 import numpy as np
