@@ -106,13 +106,15 @@ std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes) {
 
 namespace {
 
-std::shared_ptr<void> allocate_zeroed(size_t bytes) {
+std::shared_ptr<void> allocate_aligned(size_t bytes, bool zeroed) {
     constexpr std::align_val_t alignment{64};
     const size_t rounded = std::max<size_t>((bytes + 63) / 64 * 64, 64);
     void* memory = ::operator new(rounded, alignment);
-    std::memset(memory, 0, rounded);
+    if (zeroed) std::memset(memory, 0, rounded);
     return std::shared_ptr<void>(memory, [alignment](void* p) { ::operator delete(p, alignment); });
 }
+
+std::shared_ptr<void> allocate_zeroed(size_t bytes) { return allocate_aligned(bytes, true); }
 
 void check_sizes(const std::vector<int64_t>& sizes) {
     for (int64_t s : sizes) {
@@ -146,6 +148,17 @@ StridedTensor StridedTensor::allocate_in_order(DType dtype, std::vector<int64_t>
     }
     t.sizes = std::move(sizes);
     t.owner = allocate_zeroed(static_cast<size_t>(t.numel()) * t.element_size());
+    t.data = static_cast<std::byte*>(t.owner.get());
+    return t;
+}
+
+StridedTensor StridedTensor::allocate_for_overwrite(DType dtype, std::vector<int64_t> sizes) {
+    check_sizes(sizes);
+    StridedTensor t;
+    t.dtype = dtype;
+    t.strides = contiguous_strides(sizes);
+    t.sizes = std::move(sizes);
+    t.owner = allocate_aligned(static_cast<size_t>(t.numel()) * t.element_size(), false);
     t.data = static_cast<std::byte*>(t.owner.get());
     return t;
 }

@@ -26,6 +26,8 @@ struct StridedTensor {
 
     // New memory, 64-byte aligned, zero-filled, row-major.
     static StridedTensor allocate(DType dtype, std::vector<int64_t> sizes);
+    // The same, not filled: for memory a producer (OpenVINO, a copy) writes whole.
+    static StridedTensor allocate_for_overwrite(DType dtype, std::vector<int64_t> sizes);
     // New memory laid out in `dim_order` (outermost first), as torch.empty_like with a memory format.
     static StridedTensor allocate_in_order(DType dtype, std::vector<int64_t> sizes, const std::vector<int>& dim_order);
     // A view of the same memory with other sizes/strides/offset (elements).

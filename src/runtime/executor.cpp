@@ -43,7 +43,7 @@ StridedTensor view_of(const Tensor& tensor) {
 }
 
 StridedTensor contiguous_copy(const StridedTensor& source) {
-    StridedTensor copy = StridedTensor::allocate(source.dtype, source.sizes);
+    StridedTensor copy = StridedTensor::allocate_for_overwrite(source.dtype, source.sizes);
     kernels::copy_into(source, copy);
     return copy;
 }
@@ -144,7 +144,7 @@ void Executor::plan_reused_memory(CompiledStep& step, const graph::Graph& graph)
         }
         const auto& output = step.compiled.output(r);
         const auto& shape = output.get_shape();
-        step.reused[r] = StridedTensor::allocate(lower::dtype_from_element(output.get_element_type()),
+        step.reused[r] = StridedTensor::allocate_for_overwrite(lower::dtype_from_element(output.get_element_type()),
                                                  std::vector<int64_t>(shape.begin(), shape.end()));
         reused_owners_.insert(step.reused[r].owner.get());
     }
@@ -180,6 +180,18 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
         step.request = step.compiled.create_infer_request();
         for (const auto& output : step.compiled.outputs()) step.static_result.push_back(output.get_partial_shape().is_static());
         step.result_is_input = find_results_compiled_into_inputs(step.compiled, lowered.parameters);
+        for (const auto& input : step.compiled.inputs()) step.parameter_types.push_back(input.get_element_type());
+        for (const auto& output : step.compiled.outputs()) {
+            step.result_dtypes.push_back(lower::dtype_from_element(output.get_element_type()));
+            std::vector<int64_t> sizes;
+            if (output.get_partial_shape().is_static()) {
+                for (auto d : output.get_shape()) sizes.push_back(static_cast<int64_t>(d));
+            }
+            step.result_sizes.push_back(sizes);
+        }
+        step.bound_input_data.assign(step.parameter_types.size(), nullptr);
+        step.bound_input_sizes.assign(step.parameter_types.size(), {});
+        step.bound_output_data.assign(step.result_dtypes.size(), nullptr);
         plan_reused_memory(step, prepared.graph);
         steps_.emplace(index, std::move(step));
     }
@@ -231,13 +243,13 @@ void Executor::run_openvino_step(size_t step_index, const OpenVINOStep& lowered,
     if (it != steps_.end()) {
         auto& step = it->second;
         auto& request = step.request;
-        const auto inputs = step.compiled.inputs();
         for (size_t p = 0; p < lowered.parameters.size(); ++p) {
             const std::string& name = lowered.parameters[p];
             const auto& value = lookup(values, name);
-            const auto type = inputs[p].get_element_type();
+            const auto& type = step.parameter_types[p];
             if (value.is_scalar()) {
                 request.set_input_tensor(p, scalar_tensor(value.scalar(), type));
+                step.bound_input_data[p] = nullptr;
                 continue;
             }
             // E3: OpenVINO reads every tensor as contiguous; anything else is copied into that order.
@@ -246,8 +258,13 @@ void Executor::run_openvino_step(size_t step_index, const OpenVINOStep& lowered,
             if (!tensor.is_contiguous() || tensor.dtype != lower::dtype_from_element(type)) {
                 throw Error("internal: " + name + " enters OpenVINO as " + type.get_type_name());
             }
-            values[name] = RuntimeValue::of(tensor);  // keeps a contiguous copy alive for the call
+            if (tensor.data != value.tensor().data) values[name] = RuntimeValue::of(tensor);  // keeps the copy alive
+            // The same memory as last call (a caller reusing its buffers, reused intermediates):
+            // OpenVINO still holds it, no need to bind again.
+            if (tensor.data == step.bound_input_data[p] && tensor.sizes == step.bound_input_sizes[p]) continue;
             request.set_input_tensor(p, wrap(tensor));
+            step.bound_input_data[p] = tensor.data;
+            step.bound_input_sizes[p] = tensor.sizes;
         }
         std::vector<StridedTensor> bound(lowered.results.size());
         std::vector<bool> is_bound(lowered.results.size(), false);
@@ -256,19 +273,20 @@ void Executor::run_openvino_step(size_t step_index, const OpenVINOStep& lowered,
                 !step.result_is_input[r].empty()) {
                 continue;
             }
-            const auto& output = step.compiled.output(r);
-            const auto& shape = output.get_shape();
-            const std::vector<int64_t> sizes(shape.begin(), shape.end());
-            const DType dtype = lower::dtype_from_element(output.get_element_type());
+            const auto& sizes = step.result_sizes[r];
+            const DType dtype = step.result_dtypes[r];
             auto caller = caller_outputs.find(lowered.results[r]);
             if (caller != caller_outputs.end() && caller->second->shape() == sizes && caller->second->dtype() == dtype) {
                 bound[r] = view_of(*caller->second);  // written straight into the caller's memory
             } else if (step.reused[r].data) {
                 bound[r] = step.reused[r];
             } else {
-                bound[r] = StridedTensor::allocate(dtype, sizes);
+                bound[r] = StridedTensor::allocate_for_overwrite(dtype, sizes);
             }
-            request.set_output_tensor(r, wrap(bound[r]));
+            if (bound[r].data != step.bound_output_data[r]) {
+                request.set_output_tensor(r, wrap(bound[r]));
+                step.bound_output_data[r] = bound[r].data;
+            }
             is_bound[r] = true;
         }
         const auto start = Clock::now();
@@ -287,8 +305,8 @@ void Executor::run_openvino_step(size_t step_index, const OpenVINOStep& lowered,
                 // Dynamic shape: the request's memory is reused by the next call, so copy out.
                 const ov::Tensor result = request.get_output_tensor(r);
                 const auto& shape = result.get_shape();
-                StridedTensor copy = StridedTensor::allocate(lower::dtype_from_element(result.get_element_type()),
-                                                             std::vector<int64_t>(shape.begin(), shape.end()));
+                StridedTensor copy = StridedTensor::allocate_for_overwrite(lower::dtype_from_element(result.get_element_type()),
+                                                                           std::vector<int64_t>(shape.begin(), shape.end()));
                 if (copy.numel()) std::memcpy(copy.data, result.data(), result.get_byte_size());
                 values[name] = RuntimeValue::of(copy);
             }

@@ -42,6 +42,13 @@ private:
         // Per result: memory kept across calls for a static result that is not a program
         // output (it lives only within a call); empty where results get fresh memory.
         std::vector<kernels::StridedTensor> reused;
+        // Known at compile time, so a call asks OpenVINO nothing it already said.
+        std::vector<ov::element::Type> parameter_types;
+        std::vector<std::vector<int64_t>> result_sizes;  // for static results
+        std::vector<DType> result_dtypes;
+        // What each port was bound to last call: binding the same memory again is skipped.
+        std::vector<const void*> bound_input_data, bound_output_data;
+        std::vector<std::vector<int64_t>> bound_input_sizes;
     };
     using Values = std::unordered_map<std::string, kernels::RuntimeValue>;
 

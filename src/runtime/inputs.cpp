@@ -1,6 +1,5 @@
 #include "runtime/inputs.h"
 
-#include <map>
 
 #include "common/error.h"
 
@@ -36,40 +35,37 @@ void check_inputs(const PreparedMethod& method, const std::vector<Tensor>& input
         throw InputError(method.where + ": " + std::to_string(inputs.size()) + " inputs given, the program takes " +
                          std::to_string(infos.size()));
     }
-    std::map<std::string, std::pair<int64_t, std::string>> symbol_sizes;  // symbol → size, who set it
+    // Messages are built only on failure: this runs on every call.
+    auto who = [&](size_t i) { return "input " + std::to_string(i) + " ('" + infos[i].name + "')"; };
     for (size_t i = 0; i < inputs.size(); ++i) {
         const auto& info = infos[i];
         const auto& input = inputs[i];
-        const std::string who = "input " + std::to_string(i) + " ('" + info.name + "')";
         if (input.dtype() != info.dtype) {
-            throw InputError(method.where + ": " + who + " is " + std::string(dtype_name(input.dtype())) +
+            throw InputError(method.where + ": " + who(i) + " is " + std::string(dtype_name(input.dtype())) +
                              ", the program takes " + std::string(dtype_name(info.dtype)));
         }
-        const bool shape_fits = input.rank() == info.shape.size() && [&] {
-            for (size_t d = 0; d < info.shape.size(); ++d) {
-                const auto [min, max] = info.dim_ranges[d];
-                if (input.shape()[d] < min || input.shape()[d] > max) return false;
-            }
-            return true;
-        }();
+        bool shape_fits = input.rank() == info.shape.size();
+        for (size_t d = 0; shape_fits && d < info.shape.size(); ++d) {
+            const auto [min, max] = info.dim_ranges[d];
+            shape_fits = input.shape()[d] >= min && input.shape()[d] <= max;
+        }
         if (!shape_fits) {
-            throw InputError(method.where + ": " + who + " has shape " + shape_text(input.shape()) +
+            throw InputError(method.where + ": " + who(i) + " has shape " + shape_text(input.shape()) +
                              ", the program takes " + expected_shape_text(info) +
                              (input.rank() == info.shape.size() ? " (dynamic dims within the exported range)" : ""));
         }
-        if (input.numel() > 0 && input.data() == nullptr) {
-            throw InputError(method.where + ": " + who + " has no data");
-        }
-        const auto& meta = method.graph.value(info.name).meta;
-        for (size_t d = 0; d < meta.sizes.size(); ++d) {
-            const auto& symbol = meta.sizes[d].symbol;
-            if (symbol.empty()) continue;
-            auto [it, first] = symbol_sizes.emplace(symbol, std::make_pair(input.shape()[d], who + " dim " + std::to_string(d)));
-            if (!first && it->second.first != input.shape()[d]) {
-                throw InputError(method.where + ": " + who + " dim " + std::to_string(d) + " is " +
-                                 std::to_string(input.shape()[d]) + " but " + it->second.second + " is " +
-                                 std::to_string(it->second.first) + "; the program was exported with both equal");
-            }
+        if (input.numel() > 0 && input.data() == nullptr) throw InputError(method.where + ": " + who(i) + " has no data");
+    }
+    // One symbol, one size: the dims torch.export proved equal must be given equal.
+    for (const auto& [symbol, uses] : method.symbol_uses) {
+        const auto& [first_input, first_dim] = uses.front();
+        const int64_t size = inputs[first_input].shape()[first_dim];
+        for (const auto& [input, dim] : uses) {
+            if (inputs[input].shape()[dim] == size) continue;
+            throw InputError(method.where + ": " + who(input) + " dim " + std::to_string(dim) + " is " +
+                             std::to_string(inputs[input].shape()[dim]) + " but " + who(first_input) + " dim " +
+                             std::to_string(first_dim) + " is " + std::to_string(size) +
+                             "; the program was exported with both equal");
         }
     }
 }

@@ -109,6 +109,10 @@ PreparedMethod prepare_method(const std::string& path, const LoadOptions& option
             }
             prepared.user_inputs.push_back(name);
             prepared.input_infos.push_back(io_info(graph, name));
+            for (size_t d = 0; d < graph.value(name).meta.sizes.size(); ++d) {
+                const auto& symbol = graph.value(name).meta.sizes[d].symbol;
+                if (!symbol.empty()) prepared.symbol_uses[symbol].emplace_back(prepared.user_inputs.size() - 1, d);
+            }
             break;
         case Kind::Parameter:
         case Kind::Buffer:

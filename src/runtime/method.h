@@ -30,6 +30,9 @@ struct PreparedMethod {
     std::map<std::string, std::string> mutated_buffers;   // graph input name → its stored target
     std::vector<IOInfo> input_infos;
     std::vector<IOInfo> output_infos;
+    // Per symbolic dim of the user inputs: where it appears (input index, dim), so a call can
+    // check that dims exported equal are given equal.
+    std::map<std::string, std::vector<std::pair<size_t, size_t>>> symbol_uses;
     double archive_ms = 0;
 };
 
