@@ -167,6 +167,14 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
     // the previous call left.
     for (const auto& [name, target] : prepared.mutated_buffers) buffer_state_[name] = stored_view(prepared.stored.at(target));
 
+    for (size_t i = 0; i < prepared.graph.output_specs.size(); ++i) {
+        const auto& spec = prepared.graph.output_specs[i];
+        if (spec.kind != graph::OutputSpec::Kind::BufferMutation) continue;
+        for (const auto& [name, target] : prepared.mutated_buffers) {
+            if (target == spec.target) buffer_of_mutation_value_[prepared.graph.outputs[i].name] = name;
+        }
+    }
+
     const auto start = Clock::now();
     ov::AnyMap config{ov::hint::inference_precision(precision_hint(options.precision))};
     if (!options.cache_dir.empty()) config.emplace(ov::cache_dir(options.cache_dir));
@@ -280,6 +288,8 @@ void Executor::run_openvino_step(size_t step_index, const OpenVINOStep& lowered,
                 bound[r] = view_of(*caller->second);  // written straight into the caller's memory
             } else if (step.reused[r].data) {
                 bound[r] = step.reused[r];
+            } else if (auto buffer = buffer_of_mutation_value_.find(lowered.results[r]); buffer != buffer_of_mutation_value_.end()) {
+                bound[r] = next_state_buffer(buffer->second, dtype, sizes);
             } else {
                 bound[r] = StridedTensor::allocate_for_overwrite(dtype, sizes);
             }
@@ -329,6 +339,20 @@ void Executor::run_openvino_step(size_t step_index, const OpenVINOStep& lowered,
         }
         }
     }
+}
+
+kernels::StridedTensor Executor::next_state_buffer(const std::string& buffer, DType dtype, const std::vector<int64_t>& sizes) {
+    auto [it, created] = state_buffers_.try_emplace(buffer);
+    auto& pair = it->second;
+    if (created || pair[0].sizes != sizes || pair[0].dtype != dtype) {
+        for (auto& half : pair) {
+            reused_owners_.erase(half.owner.get());
+            half = StridedTensor::allocate_for_overwrite(dtype, sizes);
+            reused_owners_.insert(half.owner.get());
+        }
+    }
+    // The half the current state is not in.
+    return pair[0].data == buffer_state_.at(buffer).data ? pair[1] : pair[0];
 }
 
 // A program output as the caller receives it: its own contiguous memory, never shared with an
@@ -415,11 +439,12 @@ void Executor::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outpu
             throw UnsupportedError(prepared_.where + ": output " + std::to_string(i) + " is None; return tensors only");
         }
         if (spec.kind == graph::OutputSpec::Kind::BufferMutation) {
-            Tensor state = hand_out(value, taken);
-            StridedTensor kept = view_of(state);
-            for (const auto& [name, target] : prepared_.mutated_buffers) {
-                if (target == spec.target) next_state[name] = kept;
-            }
+            const std::string& buffer = buffer_of_mutation_value_.at(out.name);
+            auto halves = state_buffers_.find(buffer);
+            const bool in_own_half = halves != state_buffers_.end() && value.is_tensor() &&
+                                     (value.tensor().data == halves->second[0].data ||
+                                      value.tensor().data == halves->second[1].data);
+            next_state[buffer] = in_own_half ? value.tensor() : view_of(hand_out(value, taken));
             continue;
         }
         const size_t k = i - mutation_count;

@@ -5,6 +5,7 @@
 // Thread safety: one call at a time (one infer request per OpenVINO step).
 #pragma once
 
+#include <array>
 #include <map>
 #include <set>
 #include <memory>
@@ -56,6 +57,7 @@ private:
     void run_openvino_step(size_t step_index, const OpenVINOStep& lowered, Values& values,
                            const std::map<std::string, Tensor*>& caller_outputs);
     void plan_reused_memory(CompiledStep& step, const graph::Graph& graph);
+    kernels::StridedTensor next_state_buffer(const std::string& buffer, DType dtype, const std::vector<int64_t>& sizes);
     const kernels::RuntimeValue& lookup(const Values& values, const std::string& name) const;
     Tensor hand_out(const kernels::RuntimeValue& value, std::set<const void*>& handed_out) const;
 
@@ -65,6 +67,10 @@ private:
     std::unordered_map<std::string, kernels::RuntimeValue> constants_;  // views of the archive's memory
     std::map<std::string, kernels::StridedTensor> buffer_state_;       // mutated buffers, by graph input
     std::set<const void*> reused_owners_;  // memory reused across calls: never handed out as is
+    // A mutated buffer whose new value OpenVINO writes: two buffers used in turn, one holding
+    // the state the call reads, the other receiving the state it leaves (no allocation per call).
+    std::map<std::string, std::string> buffer_of_mutation_value_;  // new-value name → buffer input
+    std::map<std::string, std::array<kernels::StridedTensor, 2>> state_buffers_;
     double compile_ms_ = 0;
     int64_t last_openvino_ns_ = 0;
 };
