@@ -140,11 +140,12 @@ def pool(runs: list[dict]) -> dict:
     samples = [s for r in runs for s in r.get("samples_ns", [])]
     pooled["latency"] = latency_stats(samples)
     pooled["iterations"] = len(samples)
-    if "openvino" in runs[0] and "overhead_us" in runs[0]:  # pt2ov: OpenVINO's share and the overhead
-        for key in ("mean", "p50"):
-            pooled["overhead_us"][key] = sum(r["overhead_us"][key] for r in runs) / len(runs)
-        pooled["openvino"] = {"mean_ms": sum(r["openvino"]["mean_ms"] for r in runs) / len(runs),
-                              "p50_ms": sorted(r["openvino"]["p50_ms"] for r in runs)[len(runs) // 2]}
+    if "openvino_samples_ns" in runs[0]:  # pt2ov: OpenVINO's share of each call, and the rest
+        inside = [s for r in runs for s in r["openvino_samples_ns"]]
+        pooled["openvino"] = latency_stats(inside)
+        overhead = latency_stats([total - ov for total, ov in zip(samples, inside)])
+        pooled["overhead_us"] = {"mean": overhead["mean_ms"] * 1e3, "p50": overhead["p50_ms"] * 1e3}
+        pooled.pop("openvino_samples_ns", None)
     pooled["peak_rss_bytes"] = max(r.get("peak_rss_bytes", 0) for r in runs)
     pooled["load_ms_rounds"] = [r.get("load_ms") for r in runs]
     pooled.pop("samples_ns", None)
@@ -227,12 +228,13 @@ def table(entries: list[dict]) -> str:
     for e in entries:
         r = e.get("ratios", {})
         overhead = e["pt2ov"].get("overhead_us", {}).get("mean") if "error" not in e["pt2ov"] else None
+        split = "error" not in e["pt2ov"] and (e["pt2ov"]["steps"]["cpu"] > 0 or e["cpu_ops"])
         lines.append(f"{e['name']:<20} {fmt_ms(e['pt2ov']):>20} {fmt_ms(e['openvino']):>20} "
-                     f"{fmt_ratio(r.get('openvino_p50')):>7} {fmt_ms(e['torch']):>20} {fmt_ratio(r.get('torch_p50')):>7} "
+                     f"{fmt_ratio(r.get('openvino_p50')) + ('*' if split else ''):>7} {fmt_ms(e['torch']):>20} {fmt_ratio(r.get('torch_p50')):>7} "
                      f"{fmt_ms(e['onnxruntime']):>20} {fmt_ratio(r.get('onnxruntime_p50')):>7} "
                      f"{'-' if overhead is None else f'{overhead:.1f}':>7}")
     lines.append("ratios: pt2ov p50 / peer p50 (below 1.00x: pt2ov is faster); ovh: mean engine time per call "
-                 "outside OpenVINO's infer()")
+                 "outside OpenVINO's infer(); *: pt2ov runs a CPU step in this program (not fully delegated)")
     lines.append("")
     head = (f"{'model':<20} {'pt2ov load ms (archive+convert+compile)':>42} {'OV convert+compile ms':>22} "
             f"{'÷':>6} {'resident':>9} {'RSS MiB pt2ov/eager/ORT':>24}")
@@ -398,7 +400,8 @@ def main() -> int:
                             "ratios": "pt2ov / peer, p50 and mean; below 1 is pt2ov faster",
                             "percentiles": "nearest rank"},
                "targets": TARGETS, "summary": summary, "models": entries, "runtime_s": runtime_s}
-    args.out.write_text(json.dumps(results, indent=1) + "\n")
+    # Paths relative to the repository, so results from any clone read alike.
+    args.out.write_text(json.dumps(results, indent=1).replace(str(ROOT) + "/", "") + "\n")
     try:
         chart(entries, args.chart)
         print(f"\nwrote {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out} and {args.chart.name}"

@@ -107,6 +107,7 @@ BenchmarkResult CallTimer::result() const {
     result.overhead_mean_us = overhead.mean_ms * 1e3;
     result.overhead_p50_us = overhead.p50_ms * 1e3;
     result.samples_ns = run_ns_;
+    result.openvino_samples_ns = openvino_ns_;
     result.peak_rss_bytes = peak_rss_bytes();
     return result;
 }
@@ -173,7 +174,10 @@ std::string benchmark_json(const BenchmarkResult& r, bool with_samples) {
         {"overhead_us", {{"mean", r.overhead_mean_us}, {"p50", r.overhead_p50_us}}},
         {"peak_rss_bytes", r.peak_rss_bytes},
     };
-    if (with_samples) json["samples_ns"] = r.samples_ns;
+    if (with_samples) {
+        json["samples_ns"] = r.samples_ns;
+        json["openvino_samples_ns"] = r.openvino_samples_ns;
+    }
     return json.dump(2);
 }
 

@@ -62,7 +62,8 @@ struct BenchmarkResult {
     // The engine's own cost per call: time inside Program::run minus time inside infer().
     double overhead_mean_us = 0, overhead_p50_us = 0;
     int64_t peak_rss_bytes = 0;  // of the whole process, after the timed calls
-    std::vector<int64_t> samples_ns;  // each timed call, in order
+    std::vector<int64_t> samples_ns;           // each timed call, in order
+    std::vector<int64_t> openvino_samples_ns;  // OpenVINO's share of each
 };
 
 // Times calls of one program on fixed inputs (read in place, never written), one call at a
@@ -98,7 +99,7 @@ BenchmarkResult benchmark_file(const std::string& model_path, const std::string&
 // The process's peak resident set (VmHWM of /proc/self/status; getrusage where that is missing).
 int64_t peak_rss_bytes();
 
-// For people, and for tools (one JSON object; "samples_ns" only when asked).
+// For people, and for tools (one JSON object; "samples_ns" and "openvino_samples_ns" only when asked).
 std::string benchmark_text(const BenchmarkResult& result);
 std::string benchmark_json(const BenchmarkResult& result, bool with_samples = false);
 

@@ -1,0 +1,168 @@
+// The placement passes, each on a graph built by hand.
+#include <gtest/gtest.h>
+
+#include "partition/plan.h"
+#include "pt2ov/error.h"
+
+namespace pt2ov::partition {
+namespace {
+
+using graph::Argument;
+using Kind = graph::Argument::Kind;
+
+Argument tensor(const std::string& name) {
+    Argument a;
+    a.kind = Kind::Tensor;
+    a.name = name;
+    return a;
+}
+
+// A chain or diamond of float ops over [n] tensors: each node named after its output.
+struct GraphBuilder {
+    graph::Graph graph;
+    int64_t size = 16;
+
+    void value(const std::string& name, DType dtype = DType::Float32) {
+        graph::Value v;
+        v.name = name;
+        v.meta.dtype = dtype;
+        v.meta.sizes = {graph::Dim{size, "", "", size}};
+        v.meta.strides = {graph::Dim{1, "", "", 1}};
+        v.meta.dim_order = {0};
+        graph.values[name] = v;
+    }
+    void node(const std::string& out, const std::string& target, std::vector<std::string> ins, DType dtype = DType::Float32) {
+        value(out, dtype);
+        graph::Node n;
+        n.name = out;
+        n.target = target;
+        for (size_t i = 0; i < ins.size(); ++i) n.inputs.push_back({i == 0 ? "self" : "other", tensor(ins[i]), false});
+        n.outputs = {tensor(out)};
+        graph.values[out].producer = static_cast<int>(graph.nodes.size());
+        graph.nodes.push_back(n);
+    }
+};
+
+ValueSources inputs(std::set<std::string> names) {
+    ValueSources sources;
+    sources.runtime_inputs = std::move(names);
+    return sources;
+}
+
+TEST(Placement, OpNamesMatchWithOrWithoutOverload) {
+    EXPECT_TRUE(op_matches("aten.atan", "aten.atan.default"));
+    EXPECT_TRUE(op_matches("aten.atan.default", "aten.atan.default"));
+    EXPECT_FALSE(op_matches("aten.atan", "aten.atan2.default"));
+    EXPECT_FALSE(op_matches("aten.atan.out", "aten.atan.default"));
+}
+
+TEST(Placement, UserListsWinOverSupport) {
+    GraphBuilder b;
+    b.size = 1 << 20;  // too big for the small-step rule
+    b.value("x");
+    b.node("s", "aten.sin.default", {"x"});
+    b.node("c", "aten.cos.default", {"s"});
+    b.graph.outputs = {tensor("c")};
+    PlacementOptions options;
+    options.cpu_nodes = {"c"};
+    const Plan plan = place(b.graph, {}, inputs({"x"}), options);
+    EXPECT_EQ(plan.where[0], Where::OpenVINO);
+    EXPECT_EQ(plan.where[1], Where::Cpu);
+    EXPECT_NE(plan.reason[1].find("--cpu-node c"), std::string::npos);
+}
+
+TEST(Placement, StrictRefusesAnyCpuNodeNamingIt) {
+    GraphBuilder b;
+    b.value("x");
+    b.node("s", "aten.sin.default", {"x"});
+    b.graph.outputs = {tensor("s")};
+    PlacementOptions options;
+    options.strict = true;
+    try {
+        place(b.graph, {{"s", "no converter"}}, inputs({"x"}), options);
+        FAIL() << "strict placement accepted a node OpenVINO cannot take";
+    } catch (const UnsupportedError& e) {
+        EXPECT_NE(std::string(e.what()).find("s (aten.sin.default)"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Placement, NoKernelAndNoOpenVINOIsAClearError) {
+    GraphBuilder b;
+    b.value("x");
+    b.node("m", "aten.no_such_op.default", {"x"});
+    b.graph.outputs = {tensor("m")};
+    try {
+        place(b.graph, {{"m", "no converter"}}, inputs({"x"}), {});
+        FAIL();
+    } catch (const UnsupportedError& e) {
+        EXPECT_NE(std::string(e.what()).find("no CPU kernel for aten.no_such_op.default"), std::string::npos) << e.what();
+    }
+}
+
+// x → a(ov) → b(cpu) → d(ov);  x → c(ov) → d: staying on one kind keeps a and c together,
+// where the stored order (a, b, c, d) would cut three OpenVINO steps.
+TEST(Placement, StepsAreMaximalAndFollowDependencies) {
+    GraphBuilder b;
+    b.size = 1 << 20;  // too big for the small-step rule
+    b.value("x");
+    b.node("a", "aten.sin.default", {"x"});
+    b.node("b", "aten.cos.default", {"a"});
+    b.node("c", "aten.exp.default", {"x"});
+    b.node("d", "aten.add.Tensor", {"b", "c"});
+    b.graph.outputs = {tensor("d")};
+    PlacementOptions options;
+    options.cpu_nodes = {"b"};
+    const Plan plan = place(b.graph, {}, inputs({"x"}), options);
+    ASSERT_EQ(plan.steps.size(), 3u);
+    EXPECT_EQ(plan.steps[0].where, Where::OpenVINO);
+    EXPECT_EQ(plan.steps[0].nodes, (std::vector<int>{0, 2}));
+    EXPECT_EQ(plan.steps[1].nodes, (std::vector<int>{1}));
+    EXPECT_EQ(plan.steps[2].nodes, (std::vector<int>{3}));
+    // Edges: step 1 hands a on to the CPU and c past it to step 3.
+    EXPECT_EQ(plan.steps[0].inputs, (std::vector<std::string>{"x"}));
+    EXPECT_EQ(plan.steps[0].outputs, (std::vector<std::string>{"a", "c"}));
+    EXPECT_EQ(plan.steps[2].inputs, (std::vector<std::string>{"b", "c"}));
+    EXPECT_EQ(plan.steps[2].outputs, (std::vector<std::string>{"d"}));
+}
+
+TEST(Placement, SmallStepsBetweenCpuStepsRunOnTheCpu) {
+    GraphBuilder b;  // 16 elements per tensor
+    b.value("x");
+    b.node("a", "aten.sin.default", {"x"});
+    b.node("b", "aten.cos.default", {"a"});
+    b.node("c", "aten.exp.default", {"b"});
+    b.graph.outputs = {tensor("c")};
+    PlacementOptions options;
+    options.cpu_nodes = {"b"};
+    const Plan plan = place(b.graph, {}, inputs({"x"}), options);
+    ASSERT_EQ(plan.steps.size(), 1u);
+    EXPECT_EQ(plan.steps[0].where, Where::Cpu);
+    EXPECT_NE(plan.reason[0].find("small step"), std::string::npos) << plan.reason[0];
+}
+
+TEST(Placement, AWholeProgramOnOpenVINOStaysThereHoweverSmall) {
+    GraphBuilder b;
+    b.value("x");
+    b.node("a", "aten.sin.default", {"x"});
+    b.graph.outputs = {tensor("a")};
+    const Plan plan = place(b.graph, {}, inputs({"x"}), {});
+    ASSERT_EQ(plan.steps.size(), 1u);
+    EXPECT_EQ(plan.steps[0].where, Where::OpenVINO);
+}
+
+TEST(Placement, Int64ArithmeticRunsOnTheCpuAndTaintsItsReaders) {
+    GraphBuilder b;
+    b.size = 1 << 20;
+    b.value("i", DType::Int64);
+    b.node("m", "aten.mul.Tensor", {"i", "i"}, DType::Int64);
+    b.node("g", "aten.gt.Tensor", {"m", "i"}, DType::Bool);
+    b.node("f", "aten.sin.default", {"g"});
+    b.graph.outputs = {tensor("f")};
+    const Plan plan = place(b.graph, {}, inputs({"i"}), {});
+    EXPECT_EQ(plan.where[0], Where::Cpu);  // int64 from int64
+    EXPECT_EQ(plan.where[1], Where::Cpu);  // reads a value that may exceed 32 bits
+    EXPECT_EQ(plan.where[2], Where::OpenVINO);
+}
+
+}  // namespace
+}  // namespace pt2ov::partition
