@@ -215,4 +215,65 @@ std::vector<int> dim_order_from_strides(const std::vector<int64_t>& sizes, const
     return std::vector<int>(perm.rbegin(), perm.rend());
 }
 
+namespace {
+Argument of_kind(Argument::Kind kind) {
+    Argument a;
+    a.kind = kind;
+    return a;
+}
+}  // namespace
+
+Argument tensor_arg(const std::string& name) {
+    Argument a = of_kind(Argument::Kind::Tensor);
+    a.name = name;
+    return a;
+}
+Argument symint_arg(const std::string& name) {
+    Argument a = of_kind(Argument::Kind::SymInt);
+    a.name = name;
+    return a;
+}
+Argument int_arg(int64_t value) {
+    Argument a = of_kind(Argument::Kind::Int);
+    a.int_value = value;
+    return a;
+}
+Argument float_arg(double value) {
+    Argument a = of_kind(Argument::Kind::Float);
+    a.float_value = value;
+    return a;
+}
+Argument bool_arg(bool value) {
+    Argument a = of_kind(Argument::Kind::Bool);
+    a.bool_value = value;
+    return a;
+}
+Argument string_arg(const std::string& value) {
+    Argument a = of_kind(Argument::Kind::String);
+    a.string_value = value;
+    return a;
+}
+Argument none_arg() { return Argument{}; }
+Argument ints_arg(const std::vector<int64_t>& values) {
+    std::vector<Argument> items;
+    for (int64_t v : values) items.push_back(int_arg(v));
+    return list_arg(std::move(items), Argument::Kind::Int);
+}
+Argument list_arg(std::vector<Argument> items, Argument::Kind list_kind) {
+    Argument a = of_kind(Argument::Kind::List);
+    a.list_kind = list_kind;
+    a.items = std::move(items);
+    return a;
+}
+Argument memory_format_arg(int64_t value) {
+    Argument a = of_kind(Argument::Kind::MemoryFormat);
+    a.int_value = value;
+    return a;
+}
+Argument dtype_arg(DType dtype) {
+    Argument a = of_kind(Argument::Kind::ScalarType);
+    a.dtype = dtype;
+    return a;
+}
+
 }  // namespace pt2ov::graph

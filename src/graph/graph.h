@@ -154,6 +154,19 @@ struct Graph {
     const Value* find_value(const std::string& name) const;
 };
 
+// Builders of arguments, as rewrites (and tests) spell the nodes they make.
+Argument tensor_arg(const std::string& name);
+Argument symint_arg(const std::string& name);
+Argument int_arg(int64_t value);
+Argument float_arg(double value);
+Argument bool_arg(bool value);
+Argument string_arg(const std::string& value);
+Argument none_arg();
+Argument ints_arg(const std::vector<int64_t>& values);
+Argument list_arg(std::vector<Argument> items, Argument::Kind list_kind = Argument::Kind::Tensor);
+Argument memory_format_arg(int64_t value);
+Argument dtype_arg(DType dtype);
+
 // Parses "Symbol('s17', positive=True, integer=True)" to "s17"; empty when the expression is
 // not a bare symbol.
 std::string bare_symbol(const std::string& sympy_srepr);

@@ -129,8 +129,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
         }
         OutputSpec mutation;
         mutation.kind = OutputSpec::Kind::BufferMutation;
-        mutation.arg.kind = Kind::Tensor;
-        mutation.arg.name = latest[root];
+        mutation.arg = tensor_arg(latest[root]);
         mutation.target = spec.target;
         // Buffer mutations come first among outputs, as run_decompositions() orders them.
         graph.output_specs.insert(graph.output_specs.begin(), mutation);
@@ -143,33 +142,6 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
 // their defaults, since the core-ATen form spells them all out.
 
 namespace {
-
-Argument int_arg(int64_t v) {
-    Argument a;
-    a.kind = Kind::Int;
-    a.int_value = v;
-    return a;
-}
-Argument bool_arg(bool v) {
-    Argument a;
-    a.kind = Kind::Bool;
-    a.bool_value = v;
-    return a;
-}
-Argument none_arg() { return Argument{}; }
-Argument ints_arg(const std::vector<int64_t>& values) {
-    Argument a;
-    a.kind = Kind::List;
-    a.list_kind = Kind::Int;
-    for (auto v : values) a.items.push_back(int_arg(v));
-    return a;
-}
-Argument tensor_arg(const std::string& name) {
-    Argument a;
-    a.kind = Kind::Tensor;
-    a.name = name;
-    return a;
-}
 
 // Looks an argument up by schema name, or by position among the positional ones.
 const Argument* find_argument(const Node& node, const std::string& name, size_t position) {
@@ -269,8 +241,8 @@ std::map<std::string, Rewrite> training_rewrites() {
                         {"bias", argument_or(node, "bias", 2, none_arg())},
                         {"running_mean", *find_argument(node, "running_mean", 3)},
                         {"running_var", *find_argument(node, "running_var", 4)},
-                        {"momentum", argument_or(node, "momentum", 6, Argument{Kind::Float, {}, 0, 0.1})},
-                        {"eps", argument_or(node, "eps", 7, Argument{Kind::Float, {}, 0, 1e-5})}});
+                        {"momentum", argument_or(node, "momentum", 6, float_arg(0.1))},
+                        {"eps", argument_or(node, "eps", 7, float_arg(1e-5))}});
         add_unused_outputs(node, 2);
     };
     rewrites["aten.layer_norm.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
@@ -280,7 +252,7 @@ std::map<std::string, Rewrite> training_rewrites() {
                         {"normalized_shape", *find_argument(node, "normalized_shape", 1)},
                         {"weight", argument_or(node, "weight", 2, none_arg())},
                         {"bias", argument_or(node, "bias", 3, none_arg())},
-                        {"eps", argument_or(node, "eps", 4, Argument{Kind::Float, {}, 0, 1e-5})}});
+                        {"eps", argument_or(node, "eps", 4, float_arg(1e-5))}});
         add_unused_outputs(node, 2);
     };
     auto identity_in_eval = [](Graph& g, size_t i, std::vector<Node>&) {
@@ -418,17 +390,14 @@ std::map<std::string, Rewrite> training_rewrites() {
         Node& node = g.nodes[i];
         set_positional(node, "aten.div.Tensor_mode",
                        {{"self", *find_argument(node, "self", 0)}, {"other", *find_argument(node, "other", 1)}});
-        Argument mode;
-        mode.kind = Kind::String;
-        mode.string_value = "floor";
-        node.inputs.push_back({"rounding_mode", mode, true});
+        node.inputs.push_back({"rounding_mode", string_arg("floor"), true});
     };
     rewrites["aten.relu6.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
         set_positional(node, "aten.hardtanh.default",
                        {{"self", *find_argument(node, "self", 0)},
-                        {"min_val", Argument{Kind::Float, {}, 0, 0.0}},
-                        {"max_val", Argument{Kind::Float, {}, 0, 6.0}}});
+                        {"min_val", float_arg(0.0)},
+                        {"max_val", float_arg(6.0)}});
     };
     // std.dim spells the correction as a bool; std.correction is the core-ATen form.
     rewrites["aten.std.dim"] = [](Graph& g, size_t i, std::vector<Node>&) {

@@ -4,33 +4,17 @@
 // fills them: empty for batch norm in inference form, mean and 1/std for layer norm.
 #include <cmath>
 
-#include "kernels/registry.h"
-#include "kernels/tensor.h"
+#include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
 namespace {
-
-std::vector<double> to_doubles(const StridedTensor& tensor) {
-    StridedTensor dense = StridedTensor::allocate(DType::Float64, tensor.sizes);
-    copy_into(tensor, dense);
-    const auto* data = reinterpret_cast<const double*>(dense.data);
-    return std::vector<double>(data, data + dense.numel());
-}
-
-StridedTensor from_doubles(const std::vector<double>& values, std::vector<int64_t> sizes, DType dtype) {
-    StridedTensor dense = StridedTensor::allocate(DType::Float64, sizes);
-    std::copy(values.begin(), values.end(), reinterpret_cast<double*>(dense.data));
-    StridedTensor out = StridedTensor::allocate(dtype, std::move(sizes));
-    copy_into(dense, out);
-    return out;
-}
 
 std::vector<double> per_channel(const KernelCall& call, std::string_view name, size_t position, int64_t channels,
                                 double fallback) {
     auto tensor = call.optional_tensor(name, position);
     if (!tensor) return std::vector<double>(static_cast<size_t>(channels), fallback);
     if (tensor->numel() != channels) call.fail(std::string(name) + " must hold one value per channel");
-    return to_doubles(*tensor);
+    return dense_values<double>(*tensor);
 }
 
 std::vector<RuntimeValue> batch_norm_no_training(const KernelCall& call) {
@@ -43,7 +27,7 @@ std::vector<RuntimeValue> batch_norm_no_training(const KernelCall& call) {
     const auto var = per_channel(call, "running_var", 4, channels, 1.0);
     const double eps = call.float_arg("eps", 6, 1e-5);
 
-    auto values = to_doubles(input);
+    auto values = dense_values<double>(input);
     int64_t inner = 1;
     for (size_t d = 2; d < input.rank(); ++d) inner *= input.sizes[d];
     for (size_t i = 0; i < values.size(); ++i) {
@@ -51,7 +35,7 @@ std::vector<RuntimeValue> batch_norm_no_training(const KernelCall& call) {
         values[i] = (values[i] - mean[c]) / std::sqrt(var[c] + eps) * weight[c] + bias[c];
     }
     const DType dtype = call.output_meta(0).dtype;
-    return {RuntimeValue::of(from_doubles(values, input.sizes, dtype)),
+    return {RuntimeValue::of(tensor_of_values<double>(values, input.sizes, dtype)),
             RuntimeValue::of(StridedTensor::allocate(dtype, {0})), RuntimeValue::of(StridedTensor::allocate(dtype, {0}))};
 }
 
@@ -68,7 +52,7 @@ std::vector<RuntimeValue> layer_norm(const KernelCall& call) {
     const auto bias = per_channel(call, "bias", 3, inner, 0.0);
     const double eps = call.float_arg("eps", 4, 1e-5);
 
-    auto values = to_doubles(input);
+    auto values = dense_values<double>(input);
     const int64_t outer = inner ? static_cast<int64_t>(values.size()) / inner : 0;
     std::vector<double> means(static_cast<size_t>(outer)), inv_std(static_cast<size_t>(outer));
     for (int64_t o = 0; o < outer; ++o) {
@@ -88,9 +72,9 @@ std::vector<RuntimeValue> layer_norm(const KernelCall& call) {
     std::vector<int64_t> stat_sizes(input.sizes.begin(), input.sizes.end() - static_cast<std::ptrdiff_t>(shape.size()));
     stat_sizes.resize(input.rank(), 1);
     const DType dtype = call.output_meta(0).dtype;
-    return {RuntimeValue::of(from_doubles(values, input.sizes, dtype)),
-            RuntimeValue::of(from_doubles(means, stat_sizes, dtype)),
-            RuntimeValue::of(from_doubles(inv_std, stat_sizes, dtype))};
+    return {RuntimeValue::of(tensor_of_values<double>(values, input.sizes, dtype)),
+            RuntimeValue::of(tensor_of_values<double>(means, stat_sizes, dtype)),
+            RuntimeValue::of(tensor_of_values<double>(inv_std, stat_sizes, dtype))};
 }
 
 PT2OV_KERNEL("aten._native_batch_norm_legit_no_training.default", batch_norm_no_training);

@@ -3,28 +3,10 @@
 // dtypes they serve are float32 and lower: values are read into float and written back).
 #include <cmath>
 
-#include "kernels/registry.h"
-#include "kernels/tensor.h"
+#include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
 namespace {
-
-// A tensor read into a dense row-major float buffer.
-std::vector<float> to_floats(const StridedTensor& tensor) {
-    StridedTensor dense = StridedTensor::allocate(DType::Float32, tensor.sizes);
-    copy_into(tensor, dense);
-    const auto* data = reinterpret_cast<const float*>(dense.data);
-    return std::vector<float>(data, data + dense.numel());
-}
-
-StridedTensor from_floats(const std::vector<float>& values, std::vector<int64_t> sizes, DType dtype) {
-    StridedTensor dense = StridedTensor::allocate(DType::Float32, sizes);
-    std::copy(values.begin(), values.end(), reinterpret_cast<float*>(dense.data));
-    if (dtype == DType::Float32) return dense;
-    StridedTensor out = StridedTensor::allocate(dtype, std::move(sizes));
-    copy_into(dense, out);
-    return out;
-}
 
 float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
@@ -86,9 +68,9 @@ std::vector<RuntimeValue> run_recurrent(const KernelCall& call, int gates, bool 
         initial = {call.tensor("hx", 1)};
     }
     std::vector<std::vector<float>> states;
-    for (const auto& t : initial) states.push_back(to_floats(t));
+    for (const auto& t : initial) states.push_back(dense_values<float>(t));
 
-    std::vector<float> sequence = to_floats(input);
+    std::vector<float> sequence = dense_values<float>(input);
     int64_t features = in.features;
     for (int64_t layer = 0; layer < layers; ++layer) {
         Layout out = in;
@@ -96,10 +78,10 @@ std::vector<RuntimeValue> run_recurrent(const KernelCall& call, int gates, bool 
         std::vector<float> next(static_cast<size_t>(in.steps * in.batch * out.features), 0.0f);
         for (int64_t direction = 0; direction < directions; ++direction) {
             const size_t base = static_cast<size_t>((layer * directions + direction)) * per_direction;
-            Weights w{to_floats(params[base]), to_floats(params[base + 1]), {}, {}};
+            Weights w{dense_values<float>(params[base]), dense_values<float>(params[base + 1]), {}, {}};
             if (has_biases) {
-                w.b_ih = to_floats(params[base + 2]);
-                w.b_hh = to_floats(params[base + 3]);
+                w.b_ih = dense_values<float>(params[base + 2]);
+                w.b_hh = dense_values<float>(params[base + 3]);
             } else {
                 w.b_ih.assign(static_cast<size_t>(gates * hidden), 0.0f);
                 w.b_hh.assign(static_cast<size_t>(gates * hidden), 0.0f);
@@ -124,8 +106,8 @@ std::vector<RuntimeValue> run_recurrent(const KernelCall& call, int gates, bool 
     const DType dtype = input.dtype;
     std::vector<int64_t> out_sizes = input.sizes;
     out_sizes.back() = hidden * directions;
-    std::vector<RuntimeValue> results{RuntimeValue::of(from_floats(sequence, out_sizes, dtype))};
-    for (size_t i = 0; i < states.size(); ++i) results.push_back(RuntimeValue::of(from_floats(states[i], initial[i].sizes, dtype)));
+    std::vector<RuntimeValue> results{RuntimeValue::of(tensor_of_values<float>(sequence, out_sizes, dtype))};
+    for (size_t i = 0; i < states.size(); ++i) results.push_back(RuntimeValue::of(tensor_of_values<float>(states[i], initial[i].sizes, dtype)));
     return results;
 }
 

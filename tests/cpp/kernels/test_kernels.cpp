@@ -105,69 +105,17 @@ uint64_t bits(double d) { return std::bit_cast<uint64_t>(d); }
 // ---------------------------------------------------------------------------------------------
 // A tiny graph to call kernels through the registry, as the runtime does.
 
-Argument tensor_arg(const std::string& name) {
-    Argument a;
-    a.kind = Kind::Tensor;
-    a.name = name;
-    return a;
-}
-Argument int_arg(int64_t v) {
-    Argument a;
-    a.kind = Kind::Int;
-    a.int_value = v;
-    return a;
-}
-Argument float_arg(double v) {
-    Argument a;
-    a.kind = Kind::Float;
-    a.float_value = v;
-    return a;
-}
-Argument bool_arg(bool v) {
-    Argument a;
-    a.kind = Kind::Bool;
-    a.bool_value = v;
-    return a;
-}
-Argument string_arg(const std::string& v) {
-    Argument a;
-    a.kind = Kind::String;
-    a.string_value = v;
-    return a;
-}
-Argument none_arg() { return Argument{}; }
-Argument ints_arg(const std::vector<int64_t>& values) {
-    Argument a;
-    a.kind = Kind::List;
-    a.list_kind = Kind::Int;
-    for (int64_t v : values) a.items.push_back(int_arg(v));
-    return a;
-}
-Argument list_arg(std::vector<Argument> items, Kind kind = Kind::Tensor) {
-    Argument a;
-    a.kind = Kind::List;
-    a.list_kind = kind;
-    a.items = std::move(items);
-    return a;
-}
-Argument memory_format_arg(int64_t v) {
-    Argument a;
-    a.kind = Kind::MemoryFormat;
-    a.int_value = v;
-    return a;
-}
-Argument dtype_arg(DType d) {
-    Argument a;
-    a.kind = Kind::ScalarType;
-    a.dtype = d;
-    return a;
-}
-Argument symint_arg(const std::string& name) {
-    Argument a;
-    a.kind = Kind::SymInt;
-    a.name = name;
-    return a;
-}
+using pt2ov::graph::bool_arg;
+using pt2ov::graph::dtype_arg;
+using pt2ov::graph::float_arg;
+using pt2ov::graph::int_arg;
+using pt2ov::graph::ints_arg;
+using pt2ov::graph::list_arg;
+using pt2ov::graph::memory_format_arg;
+using pt2ov::graph::none_arg;
+using pt2ov::graph::string_arg;
+using pt2ov::graph::symint_arg;
+using pt2ov::graph::tensor_arg;
 
 pt2ov::graph::TensorMeta meta_of(DType dtype, const std::vector<int64_t>& sizes, std::vector<int> dim_order = {}) {
     pt2ov::graph::TensorMeta meta;

@@ -15,25 +15,9 @@ namespace {
 using graph::Argument;
 using Kind = graph::Argument::Kind;
 
-Argument tensor(const std::string& name) {
-    Argument a;
-    a.kind = Kind::Tensor;
-    a.name = name;
-    return a;
-}
-Argument integer(int64_t v) {
-    Argument a;
-    a.kind = Kind::Int;
-    a.int_value = v;
-    return a;
-}
-Argument ints(std::vector<int64_t> values) {
-    Argument a;
-    a.kind = Kind::List;
-    a.list_kind = Kind::Int;
-    for (auto v : values) a.items.push_back(integer(v));
-    return a;
-}
+Argument tensor(const std::string& name) { return graph::tensor_arg(name); }
+Argument integer(int64_t v) { return graph::int_arg(v); }
+Argument ints(std::vector<int64_t> values) { return graph::ints_arg(values); }
 
 graph::Value tensor_value(const std::string& name, DType dtype, std::vector<int64_t> sizes) {
     graph::Value value;

@@ -10,12 +10,7 @@ namespace {
 using graph::Argument;
 using Kind = graph::Argument::Kind;
 
-Argument tensor(const std::string& name) {
-    Argument a;
-    a.kind = Kind::Tensor;
-    a.name = name;
-    return a;
-}
+Argument tensor(const std::string& name) { return graph::tensor_arg(name); }
 
 // A chain or diamond of float ops over [n] tensors: each node named after its output.
 struct GraphBuilder {
