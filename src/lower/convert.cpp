@@ -73,7 +73,11 @@ Conversion convert_subgraph(const graph::Graph& graph, const Subgraph& subgraph,
     conversion.unconverted = find_unconverted(*conversion.model, graph);
     for (const auto& op : conversion.model->get_ordered_ops()) {
         const auto& rt_info = op->get_rt_info();
-        if (auto tag = rt_info.find(kSourceNodeKey); tag != rt_info.end()) conversion.nodes_with_ops.insert(tag->second.as<std::string>());
+        if (auto tag = rt_info.find(kSourceNodeKey); tag != rt_info.end()) {
+            const auto node = tag->second.as<std::string>();
+            conversion.nodes_with_ops.insert(node);
+            conversion.op_types_by_node[node].insert(op->get_type_name());
+        }
     }
     return conversion;
 }

@@ -1,6 +1,7 @@
 // One Subgraph → one ov::Model, through OpenVINO's own PyTorch frontend fed by our decoder.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -24,6 +25,8 @@ struct Conversion {
     // IR nodes (by archive name) for which OpenVINO made at least one op. A converted node
     // missing here passes its input through unchanged (a copy or view turned into nothing).
     std::set<std::string> nodes_with_ops;
+    // The OpenVINO op types made for each IR node (by archive name).
+    std::map<std::string, std::set<std::string>> op_types_by_node;
 };
 
 // Converts `subgraph` (partially: unsupported nodes stay as framework nodes and are listed).

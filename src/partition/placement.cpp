@@ -121,9 +121,10 @@ void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& so
         if (is_integer_division(graph, node)) {
             put_on_cpu(plan, i, "integer division rounding toward -inf: OpenVINO's CPU plugin truncates negative "
                                 "quotients instead (tests/models/regressions.py, int32_floor_div)");
-        } else if (reads && writes && !(options.strict && sources.passthrough_nodes.count(node.source_name()))) {
-            // (Under --strict a node OpenVINO turns into nothing may stay: it computes nothing,
-            // and its values are checked where they enter OpenVINO or copied by pt2ov.)
+        } else if (reads && writes && !sources.moving_nodes.count(node.source_name()) &&
+                   !(options.strict && sources.passthrough_nodes.count(node.source_name()))) {
+            // (A node that only moves values stays: its values were checked where they entered
+            // OpenVINO. Under --strict so does one OpenVINO turns into nothing: pt2ov copies it.)
             put_on_cpu(plan, i, "computes 64-bit values from 64-bit values exactly (OpenVINO's CPU plugin computes them in 32 bits)");
         } else if (reads_wide) {
             put_on_cpu(plan, i, "reads int64 values that may exceed 32 bits, which OpenVINO's CPU plugin would cut");

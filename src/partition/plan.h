@@ -41,9 +41,13 @@ struct ValueSources {
     std::set<std::string> constants;       // parameters, buffers, lifted constants (memory held once)
     // int64 constants whose values do not fit in 32 bits (OpenVINO's CPU plugin would cut them).
     std::set<std::string> wide_int64_constants;
-    // Nodes OpenVINO converts to nothing: their outputs are their inputs, unchanged, so they
-    // compute nothing that 32 bits could cut (learned from OpenVINO's conversion).
+    // Nodes OpenVINO converts to nothing: their outputs are their inputs, unchanged (learned
+    // from OpenVINO's conversion).
     std::set<std::string> passthrough_nodes;
+    // Nodes OpenVINO converts only to ops that move or pick values (Reshape, Concat, Gather,
+    // ...): they make no value their inputs did not hold, so no 64-bit value beyond 32 bits
+    // that was not already checked where it entered OpenVINO.
+    std::set<std::string> moving_nodes;
 };
 
 // Places every node. `unsupported` maps node names OpenVINO could not convert to its reason.

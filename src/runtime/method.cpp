@@ -1,5 +1,6 @@
 #include "runtime/method.h"
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 
@@ -191,6 +192,15 @@ partition::ValueSources value_sources(const PreparedMethod& prepared) {
     return sources;
 }
 
+// OpenVINO ops that only move, pick or reshape values: a result holds nothing its inputs did not.
+bool moves_values_only(const std::set<std::string>& op_types) {
+    static const std::set<std::string> moving = {
+        "Reshape", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Gather", "GatherElements", "GatherND",
+        "Slice", "StridedSlice", "Broadcast", "Tile", "Split", "VariadicSplit", "ShapeOf", "Constant",
+        "Select", "Reverse", "Roll", "Pad"};
+    return std::all_of(op_types.begin(), op_types.end(), [](const std::string& type) { return moving.count(type) > 0; });
+}
+
 lower::Subgraph subgraph_of(const partition::Step& step) { return {step.inputs, step.nodes, step.outputs}; }
 
 // The results OpenVINO would hand back as its own Parameters or Constants (it turns copies
@@ -319,6 +329,9 @@ PlannedMethod plan_method(const PreparedMethod& prepared, const LoadOptions& opt
         for (const auto& node : graph.nodes) {
             const auto& name = node.source_name();
             if (!unsupported.count(name) && !whole_conversion.nodes_with_ops.count(name)) sources.passthrough_nodes.insert(name);
+        }
+        for (const auto& [name, types] : whole_conversion.op_types_by_node) {
+            if (!unsupported.count(name) && moves_values_only(types)) sources.moving_nodes.insert(name);
         }
     }
 
