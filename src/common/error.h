@@ -27,4 +27,14 @@ decltype(auto) with_context(const std::string& context, Body&& body) {
     }
 }
 
+// The same, for hot paths: `make_context()` builds the context string only on failure.
+template <typename MakeContext, typename Body>
+decltype(auto) with_lazy_context(MakeContext&& make_context, Body&& body) {
+    try {
+        return body();
+    } catch (const std::exception&) {
+        return with_context(make_context(), [] () -> decltype(body()) { throw; });
+    }
+}
+
 }  // namespace pt2ov

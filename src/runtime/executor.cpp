@@ -220,11 +220,11 @@ void Executor::run_cpu_step(const partition::Step& step, Values& values) {
         if (!kernel) throw Error("internal: no kernel for " + node.target);
         kernels::KernelCall call(node, graph, [&](const std::string& name) -> const RuntimeValue& { return lookup(values, name); });
         // Kernels name the node in their own errors (KernelCall::fail); others get it here.
-        const std::string node_context = "node " + node.name + " (" + node.target + ")";
         auto results = with_context(prepared_.where, [&] {
             try {
                 return (*kernel)(call);
             } catch (const Error& e) {
+                const std::string node_context = "node " + node.name + " (" + node.target + ")";
                 if (std::string_view(e.what()).starts_with(node_context)) throw;
                 throw UnsupportedError(node_context + ": " + e.what());
             }
@@ -300,8 +300,8 @@ void Executor::run_openvino_step(size_t step_index, const OpenVINOStep& lowered,
             is_bound[r] = true;
         }
         const auto start = Clock::now();
-        with_context(prepared_.where + ": OpenVINO failed in step " + std::to_string(step_index + 1),
-                     [&] { request.infer(); });
+        with_lazy_context([&] { return prepared_.where + ": OpenVINO failed in step " + std::to_string(step_index + 1); },
+                          [&] { request.infer(); });
         last_openvino_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
         for (size_t r = 0; r < lowered.results.size(); ++r) {
             const std::string& name = lowered.results[r];
