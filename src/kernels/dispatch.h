@@ -238,23 +238,47 @@ void for_each_element(const std::vector<int64_t>& sizes, const std::array<const 
     }
     std::array<std::byte*, N> base;
     for (size_t k = 0; k < N; ++k) base[k] = operands[k]->data;
-    const size_t rank = sizes.size();
-    if (rank == 0) {
+    if (sizes.empty()) {
         body(base);
         return;
     }
+    // Dims every operand walks as one (stride[d] == stride[d+1] * size[d+1]) are merged, so a
+    // dense tensor is one flat loop whatever its rank; size-1 dims are dropped.
+    std::vector<int64_t> merged_sizes;
     std::array<std::vector<int64_t>, N> byte_strides;
-    for (size_t k = 0; k < N; ++k) {
-        const auto element = static_cast<int64_t>(operands[k]->element_size());
-        for (size_t d = 0; d < rank; ++d) byte_strides[k].push_back(operands[k]->strides[d] * element);
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (sizes[d] == 1) continue;
+        bool mergeable = !merged_sizes.empty();
+        for (size_t k = 0; k < N && mergeable; ++k) {
+            const auto stride = operands[k]->strides[d] * static_cast<int64_t>(operands[k]->element_size());
+            mergeable = byte_strides[k].back() == stride * sizes[d];
+        }
+        if (mergeable) {
+            merged_sizes.back() *= sizes[d];
+            for (size_t k = 0; k < N; ++k) {
+                byte_strides[k].back() = operands[k]->strides[d] * static_cast<int64_t>(operands[k]->element_size());
+            }
+            continue;
+        }
+        merged_sizes.push_back(sizes[d]);
+        for (size_t k = 0; k < N; ++k) {
+            byte_strides[k].push_back(operands[k]->strides[d] * static_cast<int64_t>(operands[k]->element_size()));
+        }
     }
+    if (merged_sizes.empty()) {
+        body(base);
+        return;
+    }
+    const size_t rank = merged_sizes.size();
+    std::array<int64_t, N> inner_stride;
+    for (size_t k = 0; k < N; ++k) inner_stride[k] = byte_strides[k][rank - 1];
     std::vector<int64_t> index(rank, 0);
-    const int64_t inner = sizes[rank - 1];
+    const int64_t inner = merged_sizes[rank - 1];
     for (;;) {
         std::array<std::byte*, N> p = base;
         for (int64_t i = 0; i < inner; ++i) {
             body(p);
-            for (size_t k = 0; k < N; ++k) p[k] += byte_strides[k][rank - 1];
+            for (size_t k = 0; k < N; ++k) p[k] += inner_stride[k];
         }
         // Carry into the outer dims, odometer style.
         size_t d = rank - 1;
@@ -263,8 +287,8 @@ void for_each_element(const std::vector<int64_t>& sizes, const std::array<const 
             --d;
             ++index[d];
             for (size_t k = 0; k < N; ++k) base[k] += byte_strides[k][d];
-            if (index[d] < sizes[d]) break;
-            for (size_t k = 0; k < N; ++k) base[k] -= byte_strides[k][d] * sizes[d];
+            if (index[d] < merged_sizes[d]) break;
+            for (size_t k = 0; k < N; ++k) base[k] -= byte_strides[k][d] * merged_sizes[d];
             index[d] = 0;
         }
     }
