@@ -27,6 +27,7 @@ struct LoadOptions {
     std::vector<std::string> cpu_ops;    // targets kept off OpenVINO ("aten.atan" or "aten.atan.default")
     std::vector<std::string> cpu_nodes;  // node names kept off OpenVINO
     bool strict = false;                 // refuse any CPU step
+    int num_threads = 0;                 // OpenVINO's inference threads; 0: OpenVINO's default
 };
 
 // One user input or output of a method.

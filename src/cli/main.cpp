@@ -35,6 +35,9 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
         ->check(CLI::IsMember({"f32", "f16", "bf16"}))
         ->default_val("f32");
     command.add_option("--cache-dir", options.cache_dir, "OpenVINO model cache folder");
+    command.add_option("--threads", options.num_threads, "OpenVINO inference threads (0: OpenVINO's default, all cores)")
+        ->check(CLI::Range(0, 4096))
+        ->default_val(0);
     command.add_option("--cpu-op", options.cpu_ops,
                        "Keep this op off OpenVINO (repeatable), e.g. aten.atan.default or aten.atan");
     command.add_option("--cpu-node", options.cpu_nodes, "Keep this node off OpenVINO (repeatable), as inspect names it");

@@ -178,6 +178,8 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
     const auto start = Clock::now();
     ov::AnyMap config{ov::hint::inference_precision(precision_hint(options.precision))};
     if (!options.cache_dir.empty()) config.emplace(ov::cache_dir(options.cache_dir));
+    if (options.num_threads < 0) throw InputError("the number of threads must be 0 (OpenVINO's default) or more");
+    if (options.num_threads > 0) config.emplace(ov::inference_num_threads(options.num_threads));
     for (const auto& [index, lowered] : planned.openvino_steps) {
         if (!lowered.model) continue;
         CompiledStep step;

@@ -218,6 +218,10 @@ def test_unknown_option(tmp_path, mlp):
     assert_user_error(_run_good(tmp_path, mlp, "--frobnicate"), r"frobnicate")
 
 
+def test_negative_thread_count(tmp_path, mlp):
+    assert_user_error(_run_good(tmp_path, mlp, "--threads", "-1"), r"threads")
+
+
 def test_strict_refuses_forced_cpu_op(tmp_path, mlp):
     """--strict refuses any CPU fallback; forcing relu onto the CPU is one."""
     assert_user_error(_run_good(tmp_path, mlp, "--strict", "--cpu-op", "aten.relu"), r"relu")

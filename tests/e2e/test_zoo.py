@@ -107,6 +107,17 @@ def test_copies_exact_under_precision(zoo_programs, run_engine, name, precision)
 
 
 # --- options that must not change results ---------------------------------------------------
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_threads(zoo_programs, run_engine, threads):
+    case = get_case("resnet_basic_block")
+    program = zoo_programs.get(case.name, "exported", "dynamic")
+    calls = call_inputs(case, "dynamic")
+    expected = eager_outputs(program.module, calls)
+    actual = run_engine(program.path, calls, ["--threads", threads])
+    for i, (got, want) in enumerate(zip(actual, expected)):
+        assert_outputs_match(got, want, case, label=f"--threads {threads} call {i}")
+
+
 def test_cache_dir(zoo_programs, run_engine, tmp_path):
     case = get_case("resnet_basic_block")
     program = zoo_programs.get(case.name, "exported", "dynamic")
