@@ -1,6 +1,7 @@
 #include "graph/rewrite.h"
 
 #include <functional>
+#include <optional>
 #include <set>
 
 #include "common/error.h"
@@ -85,38 +86,130 @@ std::string mutated_input(const Node& node) {
 
 }  // namespace
 
+namespace {
+
+void reindex_producers(Graph& graph) {
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        for (const auto& out : graph.nodes[i].outputs) {
+            if (auto* value = graph.find_value(out.name)) value->producer = static_cast<int>(i);
+            for (const auto& item : out.items) {
+                if (auto* value = graph.find_value(item.name)) value->producer = static_cast<int>(i);
+            }
+        }
+    }
+}
+
+const Argument* positional_or_named(const Node& node, const std::string& name, size_t position) {
+    if (const auto* named = node.find_input(name)) return &named->arg;
+    size_t index = 0;
+    for (const auto& input : node.inputs) {
+        if (input.keyword) continue;
+        if (index++ == position) return &input.arg;
+    }
+    return nullptr;
+}
+
+// The node that writes a view's new value back into its base, as PyTorch's functionalization
+// does: select_scatter for a select, slice_scatter for a slice. Null for other views.
+std::optional<Node> scatter_back(const Node& view, const std::string& base, const std::string& new_view,
+                                 const std::string& name) {
+    Node scatter;
+    scatter.name = name;
+    scatter.origin = view.source_name();
+    auto arg_or = [&](const std::string& arg_name, size_t position, Argument fallback) {
+        const Argument* found = positional_or_named(view, arg_name, position);
+        return found ? *found : fallback;
+    };
+    if (view.target == "aten.select.int") {
+        scatter.target = "aten.select_scatter.default";
+        scatter.inputs = {{"self", tensor_arg(base), false},
+                          {"src", tensor_arg(new_view), false},
+                          {"dim", arg_or("dim", 1, int_arg(0)), false},
+                          {"index", arg_or("index", 2, int_arg(0)), false}};
+    } else if (view.target == "aten.slice.Tensor") {
+        scatter.target = "aten.slice_scatter.default";
+        scatter.inputs = {{"self", tensor_arg(base), false},
+                          {"src", tensor_arg(new_view), false},
+                          {"dim", arg_or("dim", 1, int_arg(0)), false},
+                          {"start", arg_or("start", 2, none_arg()), false},
+                          {"end", arg_or("end", 3, none_arg()), false},
+                          {"step", arg_or("step", 4, int_arg(1)), false}};
+    } else {
+        return std::nullopt;
+    }
+    scatter.origin_target = scatter.target;
+    scatter.outputs = {tensor_arg(name)};
+    return scatter;
+}
+
+}  // namespace
+
 void functionalize_in_place_ops(Graph& graph, const std::string& where) {
     std::map<std::string, size_t> input_index;  // graph input name → index in input_specs
     for (size_t i = 0; i < graph.input_specs.size(); ++i) input_index[graph.input_specs[i].arg.name] = i;
 
-    std::map<std::string, std::string> root_of;       // a version of a tensor → the tensor first mutated
-    std::map<std::string, std::string> latest;        // mutated graph input → its last version
+    std::map<std::string, std::string> root_of;  // a version of a tensor → the tensor first mutated
+    std::map<std::string, std::string> latest;   // mutated graph input → its last version
     std::vector<std::string> mutation_order;
+    std::set<std::string> written_views;         // new values of views, already scattered back
+    auto rename_after = [&](size_t first_node, const std::string& from, const std::string& to) {
+        for (size_t j = first_node; j < graph.nodes.size(); ++j) {
+            for (auto& input : graph.nodes[j].inputs) replace_references(input.arg, from, to);
+        }
+        for (auto& out : graph.outputs) replace_references(out, from, to);
+        for (auto& spec : graph.output_specs) replace_references(spec.arg, from, to);
+    };
+    auto record_version = [&](const std::string& version, const std::string& previous) {
+        const std::string root = root_of.count(previous) ? root_of[previous] : previous;
+        root_of[version] = root;
+        if (input_index.count(root)) {
+            if (!latest.count(root)) mutation_order.push_back(root);
+            latest[root] = version;
+        }
+    };
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
         Node& node = graph.nodes[i];
         if (!is_in_place(node.target)) continue;
         const std::string self = mutated_input(node);
         if (self.empty() || node.outputs.empty() || node.outputs[0].kind != Kind::Tensor) continue;
         const std::string result = node.outputs[0].name;
-        const std::string root = root_of.count(self) ? root_of[self] : self;
-        if (auto* value = graph.find_value(root); value && value->producer >= 0 &&
-                                                  is_view_op(graph.nodes[value->producer].target)) {
-            throw UnsupportedError(where + ": node " + node.name + " (" + node.target + ") writes in place into a view (" +
-                                   root + "); save the program after ep.run_decompositions(), which makes such writes "
-                                          "functional");
+        const std::string node_name = node.name;
+        const Value* self_value = graph.find_value(self);
+        const Node* view = self_value && self_value->producer >= 0 && is_view_op(graph.nodes[self_value->producer].target)
+                               ? &graph.nodes[self_value->producer]
+                               : nullptr;
+        std::optional<Node> scatter;
+        std::string base;
+        if (view) {
+            base = mutated_input(*view);
+            const Value* base_value = graph.find_value(base);
+            const bool base_is_view = base_value && base_value->producer >= 0 &&
+                                      is_view_op(graph.nodes[base_value->producer].target);
+            if (!base_is_view && !written_views.count(self)) scatter = scatter_back(*view, base, result, node_name + "_scatter");
+            if (!scatter) {
+                throw UnsupportedError(where + ": node " + node.name + " (" + node.target + ") writes in place into a view (" +
+                                       self + ") that pt2ov cannot write back; save the program after "
+                                              "ep.run_decompositions(), which makes such writes functional");
+            }
         }
         node.origin_target = node.source_target();
         node.target = functional_target(node.target);
-        root_of[result] = root;
-        for (size_t j = i + 1; j < graph.nodes.size(); ++j) {
-            for (auto& input : graph.nodes[j].inputs) replace_references(input.arg, self, result);
+        rename_after(i + 1, self, result);
+        if (!scatter) {
+            record_version(result, self);
+            continue;
         }
-        for (auto& out : graph.outputs) replace_references(out, self, result);
-        for (auto& spec : graph.output_specs) replace_references(spec.arg, self, result);
-        if (input_index.count(root)) {
-            if (!latest.count(root)) mutation_order.push_back(root);
-            latest[root] = result;
-        }
+        // The view's new value goes back into its base; later readers of the base read that.
+        const std::string scattered = scatter->name;
+        Value value = graph.value(base);
+        value.name = scattered;
+        graph.values[scattered] = value;
+        written_views.insert(result);
+        graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i) + 1, *scatter);
+        reindex_producers(graph);
+        rename_after(i + 2, base, scattered);
+        record_version(scattered, base);
+        ++i;  // past the scatter node
     }
 
     for (const auto& root : mutation_order) {

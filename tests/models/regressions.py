@@ -76,3 +76,31 @@ register(
         "the CPU kernels.",
     )
 )
+
+
+class WritesIntoBufferViews(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("cache", torch.zeros(3, 4, 5))
+
+    def forward(self, x, idx):
+        self.cache[0].index_copy_(0, idx, x)  # a write into select(cache, 0, 0)
+        self.cache[:, 1:3].add_(1.0)  # a write into slice(cache, 1, 1, 3)
+        return self.cache * 2, x.sum()
+
+
+def _views_write_inputs(variant):
+    torch.manual_seed(320 + variant)
+    return (torch.randn(2, 5), torch.tensor([3, 1]) if variant == 0 else torch.tensor([0, 2]))
+
+
+register(
+    ModelCase(
+        name="writes_into_buffer_views",
+        make_module=lambda: WritesIntoBufferViews().eval(),
+        make_inputs=_views_write_inputs,
+        notes="In-place writes into a select and a slice of a buffer, as a KV cache does: the "
+        "training-IR archive keeps them in place; pt2ov refused them until writes into "
+        "select/slice views were scattered back into the buffer (select_scatter, slice_scatter).",
+    )
+)
