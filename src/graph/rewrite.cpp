@@ -10,6 +10,22 @@ namespace pt2ov::graph {
 
 using Kind = Argument::Kind;
 
+namespace {
+
+// Value::producer after nodes were inserted or removed.
+void reindex_producers(Graph& graph) {
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        for (const auto& out : graph.nodes[i].outputs) {
+            if (auto* value = graph.find_value(out.name)) value->producer = static_cast<int>(i);
+            for (const auto& item : out.items) {
+                if (auto* value = graph.find_value(item.name)) value->producer = static_cast<int>(i);
+            }
+        }
+    }
+}
+
+}  // namespace
+
 void prepare_for_lowering(Graph& graph, const std::string& where) {
     drop_assertions(graph);
     functionalize_in_place_ops(graph, where);
@@ -27,14 +43,7 @@ void drop_assertions(Graph& graph) {
         }
         return true;
     });
-    for (size_t i = 0; i < graph.nodes.size(); ++i) {
-        for (const auto& out : graph.nodes[i].outputs) {
-            if (auto* value = graph.find_value(out.name)) value->producer = static_cast<int>(i);
-            for (const auto& item : out.items) {
-                if (auto* value = graph.find_value(item.name)) value->producer = static_cast<int>(i);
-            }
-        }
-    }
+    reindex_producers(graph);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,17 +96,6 @@ std::string mutated_input(const Node& node) {
 }  // namespace
 
 namespace {
-
-void reindex_producers(Graph& graph) {
-    for (size_t i = 0; i < graph.nodes.size(); ++i) {
-        for (const auto& out : graph.nodes[i].outputs) {
-            if (auto* value = graph.find_value(out.name)) value->producer = static_cast<int>(i);
-            for (const auto& item : out.items) {
-                if (auto* value = graph.find_value(item.name)) value->producer = static_cast<int>(i);
-            }
-        }
-    }
-}
 
 const Argument* positional_or_named(const Node& node, const std::string& name, size_t position) {
     if (const auto* named = node.find_input(name)) return &named->arg;
@@ -554,14 +552,7 @@ void lower_training_ops(Graph& graph) {
         rewritten.push_back(graph.nodes[i]);
     }
     graph.nodes = std::move(rewritten);
-    for (size_t i = 0; i < graph.nodes.size(); ++i) {
-        for (const auto& out : graph.nodes[i].outputs) {
-            if (auto* value = graph.find_value(out.name)) value->producer = static_cast<int>(i);
-            for (const auto& item : out.items) {
-                if (auto* value = graph.find_value(item.name)) value->producer = static_cast<int>(i);
-            }
-        }
-    }
+    reindex_producers(graph);
 }
 
 }  // namespace pt2ov::graph
