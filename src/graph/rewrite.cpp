@@ -93,11 +93,8 @@ std::string mutated_input(const Node& node) {
     return "";
 }
 
-}  // namespace
-
-namespace {
-
-const Argument* positional_or_named(const Node& node, const std::string& name, size_t position) {
+// Looks an argument up by schema name, or by position among the positional ones.
+const Argument* find_argument(const Node& node, const std::string& name, size_t position) {
     if (const auto* named = node.find_input(name)) return &named->arg;
     size_t index = 0;
     for (const auto& input : node.inputs) {
@@ -105,6 +102,11 @@ const Argument* positional_or_named(const Node& node, const std::string& name, s
         if (index++ == position) return &input.arg;
     }
     return nullptr;
+}
+
+Argument argument_or(const Node& node, const std::string& name, size_t position, Argument fallback) {
+    const Argument* found = find_argument(node, name, position);
+    return found ? *found : fallback;
 }
 
 // The node that writes a view's new value back into its base, as PyTorch's functionalization
@@ -115,8 +117,7 @@ std::optional<Node> scatter_back(const Node& view, const std::string& base, cons
     scatter.name = name;
     scatter.origin = view.source_name();
     auto arg_or = [&](const std::string& arg_name, size_t position, Argument fallback) {
-        const Argument* found = positional_or_named(view, arg_name, position);
-        return found ? *found : fallback;
+        return argument_or(view, arg_name, position, std::move(fallback));
     };
     if (view.target == "aten.select.int") {
         scatter.target = "aten.select_scatter.default";
@@ -233,22 +234,6 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
 // their defaults, since the core-ATen form spells them all out.
 
 namespace {
-
-// Looks an argument up by schema name, or by position among the positional ones.
-const Argument* find_argument(const Node& node, const std::string& name, size_t position) {
-    if (const auto* named = node.find_input(name)) return &named->arg;
-    size_t index = 0;
-    for (const auto& input : node.inputs) {
-        if (input.keyword) continue;
-        if (index++ == position) return &input.arg;
-    }
-    return nullptr;
-}
-
-Argument argument_or(const Node& node, const std::string& name, size_t position, Argument fallback) {
-    const Argument* found = find_argument(node, name, position);
-    return found ? *found : fallback;
-}
 
 // Expands a single int (or one-element list) to `n` ints, as conv and pool arguments allow.
 Argument expand_ints(Argument arg, size_t n) {
