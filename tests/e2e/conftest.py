@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import logging
 import os
 import pathlib
 import re
 import subprocess
 import sys
+import warnings
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -130,15 +132,19 @@ class Program:
 
 
 class ProgramCache:
-    def __init__(self, root: pathlib.Path):
+    """Exports each case once per (case, shape) and saves each (case, mode, shape) once.
+    `lookup` finds a case by name: the zoo's registry unless a suite has cases of its own."""
+
+    def __init__(self, root: pathlib.Path, lookup=None):
         self.root = root
+        self._lookup = lookup or get_case
         self._exported: dict[tuple[str, str], tuple[torch.export.ExportedProgram, torch.nn.Module]] = {}
         self._programs: dict[tuple[str, str, str], Program] = {}
 
     def get(self, name: str, mode: str = "exported", shape: str = "dynamic") -> Program:
         key = (name, mode, shape)
         if key not in self._programs:
-            case = get_case(name)
+            case = self._lookup(name)
             if (name, shape) not in self._exported:
                 module = case.make_module()
                 pristine = copy.deepcopy(module)
@@ -146,7 +152,11 @@ class ProgramCache:
             ep, pristine = self._exported[(name, shape)]
             prog = for_mode(ep, mode)
             path = self.root / f"{name}-{mode}-{shape}.pt2"
-            torch.export.save(prog, str(path))
+            with warnings.catch_warnings():
+                # torch's archive writer warns about a channels_last weight ("No complete
+                # tensor found in the group"); it still saves it whole
+                warnings.filterwarnings("ignore", message="No complete tensor found")
+                torch.export.save(prog, str(path))
             self._programs[key] = Program(path, prog, pristine)
         return self._programs[key]
 
@@ -154,6 +164,16 @@ class ProgramCache:
 @pytest.fixture(scope="session")
 def zoo_programs(tmp_path_factory) -> ProgramCache:
     return ProgramCache(tmp_path_factory.mktemp("pt2"))
+
+
+def inspect_json(pt2, *options) -> dict:
+    """`pt2ov inspect PT2 --json [options]`, parsed; fails the test on a bad exit or bad JSON."""
+    proc = run_cli(["inspect", pt2, "--json", *options])
+    assert proc.returncode == 0, describe(proc)
+    try:
+        return json.loads(proc.stdout)
+    except json.JSONDecodeError as e:
+        pytest.fail(f"inspect --json did not print valid JSON ({e})\n{describe(proc)}")
 
 
 def call_function_nodes(pt2: os.PathLike) -> dict[str, str]:

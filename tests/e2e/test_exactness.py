@@ -17,22 +17,19 @@ same way (so mutated buffers advance alike), and after the run:
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 import hashlib
-import json
 import pathlib
-import warnings
 
 import numpy as np
 import pytest
 import torch
 
-from conftest import call_function_nodes, describe, read_outputs, run_cli, write_inputs
+from conftest import ProgramCache, call_function_nodes, describe, inspect_json, read_outputs, run_cli, write_inputs
 from tests.models import ModelCase
 from tests.models.compare import assert_output_matches, assert_outputs_match, to_numpy
 from tests.models.exactness import CASES, DTYPES
-from tests.models.export import MODES, SHAPES, eager_outputs, export_case, for_mode
+from tests.models.export import MODES, SHAPES, eager_outputs
 
 _UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -67,29 +64,14 @@ class Program:
 
 
 class Programs:
+    """The exactness programs, exported and saved once each (the zoo's cache over CASES)."""
+
     def __init__(self, root: pathlib.Path):
-        self.root = root
-        self._exported: dict = {}
-        self._programs: dict = {}
+        self._cache = ProgramCache(root, lookup=CASES.__getitem__)
 
     def get(self, name: str, mode: str, shape: str) -> Program:
-        key = (name, mode, shape)
-        if key not in self._programs:
-            case = CASES[name]
-            if (name, shape) not in self._exported:
-                module = case.make_module()
-                pristine = copy.deepcopy(module)
-                self._exported[(name, shape)] = (export_case(case, module, shape), pristine)
-            ep, pristine = self._exported[(name, shape)]
-            prog = for_mode(ep, mode)
-            path = self.root / f"{name}-{mode}-{shape}.pt2"
-            with warnings.catch_warnings():
-                # torch's archive writer warns about a channels_last weight ("No complete
-                # tensor found in the group"); it still saves it whole
-                warnings.filterwarnings("ignore", message="No complete tensor found")
-                torch.export.save(prog, str(path))
-            self._programs[key] = Program(case, mode, shape, path, prog, pristine)
-        return self._programs[key]
+        saved = self._cache.get(name, mode, shape)
+        return Program(CASES[name], mode, shape, saved.path, saved.ep, saved.module)
 
 
 @pytest.fixture(scope="session")
@@ -352,15 +334,6 @@ _COPY_TARGETS = ("aten.clone", "aten.alias", "aten.detach", "aten.slice", "aten.
                  "aten.copy", "aten.lift_fresh_copy", "_clone_dim_order")
 
 
-def _inspect(pt2, options=()):
-    proc = run_cli(["inspect", pt2, "--json", *options])
-    assert proc.returncode == 0, describe(proc)
-    try:
-        return json.loads(proc.stdout)
-    except json.JSONDecodeError as e:
-        pytest.fail(f"inspect --json did not print valid JSON ({e})\n{describe(proc)}")
-
-
 def _inspect_params():
     runs = [(n, ()) for n in CASES] + OPTION_RUNS
     return [pytest.param(name, mode, options,
@@ -371,7 +344,7 @@ def _inspect_params():
 @pytest.mark.parametrize("name,mode,options", _inspect_params())
 def test_inspect_placement(programs, name, mode, options):
     prog = programs.get(name, mode, "dynamic")
-    doc = _inspect(prog.path, options)
+    doc = inspect_json(prog.path, *options)
     method = doc["methods"]["forward"]
     graph_nodes = call_function_nodes(prog.path)
     listed = [(s["kind"], n) for s in method["steps"] for n in s["nodes"]]

@@ -6,12 +6,11 @@
 """
 from __future__ import annotations
 
-import json
 
 import pytest
 import torch
 
-from conftest import call_function_nodes, describe, run_cli
+from conftest import call_function_nodes, describe, inspect_json, run_cli
 
 # Programs with no tied weights, so "bytes" is a plain sum over the constants.
 INSPECTED = [
@@ -24,15 +23,6 @@ INSPECTED = [
     ("clone_and_sin", "exported"),
     ("example_policy", "exported"),
 ]
-
-
-def _inspect_json(pt2, *options):
-    proc = run_cli(["inspect", pt2, "--json", *options])
-    assert proc.returncode == 0, describe(proc)
-    try:
-        return json.loads(proc.stdout)
-    except json.JSONDecodeError as e:
-        pytest.fail(f"inspect --json did not print valid JSON ({e})\n{describe(proc)}")
 
 
 def _steps(doc):
@@ -63,9 +53,9 @@ def _check_structure(doc):
 
 
 @pytest.mark.parametrize("name,mode", INSPECTED, ids=[f"{n}-{m}" for n, m in INSPECTED])
-def test_inspect_json(zoo_programs, name, mode):
+def testinspect_json(zoo_programs, name, mode):
     program = zoo_programs.get(name, mode, "dynamic")
-    doc = _inspect_json(program.path)
+    doc = inspect_json(program.path)
     _check_structure(doc)
 
     graph_nodes = call_function_nodes(program.path)
@@ -90,7 +80,7 @@ def test_inspect_text(zoo_programs):
     program = zoo_programs.get("example_policy", "exported", "dynamic")
     proc = run_cli(["inspect", program.path])
     assert proc.returncode == 0, describe(proc)
-    listed = [n["name"] for step in _steps(_inspect_json(program.path)) for n in step["nodes"]]
+    listed = [n["name"] for step in _steps(inspect_json(program.path)) for n in step["nodes"]]
     missing = [n for n in listed if n not in proc.stdout]
     assert not missing, f"text inspect does not mention {missing}\n{describe(proc)}"
 
@@ -100,7 +90,7 @@ def test_inspect_cpu_op(zoo_programs):
     program = zoo_programs.get("mlp", "exported", "dynamic")
     relus = {n for n, t in call_function_nodes(program.path).items() if t == "aten.relu.default"}
     assert relus
-    doc = _inspect_json(program.path, "--cpu-op", "aten.relu")
+    doc = inspect_json(program.path, "--cpu-op", "aten.relu")
     on_cpu = {n["name"] for s in _steps(doc) if s["kind"] == "cpu" for n in s["nodes"]}
     on_ov = {n["name"] for s in _steps(doc) if s["kind"] == "openvino" for n in s["nodes"]}
     assert relus <= on_cpu, f"relu nodes {relus - on_cpu} are not on the CPU"
@@ -111,7 +101,7 @@ def test_inspect_cpu_node(zoo_programs):
     program = zoo_programs.get("mlp", "exported", "dynamic")
     nodes = call_function_nodes(program.path)
     target_node = sorted(n for n, t in nodes.items() if t == "aten.relu.default")[-1]
-    doc = _inspect_json(program.path, "--cpu-node", target_node)
+    doc = inspect_json(program.path, "--cpu-node", target_node)
     cpu_steps = [s for s in _steps(doc) if s["kind"] == "cpu"]
     assert any(n["name"] == target_node for s in cpu_steps for n in s["nodes"]), doc
 
@@ -119,6 +109,6 @@ def test_inspect_cpu_node(zoo_programs):
 def test_inspect_mutated_buffer_constants(zoo_programs):
     """The mutated buffers count among the constants (they are the program's state)."""
     program = zoo_programs.get("buffer_mutation", "exported", "dynamic")
-    doc = _inspect_json(program.path)
+    doc = inspect_json(program.path)
     ep = torch.export.load(str(program.path))
     assert doc["methods"]["forward"]["constants"]["count"] == len(_constant_tensors(ep))
