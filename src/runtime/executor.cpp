@@ -166,6 +166,12 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
     // A mutated buffer's first call reads the archive's bytes in place; later calls read what
     // the previous call left.
     for (const auto& [name, target] : prepared.mutated_buffers) buffer_state_[name] = stored_view(prepared.stored.at(target));
+    // Constants OpenVINO hands back are read in place by later steps, never handed out as is.
+    for (const auto& [index, lowered] : planned.openvino_steps) {
+        for (const auto& alias : lowered.aliases) {
+            if (alias.constant) reused_owners_.insert(alias.constant.get());
+        }
+    }
 
     for (size_t i = 0; i < prepared.graph.output_specs.size(); ++i) {
         const auto& spec = prepared.graph.output_specs[i];
@@ -381,9 +387,6 @@ Tensor Executor::hand_out(const RuntimeValue& value, std::set<const void*>& take
     const bool engine_owned = owner && owner != prepared_.archive.get() && !taken.count(owner);
     bool foreign = !engine_owned || reused_owners_.count(owner) > 0;
     for (const auto& [name, state] : buffer_state_) foreign |= state.owner.get() == owner;
-    for (const auto& [index, lowered] : planned_.openvino_steps) {
-        for (const auto& alias : lowered.aliases) foreign |= alias.constant && alias.constant.get() == owner;
-    }
     StridedTensor result = !foreign && tensor.is_contiguous() ? tensor : contiguous_copy(tensor);
     taken.insert(result.owner.get());
     return Tensor::adopt(result.dtype, result.sizes, result.data, result.owner);

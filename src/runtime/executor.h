@@ -66,7 +66,9 @@ private:
     std::map<size_t, CompiledStep> steps_;
     std::unordered_map<std::string, kernels::RuntimeValue> constants_;  // views of the archive's memory
     std::map<std::string, kernels::StridedTensor> buffer_state_;       // mutated buffers, by graph input
-    std::set<const void*> reused_owners_;  // memory reused across calls: never handed out as is
+    // Memory kept across calls (reused buffers, state halves, constants OpenVINO hands back):
+    // never handed out as is.
+    std::set<const void*> reused_owners_;
     // A mutated buffer whose new value OpenVINO writes: two buffers used in turn, one holding
     // the state the call reads, the other receiving the state it leaves (no allocation per call).
     std::map<std::string, std::string> buffer_of_mutation_value_;  // new-value name → buffer input
