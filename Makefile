@@ -22,8 +22,11 @@ venv: $(VENV)/.installed
 
 setup: deps venv
 
+# ccache, where the machine has it, makes rebuilds (and builds in other work trees) cheap.
+LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache,)
+
 build: setup
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release \
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(LAUNCHER) \
 		-DOpenVINO_DIR="$$($(PY) -c 'import openvino.utils as u; print(u.get_cmake_path())')" >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
