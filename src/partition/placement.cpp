@@ -5,7 +5,8 @@
 
 #include "common/error.h"
 #include "kernels/registry.h"
-#include "partition/plan.h"
+#include "lower/openvino_facts.h"
+#include "partition/passes.h"
 
 namespace pt2ov::partition {
 
@@ -43,20 +44,11 @@ void put_on_cpu(Plan& plan, size_t index, std::string reason) {
     plan.reason[index] = std::move(reason);
 }
 
-bool is_tensor_of(const graph::Graph& graph, const std::string& name, DType dtype) {
-    const auto* value = graph.find_value(name);
-    return value && value->kind == graph::ValueKind::Tensor && value->meta.dtype == dtype;
-}
-
-// div with a rounding mode, floor_divide, remainder: PyTorch rounds integer quotients toward
-// -inf (or truncates, with rounding_mode "trunc"); measured wrong on OpenVINO's CPU plugin.
+// Integer division PyTorch rounds toward -inf, which OpenVINO's CPU plugin truncates
+// (openvino_facts IntegerDivisionTruncates).
 bool is_integer_division(const graph::Graph& graph, const graph::Node& node) {
-    static const std::set<std::string> ops = {"aten.div.Tensor_mode", "aten.div.Scalar_mode", "aten.floor_divide.default",
-                                              "aten.remainder.Tensor", "aten.remainder.Scalar", "aten.fmod.Tensor",
-                                              "aten.fmod.Scalar"};
-    if (!ops.count(node.target) || node.outputs.empty() || node.outputs[0].kind != ArgKind::Tensor) return false;
-    const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
-    return !dtype_is_floating(dtype) && dtype != DType::Bool;
+    if (node.outputs.empty() || node.outputs[0].kind != ArgKind::Tensor) return false;
+    return lower::openvino_facts::rounds_integer_division_wrong(node.target, graph.value(node.outputs[0].name).meta.dtype);
 }
 
 }  // namespace
@@ -99,7 +91,9 @@ void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& so
     // Under --strict these are refused (pass 4): OpenVINO alone cannot run them exactly.
     std::set<std::string> wide(sources.wide_int64_constants.begin(), sources.wide_int64_constants.end());
     auto is_wide_dtype = [&](const std::string& name) {
-        return is_tensor_of(graph, name, DType::Int64) || is_tensor_of(graph, name, DType::Float64);
+        const auto* value = graph.find_value(name);
+        return value && value->kind == graph::ValueKind::Tensor &&
+               lower::openvino_facts::computes_in_32_bits(value->meta.dtype);
     };
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
         const auto& node = graph.nodes[i];
@@ -110,8 +104,7 @@ void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& so
         });
         for_each_written(node, [&](const std::string& name) { writes |= is_wide_dtype(name); });
         std::function<void(const Argument&)> check_argument = [&](const Argument& arg) {
-            if (arg.kind == ArgKind::Int && (arg.int_value < std::numeric_limits<int32_t>::min() ||
-                                             arg.int_value > std::numeric_limits<int32_t>::max())) {
+            if (arg.kind == ArgKind::Int && !lower::openvino_facts::int64_passes_exactly(arg.int_value)) {
                 wide_argument = true;
             }
             for (const auto& item : arg.items) check_argument(item);
@@ -320,6 +313,15 @@ void pass7_step_edges(const graph::Graph& graph, const ValueSources& sources, Pl
             });
         }
     }
+}
+
+Plan whole_method(const graph::Graph& graph, const ValueSources& sources) {
+    Plan plan;
+    plan.where.assign(graph.nodes.size(), Where::OpenVINO);
+    plan.reason.assign(graph.nodes.size(), "");
+    pass5_group_into_steps(graph, plan);
+    pass7_step_edges(graph, sources, plan);
+    return plan;
 }
 
 Plan place(const graph::Graph& graph, const std::map<std::string, std::string>& unsupported, const ValueSources& sources,

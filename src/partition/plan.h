@@ -56,16 +56,9 @@ struct ValueSources {
 Plan place(const graph::Graph& graph, const std::map<std::string, std::string>& unsupported,
            const ValueSources& sources, const PlacementOptions& options);
 
-// The passes, in order (place() runs them all).
-void pass1_user_lists(const graph::Graph& graph, const PlacementOptions& options, Plan& plan);
-void pass2_openvino_support(const graph::Graph& graph, const std::map<std::string, std::string>& unsupported,
-                            const PlacementOptions& options, Plan& plan);
-void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& sources, const PlacementOptions& options,
-                               Plan& plan);
-void pass4_kernels_exist(const graph::Graph& graph, const PlacementOptions& options, Plan& plan);
-void pass5_group_into_steps(const graph::Graph& graph, Plan& plan);
-void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan);
-void pass7_step_edges(const graph::Graph& graph, const ValueSources& sources, Plan& plan);
+// Every node on OpenVINO, in one step with its edges: what the load pipeline hands OpenVINO
+// to learn which nodes it supports. Empty steps for a method with no nodes.
+Plan whole_method(const graph::Graph& graph, const ValueSources& sources);
 
 // True when `op` ("aten.atan" or "aten.atan.default") names `target`.
 bool op_matches(const std::string& op, const std::string& target);

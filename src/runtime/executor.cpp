@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "kernels/registry.h"
 #include "lower/element_type.h"
+#include "lower/openvino_facts.h"
 #include "openvino/runtime/core.hpp"
 #include "openvino/runtime/properties.hpp"
 #include "runtime/inputs.h"
@@ -84,14 +85,15 @@ Scalar scalar_from(const ov::Tensor& tensor) {
     throw Error("internal: OpenVINO returned a number as " + type.get_type_name());
 }
 
-// E4: OpenVINO's CPU plugin computes int64 in 32 bits, so an int64 value beyond 32 bits that
-// enters an OpenVINO step would be cut. Such a call stops, naming the tensor.
+// E4 (docs/EXACTNESS.md): OpenVINO's CPU plugin computes int64 in 32 bits (openvino_facts
+// Int64BeyondThirtyTwoBits), so an int64 value beyond 32 bits that enters an OpenVINO step
+// would be cut. Such a call stops, naming the tensor.
 void check_fits_32_bits(const StridedTensor& tensor, const std::string& value, const std::string& where) {
     const auto* data = reinterpret_cast<const int64_t*>(tensor.data);
     const int64_t count = tensor.numel();
     for (int64_t i = 0; i < count; ++i) {
         const int64_t v = data[i];
-        if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+        if (!lower::openvino_facts::int64_passes_exactly(v)) {
             throw Error(where + ": int64 tensor '" + value + "' holds " + std::to_string(v) +
                         ", beyond 32 bits, and would enter OpenVINO, whose CPU plugin computes int64 in 32 bits; "
                         "keep its readers on the CPU with --cpu-node (pt2ov inspect names them)");
@@ -99,9 +101,9 @@ void check_fits_32_bits(const StridedTensor& tensor, const std::string& value, c
     }
 }
 
-// The structure handed to OpenVINO has no result that is an input (plan_method takes those
-// out), but compiling may still fold a result into its input (a no-op Convert or Reshape
-// removed). The compiled runtime model shows that; such a result is then made by the runtime
+// The structure handed to OpenVINO has no result that is an input (compile's take_out_aliases
+// stage removed those), but compiling may still fold a result into its input (a no-op Convert
+// or Reshape removed: openvino_facts CompiledResultFoldedIntoInput). The compiled runtime model shows that; such a result is then made by the runtime
 // from the input, as any other alias.
 std::vector<std::string> find_results_compiled_into_inputs(const ov::CompiledModel& compiled,
                                                            const std::vector<std::string>& parameters) {

@@ -16,9 +16,14 @@
 #include "kernels/tensor.h"
 #include "openvino/runtime/compiled_model.hpp"
 #include "openvino/runtime/infer_request.hpp"
-#include "runtime/method.h"
+#include "compile/method.h"
 
 namespace pt2ov::runtime {
+
+using compile::Alias;
+using compile::OpenVINOStep;
+using compile::PlannedMethod;
+using compile::PreparedMethod;
 
 class Executor {
 public:

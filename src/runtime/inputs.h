@@ -5,9 +5,11 @@
 #include <vector>
 
 #include "pt2ov/tensor.h"
-#include "runtime/method.h"
+#include "compile/method.h"
 
 namespace pt2ov::runtime {
+
+using compile::PreparedMethod;
 
 // Throws InputError naming the input (index and name) for a wrong count, dtype, rank, static
 // size, a dynamic size outside the exported range, or one symbol given two different sizes.

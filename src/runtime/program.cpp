@@ -1,14 +1,14 @@
 // The public API: load, inspect, run.
 #include "common/error.h"
+#include "compile/compile.h"
 #include "lower/convert.h"
 #include "runtime/executor.h"
-#include "runtime/method.h"
 
 namespace pt2ov {
 
 struct Program::Impl {
-    runtime::PreparedMethod prepared;
-    runtime::PlannedMethod planned;
+    compile::PreparedMethod prepared;
+    compile::PlannedMethod planned;
     std::unique_ptr<runtime::Executor> executor;
     LoadTimings timings;
 };
@@ -20,16 +20,16 @@ Program::~Program() = default;
 
 Program Program::load(const std::string& path, const LoadOptions& options) {
     auto impl = std::make_unique<Impl>();
-    impl->prepared = runtime::prepare_method(path, options);
-    impl->planned = runtime::plan_method(impl->prepared, options);
+    impl->prepared = compile::prepare(path, options);
+    impl->planned = compile::plan(impl->prepared, options);
     impl->executor = std::make_unique<runtime::Executor>(impl->prepared, impl->planned, options);
     impl->timings = {impl->prepared.archive_ms, impl->planned.convert_ms, impl->executor->compile_ms()};
     return Program(std::move(impl));
 }
 
 PlacementReport Program::inspect(const std::string& path, const LoadOptions& options) {
-    auto prepared = runtime::prepare_method(path, options);
-    return runtime::plan_method(prepared, options).report;
+    auto prepared = compile::prepare(path, options);
+    return compile::plan(prepared, options).report;
 }
 
 std::vector<std::string> Program::methods(const std::string& path) {

@@ -1,7 +1,6 @@
-#include "runtime/method.h"
+#include "compile/stages.h"
 
 #include <algorithm>
-#include <chrono>
 #include <set>
 
 #include "common/error.h"
@@ -9,19 +8,15 @@
 #include "graph/rewrite.h"
 #include "lower/convert.h"
 #include "lower/element_type.h"
+#include "lower/openvino_facts.h"
 #include "openvino/op/constant.hpp"
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/result.hpp"
 #include "partition/plan.h"
 
-namespace pt2ov::runtime {
+namespace pt2ov::compile {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 // torch.export.save stores its one program as "model"; users call it "forward".
 std::string model_for_method(const archive::Archive& archive, const std::string& method) {
@@ -70,17 +65,23 @@ std::string base_name(const std::string& path) {
 
 }  // namespace
 
-PreparedMethod prepare_method(const std::string& path, const LoadOptions& options) {
-    const auto start = Clock::now();
+PreparedMethod read(const std::string& path, const std::string& method) {
     PreparedMethod prepared;
     prepared.archive = archive::Archive::open(path);
-    prepared.method = options.method;
-    const std::string model = model_for_method(*prepared.archive, options.method);
-    prepared.where = base_name(path) + ", method " + options.method;
-    prepared.graph = graph::graph_from_json(prepared.archive->program_json(model), path + ": models/" + model + ".json");
-    graph::prepare_for_lowering(prepared.graph, prepared.where);
-    auto& graph = prepared.graph;
+    prepared.method = method;
+    prepared.model = model_for_method(*prepared.archive, method);
+    prepared.where = base_name(path) + ", method " + method;
+    prepared.graph = graph::graph_from_json(prepared.archive->program_json(prepared.model),
+                                            path + ": models/" + prepared.model + ".json");
+    return prepared;
+}
 
+void rewrite(PreparedMethod& method) { graph::prepare_for_lowering(method.graph, method.where); }
+
+void bind_signature(PreparedMethod& prepared) {
+    const std::string& path = prepared.archive->path();
+    const std::string& model = prepared.model;
+    auto& graph = prepared.graph;
     prepared.stored = prepared.archive->weights(model);
     for (auto& [name, tensor] : prepared.archive->constants(model)) prepared.stored.emplace(name, tensor);
     const auto custom_objects = prepared.archive->custom_objects(model);
@@ -151,15 +152,15 @@ PreparedMethod prepare_method(const std::string& path, const LoadOptions& option
             }
         }
     }
-    prepared.archive_ms = ms_since(start);
-    return prepared;
 }
+
 
 namespace {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-// The values an int64 constant holds beyond 32 bits would be cut by OpenVINO's CPU plugin.
+// An int64 constant holding a value OpenVINO's CPU plugin would cut (openvino_facts
+// Int64BeyondThirtyTwoBits).
 bool has_wide_int64(const archive::StoredTensor& stored) {
     if (stored.meta.dtype != DType::Int64) return false;
     const auto sizes = stored.meta.static_sizes();
@@ -171,8 +172,7 @@ bool has_wide_int64(const archive::StoredTensor& stored) {
     for (int64_t n = 0; n < count; ++n) {
         int64_t offset = 0;
         for (size_t d = 0; d < sizes.size(); ++d) offset += index[d] * strides[d];
-        const int64_t v = data[offset];
-        if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) return true;
+        if (!lower::openvino_facts::int64_passes_exactly(data[offset])) return true;
         for (size_t d = sizes.size(); d-- > 0;) {
             if (++index[d] < sizes[d]) break;
             index[d] = 0;
@@ -192,16 +192,65 @@ partition::ValueSources value_sources(const PreparedMethod& prepared) {
     return sources;
 }
 
-// OpenVINO ops that only move, pick or reshape values: a result holds nothing its inputs did not.
-bool moves_values_only(const std::set<std::string>& op_types) {
-    static const std::set<std::string> moving = {
-        "Reshape", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Gather", "GatherElements", "GatherND",
-        "Slice", "StridedSlice", "Broadcast", "Tile", "Split", "VariadicSplit", "ShapeOf", "Constant",
-        "Select", "Reverse", "Roll", "Pad"};
-    return std::all_of(op_types.begin(), op_types.end(), [](const std::string& type) { return moving.count(type) > 0; });
+lower::Subgraph subgraph_of(const partition::Step& step) { return {step.inputs, step.nodes, step.outputs}; }
+
+lower::Conversion convert_step(const PreparedMethod& method, const partition::Step& step) {
+    return with_context(method.where, [&] {
+        return lower::convert_subgraph(method.graph, subgraph_of(step), method.constants, method.archive);
+    });
 }
 
-lower::Subgraph subgraph_of(const partition::Step& step) { return {step.inputs, step.nodes, step.outputs}; }
+}  // namespace
+
+Support learn_support(const PreparedMethod& method) {
+    const auto& graph = method.graph;
+    Support support;
+    support.sources = value_sources(method);
+    support.whole = partition::whole_method(graph, support.sources);
+    if (support.whole.steps.empty()) return support;
+    support.whole_conversion = convert_step(method, support.whole.steps[0]);
+    for (const auto& node : support.whole_conversion.unconverted) support.unsupported[node.node] = first_line(node.reason);
+    for (const auto& node : graph.nodes) {
+        const auto& name = node.source_name();
+        if (!support.unsupported.count(name) && !support.whole_conversion.nodes_with_ops.count(name)) {
+            support.sources.passthrough_nodes.insert(name);
+        }
+    }
+    for (const auto& [name, types] : support.whole_conversion.op_types_by_node) {
+        if (!support.unsupported.count(name) && lower::openvino_facts::only_moves_values(types)) {
+            support.sources.moving_nodes.insert(name);
+        }
+    }
+    return support;
+}
+
+Placement place_and_convert(const PreparedMethod& method, Support& support, const partition::PlacementOptions& options) {
+    const auto& graph = method.graph;
+    Placement placement;
+    for (int round = 0;; ++round) {
+        placement.plan = with_context(method.where, [&] {
+            return partition::place(graph, support.unsupported, support.sources, options);
+        });
+        placement.conversions.clear();
+        bool changed = false;
+        for (size_t s = 0; s < placement.plan.steps.size(); ++s) {
+            const auto& step = placement.plan.steps[s];
+            if (step.where != partition::Where::OpenVINO) continue;
+            const bool same_as_whole = !support.whole.steps.empty() && support.whole_conversion.model &&
+                                       support.whole_conversion.unconverted.empty() &&
+                                       step.nodes == support.whole.steps[0].nodes &&
+                                       step.inputs == support.whole.steps[0].inputs &&
+                                       step.outputs == support.whole.steps[0].outputs;
+            auto conversion = same_as_whole ? support.whole_conversion : convert_step(method, step);
+            for (const auto& node : conversion.unconverted) {
+                changed |= support.unsupported.emplace(node.node, first_line(node.reason)).second;
+            }
+            placement.conversions[s] = std::move(conversion);
+        }
+        if (!changed) return placement;
+        if (round == 8) throw Error(method.where + ": placement did not settle; please report this program");
+    }
+}
 
 // The results OpenVINO would hand back as its own Parameters or Constants (it turns copies
 // into nothing), or that repeat another result's tensor, are taken out of the model; the
@@ -210,8 +259,12 @@ OpenVINOStep take_out_aliases(std::shared_ptr<ov::Model> model, const partition:
     OpenVINOStep lowered;
     std::map<ov::Output<ov::Node>, std::string> first_reader;
     const auto results = model->get_results();
+    if (results.size() != step.outputs.size()) {
+        throw Error("internal: a converted step has " + std::to_string(results.size()) + " results for " +
+                    std::to_string(step.outputs.size()) + " outputs");
+    }
     for (size_t i = 0; i < results.size(); ++i) {
-        const std::string& value = step.outputs.at(i);
+        const std::string& value = step.outputs[i];
         const auto source = results[i]->input_value(0);
         const auto node = source.get_node_shared_ptr();
         Alias alias;
@@ -238,6 +291,8 @@ OpenVINOStep take_out_aliases(std::shared_ptr<ov::Model> model, const partition:
     return lowered;
 }
 
+namespace {
+
 std::string alias_reason(const Alias& alias) {
     switch (alias.kind) {
     case Alias::Kind::Constant: return "copy made by pt2ov from the constant's memory (OpenVINO would hand back the constant itself)";
@@ -247,14 +302,18 @@ std::string alias_reason(const Alias& alias) {
     return "made by pt2ov from its input (OpenVINO would hand back the input itself)";
 }
 
-void build_report(const PreparedMethod& prepared, PlannedMethod& planned) {
+}  // namespace
+
+PlacementReport report(const PreparedMethod& prepared, const partition::Plan& plan,
+                       const std::map<size_t, OpenVINOStep>& openvino_steps) {
     const auto& graph = prepared.graph;
-    auto& report = planned.report;
-    report.steps.clear();
-    for (size_t s = 0; s < planned.plan.steps.size(); ++s) {
-        const auto& step = planned.plan.steps[s];
+    PlacementReport report;
+    report.method = prepared.method;
+    report.openvino_version = lower::openvino_runtime_version();
+    for (size_t s = 0; s < plan.steps.size(); ++s) {
+        const auto& step = plan.steps[s];
         std::map<std::string, std::string> made;  // archive node → reason, for aliased values
-        if (auto it = planned.openvino_steps.find(s); it != planned.openvino_steps.end()) {
+        if (auto it = openvino_steps.find(s); it != openvino_steps.end()) {
             for (const auto& alias : it->second.aliases) {
                 const auto* value = graph.find_value(alias.value);
                 if (value && value->producer >= 0) made[graph.nodes[value->producer].source_name()] = alias_reason(alias);
@@ -270,7 +329,7 @@ void build_report(const PreparedMethod& prepared, PlannedMethod& planned) {
             if (it != made.end()) {
                 copies.nodes.push_back({node.source_name(), node.source_target(), it->second});
             } else {
-                main.nodes.push_back({node.source_name(), node.source_target(), planned.plan.reason[index]});
+                main.nodes.push_back({node.source_name(), node.source_target(), plan.reason[index]});
             }
         }
         for (auto* part : {&main, &copies}) {
@@ -284,9 +343,6 @@ void build_report(const PreparedMethod& prepared, PlannedMethod& planned) {
             }
         }
     }
-    report.constant_count = 0;
-    report.constant_bytes = 0;
-    report.resident_bytes = 0;
     std::set<const std::byte*> storages;
     for (const auto& [name, stored] : prepared.stored) {
         report.constant_count++;
@@ -296,76 +352,7 @@ void build_report(const PreparedMethod& prepared, PlannedMethod& planned) {
         // Tensors of one storage share its bytes, mapped once.
         if (storages.insert(stored.storage).second) report.resident_bytes += stored.storage_bytes;
     }
+    return report;
 }
 
-}  // namespace
-
-PlannedMethod plan_method(const PreparedMethod& prepared, const LoadOptions& options) {
-    const auto start = Clock::now();
-    const auto& graph = prepared.graph;
-    PlannedMethod planned;
-    planned.report.method = prepared.method;
-    planned.report.openvino_version = lower::openvino_runtime_version();
-
-    partition::PlacementOptions placement{options.cpu_ops, options.cpu_nodes, options.strict,
-                                          planned.report.openvino_version};
-    auto sources = value_sources(prepared);
-
-    // Support, learned from OpenVINO: the whole method converted partially. The same
-    // conversion serves as the model when everything lands in one OpenVINO step.
-    partition::Plan whole;
-    whole.where.assign(graph.nodes.size(), partition::Where::OpenVINO);
-    whole.reason.assign(graph.nodes.size(), "");
-    partition::pass5_group_into_steps(graph, whole);
-    partition::pass7_step_edges(graph, sources, whole);
-    std::map<std::string, std::string> unsupported;
-    std::map<size_t, lower::Conversion> conversions;
-    lower::Conversion whole_conversion;
-    if (!whole.steps.empty()) {
-        whole_conversion = with_context(prepared.where, [&] {
-            return lower::convert_subgraph(graph, subgraph_of(whole.steps[0]), prepared.constants, prepared.archive);
-        });
-        for (const auto& node : whole_conversion.unconverted) unsupported[node.node] = first_line(node.reason);
-        for (const auto& node : graph.nodes) {
-            const auto& name = node.source_name();
-            if (!unsupported.count(name) && !whole_conversion.nodes_with_ops.count(name)) sources.passthrough_nodes.insert(name);
-        }
-        for (const auto& [name, types] : whole_conversion.op_types_by_node) {
-            if (!unsupported.count(name) && moves_values_only(types)) sources.moving_nodes.insert(name);
-        }
-    }
-
-    // Placement and conversion of each OpenVINO step, until no step finds a node its context
-    // makes unconvertible (a converter may fail on inputs typed differently at a step edge).
-    for (int round = 0;; ++round) {
-        planned.plan = with_context(prepared.where, [&] { return partition::place(graph, unsupported, sources, placement); });
-        conversions.clear();
-        bool changed = false;
-        for (size_t s = 0; s < planned.plan.steps.size(); ++s) {
-            const auto& step = planned.plan.steps[s];
-            if (step.where != partition::Where::OpenVINO) continue;
-            const auto subgraph = subgraph_of(step);
-            const auto& first = whole.steps.empty() ? step : whole.steps[0];
-            const bool same_as_whole = whole_conversion.model && whole_conversion.unconverted.empty() &&
-                                       subgraph.nodes == first.nodes && subgraph.inputs == first.inputs &&
-                                       subgraph.outputs == first.outputs;
-            auto conversion = same_as_whole ? whole_conversion : with_context(prepared.where, [&] {
-                return lower::convert_subgraph(graph, subgraph, prepared.constants, prepared.archive);
-            });
-            for (const auto& node : conversion.unconverted) {
-                changed |= unsupported.emplace(node.node, first_line(node.reason)).second;
-            }
-            conversions[s] = std::move(conversion);
-        }
-        if (!changed) break;
-        if (round == 8) throw Error(prepared.where + ": placement did not settle; please report this program");
-    }
-    for (auto& [s, conversion] : conversions) {
-        planned.openvino_steps[s] = take_out_aliases(conversion.model, planned.plan.steps[s]);
-    }
-    planned.convert_ms = ms_since(start);
-    build_report(prepared, planned);
-    return planned;
-}
-
-}  // namespace pt2ov::runtime
+}  // namespace pt2ov::compile

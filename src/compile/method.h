@@ -1,5 +1,7 @@
-// One method of a .pt2 prepared for running: its IR, its constants (held once, in the archive's
-// mapping), and its plan: steps on OpenVINO (each one converted model) and on CPU kernels.
+// What the load pipeline (compile/stages.h) makes of one method of a .pt2: the read side (its
+// IR, its constants held once in the archive's mapping, its signature) and the plan (steps on
+// OpenVINO, each one converted model, and on CPU kernels). The executor runs these; they hold
+// no per-call state.
 #pragma once
 
 #include <map>
@@ -16,12 +18,13 @@
 #include "partition/plan.h"
 #include "pt2ov/pt2ov.h"
 
-namespace pt2ov::runtime {
+namespace pt2ov::compile {
 
 // The read side of a program, before any placement.
 struct PreparedMethod {
     std::shared_ptr<const archive::Archive> archive;
     std::string method;  // as the user names it ("forward")
+    std::string model;   // as the archive names it ("model" for torch.export.save's one program)
     std::string where;   // "model.pt2, method forward": how errors name it
     graph::Graph graph;
     std::map<std::string, archive::StoredTensor> stored;  // parameters, buffers, constants by target name
@@ -36,10 +39,9 @@ struct PreparedMethod {
     double archive_ms = 0;
 };
 
-PreparedMethod prepare_method(const std::string& path, const LoadOptions& options);
-
 // A value an OpenVINO step would hand back as one of its own inputs or constants, or as a
-// tensor it already returns: the runtime makes it instead (SPEC: no output is an input).
+// tensor it already returns: the runtime makes it instead (openvino_facts
+// ResultThatIsItsInput; docs/EXACTNESS.md).
 struct Alias {
     enum class Kind { Input, Constant, SameAs };
     Kind kind = Kind::Input;
@@ -62,7 +64,4 @@ struct PlannedMethod {
     double convert_ms = 0;
 };
 
-// Learns support from OpenVINO, places every node, converts each OpenVINO step.
-PlannedMethod plan_method(const PreparedMethod& prepared, const LoadOptions& options);
-
-}  // namespace pt2ov::runtime
+}  // namespace pt2ov::compile

@@ -1,0 +1,67 @@
+// The load pipeline, one named stage a function, in the order compile.cpp runs them:
+//
+//   read → rewrite → bind signature               (PreparedMethod: the read side)
+//   → learn support → place ⇄ convert → take out aliases → report   (PlannedMethod)
+//
+// Each stage takes what the earlier ones made and returns (or fills in) its own part, so a
+// unit test can run a stage alone on a small program. No stage holds per-call state.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "compile/method.h"
+#include "lower/convert.h"
+#include "partition/plan.h"
+#include "pt2ov/pt2ov.h"
+
+namespace pt2ov::compile {
+
+// Stage read: the archive opened (mapped once) and the method's program parsed into the IR.
+// Throws InputError for a method the archive does not hold (naming the ones it does).
+PreparedMethod read(const std::string& path, const std::string& method);
+
+// Stage rewrite: assertions dropped, in-place ops made functional, training-IR ops lowered
+// to core ATen (graph/rewrite.h).
+void rewrite(PreparedMethod& method);
+
+// Stage bind signature: user inputs, parameters, buffers, lifted constants and mutated
+// buffers matched with the archive's weights; the inputs' and outputs' descriptions. Refuses,
+// with a message, programs that write a caller's input, return training outputs, or take
+// custom objects or effect tokens.
+void bind_signature(PreparedMethod& method);
+
+// Stage learn support: the whole method converted partially by OpenVINO's frontend. A node
+// it leaves unconverted runs elsewhere; what it converts to nothing, or only to value-moving
+// ops, is recorded for placement. The conversion is kept: when placement puts every node in
+// one OpenVINO step, it is that step's model.
+struct Support {
+    std::map<std::string, std::string> unsupported;  // node (archive name) → OpenVINO's reason
+    partition::ValueSources sources;
+    partition::Plan whole;  // every node on OpenVINO, one step (empty for a method with no nodes)
+    lower::Conversion whole_conversion;
+};
+Support learn_support(const PreparedMethod& method);
+
+// Stages place and convert, repeated until they agree: placement (partition::place), then
+// each OpenVINO step converted; a node that fails to convert in its step's context (inputs
+// typed differently at a step edge) is added to the unsupported ones and placement runs
+// again. Throws Error when that does not settle.
+struct Placement {
+    partition::Plan plan;
+    std::map<size_t, lower::Conversion> conversions;  // by plan step index, OpenVINO steps only
+};
+Placement place_and_convert(const PreparedMethod& method, Support& support,
+                            const partition::PlacementOptions& options);
+
+// Stage take out aliases: every result of a converted step that is one of its own inputs or
+// constants, or repeats another result's tensor, leaves the model; the runtime makes it.
+OpenVINOStep take_out_aliases(std::shared_ptr<ov::Model> model, const partition::Step& step);
+
+// Stage report: every node with its step and the reason it runs there, in execution order,
+// and the constants' memory.
+PlacementReport report(const PreparedMethod& method, const partition::Plan& plan,
+                       const std::map<size_t, OpenVINOStep>& openvino_steps);
+
+}  // namespace pt2ov::compile

@@ -1,0 +1,56 @@
+// What pt2ov knows about OpenVINO's behaviour, in one place: each fact is named, says the
+// OpenVINO version it was measured on, and names the test in
+// tests/cpp/lower/test_openvino_facts.cpp that re-measures it on plain OpenVINO (no PyTorch).
+// Placement, conversion and the executor ask these functions; no other file hard-codes an
+// OpenVINO quirk or a list of OpenVINO op types. When a fact changes with a new OpenVINO, its
+// test says so, and this file is the one to change.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pt2ov/dtype.h"
+
+namespace pt2ov::lower::openvino_facts {
+
+struct Fact {
+    std::string_view name;         // also the name of its test: TEST(OpenVINOFacts, <name>)
+    std::string_view measured_on;  // the OpenVINO version the fact was seen on
+    std::string_view what;         // the behaviour, in one sentence
+    std::string_view handling;     // what pt2ov does about it
+};
+
+// Every fact, in a stable order (docs/EXACTNESS.md explains each).
+const std::vector<Fact>& all();
+// The fact named `name`; throws Error for an unknown name (a typo in a caller).
+const Fact& fact(std::string_view name);
+
+// ResultThatIsItsInput: a Result fed straight by a Parameter (or a Constant) is not written
+// when the output is bound after the input, and the input can be overwritten with the old
+// contents of the output. Results that are inputs or constants, or that repeat another
+// result's tensor, are taken out of every model before it is compiled.
+// CompiledResultFoldedIntoInput: compiling may fold a no-op Convert or Reshape so that a
+// Result reads a Parameter directly; the compiled model is checked as well.
+
+// Int64BeyondThirtyTwoBits / Float64ComputedInThirtyTwoBits: the CPU plugin computes int64
+// and float64 in 32 bits. True when a tensor of `dtype` computed on OpenVINO may lose bits.
+bool computes_in_32_bits(DType dtype);
+// The values an int64 tensor may hold and still pass through OpenVINO exactly.
+constexpr int64_t kExactInt64Min = -2147483648LL;
+constexpr int64_t kExactInt64Max = 2147483647LL;
+inline bool int64_passes_exactly(int64_t value) { return value >= kExactInt64Min && value <= kExactInt64Max; }
+
+// IntegerDivisionTruncates: integer division that PyTorch rounds toward -inf (floor_divide,
+// div with rounding_mode, remainder, fmod) came back truncated toward zero (-9 // 4 gave -2).
+// True when `target` is such an op on integer operands (`result_dtype` is its result's).
+bool rounds_integer_division_wrong(const std::string& target, DType result_dtype);
+
+// ValueMovingOpsKeepInt64: ops that only move, pick or reshape values (Reshape, Concat,
+// Gather, ...) hand int64 values through unchanged when they fit in 32 bits, so a node
+// OpenVINO converts only to these needs no CPU step: its values were checked on entry.
+bool only_moves_values(const std::set<std::string>& openvino_op_types);
+
+}  // namespace pt2ov::lower::openvino_facts

@@ -1,0 +1,182 @@
+// The load pipeline's stages, each run alone on the fixture archives (../fixtures).
+#include <gtest/gtest.h>
+
+#include "../fixtures/fixtures.h"
+#include "common/error.h"
+#include "compile/compile.h"
+#include "compile/stages.h"
+#include "openvino/op/constant.hpp"
+#include "openvino/op/parameter.hpp"
+#include "openvino/op/result.hpp"
+#include "openvino/op/sin.hpp"
+
+namespace {
+
+using namespace pt2ov;
+using pt2ov::test::fixture;
+
+bool has_target(const graph::Graph& graph, const std::string& target) {
+    for (const auto& node : graph.nodes) {
+        if (node.target == target) return true;
+    }
+    return false;
+}
+
+compile::PreparedMethod prepared(const std::string& name) { return compile::prepare(fixture(name), LoadOptions{}); }
+
+TEST(CompileRead, ParsesTheMethodAndNamesIt) {
+    const auto method = compile::read(fixture("tiny.pt2"), "forward");
+    EXPECT_EQ(method.where, "tiny.pt2, method forward");
+    EXPECT_EQ(method.model, "model");
+    EXPECT_TRUE(has_target(method.graph, "aten.sin.default"));
+    EXPECT_TRUE(method.user_inputs.empty());  // bound later, by bind_signature
+}
+
+TEST(CompileRead, UnknownMethodNamesTheOnesThereAre) {
+    try {
+        compile::read(fixture("tiny.pt2"), "backward");
+        FAIL() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("no method 'backward'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("forward"), std::string::npos) << e.what();
+    }
+}
+
+TEST(CompileRewrite, InPlaceBufferUpdateBecomesAMutationOutput) {
+    auto method = compile::read(fixture("basic.pt2"), "forward");
+    ASSERT_TRUE(has_target(method.graph, "aten.add_.Tensor"));
+    compile::rewrite(method);
+    EXPECT_FALSE(has_target(method.graph, "aten.add_.Tensor"));
+    size_t mutations = 0;
+    for (const auto& spec : method.graph.output_specs) {
+        if (spec.kind == graph::OutputSpec::Kind::BufferMutation) {
+            ++mutations;
+            EXPECT_EQ(spec.target, "count");
+        }
+    }
+    EXPECT_EQ(mutations, 1u);
+}
+
+TEST(CompileBindSignature, InputsConstantsAndMutatedBuffers) {
+    const auto method = prepared("basic.pt2");
+    ASSERT_EQ(method.user_inputs.size(), 1u);
+    ASSERT_EQ(method.input_infos.size(), 1u);
+    EXPECT_EQ(method.input_infos[0].shape.at(0), -1);  // the dynamic batch
+    ASSERT_EQ(method.mutated_buffers.size(), 1u);
+    EXPECT_EQ(method.mutated_buffers.begin()->second, "count");
+    // A mutated buffer is state, not a constant.
+    EXPECT_EQ(method.constants.count(method.mutated_buffers.begin()->first), 0u);
+    EXPECT_FALSE(method.constants.empty());
+    EXPECT_EQ(method.output_infos.size(), 4u);
+}
+
+TEST(CompileLearnSupport, WholeMethodConvertedOnce) {
+    const auto method = prepared("tiny.pt2");
+    const auto support = compile::learn_support(method);
+    ASSERT_EQ(support.whole.steps.size(), 1u);
+    EXPECT_EQ(support.whole.steps[0].nodes.size(), method.graph.nodes.size());
+    EXPECT_TRUE(support.unsupported.empty());
+    ASSERT_TRUE(support.whole_conversion.model);
+    EXPECT_TRUE(support.sources.runtime_inputs.count(method.user_inputs[0]));
+}
+
+TEST(CompilePlaceAndConvert, EveryOpenVINOStepConvertedAndOnlyThose) {
+    const auto method = prepared("basic.pt2");
+    auto support = compile::learn_support(method);
+    const partition::PlacementOptions options{{"aten.relu"}, {}, false, "test"};
+    const auto placement = compile::place_and_convert(method, support, options);
+    size_t cpu_steps = 0;
+    for (size_t s = 0; s < placement.plan.steps.size(); ++s) {
+        const bool on_openvino = placement.plan.steps[s].where == partition::Where::OpenVINO;
+        cpu_steps += !on_openvino;
+        ASSERT_EQ(placement.conversions.count(s), on_openvino ? 1u : 0u) << "step " << s;
+        if (!on_openvino) continue;
+        EXPECT_TRUE(placement.conversions.at(s).model);
+        EXPECT_TRUE(placement.conversions.at(s).unconverted.empty());
+    }
+    EXPECT_GE(cpu_steps, 1u);
+    EXPECT_GE(placement.conversions.size(), 1u);
+}
+
+TEST(CompilePlaceAndConvert, WholeMethodReusesTheSupportConversion) {
+    const auto method = prepared("tiny.pt2");
+    auto support = compile::learn_support(method);
+    const partition::PlacementOptions options{{}, {}, false, "test"};
+    const auto placement = compile::place_and_convert(method, support, options);
+    ASSERT_EQ(placement.conversions.size(), 1u);
+    EXPECT_EQ(placement.conversions.at(0).model, support.whole_conversion.model);
+}
+
+TEST(CompileTakeOutAliases, InputsConstantsAndRepeatsLeaveTheModel) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2});
+    x->set_friendly_name("x");
+    auto sine = std::make_shared<ov::op::v0::Sin>(x);
+    auto constant = ov::op::v0::Constant::create(ov::element::f32, ov::Shape{2}, {1.0f, 2.0f});
+    auto model = std::make_shared<ov::Model>(
+        ov::OutputVector{x->output(0), sine->output(0), sine->output(0), constant->output(0)}, ov::ParameterVector{x});
+    partition::Step step;
+    step.inputs = {"x"};
+    step.outputs = {"copy", "sine", "sine_again", "weight_copy"};
+
+    const auto lowered = compile::take_out_aliases(model, step);
+    EXPECT_EQ(lowered.results, std::vector<std::string>{"sine"});
+    EXPECT_EQ(lowered.parameters, std::vector<std::string>{"x"});
+    ASSERT_TRUE(lowered.model);
+    EXPECT_EQ(lowered.model->get_results().size(), 1u);
+    ASSERT_EQ(lowered.aliases.size(), 3u);
+    EXPECT_EQ(lowered.aliases[0].kind, compile::Alias::Kind::Input);
+    EXPECT_EQ(lowered.aliases[0].value, "copy");
+    EXPECT_EQ(lowered.aliases[0].source, "x");
+    EXPECT_EQ(lowered.aliases[1].kind, compile::Alias::Kind::SameAs);
+    EXPECT_EQ(lowered.aliases[1].source, "sine");
+    EXPECT_EQ(lowered.aliases[2].kind, compile::Alias::Kind::Constant);
+    EXPECT_EQ(lowered.aliases[2].constant, constant);
+}
+
+TEST(CompileTakeOutAliases, AModelOfOnlyAliasesIsDropped) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2});
+    x->set_friendly_name("x");
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{x->output(0)}, ov::ParameterVector{x});
+    partition::Step step;
+    step.inputs = {"x"};
+    step.outputs = {"copy"};
+    const auto lowered = compile::take_out_aliases(model, step);
+    EXPECT_FALSE(lowered.model);
+    EXPECT_EQ(lowered.aliases.size(), 1u);
+}
+
+TEST(CompileTakeOutAliases, ResultCountMismatchIsAnError) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2});
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{x->output(0)}, ov::ParameterVector{x});
+    partition::Step step;  // no outputs for one result
+    EXPECT_THROW(compile::take_out_aliases(model, step), Error);
+}
+
+TEST(CompileReport, StepsReasonsAndConstants) {
+    LoadOptions options;
+    options.cpu_ops = {"aten.relu"};
+    const auto method = compile::prepare(fixture("basic.pt2"), options);
+    const auto planned = compile::plan(method, options);
+    const auto& report = planned.report;
+    EXPECT_EQ(report.method, "forward");
+    EXPECT_FALSE(report.openvino_version.empty());
+    bool relu_on_cpu = false;
+    size_t listed = 0;
+    for (const auto& step : report.steps) {
+        listed += step.nodes.size();
+        for (const auto& node : step.nodes) {
+            if (node.target != "aten.relu.default") continue;
+            relu_on_cpu = step.kind == "cpu" && node.reason.find("--cpu-op aten.relu") != std::string::npos;
+        }
+    }
+    EXPECT_TRUE(relu_on_cpu);
+    EXPECT_GE(listed, 5u);
+
+    const auto tiny = compile::plan(prepared("tiny.pt2"), LoadOptions{});
+    ASSERT_EQ(tiny.report.steps.size(), 1u);
+    EXPECT_EQ(tiny.report.steps[0].kind, "openvino");
+    EXPECT_EQ(tiny.report.constant_count, 1u);
+    EXPECT_EQ(tiny.report.constant_bytes, 2 * sizeof(float));
+}
+
+}  // namespace
