@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "compile/stages.h"
+#include "graph/graph.h"
 
 namespace pt2ov::compile {
 
@@ -18,6 +19,7 @@ PreparedMethod prepare(const std::string& path, const LoadOptions& options) {
     PreparedMethod method = read(path, options.method);
     rewrite(method);
     bind_signature(method);
+    graph::number_values(method.graph);  // last: the rewrites made their values
     method.archive_ms = ms_since(start);
     return method;
 }

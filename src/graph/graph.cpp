@@ -276,4 +276,31 @@ Argument dtype_arg(DType dtype) {
     return a;
 }
 
+namespace {
+
+void number_argument(const Graph& graph, Argument& arg) {
+    using Kind = Argument::Kind;
+    if (arg.kind == Kind::Tensor || arg.kind == Kind::SymInt || arg.kind == Kind::SymBool || arg.kind == Kind::SymFloat) {
+        const Value* value = graph.find_value(arg.name);
+        arg.slot = value ? value->slot : -1;
+    }
+    for (auto& item : arg.items) number_argument(graph, item);
+}
+
+}  // namespace
+
+void number_values(Graph& graph) {
+    int next = 0;
+    for (auto& [name, value] : graph.values) value.slot = next++;
+    graph.value_count = static_cast<size_t>(next);
+    for (auto& node : graph.nodes) {
+        for (auto& input : node.inputs) number_argument(graph, input.arg);
+        for (auto& output : node.outputs) number_argument(graph, output);
+    }
+    for (auto& arg : graph.inputs) number_argument(graph, arg);
+    for (auto& arg : graph.outputs) number_argument(graph, arg);
+    for (auto& spec : graph.input_specs) number_argument(graph, spec.arg);
+    for (auto& spec : graph.output_specs) number_argument(graph, spec.arg);
+}
+
 }  // namespace pt2ov::graph

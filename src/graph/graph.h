@@ -79,6 +79,9 @@ struct Argument {
     DType dtype = DType::Float32;
     std::vector<Argument> items;
     Kind list_kind = Kind::None;  // for List: Int for as_ints, Tensor for as_tensors, ...
+    // For Tensor/SymInt/SymBool/SymFloat: the value's slot (Value::slot), numbered once at
+    // load so the executor finds values by index; -1 until numbered.
+    int slot = -1;
 
     bool is_tensor() const { return kind == Kind::Tensor; }
 };
@@ -114,6 +117,7 @@ struct Value {
     TensorMeta meta;    // for tensors
     Dim sym;            // for symbolic ints: the expression (static if known)
     int producer = -1;  // index of the producing node; -1 for graph inputs
+    int slot = -1;      // dense index of this value (number_values), for the executor
 };
 
 struct InputSpec {
@@ -149,6 +153,8 @@ struct Graph {
     std::vector<OutputSpec> output_specs;
     std::map<std::string, SymbolRange> ranges;  // range_constraints, by symbol
 
+    size_t value_count = 0;  // slots numbered by number_values()
+
     const Value& value(const std::string& name) const;  // throws Error naming the value
     Value* find_value(const std::string& name);
     const Value* find_value(const std::string& name) const;
@@ -166,6 +172,10 @@ Argument ints_arg(const std::vector<int64_t>& values);
 Argument list_arg(std::vector<Argument> items, Argument::Kind list_kind = Argument::Kind::Tensor);
 Argument memory_format_arg(int64_t value);
 Argument dtype_arg(DType dtype);
+
+// Gives every value a dense slot (0 .. value_count-1) and every argument that names a value
+// that value's slot, so the executor looks values up by index. Run after the last rewrite.
+void number_values(Graph& graph);
 
 // Parses "Symbol('s17', positive=True, integer=True)" to "s17"; empty when the expression is
 // not a bare symbol.

@@ -55,7 +55,7 @@ DimIndices dim_indices(const KernelCall& call, const StridedTensor& self) {
             continue;
         }
         if (item.kind != Argument::Kind::Tensor) call.fail("argument 'indices' holds something other than tensors and None");
-        const StridedTensor& t = call.value(item.name).tensor();
+        const StridedTensor& t = call.value(item).tensor();
         if (is_mask(t.dtype)) {
             expand_mask(call, self, t, result);
         } else if (t.dtype == DType::Int64 || t.dtype == DType::Int32) {

@@ -115,7 +115,7 @@ const StridedTensor& KernelCall::tensor(std::string_view name, size_t position) 
     const Argument* a = present(*this, name, position);
     if (!a) fail("argument '" + std::string(name) + "' is missing");
     if (a->kind != Kind::Tensor) fail("argument '" + std::string(name) + "' is " + kind_name(a->kind) + ", expected a tensor");
-    return value(a->name).tensor();
+    return value(*a).tensor();
 }
 
 std::optional<StridedTensor> KernelCall::optional_tensor(std::string_view name, size_t position) const {
@@ -132,7 +132,7 @@ std::vector<StridedTensor> KernelCall::tensors(std::string_view name, size_t pos
         if (item.kind != Kind::Tensor) {
             fail("argument '" + std::string(name) + "' holds " + kind_name(item.kind) + ", expected only tensors");
         }
-        result.push_back(value(item.name).tensor());
+        result.push_back(value(item).tensor());
     }
     return result;
 }
@@ -145,7 +145,7 @@ int64_t int_of(const KernelCall& call, const Argument& a, std::string_view name)
         case Kind::Bool: return a.bool_value ? 1 : 0;
         case Kind::SymInt:
         case Kind::SymBool: {
-            const Scalar s = call.value(a.name).scalar();
+            const Scalar s = call.value(a).scalar();
             if (const auto* d = std::get_if<double>(&s)) {
                 call.fail("argument '" + std::string(name) + "' (" + a.name + ") is " + std::to_string(*d) + ", expected an int");
             }
@@ -188,7 +188,7 @@ double KernelCall::float_arg(std::string_view name, size_t position, double fall
     const Argument* a = present(*this, name, position);
     if (!a) return fallback;
     if (a->kind == Kind::Float) return a->float_value;
-    if (a->kind == Kind::SymFloat) return std::visit([](auto v) { return static_cast<double>(v); }, value(a->name).scalar());
+    if (a->kind == Kind::SymFloat) return std::visit([](auto v) { return static_cast<double>(v); }, value(*a).scalar());
     return static_cast<double>(int_of(*this, *a, name));
 }
 
@@ -207,7 +207,7 @@ Scalar KernelCall::scalar(std::string_view name, size_t position) const {
         case Kind::Bool: return a->bool_value;
         case Kind::SymInt:
         case Kind::SymFloat:
-        case Kind::SymBool: return value(a->name).scalar();
+        case Kind::SymBool: return value(*a).scalar();
         default: break;
     }
     fail("argument '" + std::string(name) + "' is " + kind_name(a->kind) + ", expected a number");

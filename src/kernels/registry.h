@@ -17,7 +17,8 @@ namespace pt2ov::kernels {
 // One call of a kernel: the node, and its arguments resolved to runtime values.
 class KernelCall {
 public:
-    using Lookup = std::function<const RuntimeValue&(const std::string& value_name)>;
+    // Resolves an argument naming a value (tensor or symbolic number) to its runtime value.
+    using Lookup = std::function<const RuntimeValue&(const graph::Argument& value)>;
     KernelCall(const graph::Node& node, const graph::Graph& graph, Lookup lookup)
         : node_(node), graph_(graph), lookup_(std::move(lookup)) {}
 
@@ -52,8 +53,8 @@ public:
     // An error naming the node and op, for a kernel to throw on bad arguments.
     [[noreturn]] void fail(const std::string& message) const;
 
-    // Resolves a value name (tensor or symbolic int) to its runtime value.
-    const RuntimeValue& value(const std::string& name) const { return lookup_(name); }
+    // The runtime value of an argument that names a value (tensor or symbolic int).
+    const RuntimeValue& value(const graph::Argument& arg) const { return lookup_(arg); }
 
 private:
     const graph::Node& node_;

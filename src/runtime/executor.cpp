@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <set>
+#include <string_view>
 
 #include "common/error.h"
 #include "kernels/registry.h"
@@ -130,30 +132,18 @@ bool is_symbolic(const graph::Graph& graph, const std::string& name) {
     return value && value->kind != graph::ValueKind::Tensor;
 }
 
-}  // namespace
-
-// Memory for intermediate values, planned once: a static result that no program output reads
-// gets one buffer for the life of the loaded method, written by OpenVINO on every call.
-void Executor::plan_reused_memory(CompiledStep& step, const graph::Graph& graph) {
-    std::set<std::string> program_outputs;
-    for (const auto& out : graph.outputs) program_outputs.insert(out.name);
-    const auto& results = step.lowered->results;
-    step.reused.resize(results.size());
-    for (size_t r = 0; r < results.size(); ++r) {
-        if (!step.static_result[r] || program_outputs.count(results[r]) || is_symbolic(graph, results[r]) ||
-            !step.result_is_input[r].empty()) {
-            continue;
-        }
-        const auto& output = step.compiled.output(r);
-        const auto& shape = output.get_shape();
-        step.reused[r] = StridedTensor::allocate_for_overwrite(lower::dtype_from_element(output.get_element_type()),
-                                                 std::vector<int64_t>(shape.begin(), shape.end()));
-        reused_owners_.insert(step.reused[r].owner.get());
-    }
+int slot_of(const graph::Graph& graph, const std::string& name) {
+    const auto* value = graph.find_value(name);
+    if (!value) throw Error("internal: no value '" + name + "' in the graph");
+    return value->slot;
 }
 
+}  // namespace
+
 Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned, const LoadOptions& options)
-    : prepared_(prepared), planned_(planned) {
+    : prepared_(prepared) {
+    const auto& graph = prepared.graph;
+    if (graph.value_count == 0 && !graph.values.empty()) throw Error("internal: the graph's values are not numbered");
     auto archive_owner = std::const_pointer_cast<void>(std::static_pointer_cast<const void>(prepared.archive));
     auto stored_view = [&](const archive::StoredTensor& stored) {
         StridedTensor view;
@@ -164,23 +154,48 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
         view.owner = archive_owner;
         return view;
     };
-    for (const auto& [name, stored] : prepared.constants) constants_[name] = RuntimeValue::of(stored_view(*stored));
+    constants_.resize(graph.value_count);
+    for (const auto& [name, stored] : prepared.constants) constants_[slot_of(graph, name)] = RuntimeValue::of(stored_view(*stored));
+    for (const auto& name : prepared.user_inputs) user_input_slots_.push_back(slot_of(graph, name));
+
     // A mutated buffer's first call reads the archive's bytes in place; later calls read what
     // the previous call left.
-    for (const auto& [name, target] : prepared.mutated_buffers) buffer_state_[name] = stored_view(prepared.stored.at(target));
-    // Constants OpenVINO hands back are read in place by later steps, never handed out as is.
-    for (const auto& [index, lowered] : planned.openvino_steps) {
-        for (const auto& alias : lowered.aliases) {
-            if (alias.constant) reused_owners_.insert(alias.constant.get());
-        }
+    std::map<std::string, int> buffer_of_target;
+    for (const auto& [name, target] : prepared.mutated_buffers) {
+        MutatedBuffer buffer;
+        buffer.input_slot = slot_of(graph, name);
+        buffer.state = stored_view(prepared.stored.at(target));
+        buffer_of_target[target] = static_cast<int>(buffers_.size());
+        buffers_.push_back(std::move(buffer));
     }
-
-    for (size_t i = 0; i < prepared.graph.output_specs.size(); ++i) {
-        const auto& spec = prepared.graph.output_specs[i];
-        if (spec.kind != graph::OutputSpec::Kind::BufferMutation) continue;
-        for (const auto& [name, target] : prepared.mutated_buffers) {
-            if (target == spec.target) buffer_of_mutation_value_[prepared.graph.outputs[i].name] = name;
+    std::vector<int> buffer_of_slot(graph.value_count, -1);  // a mutation's new value → its buffer
+    for (size_t i = 0; i < graph.outputs.size(); ++i) {
+        const auto& out = graph.outputs[i];
+        const auto& spec = graph.output_specs[i];
+        Output output;
+        using Kind = graph::Argument::Kind;
+        if (out.kind == Kind::Tensor || out.kind == Kind::SymInt) {
+            output.slot = out.slot;
+        } else if (out.kind == Kind::Int) {
+            output.constant = RuntimeValue::of(Scalar{out.int_value});
+        } else if (out.kind == Kind::Float) {
+            output.constant = RuntimeValue::of(Scalar{out.float_value});
+        } else if (out.kind == Kind::Bool) {
+            output.constant = RuntimeValue::of(Scalar{out.bool_value});
+        } else {
+            output.is_none = true;
         }
+        if (spec.kind == graph::OutputSpec::Kind::BufferMutation) {
+            auto it = buffer_of_target.find(spec.target);
+            if (it == buffer_of_target.end() || output.slot < 0) {
+                throw Error("internal: mutation of buffer '" + spec.target + "' has no buffer input");
+            }
+            output.mutated_buffer = it->second;
+            buffer_of_slot[output.slot] = it->second;
+        } else {
+            ++user_output_count_;
+        }
+        outputs_.push_back(std::move(output));
     }
 
     const auto start = Clock::now();
@@ -188,155 +203,47 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
     if (!options.cache_dir.empty()) config.emplace(ov::cache_dir(options.cache_dir));
     if (options.num_threads < 0) throw InputError("the number of threads must be 0 (OpenVINO's default) or more");
     if (options.num_threads > 0) config.emplace(ov::inference_num_threads(options.num_threads));
-    for (const auto& [index, lowered] : planned.openvino_steps) {
-        if (!lowered.model) continue;
-        CompiledStep step;
-        step.lowered = &lowered;
-        step.compiled = with_context(prepared.where + ": OpenVINO could not compile step " + std::to_string(index + 1) +
-                                         " for device '" + options.device + "'",
-                                     [&] { return shared_core().compile_model(lowered.model, options.device, config); });
-        step.request = step.compiled.create_infer_request();
-        for (const auto& output : step.compiled.outputs()) step.static_result.push_back(output.get_partial_shape().is_static());
-        step.result_is_input = find_results_compiled_into_inputs(step.compiled, lowered.parameters);
-        for (const auto& input : step.compiled.inputs()) step.parameter_types.push_back(input.get_element_type());
-        for (const auto& output : step.compiled.outputs()) {
-            step.result_dtypes.push_back(lower::dtype_from_element(output.get_element_type()));
-            std::vector<int64_t> sizes;
-            if (output.get_partial_shape().is_static()) {
-                for (auto d : output.get_shape()) sizes.push_back(static_cast<int64_t>(d));
+    const auto& plan_steps = planned.plan.steps;
+    steps_.resize(plan_steps.size());
+    for (size_t s = 0; s < plan_steps.size(); ++s) {
+        steps_[s].number = s + 1;
+        if (plan_steps[s].where == partition::Where::Cpu) {
+            build_cpu_step(plan_steps[s], steps_[s]);
+        } else {
+            build_openvino_step(s, planned.openvino_steps.at(s), options, config, steps_[s]);
+            if (auto* compiled = steps_[s].compiled.get()) {
+                for (auto& result : compiled->results) result.mutated_buffer = buffer_of_slot[result.slot];
             }
-            step.result_sizes.push_back(sizes);
         }
-        step.bound_input_data.assign(step.parameter_types.size(), nullptr);
-        step.bound_input_sizes.assign(step.parameter_types.size(), {});
-        step.bound_output_data.assign(step.result_dtypes.size(), nullptr);
-        plan_reused_memory(step, prepared.graph);
-        steps_.emplace(index, std::move(step));
     }
     compile_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-const RuntimeValue& Executor::lookup(const Values& values, const std::string& name) const {
-    if (auto it = values.find(name); it != values.end()) return it->second;
-    if (auto it = constants_.find(name); it != constants_.end()) return it->second;
-    throw Error("internal: value '" + name + "' is read before it is made");
-}
-
-void Executor::run_cpu_step(const partition::Step& step, Values& values) {
+void Executor::build_cpu_step(const partition::Step& step, Step& built) {
     const auto& graph = prepared_.graph;
     for (int index : step.nodes) {
         const auto& node = graph.nodes[index];
-        const auto* kernel = kernels::find_kernel(node.target);
-        if (!kernel) throw Error("internal: no kernel for " + node.target);
-        kernels::KernelCall call(node, graph, [&](const std::string& name) -> const RuntimeValue& { return lookup(values, name); });
-        // Kernels name the node in their own errors (KernelCall::fail); others get it here.
-        auto results = with_context(prepared_.where, [&] {
-            try {
-                return (*kernel)(call);
-            } catch (const Error& e) {
-                const std::string node_context = "node " + node.name + " (" + node.target + ")";
-                if (std::string_view(e.what()).starts_with(node_context)) throw;
-                throw UnsupportedError(node_context + ": " + e.what());
-            }
-        });
-        size_t next = 0;
-        auto take = [&](const graph::Argument& out) {
-            if (next >= results.size()) throw Error("internal: kernel for " + node.target + " returned too few outputs");
-            auto& result = results[next++];
-            if (out.kind != graph::Argument::Kind::None) values[out.name] = std::move(result);
-        };
+        CpuNode cpu{&node, kernels::find_kernel(node.target), {}};
+        if (!cpu.kernel) throw Error("internal: no kernel for " + node.target);
         for (const auto& out : node.outputs) {
             if (out.kind == graph::Argument::Kind::List) {
-                for (const auto& item : out.items) take(item);
+                for (const auto& item : out.items) cpu.output_slots.push_back(item.kind == graph::Argument::Kind::None ? -1 : item.slot);
             } else {
-                take(out);
+                cpu.output_slots.push_back(out.kind == graph::Argument::Kind::None ? -1 : out.slot);
             }
         }
+        built.cpu_nodes.push_back(std::move(cpu));
     }
 }
 
-void Executor::run_openvino_step(size_t step_index, const OpenVINOStep& lowered, Values& values,
-                                 const std::map<std::string, Tensor*>& caller_outputs) {
-    auto it = steps_.find(step_index);
-    if (it != steps_.end()) {
-        auto& step = it->second;
-        auto& request = step.request;
-        for (size_t p = 0; p < lowered.parameters.size(); ++p) {
-            const std::string& name = lowered.parameters[p];
-            const auto& value = lookup(values, name);
-            const auto& type = step.parameter_types[p];
-            if (value.is_scalar()) {
-                request.set_input_tensor(p, scalar_tensor(value.scalar(), type));
-                step.bound_input_data[p] = nullptr;
-                continue;
-            }
-            // E3: OpenVINO reads every tensor as contiguous; anything else is copied into that order.
-            StridedTensor tensor = value.tensor().is_contiguous() ? value.tensor() : contiguous_copy(value.tensor());
-            if (tensor.dtype == DType::Int64) check_fits_32_bits(tensor, name, prepared_.where);
-            if (!tensor.is_contiguous() || tensor.dtype != lower::dtype_from_element(type)) {
-                throw Error("internal: " + name + " enters OpenVINO as " + type.get_type_name());
-            }
-            if (tensor.data != value.tensor().data) values[name] = RuntimeValue::of(tensor);  // keeps the copy alive
-            // The same memory as last call (a caller reusing its buffers, reused intermediates):
-            // OpenVINO still holds it, no need to bind again.
-            if (tensor.data == step.bound_input_data[p] && tensor.sizes == step.bound_input_sizes[p]) continue;
-            request.set_input_tensor(p, wrap(tensor));
-            step.bound_input_data[p] = tensor.data;
-            step.bound_input_sizes[p] = tensor.sizes;
-        }
-        std::vector<StridedTensor> bound(lowered.results.size());
-        std::vector<bool> is_bound(lowered.results.size(), false);
-        for (size_t r = 0; r < lowered.results.size(); ++r) {
-            if (!step.static_result[r] || is_symbolic(prepared_.graph, lowered.results[r]) ||
-                !step.result_is_input[r].empty()) {
-                continue;
-            }
-            const auto& sizes = step.result_sizes[r];
-            const DType dtype = step.result_dtypes[r];
-            auto caller = caller_outputs.find(lowered.results[r]);
-            if (caller != caller_outputs.end() && caller->second->shape() == sizes && caller->second->dtype() == dtype) {
-                bound[r] = view_of(*caller->second);  // written straight into the caller's memory
-            } else if (step.reused[r].data) {
-                bound[r] = step.reused[r];
-            } else if (auto buffer = buffer_of_mutation_value_.find(lowered.results[r]); buffer != buffer_of_mutation_value_.end()) {
-                bound[r] = next_state_buffer(buffer->second, dtype, sizes);
-            } else {
-                bound[r] = StridedTensor::allocate_for_overwrite(dtype, sizes);
-            }
-            if (bound[r].data != step.bound_output_data[r]) {
-                request.set_output_tensor(r, wrap(bound[r]));
-                step.bound_output_data[r] = bound[r].data;
-            }
-            is_bound[r] = true;
-        }
-        const auto start = Clock::now();
-        with_lazy_context([&] { return prepared_.where + ": OpenVINO failed in step " + std::to_string(step_index + 1); },
-                          [&] { request.infer(); });
-        last_openvino_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-        for (size_t r = 0; r < lowered.results.size(); ++r) {
-            const std::string& name = lowered.results[r];
-            if (!step.result_is_input[r].empty()) {
-                values[name] = lookup(values, step.result_is_input[r]);
-            } else if (is_symbolic(prepared_.graph, name)) {
-                values[name] = RuntimeValue::of(scalar_from(request.get_output_tensor(r)));
-            } else if (is_bound[r]) {
-                values[name] = RuntimeValue::of(bound[r]);
-            } else {
-                // Dynamic shape: the request's memory is reused by the next call, so copy out.
-                const ov::Tensor result = request.get_output_tensor(r);
-                const auto& shape = result.get_shape();
-                StridedTensor copy = StridedTensor::allocate_for_overwrite(lower::dtype_from_element(result.get_element_type()),
-                                                                           std::vector<int64_t>(shape.begin(), shape.end()));
-                if (copy.numel()) std::memcpy(copy.data, result.data(), result.get_byte_size());
-                values[name] = RuntimeValue::of(copy);
-            }
-        }
-    }
+void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, const LoadOptions& options,
+                                   const ov::AnyMap& config, Step& built) {
+    const auto& graph = prepared_.graph;
+    built.on_openvino = true;
     for (const auto& alias : lowered.aliases) {
-        switch (alias.kind) {
-        case Alias::Kind::Input:
-        case Alias::Kind::SameAs: values[alias.value] = lookup(values, alias.source); break;
-        case Alias::Kind::Constant: {
+        MadeValue made;
+        made.slot = slot_of(graph, alias.value);
+        if (alias.kind == Alias::Kind::Constant) {
             StridedTensor view;
             view.dtype = lower::dtype_from_element(alias.constant->get_element_type());
             const auto& shape = alias.constant->get_shape();
@@ -344,17 +251,200 @@ void Executor::run_openvino_step(size_t step_index, const OpenVINOStep& lowered,
             view.strides = kernels::contiguous_strides(view.sizes);
             view.data = static_cast<std::byte*>(const_cast<void*>(alias.constant->get_data_ptr()));
             view.owner = alias.constant;
-            values[alias.value] = RuntimeValue::of(view);
-            break;
+            made.constant = RuntimeValue::of(view);
+            // Read in place by later steps, never handed out as is.
+            reused_owners_.insert(alias.constant.get());
+        } else {
+            made.source_slot = slot_of(graph, alias.source);
         }
+        built.made.push_back(std::move(made));
+    }
+    if (!lowered.model) return;
+
+    auto step = std::make_unique<CompiledStep>();
+    step->compiled = with_context(prepared_.where + ": OpenVINO could not compile step " + std::to_string(index + 1) +
+                                      " for device '" + options.device + "'",
+                                  [&] { return shared_core().compile_model(lowered.model, options.device, config); });
+    step->request = step->compiled.create_infer_request();
+    for (const auto& name : lowered.parameters) {
+        step->parameter_slots.push_back(slot_of(graph, name));
+        step->parameter_names.push_back(name);
+    }
+    for (const auto& input : step->compiled.inputs()) step->parameter_types.push_back(input.get_element_type());
+    const auto folded = find_results_compiled_into_inputs(step->compiled, lowered.parameters);
+    std::set<std::string> program_outputs;
+    for (const auto& out : graph.outputs) program_outputs.insert(out.name);
+    const auto compiled_outputs = step->compiled.outputs();
+    for (size_t r = 0; r < lowered.results.size(); ++r) {
+        const std::string& name = lowered.results[r];
+        CompiledStep::Result result;
+        result.slot = slot_of(graph, name);
+        result.symbolic = is_symbolic(graph, name);
+        result.folded_into = folded[r].empty() ? -1 : slot_of(graph, folded[r]);
+        const auto& output = compiled_outputs.at(r);
+        result.dtype = lower::dtype_from_element(output.get_element_type());
+        result.is_static = output.get_partial_shape().is_static() && !result.symbolic && result.folded_into < 0;
+        if (result.is_static) {
+            for (auto d : output.get_shape()) result.sizes.push_back(static_cast<int64_t>(d));
+        }
+        size_t user_index = 0;
+        for (size_t i = 0; i < outputs_.size() && result.caller_output < 0; ++i) {
+            if (outputs_[i].mutated_buffer >= 0) continue;
+            if (outputs_[i].slot == result.slot) result.caller_output = static_cast<int>(user_index);
+            ++user_index;
+        }
+        // A static intermediate no program output reads gets one buffer for the life of the
+        // loaded method, written by OpenVINO on every call.
+        if (result.is_static && !program_outputs.count(name)) {
+            result.reused = StridedTensor::allocate_for_overwrite(result.dtype, result.sizes);
+            reused_owners_.insert(result.reused.owner.get());
+        }
+        step->results.push_back(std::move(result));
+    }
+    step->bound_input_data.assign(step->parameter_slots.size(), nullptr);
+    step->bound_input_sizes.assign(step->parameter_slots.size(), {});
+    step->bound_output_data.assign(step->results.size(), nullptr);
+    built.compiled = std::move(step);
+}
+
+const RuntimeValue& Executor::lookup(const Values& values, int slot) const {
+    if (slot >= 0 && static_cast<size_t>(slot) < values.size()) {
+        if (!std::holds_alternative<std::monostate>(values[slot].value)) return values[slot];
+        if (!std::holds_alternative<std::monostate>(constants_[slot].value)) return constants_[slot];
+    }
+    throw Error("internal: value slot " + std::to_string(slot) + " is read before it is made");
+}
+
+void Executor::run_cpu_step(const Step& step, Values& values) const {
+    const auto& graph = prepared_.graph;
+    for (const auto& cpu : step.cpu_nodes) {
+        const auto& node = *cpu.node;
+        kernels::KernelCall call(node, graph, [&](const graph::Argument& arg) -> const RuntimeValue& {
+            return lookup(values, arg.slot);
+        });
+        // Kernels name the node in their own errors (KernelCall::fail); others get it here.
+        auto results = with_context(prepared_.where, [&] {
+            try {
+                return (*cpu.kernel)(call);
+            } catch (const Error& e) {
+                const std::string node_context = "node " + node.name + " (" + node.target + ")";
+                if (std::string_view(e.what()).starts_with(node_context)) throw;
+                throw UnsupportedError(node_context + ": " + e.what());
+            }
+        });
+        if (results.size() < cpu.output_slots.size()) {
+            throw Error("internal: kernel for " + node.target + " returned too few outputs");
+        }
+        for (size_t k = 0; k < cpu.output_slots.size(); ++k) {
+            if (cpu.output_slots[k] >= 0) values[cpu.output_slots[k]] = std::move(results[k]);
         }
     }
 }
 
-kernels::StridedTensor Executor::next_state_buffer(const std::string& buffer, DType dtype, const std::vector<int64_t>& sizes) {
-    auto [it, created] = state_buffers_.try_emplace(buffer);
-    auto& pair = it->second;
-    if (created || pair[0].sizes != sizes || pair[0].dtype != dtype) {
+// E3: OpenVINO reads every tensor as contiguous; anything else is copied into that order.
+void Executor::bind_inputs(CompiledStep& step, Values& values) const {
+    auto& request = step.request;
+    for (size_t p = 0; p < step.parameter_slots.size(); ++p) {
+        const int slot = step.parameter_slots[p];
+        const auto& value = lookup(values, slot);
+        const auto& type = step.parameter_types[p];
+        if (value.is_scalar()) {
+            request.set_input_tensor(p, scalar_tensor(value.scalar(), type));
+            step.bound_input_data[p] = nullptr;
+            continue;
+        }
+        StridedTensor tensor = value.tensor().is_contiguous() ? value.tensor() : contiguous_copy(value.tensor());
+        if (tensor.dtype == DType::Int64) check_fits_32_bits(tensor, step.parameter_names[p], prepared_.where);
+        if (tensor.dtype != lower::dtype_from_element(type)) {
+            throw Error("internal: " + step.parameter_names[p] + " enters OpenVINO as " + type.get_type_name());
+        }
+        if (tensor.data != value.tensor().data) values[slot] = RuntimeValue::of(tensor);  // keeps the copy alive
+        // The same memory as last call (a caller reusing its buffers, reused intermediates):
+        // OpenVINO still holds it, no need to bind again.
+        if (tensor.data == step.bound_input_data[p] && tensor.sizes == step.bound_input_sizes[p]) continue;
+        request.set_input_tensor(p, wrap(tensor));
+        step.bound_input_data[p] = tensor.data;
+        step.bound_input_sizes[p] = tensor.sizes;
+    }
+}
+
+// Static results get their memory before infer(): the caller's output, a reused buffer, the
+// free half of a mutated buffer, or new memory. Dynamic ones are read back after.
+std::vector<StridedTensor> Executor::bind_outputs(CompiledStep& step, std::vector<Tensor>& caller_outputs) {
+    std::vector<StridedTensor> bound(step.results.size());
+    for (size_t r = 0; r < step.results.size(); ++r) {
+        auto& result = step.results[r];
+        if (!result.is_static) continue;
+        const Tensor* caller = result.caller_output >= 0 && static_cast<size_t>(result.caller_output) < caller_outputs.size() &&
+                                       !caller_outputs[result.caller_output].empty_handle()
+                                   ? &caller_outputs[result.caller_output]
+                                   : nullptr;
+        if (caller && caller->shape() == result.sizes && caller->dtype() == result.dtype) {
+            bound[r] = view_of(*caller);  // written straight into the caller's memory
+        } else if (result.reused.data) {
+            bound[r] = result.reused;
+        } else if (result.mutated_buffer >= 0) {
+            bound[r] = next_state_buffer(buffers_[result.mutated_buffer], result.dtype, result.sizes);
+        } else {
+            bound[r] = StridedTensor::allocate_for_overwrite(result.dtype, result.sizes);
+        }
+        if (bound[r].data != step.bound_output_data[r]) {
+            step.request.set_output_tensor(r, wrap(bound[r]));
+            step.bound_output_data[r] = bound[r].data;
+        }
+    }
+    return bound;
+}
+
+void Executor::infer(CompiledStep& step, size_t number) {
+    const auto start = Clock::now();
+    with_lazy_context([&] { return prepared_.where + ": OpenVINO failed in step " + std::to_string(number); },
+                      [&] { step.request.infer(); });
+    last_openvino_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+}
+
+void Executor::collect(CompiledStep& step, Values& values, std::vector<StridedTensor>& bound) const {
+    for (size_t r = 0; r < step.results.size(); ++r) {
+        const auto& result = step.results[r];
+        if (result.folded_into >= 0) {
+            values[result.slot] = lookup(values, result.folded_into);
+        } else if (result.symbolic) {
+            values[result.slot] = RuntimeValue::of(scalar_from(step.request.get_output_tensor(r)));
+        } else if (result.is_static) {
+            values[result.slot] = RuntimeValue::of(std::move(bound[r]));
+        } else {
+            // Dynamic shape: the request's memory is reused by the next call, so copy out.
+            const ov::Tensor tensor = step.request.get_output_tensor(r);
+            const auto& shape = tensor.get_shape();
+            StridedTensor copy = StridedTensor::allocate_for_overwrite(lower::dtype_from_element(tensor.get_element_type()),
+                                                                       std::vector<int64_t>(shape.begin(), shape.end()));
+            if (copy.numel()) std::memcpy(copy.data, tensor.data(), tensor.get_byte_size());
+            values[result.slot] = RuntimeValue::of(copy);
+        }
+    }
+}
+
+// The values OpenVINO would have aliased: the same value as their source (a copy is made only
+// where they leave the program, in hand_out), or a view of the constant.
+void Executor::make_values(const Step& step, Values& values) const {
+    for (const auto& made : step.made) {
+        values[made.slot] = made.source_slot >= 0 ? lookup(values, made.source_slot) : made.constant;
+    }
+}
+
+void Executor::run_openvino_step(Step& step, Values& values, std::vector<Tensor>& caller_outputs) {
+    if (auto* compiled = step.compiled.get()) {
+        bind_inputs(*compiled, values);
+        auto bound = bind_outputs(*compiled, caller_outputs);
+        infer(*compiled, step.number);
+        collect(*compiled, values, bound);
+    }
+    make_values(step, values);
+}
+
+kernels::StridedTensor Executor::next_state_buffer(MutatedBuffer& buffer, DType dtype, const std::vector<int64_t>& sizes) {
+    auto& pair = buffer.halves;
+    if (!pair[0].data || pair[0].sizes != sizes || pair[0].dtype != dtype) {
         for (auto& half : pair) {
             reused_owners_.erase(half.owner.get());
             half = StridedTensor::allocate_for_overwrite(dtype, sizes);
@@ -362,11 +452,12 @@ kernels::StridedTensor Executor::next_state_buffer(const std::string& buffer, DT
         }
     }
     // The half the current state is not in.
-    return pair[0].data == buffer_state_.at(buffer).data ? pair[1] : pair[0];
+    return pair[0].data == buffer.state.data ? pair[1] : pair[0];
 }
 
 // A program output as the caller receives it: its own contiguous memory, never shared with an
-// input, a constant, a buffer's state or another output (SPEC E1, E2); a copy where needed.
+// input, a constant, a buffer's state or another output (E1, E2 in docs/EXACTNESS.md); a copy
+// where needed.
 Tensor Executor::hand_out(const RuntimeValue& value, std::set<const void*>& taken) const {
     if (value.is_scalar()) {
         const Scalar& scalar = value.scalar();
@@ -388,7 +479,7 @@ Tensor Executor::hand_out(const RuntimeValue& value, std::set<const void*>& take
     const void* owner = tensor.owner.get();
     const bool engine_owned = owner && owner != prepared_.archive.get() && !taken.count(owner);
     bool foreign = !engine_owned || reused_owners_.count(owner) > 0;
-    for (const auto& [name, state] : buffer_state_) foreign |= state.owner.get() == owner;
+    for (const auto& buffer : buffers_) foreign |= buffer.state.owner.get() == owner;
     StridedTensor result = !foreign && tensor.is_contiguous() ? tensor : contiguous_copy(tensor);
     taken.insert(result.owner.get());
     return Tensor::adopt(result.dtype, result.sizes, result.data, result.owner);
@@ -396,65 +487,39 @@ Tensor Executor::hand_out(const RuntimeValue& value, std::set<const void*>& take
 
 void Executor::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
     check_inputs(prepared_, inputs);
-    const auto& graph = prepared_.graph;
-    const size_t mutation_count = prepared_.mutated_buffers.empty() ? 0 : [&] {
-        size_t n = 0;
-        for (const auto& spec : graph.output_specs) n += spec.kind == graph::OutputSpec::Kind::BufferMutation;
-        return n;
-    }();
-    const size_t user_count = graph.outputs.size() - mutation_count;
-    if (!outputs.empty() && outputs.size() != user_count) {
+    if (!outputs.empty() && outputs.size() != user_output_count_) {
         throw InputError(prepared_.where + ": " + std::to_string(outputs.size()) + " output tensors given, the program has " +
-                         std::to_string(user_count) + " outputs");
+                         std::to_string(user_output_count_) + " outputs");
     }
 
-    Values values;
-    for (size_t i = 0; i < inputs.size(); ++i) values[prepared_.user_inputs[i]] = RuntimeValue::of(view_of(inputs[i]));
-    for (const auto& [name, state] : buffer_state_) values[name] = RuntimeValue::of(state);
-    std::map<std::string, Tensor*> caller_outputs;
-    for (size_t k = 0; k < outputs.size(); ++k) {
-        const auto& out = graph.outputs[mutation_count + k];
-        if (out.kind == graph::Argument::Kind::Tensor && !outputs[k].empty_handle()) caller_outputs.emplace(out.name, &outputs[k]);
-    }
+    Values values(constants_.size());
+    for (size_t i = 0; i < inputs.size(); ++i) values[user_input_slots_[i]] = RuntimeValue::of(view_of(inputs[i]));
+    for (const auto& buffer : buffers_) values[buffer.input_slot] = RuntimeValue::of(buffer.state);
 
     last_openvino_ns_ = 0;
-    const auto& steps = planned_.plan.steps;
-    for (size_t s = 0; s < steps.size(); ++s) {
-        if (steps[s].where == partition::Where::Cpu) {
-            run_cpu_step(steps[s], values);
+    for (auto& step : steps_) {
+        if (step.on_openvino) {
+            run_openvino_step(step, values, outputs);
         } else {
-            run_openvino_step(s, planned_.openvino_steps.at(s), values, caller_outputs);
+            run_cpu_step(step, values);
         }
     }
 
     std::set<const void*> taken;
-    std::map<std::string, StridedTensor> next_state;
-    std::vector<Tensor> results(user_count);
-    for (size_t i = 0; i < graph.outputs.size(); ++i) {
-        const auto& out = graph.outputs[i];
-        const auto& spec = graph.output_specs[i];
-        RuntimeValue value;
-        if (out.kind == graph::Argument::Kind::Tensor || out.kind == graph::Argument::Kind::SymInt) {
-            value = lookup(values, out.name);
-        } else if (out.kind == graph::Argument::Kind::Int) {
-            value = RuntimeValue::of(Scalar{out.int_value});
-        } else if (out.kind == graph::Argument::Kind::Float) {
-            value = RuntimeValue::of(Scalar{out.float_value});
-        } else if (out.kind == graph::Argument::Kind::Bool) {
-            value = RuntimeValue::of(Scalar{out.bool_value});
-        } else {
-            throw UnsupportedError(prepared_.where + ": output " + std::to_string(i) + " is None; return tensors only");
-        }
-        if (spec.kind == graph::OutputSpec::Kind::BufferMutation) {
-            const std::string& buffer = buffer_of_mutation_value_.at(out.name);
-            auto halves = state_buffers_.find(buffer);
-            const bool in_own_half = halves != state_buffers_.end() && value.is_tensor() &&
-                                     (value.tensor().data == halves->second[0].data ||
-                                      value.tensor().data == halves->second[1].data);
-            next_state[buffer] = in_own_half ? value.tensor() : view_of(hand_out(value, taken));
+    std::vector<std::optional<StridedTensor>> next_state(buffers_.size());
+    std::vector<Tensor> results(user_output_count_);
+    size_t k = 0;
+    for (size_t i = 0; i < outputs_.size(); ++i) {
+        const auto& output = outputs_[i];
+        if (output.is_none) throw UnsupportedError(prepared_.where + ": output " + std::to_string(i) + " is None; return tensors only");
+        const RuntimeValue& value = output.slot >= 0 ? lookup(values, output.slot) : output.constant;
+        if (output.mutated_buffer >= 0) {
+            const auto& halves = buffers_[output.mutated_buffer].halves;
+            const bool in_own_half = value.is_tensor() && halves[0].data &&
+                                     (value.tensor().data == halves[0].data || value.tensor().data == halves[1].data);
+            next_state[output.mutated_buffer] = in_own_half ? value.tensor() : view_of(hand_out(value, taken));
             continue;
         }
-        const size_t k = i - mutation_count;
         if (k < outputs.size() && !outputs[k].empty_handle()) {
             const StridedTensor destination = view_of(outputs[k]);
             if (!value.is_tensor() || value.tensor().data != destination.data) {
@@ -465,11 +530,14 @@ void Executor::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outpu
                 std::memcpy(outputs[k].data(), made.data(), made.byte_size());
             }
             results[k] = outputs[k];
-            continue;
+        } else {
+            results[k] = hand_out(value, taken);
         }
-        results[k] = hand_out(value, taken);
+        ++k;
     }
-    for (auto& [name, state] : next_state) buffer_state_[name] = state;
+    for (size_t b = 0; b < buffers_.size(); ++b) {
+        if (next_state[b]) buffers_[b].state = std::move(*next_state[b]);
+    }
     outputs = std::move(results);
 }
 

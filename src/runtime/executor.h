@@ -2,21 +2,25 @@
 // (OpenVINO models and CPU kernels), makes the outputs OpenVINO would alias, and carries the
 // state of mutated buffers from call to call.
 //
-// Thread safety: one call at a time (one infer request per OpenVINO step).
+// Everything a call needs is resolved when the executor is built: each CPU node's kernel (a
+// pointer), each value's slot (an index into the call's value table), each OpenVINO port's
+// value, what every output is made from. A call does no lookup by name.
+//
+// Thread safety: one call at a time (one infer request per OpenVINO step, and the state of
+// mutated buffers lives here).
 #pragma once
 
 #include <array>
-#include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "compile/method.h"
+#include "kernels/registry.h"
 #include "kernels/tensor.h"
 #include "openvino/runtime/compiled_model.hpp"
 #include "openvino/runtime/infer_request.hpp"
-#include "compile/method.h"
 
 namespace pt2ov::runtime {
 
@@ -37,47 +41,97 @@ public:
     int64_t last_openvino_ns() const { return last_openvino_ns_; }
 
 private:
+    // The values of one call, by slot (graph::Value::slot); constants are read in place.
+    using Values = std::vector<kernels::RuntimeValue>;
+
+    struct CpuNode {
+        const graph::Node* node = nullptr;
+        const kernels::Kernel* kernel = nullptr;
+        std::vector<int> output_slots;  // the node's outputs flattened (list items in order); -1 for None
+    };
+
+    // A value the runtime makes where OpenVINO would alias (compile::Alias, resolved).
+    struct MadeValue {
+        int slot = -1;
+        int source_slot = -1;           // Input / SameAs: the value it repeats
+        kernels::RuntimeValue constant;  // Constant: a view of the OpenVINO constant's memory
+    };
+
     struct CompiledStep {
-        const OpenVINOStep* lowered = nullptr;
         ov::CompiledModel compiled;
         ov::InferRequest request;
-        std::vector<bool> static_result;
-        // Per result: the parameter (value name) OpenVINO compiled it into, or "" (see
-        // find_results_compiled_into_inputs).
-        std::vector<std::string> result_is_input;
-        // Per result: memory kept across calls for a static result that is not a program
-        // output (it lives only within a call); empty where results get fresh memory.
-        std::vector<kernels::StridedTensor> reused;
-        // Known at compile time, so a call asks OpenVINO nothing it already said.
+        std::vector<int> parameter_slots;
         std::vector<ov::element::Type> parameter_types;
-        std::vector<std::vector<int64_t>> result_sizes;  // for static results
-        std::vector<DType> result_dtypes;
+        std::vector<std::string> parameter_names;  // for error messages only
+        struct Result {
+            int slot = -1;
+            bool symbolic = false;    // a number (symbolic int), read back as a scalar
+            bool is_static = false;   // shape known at compile time: memory bound before infer()
+            int folded_into = -1;     // the parameter slot OpenVINO compiled it into, or -1
+            int caller_output = -1;   // the user output index it is, or -1
+            int mutated_buffer = -1;  // the mutated buffer whose next state it is, or -1
+            DType dtype = DType::Float32;
+            std::vector<int64_t> sizes;  // for static results
+            // Memory kept across calls for a static result that is not a program output.
+            kernels::StridedTensor reused;
+        };
+        std::vector<Result> results;
         // What each port was bound to last call: binding the same memory again is skipped.
         std::vector<const void*> bound_input_data, bound_output_data;
         std::vector<std::vector<int64_t>> bound_input_sizes;
     };
-    using Values = std::unordered_map<std::string, kernels::RuntimeValue>;
 
-    void run_cpu_step(const partition::Step& step, Values& values);
-    void run_openvino_step(size_t step_index, const OpenVINOStep& lowered, Values& values,
-                           const std::map<std::string, Tensor*>& caller_outputs);
-    void plan_reused_memory(CompiledStep& step, const graph::Graph& graph);
-    kernels::StridedTensor next_state_buffer(const std::string& buffer, DType dtype, const std::vector<int64_t>& sizes);
-    const kernels::RuntimeValue& lookup(const Values& values, const std::string& name) const;
+    struct Step {
+        bool on_openvino = false;
+        std::vector<CpuNode> cpu_nodes;
+        std::unique_ptr<CompiledStep> compiled;  // null for a CPU step or one whose outputs are all made
+        std::vector<MadeValue> made;
+        size_t number = 0;  // 1-based, for messages
+    };
+
+    // A mutated buffer: the state a call reads, and two buffers OpenVINO writes the next state
+    // into in turn (no allocation per call).
+    struct MutatedBuffer {
+        int input_slot = -1;
+        kernels::StridedTensor state;
+        std::array<kernels::StridedTensor, 2> halves;
+    };
+
+    // One program output (graph::Graph::outputs), resolved.
+    struct Output {
+        int slot = -1;                   // -1 for a number the program returns as a constant
+        kernels::RuntimeValue constant;  // that number
+        int mutated_buffer = -1;         // a buffer mutation: the buffer it updates
+        bool is_none = false;
+    };
+
+    void build_cpu_step(const partition::Step& step, Step& built);
+    void build_openvino_step(size_t index, const OpenVINOStep& lowered, const LoadOptions& options,
+                             const ov::AnyMap& config, Step& built);
+
+    void run_cpu_step(const Step& step, Values& values) const;
+    void run_openvino_step(Step& step, Values& values, std::vector<Tensor>& caller_outputs);
+    // The phases of an OpenVINO step.
+    void bind_inputs(CompiledStep& step, Values& values) const;
+    std::vector<kernels::StridedTensor> bind_outputs(CompiledStep& step, std::vector<Tensor>& caller_outputs);
+    void infer(CompiledStep& step, size_t number);
+    void collect(CompiledStep& step, Values& values, std::vector<kernels::StridedTensor>& bound) const;
+    void make_values(const Step& step, Values& values) const;
+
+    kernels::StridedTensor next_state_buffer(MutatedBuffer& buffer, DType dtype, const std::vector<int64_t>& sizes);
+    const kernels::RuntimeValue& lookup(const Values& values, int slot) const;
     Tensor hand_out(const kernels::RuntimeValue& value, std::set<const void*>& handed_out) const;
 
     const PreparedMethod& prepared_;
-    const PlannedMethod& planned_;
-    std::map<size_t, CompiledStep> steps_;
-    std::unordered_map<std::string, kernels::RuntimeValue> constants_;  // views of the archive's memory
-    std::map<std::string, kernels::StridedTensor> buffer_state_;       // mutated buffers, by graph input
+    std::vector<Step> steps_;
+    Values constants_;  // by slot: views of the archive's memory (empty elsewhere)
+    std::vector<int> user_input_slots_;
+    std::vector<Output> outputs_;
+    size_t user_output_count_ = 0;
+    std::vector<MutatedBuffer> buffers_;
     // Memory kept across calls (reused buffers, state halves, constants OpenVINO hands back):
     // never handed out as is.
     std::set<const void*> reused_owners_;
-    // A mutated buffer whose new value OpenVINO writes: two buffers used in turn, one holding
-    // the state the call reads, the other receiving the state it leaves (no allocation per call).
-    std::map<std::string, std::string> buffer_of_mutation_value_;  // new-value name → buffer input
-    std::map<std::string, std::array<kernels::StridedTensor, 2>> state_buffers_;
     double compile_ms_ = 0;
     int64_t last_openvino_ns_ = 0;
 };

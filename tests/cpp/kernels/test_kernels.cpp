@@ -177,7 +177,7 @@ public:
         node_.outputs = std::move(outputs);
         const Kernel* kernel = find_kernel(target);
         if (!kernel) throw std::runtime_error("no kernel for " + target);
-        KernelCall call(node_, graph_, [this](const std::string& name) -> const RuntimeValue& { return values_.at(name); });
+        KernelCall call(node_, graph_, [this](const Argument& arg) -> const RuntimeValue& { return values_.at(arg.name); });
         return (*kernel)(call);
     }
 
