@@ -28,7 +28,7 @@ size_t dtype_size(DType dtype);
 std::string_view dtype_name(DType dtype);
 
 // numpy's array-interface code for the dtype as it travels in .npy files ("<f4", "|b1", ...).
-// bfloat16 has none: it travels as float32 (see DESIGN.md), so this returns "<f4" for it.
+// bfloat16 has none: it travels as float32 (see README.md, "The command line"), so this returns "<f4" for it.
 std::string_view dtype_npy_code(DType dtype);
 
 bool dtype_is_floating(DType dtype);

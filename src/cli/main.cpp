@@ -1,4 +1,4 @@
-// The pt2ov command: parses flags and calls the library (DESIGN.md, "The command line").
+// The pt2ov command: parses flags and calls the library (README.md, "The command line").
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 

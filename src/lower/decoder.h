@@ -1,6 +1,6 @@
 // Our implementation of OpenVINO's TorchDecoder over the IR, presenting a Subgraph the way
 // OpenVINO's Python FX decoder presents a torch.fx graph, so that OpenVINO's own PyTorch
-// frontend converts it (DESIGN.md: conversion is OpenVINO's job).
+// frontend converts it (docs/ARCHITECTURE.md: conversion is OpenVINO's job).
 //
 // How the FX decoder presents nodes, and so how we do:
 //  - value ids are small integers; 0 is reserved for "inlined" (a non-tensor argument).

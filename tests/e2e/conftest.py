@@ -1,7 +1,7 @@
 """Shared fixtures for the end-to-end tests: the `build/pt2ov` command, running it on .npz
 files, and the zoo's exported programs (each exported once per session).
 
-The command-line contract these tests rely on is in DESIGN.md ("The command line").
+The command-line contract these tests rely on is in README.md ("The command line").
 Set PT2OV_BIN to test another binary than build/pt2ov.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The exactness contract (SPEC.md E1-E7) on the programs that break it first: copies, views and
+"""The exactness contract (docs/EXACTNESS.md, E1-E7) on the programs that break it first: copies, views and
 aliases of inputs and constants, dim orders, every dtype, precision hints, mutated state, and
 whole programs under --strict. The programs are in tests/models/exactness.py (not in the zoo's
 registry: these tests run them with their own options and checks).
@@ -217,7 +217,7 @@ def test_exact(programs, tmp_path, name, mode, shape, options):
 
 
 # =================================================================================================
-# Precision hints: copies stay bit-exact (SPEC.md 6, E1)
+# Precision hints: copies stay bit-exact (docs/EXACTNESS.md K6, E1)
 # =================================================================================================
 PRECISION_CASES = [
     "precision_copies",
@@ -270,7 +270,7 @@ def test_copies_exact_under_precision(programs, tmp_path, name, mode, shape, pre
 
 
 def test_pi_and_subnormals_survive_f16_hint(programs, tmp_path):
-    """The SPEC's own numbers: 3.14159265 stays 3.14159265 in f32, [1e-40, -0.0] stay."""
+    """The numbers of docs/EXACTNESS.md K6: 3.14159265 stays 3.14159265 in f32, [1e-40, -0.0] stay."""
     prog = programs.get("precision_copies", "exported", "static")
     calls = prog.calls()[:1]
     for precision in ("f16", "bf16"):
@@ -285,7 +285,7 @@ def test_pi_and_subnormals_survive_f16_hint(programs, tmp_path):
 
 
 # =================================================================================================
-# Whole programs under --strict (SPEC.md 3, E4)
+# Whole programs under --strict (docs/EXACTNESS.md K3, E4)
 # =================================================================================================
 def _strict_params():
     return [pytest.param(name, mode, shape, id=f"{name}-{mode}-{shape}")

@@ -86,7 +86,7 @@ def test_inspect_text(zoo_programs):
 
 
 def test_inspect_cpu_op(zoo_programs):
-    """--cpu-op puts every node of that op on a CPU step, whatever OpenVINO supports (SPEC 9)."""
+    """--cpu-op puts every node of that op on a CPU step, whatever OpenVINO supports (docs/EXACTNESS.md K9)."""
     program = zoo_programs.get("mlp", "exported", "dynamic")
     relus = {n for n, t in call_function_nodes(program.path).items() if t == "aten.relu.default"}
     assert relus

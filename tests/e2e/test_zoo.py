@@ -1,4 +1,4 @@
-"""Every zoo case through the engine, compared with PyTorch eager (SPEC.md E1, E2, E5, E6).
+"""Every zoo case through the engine, compared with PyTorch eager (docs/EXACTNESS.md E1, E2, E5, E6).
 
 Each case runs as exported by torch.export.export and after ep.run_decompositions(), static and
 (where the case has dynamic dims) dynamic. Each test makes two calls on one loaded program —
@@ -54,7 +54,7 @@ def test_zoo(zoo_programs, run_engine, name, mode, shape):
 
 
 # --- placement: the same programs with work forced onto the engine's CPU kernels ---------------
-# (case, CLI options) — the results must not change when nodes move off OpenVINO (SPEC.md 9).
+# (case, CLI options) — the results must not change when nodes move off OpenVINO (docs/EXACTNESS.md K9).
 CPU_PLACEMENTS = [
     ("mlp", ["--cpu-op", "aten.relu"]),
     ("clone_and_sin", ["--cpu-op", "aten.sin.default"]),
@@ -87,7 +87,7 @@ def test_cpu_node_placement(zoo_programs, run_engine, name):
         assert_outputs_match(got, want, case, label=f"{name} --cpu-node {node} call {i}")
 
 
-# --- precision hints: copies stay bit-exact (SPEC.md 6, E1) ------------------------------------
+# --- precision hints: copies stay bit-exact (docs/EXACTNESS.md K6, E1) ------------------------------------
 @pytest.mark.parametrize("precision", ["f16", "bf16"])
 @pytest.mark.parametrize("name", ["dtype_copies", "clone_shared", "param_copy", "buffer_clone_add"])
 def test_copies_exact_under_precision(zoo_programs, run_engine, name, precision):

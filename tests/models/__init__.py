@@ -9,12 +9,12 @@ Adding a case: write the module in the file of its family (or a new file listed 
 `_MODEL_FILES`), call `register(ModelCase(...))`, and run `python -m tests.models.check` from
 the repository root: it builds, exports and saves every case and checks the exported program
 against eager PyTorch, without the engine. Every bug found in the engine gets the smallest
-program that shows it here, kept forever (DESIGN.md, "Habits").
+program that shows it here, kept forever (docs/EXTENDING.md, "Habits").
 
-Tolerances: floats compare with rtol 1e-4 / atol 1e-5 (SPEC.md E5) unless a case sets `rtol` /
+Tolerances: floats compare with rtol 1e-4 / atol 1e-5 (docs/EXACTNESS.md E5) unless a case sets `rtol` /
 `atol` and says `why`. Integers and bools always compare exactly. `expect_exact=True` makes
 every output bit-exact; `exact_outputs` lists the (flattened) outputs that are copies or views
-of an input, parameter, buffer or constant and must be bit-exact (SPEC.md E1).
+of an input, parameter, buffer or constant and must be bit-exact (docs/EXACTNESS.md E1).
 """
 from __future__ import annotations
 

@@ -143,7 +143,7 @@ register(
         make_inputs=_param_copy_inputs,
         dynamic_shapes=({0: _batch_dim()},),
         exact_outputs=(0,),
-        notes="A returned copy of a parameter (SPEC.md 2): a Constant feeding a Result.",
+        notes="A returned copy of a parameter (docs/EXACTNESS.md K2): a Constant feeding a Result.",
     )
 )
 

@@ -232,6 +232,6 @@ register(
         make_inputs=_channels_last_conv_inputs,
         dynamic_shapes=({0: _batch_dim()},),
         notes="A conv on a channels-last copy of the input: its output is channels-last and is "
-        "both returned and reduced over (2, 3) (SPEC.md 4).",
+        "both returned and reduced over (2, 3) (docs/EXACTNESS.md K4).",
     )
 )

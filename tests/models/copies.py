@@ -1,4 +1,4 @@
-"""Copies and views returned as outputs (SPEC.md 1, 3, 4, E1). OpenVINO's frontend turns
+"""Copies and views returned as outputs (docs/EXACTNESS.md K1, K3, K4, E1). OpenVINO's frontend turns
 copies into nothing, so a partition can return its own input; every output here that is a copy
 or view of an input must come back bit-exact, -0.0 and subnormals included."""
 import torch
@@ -46,7 +46,7 @@ register(
         dynamic_shapes=({0: _batch_dim()},),
         exact_outputs=(0,),
         notes="`return x.clone(), torch.sin(x.clone())`: a partition returning its own input "
-        "(SPEC.md 1); x is read again afterwards so an overwritten input shows.",
+        "(docs/EXACTNESS.md K1); x is read again afterwards so an overwritten input shows.",
     )
 )
 
@@ -66,7 +66,7 @@ register(
         make_inputs=_clone_inputs,
         dynamic_shapes=({0: _batch_dim()},),
         exact_outputs=(0, 2),
-        notes="SPEC.md 1: `y = x.clone(); return y, torch.sin(y)`, and a chain "
+        notes="docs/EXACTNESS.md K1: `y = x.clone(); return y, torch.sin(y)`, and a chain "
         "x.clone().clone().",
     )
 )
@@ -130,7 +130,7 @@ register(
         make_inputs=_channels_last_inputs,
         dynamic_shapes=({0: _batch_dim()},),
         exact_outputs=(0, 2),
-        notes="SPEC.md 4: a channels-last copy returned and read by a mean over (2, 3).",
+        notes="docs/EXACTNESS.md K4: a channels-last copy returned and read by a mean over (2, 3).",
     )
 )
 

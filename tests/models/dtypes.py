@@ -107,7 +107,7 @@ register(
         make_inputs=_int64_inputs,
         dynamic_shapes=({0: _batch_dim()},),
         expect_exact=True,
-        notes="`idx * 3 + 2**33` and friends: int64 values beyond 2**31 (SPEC.md 5, E4). "
+        notes="`idx * 3 + 2**33` and friends: int64 values beyond 2**31 (docs/EXACTNESS.md K5, E4). "
         "Either exact or a clear error naming the tensor; never truncated.",
     )
 )

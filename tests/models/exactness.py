@@ -1,6 +1,6 @@
 """Programs for tests/e2e/test_exactness.py: copies, views and aliases of inputs and constants,
 dim orders, every dtype, precision hints, mutated state and whole programs under --strict
-(SPEC.md "Known ways the job goes wrong" 1-9 and the exactness contract E1-E7).
+(docs/EXACTNESS.md: the known ways K1-K9 and the contract E1-E7).
 
 These cases are NOT in the zoo's registry: `tests/models/__init__.py` does not import this file,
 so tests/e2e/test_zoo.py does not run them (test_exactness.py runs each with its own options,
@@ -101,7 +101,7 @@ def _float_input(seed, n=7):
 
 
 # =================================================================================================
-# 1. Copies and views of an input (SPEC.md 1)
+# 1. Copies and views of an input (docs/EXACTNESS.md K1)
 # =================================================================================================
 class CopyAndSin(nn.Module):
     """`y = COPY(x); return y, torch.sin(y)` for one kind of copy."""
@@ -131,7 +131,7 @@ for _i, _kind in enumerate(("clone", "detach", "full_slice", "clone_clone")):
         make_inputs=_float_input(100 + _i),
         dynamic_shapes=({0: _batch()},),
         exact_outputs=(0,),
-        notes=f"SPEC.md 1: `y = x.{_kind}; return y, torch.sin(y)`: the copy must be bit-exact "
+        notes=f"docs/EXACTNESS.md K1: `y = x.{_kind}; return y, torch.sin(y)`: the copy must be bit-exact "
         "and sin must read the right values.",
     ))
 
@@ -167,7 +167,7 @@ _add(ModelCase(
 
 
 # =================================================================================================
-# 2. Copies of constants (SPEC.md 2, 8, E7)
+# 2. Copies of constants (docs/EXACTNESS.md K2, K8, E7)
 # =================================================================================================
 _CONST_VALUES = [3.14159265, 1e-40, -0.0, -1e-40, 1.0 / 3.0, 65519.0, 1e-8]
 
@@ -200,7 +200,7 @@ for _i, _kind in enumerate(("buffer", "parameter", "constant")):
         make_inputs=_float_input(120 + _i, n=len(_CONST_VALUES)),
         dynamic_shapes=({0: _batch()},),
         exact_outputs=(0,),
-        notes=f"SPEC.md 2: `return self.c.clone(), x + self.c` with c a {_kind} holding "
+        notes=f"docs/EXACTNESS.md K2: `return self.c.clone(), x + self.c` with c a {_kind} holding "
         "3.14159265, 1e-40, -0.0.",
     ))
 
@@ -220,7 +220,7 @@ _add(ModelCase(
     make_inputs=_float_input(123, n=len(_CONST_VALUES)),
     dynamic_shapes=({0: _batch()},),
     exact_outputs=(0, 1),
-    notes="SPEC.md 8: two copies of one constant returned from one program.",
+    notes="docs/EXACTNESS.md K8: two copies of one constant returned from one program.",
 ))
 
 
@@ -245,7 +245,7 @@ _add(ModelCase(
     make_inputs=_float_input(131, n=3),
     dynamic_shapes=({0: _batch()},),
     exact_outputs=(0,),
-    notes="SPEC.md 8: `y = self.buf.clone().clone(memory_format=torch.channels_last); "
+    notes="docs/EXACTNESS.md K8: `y = self.buf.clone().clone(memory_format=torch.channels_last); "
     "return y, torch.sin(y)` with a 4-D buffer (a cycle-prone partition shape).",
 ))
 
@@ -285,13 +285,13 @@ _add(ModelCase(
     make_inputs=_float_input(151),
     dynamic_shapes=({0: _batch()},),
     exact_outputs=(1,),
-    notes="SPEC.md 8: an OpenVINO part that computes only from constants (no inputs): "
+    notes="docs/EXACTNESS.md K8: an OpenVINO part that computes only from constants (no inputs): "
     "`return self.buf * 2 + 1, x.clone()`.",
 ))
 
 
 # =================================================================================================
-# 3. Dim orders (SPEC.md 4, 7, E3)
+# 3. Dim orders (docs/EXACTNESS.md K4, K7, E3)
 # =================================================================================================
 def _input_4d(seed):
     def make(variant):
@@ -311,7 +311,7 @@ _add(ModelCase(
     make_inputs=_input_4d(160),
     dynamic_shapes=({0: _batch()},),
     exact_outputs=(0,),
-    notes="SPEC.md 4: `y = x.clone(memory_format=torch.channels_last); return y, sin(y)`.",
+    notes="docs/EXACTNESS.md K4: `y = x.clone(memory_format=torch.channels_last); return y, sin(y)`.",
 ))
 
 
@@ -327,7 +327,7 @@ _add(ModelCase(
     make_inputs=lambda v: (torch.randn(BATCH[v], 3, 4, 5,
                                        generator=torch.Generator().manual_seed(161 + v)) * 3,),
     dynamic_shapes=({0: _batch()},),
-    notes="SPEC.md 4: a channels-last copy reduced inside a partition; run also with "
+    notes="docs/EXACTNESS.md K4: a channels-last copy reduced inside a partition; run also with "
     "--cpu-op aten.clone so the channels-last tensor crosses a partition edge (E3). Finite "
     "values only: a mean over a NaN would hide a permutation.",
 ))
@@ -345,7 +345,7 @@ _add(ModelCase(
     make_inputs=_input_4d(170),
     dynamic_shapes=({0: _batch()},),
     exact_outputs=(0,),
-    notes="SPEC.md 7: `x.clone(memory_format=torch.preserve_format)` of an input.",
+    notes="docs/EXACTNESS.md K7: `x.clone(memory_format=torch.preserve_format)` of an input.",
 ))
 
 
@@ -370,7 +370,7 @@ _add(ModelCase(
     make_inputs=lambda v: (tricky((BATCH[v], 3, 4, 4), torch.float32, v, 173),),
     dynamic_shapes=({0: _batch()},),
     exact_outputs=(0, 1, 2, 3),
-    notes="SPEC.md 4/7: preserve_format (and contiguous) clones of a channels_last constant "
+    notes="docs/EXACTNESS.md K4/K7: preserve_format (and contiguous) clones of a channels_last constant "
     "buffer and of a contiguous one, and the channels_last buffer read by an add.",
 ))
 
@@ -397,7 +397,7 @@ _add(ModelCase(
     make_inputs=lambda v: (tricky((BATCH[v], 3, 4, 4), torch.float32, v, 176),),
     dynamic_shapes=({0: _batch()},),
     exact_outputs=(0, 1),
-    notes="SPEC.md 4/7: a preserve_format copy of a channels_last constant buffer, a "
+    notes="docs/EXACTNESS.md K4/K7: a preserve_format copy of a channels_last constant buffer, a "
     "contiguous copy of another, and the first read by an add in OpenVINO.",
 ))
 
@@ -478,7 +478,7 @@ _add(ModelCase(
     make_inputs=_int64_input(260),
     dynamic_shapes=({0: _batch()},),
     expect_exact=True,
-    notes="SPEC.md 5, E4: int64 beyond 2**31 (2**40 + 7, -2**40, int64 max/min) copied.",
+    notes="docs/EXACTNESS.md K5, E4: int64 beyond 2**31 (2**40 + 7, -2**40, int64 max/min) copied.",
 ))
 
 
@@ -500,7 +500,7 @@ _add(ModelCase(
     make_module=lambda: Int64Compute().eval(),
     make_inputs=_int64_compute_input,
     dynamic_shapes=({0: _batch()},),
-    notes="SPEC.md 5, E4: `x * 3 + 2**33, x.sum(), x > 2**34` on int64 values up to 2**41.",
+    notes="docs/EXACTNESS.md K5, E4: `x * 3 + 2**33, x.sum(), x > 2**34` on int64 values up to 2**41.",
 ))
 
 
@@ -515,12 +515,12 @@ _add(ModelCase(
     make_inputs=lambda v: (tricky((BATCH[v], 6), torch.uint16, v, 270),),
     dynamic_shapes=({0: _batch()},),
     expect_exact=True,
-    notes="SPEC.md 5: uint16 copies (values 32768, 40000, 65535) failed at run time.",
+    notes="docs/EXACTNESS.md K5: uint16 copies (values 32768, 40000, 65535) failed at run time.",
 ))
 
 
 # =================================================================================================
-# 5. Precision hints: copies stay bit-exact (SPEC.md 6)
+# 5. Precision hints: copies stay bit-exact (docs/EXACTNESS.md K6)
 # =================================================================================================
 class PrecisionCopies(nn.Module):
     def __init__(self):
@@ -549,7 +549,7 @@ _add(ModelCase(
     make_inputs=_precision_inputs,
     dynamic_shapes=({0: _batch()}, {0: _batch()}),
     exact_outputs=(0, 1, 2, 3, 4),
-    notes="SPEC.md 6: copies of f32/f16/bf16 constants and of f32/f16 inputs stay bit-exact "
+    notes="docs/EXACTNESS.md K6: copies of f32/f16/bf16 constants and of f32/f16 inputs stay bit-exact "
     "under --precision f16 and bf16 (3.14159265 stays 3.14159265; [1e-40, -0.0] stay).",
 ))
 
@@ -597,7 +597,7 @@ _add(ModelCase(
 
 
 # =================================================================================================
-# 7. Whole programs under --strict (SPEC.md 3)
+# 7. Whole programs under --strict (docs/EXACTNESS.md K3)
 # =================================================================================================
 class ReturnClone(nn.Module):
     def forward(self, x):
@@ -612,12 +612,12 @@ for _i, (_dname, _dtype) in enumerate((("float32", torch.float32), ("int64", tor
         make_inputs=(lambda v, dt=_dtype, s=300 + _i: (tricky((BATCH[v], 6), dt, v, s),)),
         dynamic_shapes=({0: _batch()},),
         expect_exact=True,
-        notes=f"SPEC.md 3: the whole program `return x.clone()` ({_dname}) under --strict.",
+        notes=f"docs/EXACTNESS.md K3: the whole program `return x.clone()` ({_dname}) under --strict.",
     ))
 
 
 # =================================================================================================
-# 8. The smallest programs of the failures these tests found (DESIGN.md, "Habits": kept forever)
+# 8. The smallest programs of the failures these tests found (docs/EXTENDING.md, "Habits": kept forever)
 # =================================================================================================
 # Before commit 4f76172 ("numeric debug names so one tensor can feed two results") all four, and
 # two_copies_of_constant, preserve_format_clone_constants and mutated_count_copy*, stopped at
@@ -625,7 +625,7 @@ for _i, (_dname, _dtype) in enumerate((("float32", torch.float32), ("int64", tor
 # failed at src/frontends/pytorch/src/translate_session.cpp:434: ... Tensor name is not a
 # number: add" (": add:0" after run_decompositions, ": b" for a constant) on OpenVINO 2026.4.1:
 # two Results of one partition read one tensor once the frontend turns the copies into nothing
-# (SPEC.md "shares its tensor with another result"). `y = x + 1; return y, y`
+# (docs/EXACTNESS.md, K10: one tensor returned twice). `y = x + 1; return y, y`
 # (same_tensor_twice) already ran; adding a copy broke it.
 class ResultAndItsCopy(nn.Module):
     def forward(self, x):
@@ -674,7 +674,7 @@ _add(ModelCase(
     make_inputs=_float_input(402, n=3),
     dynamic_shapes=({0: _batch()},),
     exact_outputs=(0, 1),
-    notes="Smallest program of the two-copies-of-one-constant failure (SPEC.md 8): `return "
+    notes="Smallest program of the two-copies-of-one-constant failure (docs/EXACTNESS.md K8): `return "
     "self.buf.clone(), self.buf.clone(), x + 1` failed to load ('Tensor name is not a number: "
     "b'); also `self.buf.clone(), self.buf.detach()` and `self.buf.clone(), "
     "self.buf.clone().clone()`.",

@@ -1,4 +1,4 @@
-"""Smallest programs of bugs found in the engine, kept forever (DESIGN.md, "Habits").
+"""Smallest programs of bugs found in the engine, kept forever (docs/EXTENDING.md, "Habits").
 
 Each case says in its notes what went wrong before it was fixed.
 """

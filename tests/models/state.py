@@ -1,5 +1,5 @@
 """Programs with state: buffers mutated in place (they must carry over between calls on one
-loaded program, SPEC.md E2/E6) and copies of buffers (SPEC.md 2, 8)."""
+loaded program, docs/EXACTNESS.md E2/E6) and copies of buffers (docs/EXACTNESS.md K2, K8)."""
 import torch
 from torch import nn
 from torch.export import Dim
@@ -111,7 +111,7 @@ register(
         make_inputs=_buffer_clone_add_inputs,
         dynamic_shapes=({0: _batch_dim()},),
         exact_outputs=(0,),
-        notes="`return self.buf.clone(), x + self.buf` with a 256 KiB buffer (SPEC.md 2, E7: "
+        notes="`return self.buf.clone(), x + self.buf` with a 256 KiB buffer (docs/EXACTNESS.md K2, E7: "
         "held once).",
     )
 )
@@ -145,7 +145,7 @@ register(
         make_inputs=_buffer_clone_chain_inputs,
         dynamic_shapes=({0: _batch_dim()},),
         exact_outputs=(0,),
-        notes="SPEC.md 8: `y = self.buf.clone().clone(memory_format=torch.channels_last); "
+        notes="docs/EXACTNESS.md K8: `y = self.buf.clone().clone(memory_format=torch.channels_last); "
         "return y, torch.sin(y)` (a cycle-prone partition shape, a channels-last copy).",
     )
 )
