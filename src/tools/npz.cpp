@@ -1,4 +1,4 @@
-#include "runtime/npz.h"
+#include "tools/npz.h"
 
 #include <zip.h>
 
@@ -22,7 +22,7 @@
 
 #include "pt2ov/error.h"
 
-namespace pt2ov::runtime {
+namespace pt2ov::tools {
 
 namespace {
 
@@ -760,4 +760,4 @@ Tensor float32_from_bfloat16(const Tensor& bfloat16_tensor) {
     return result;
 }
 
-}  // namespace pt2ov::runtime
+}  // namespace pt2ov::tools
