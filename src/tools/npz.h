@@ -41,9 +41,9 @@ std::vector<NamedArray> read_npz(const std::string& path);
 void write_npz(const std::string& path, const std::vector<NamedArray>& arrays);
 
 // A bf16 program input arrives as a float32 array. Every float32 must be a bf16 value exactly
-// (low 16 bits zero; any NaN counts as bf16's NaN): silently rounding would hand the program
-// other numbers than the user meant. Throws InputError at the first float that is not, or for
-// a tensor that is not float32.
+// (low 16 bits zero; kept bit for bit, NaN payloads included), or a NaN (which becomes bf16's
+// quiet NaN, sign kept): silently rounding would hand the program other numbers than the user
+// meant. Throws InputError at the first float that is not, or for a tensor that is not float32.
 Tensor bfloat16_from_float32(const Tensor& float32_tensor);
 
 // The other way, for outputs: exact for every bf16 value (its bits become the float's top 16).

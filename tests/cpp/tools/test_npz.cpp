@@ -750,6 +750,16 @@ TEST(NpzBFloat16, AnyNaNBecomesBFloat16NaNNotInfinity) {
     }
 }
 
+TEST(NpzBFloat16, NaNsBFloat16HoldsKeepTheirBits) {
+    const uint32_t nans[] = {0x7FC00000u, 0xFFC00000u, 0x7F810000u, 0xFFFF0000u};
+    Tensor input = Tensor::allocate(DType::Float32, {4});
+    std::memcpy(input.data(), nans, sizeof nans);
+    const Tensor bf16 = pt2ov::tools::bfloat16_from_float32(input);
+    for (size_t i = 0; i < std::size(nans); ++i) {
+        EXPECT_EQ(uint32_t{bf16.data_as<uint16_t>()[i]} << 16, nans[i]) << i;
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The dtype table and Tensor that the .npz code rests on.
 
