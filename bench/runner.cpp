@@ -8,7 +8,7 @@
 //   pt2ov_bench_runner dump     MODEL.pt2 DIR [--cpu-op OP ...]
 //
 // pt2ov: the program through pt2ov's C++ API (Program::load, run into reused outputs), timed
-// by the library's CallTimer, the loop `pt2ov bench` uses.
+// by the tools' CallTimer, the loop `pt2ov bench` uses.
 // openvino: the IR that OpenVINO's Python convert_model made of the same program, compiled
 // with the hints pt2ov's load leaves in force (f32, latency, one request; the given threads),
 // one synchronous request, inputs bound in place, outputs left in the request's memory: the
@@ -30,15 +30,14 @@
 #include <openvino/openvino.hpp>
 
 #include "pt2ov/pt2ov.h"
-#include "runtime/benchmark.h"
-#include "runtime/method.h"
-#include "runtime/npz.h"
-#include "runtime/npz_io.h"
+#include "tools/benchmark.h"
+#include "tools/npz.h"
+#include "tools/npz_io.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-namespace rt = pt2ov::runtime;
+namespace rt = pt2ov::tools;
 
 double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
@@ -229,15 +228,7 @@ int run_pair(const std::string& model_pt2, const std::string& model_xml, const s
 int run_dump(const std::string& model, const std::string& directory, const std::vector<std::string>& cpu_ops) {
     pt2ov::LoadOptions options;
     options.cpu_ops = cpu_ops;
-    const auto prepared = rt::prepare_method(model, options);
-    const auto planned = rt::plan_method(prepared, options);
-    nlohmann::json written = nlohmann::json::array();
-    for (const auto& [index, step] : planned.openvino_steps) {
-        if (!step.model) continue;
-        const std::string path = fmt::format("{}/step{}.xml", directory, index + 1);
-        ov::serialize(step.model, path);
-        written.push_back(path);
-    }
+    const auto written = pt2ov::Program::write_openvino_models(model, directory, options);
     std::cout << nlohmann::json{{"written", written}}.dump(2) << "\n";
     return 0;
 }

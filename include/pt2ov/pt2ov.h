@@ -76,6 +76,14 @@ public:
     // Method names stored in an archive ("forward" for torch.export.save's).
     static std::vector<std::string> methods(const std::string& path);
 
+    // Writes the OpenVINO models a load of `path` would compile, as OpenVINO IR files
+    // `directory`/step<N>.xml and .bin, N numbering the steps as the report does (from 1); a step
+    // whose every output pt2ov makes itself has no model and no file. Compiles nothing; a
+    // missing folder is made. Returns the .xml paths written. For setting pt2ov's OpenVINO steps
+    // beside OpenVINO's own conversion (bench/runner.cpp's `dump`, benchmark_app).
+    static std::vector<std::string> write_openvino_models(const std::string& path, const std::string& directory,
+                                                          const LoadOptions& options = {});
+
     const std::vector<IOInfo>& inputs() const;
     const std::vector<IOInfo>& outputs() const;
     const PlacementReport& report() const;

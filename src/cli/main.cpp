@@ -6,9 +6,9 @@
 #include <iostream>
 
 #include "pt2ov/pt2ov.h"
-#include "runtime/benchmark.h"
-#include "runtime/npz_io.h"
-#include "runtime/report.h"
+#include "tools/benchmark.h"
+#include "tools/npz_io.h"
+#include "tools/report.h"
 
 namespace {
 
@@ -53,9 +53,9 @@ int run_command(const std::string& model, const std::vector<std::string>& inputs
     auto program = pt2ov::Program::load(model, options);
     // Read every input first, so a bad file stops the run before any call changes state.
     std::vector<std::vector<pt2ov::Tensor>> calls;
-    for (const auto& path : inputs) calls.push_back(pt2ov::runtime::read_inputs(path, program.inputs()));
+    for (const auto& path : inputs) calls.push_back(pt2ov::tools::read_inputs(path, program.inputs()));
     for (size_t i = 0; i < calls.size(); ++i) {
-        pt2ov::runtime::write_outputs(outputs[i], program.run(calls[i]));
+        pt2ov::tools::write_outputs(outputs[i], program.run(calls[i]));
     }
     return 0;
 }
@@ -67,7 +67,7 @@ int inspect_command(const std::string& model, bool json, pt2ov::LoadOptions opti
         options.method = method;
         reports.push_back(pt2ov::Program::inspect(model, options));
     }
-    std::cout << (json ? pt2ov::runtime::report_json(reports) + "\n" : pt2ov::runtime::report_text(reports));
+    std::cout << (json ? pt2ov::tools::report_json(reports) + "\n" : pt2ov::tools::report_text(reports));
     return 0;
 }
 
@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
     add_placement_options(*inspect, inspect_options);
 
     pt2ov::LoadOptions bench_options;
-    pt2ov::runtime::BenchmarkOptions bench_loop;
+    pt2ov::tools::BenchmarkOptions bench_loop;
     std::string bench_model, bench_inputs;
     bool bench_json = false;
     auto* bench = app.add_subcommand("bench", "Time load and calls: warm-up, then N synchronous calls; latency\n"
@@ -126,8 +126,8 @@ int main(int argc, char** argv) {
         if (*run) return run_command(run_model, run_inputs, run_outputs, run_options);
         if (*inspect) return inspect_command(inspect_model, inspect_json, inspect_options);
         if (*bench) {
-            const auto result = pt2ov::runtime::benchmark_file(bench_model, bench_inputs, bench_options, bench_loop);
-            std::cout << (bench_json ? pt2ov::runtime::benchmark_json(result) + "\n" : pt2ov::runtime::benchmark_text(result));
+            const auto result = pt2ov::tools::benchmark_file(bench_model, bench_inputs, bench_options, bench_loop);
+            std::cout << (bench_json ? pt2ov::tools::benchmark_json(result) + "\n" : pt2ov::tools::benchmark_text(result));
             return 0;
         }
     } catch (const pt2ov::Error& e) {

@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/bfloat16.h"
 #include "kernels/registry.h"
 #include "kernels/tensor.h"
 #include "pt2ov/error.h"
@@ -34,9 +35,9 @@ struct BFloat16 {
 // the top payload bits kept, as x86's F16C conversion does).
 uint16_t float_to_half_bits(float value);
 float half_bits_to_float(uint16_t bits);
-// Round to nearest even; NaN becomes 0x7FC0, as c10::BFloat16 does.
-uint16_t float_to_bfloat16_bits(float value);
-float bfloat16_bits_to_float(uint16_t bits);
+// Round to nearest even; NaN becomes 0x7FC0, as c10::BFloat16 does (common/bfloat16.h).
+using pt2ov::bfloat16_bits_to_float;
+using pt2ov::float_to_bfloat16_bits;
 
 // ---- Element types -------------------------------------------------------------------------
 

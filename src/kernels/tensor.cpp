@@ -66,15 +66,6 @@ float half_bits_to_float(uint16_t bits) {
     return std::bit_cast<float>(result);
 }
 
-uint16_t float_to_bfloat16_bits(float value) {
-    const uint32_t bits = std::bit_cast<uint32_t>(value);
-    if ((bits & 0x7fffffffu) > 0x7f800000u) return 0x7fc0;
-    const uint32_t rounding_bias = 0x7fffu + ((bits >> 16) & 1u);
-    return static_cast<uint16_t>((bits + rounding_bias) >> 16);
-}
-
-float bfloat16_bits_to_float(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
-
 // ---- StridedTensor -------------------------------------------------------------------------
 
 int64_t StridedTensor::numel() const {

@@ -2,6 +2,7 @@
 #include "common/error.h"
 #include "compile/compile.h"
 #include "lower/convert.h"
+#include "openvino/core/graph_util.hpp"
 #include "runtime/executor.h"
 
 namespace pt2ov {
@@ -37,6 +38,20 @@ std::vector<std::string> Program::methods(const std::string& path) {
     auto models = archive->models();
     if (models.size() == 1) return {"forward"};
     return models;
+}
+
+std::vector<std::string> Program::write_openvino_models(const std::string& path, const std::string& directory,
+                                                        const LoadOptions& options) {
+    const auto prepared = compile::prepare(path, options);
+    const auto planned = compile::plan(prepared, options);
+    std::vector<std::string> written;
+    for (const auto& [index, step] : planned.openvino_steps) {
+        if (!step.model) continue;
+        const std::string xml = directory + "/step" + std::to_string(index + 1) + ".xml";
+        with_context("writing " + xml, [&] { ov::serialize(step.model, xml); });
+        written.push_back(xml);
+    }
+    return written;
 }
 
 const std::vector<IOInfo>& Program::inputs() const { return impl_->prepared.input_infos; }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../fixtures/fixtures.h"
+#include "../fixtures/graph_builder.h"
 #include "archive/archive.h"
 #include "graph/from_json.h"
 #include "graph/graph.h"
@@ -120,8 +121,9 @@ TEST(GraphHelpers, TensorMetaNodeAndGraphLookups) {
     EXPECT_NE(node.find_input("self"), nullptr);
     EXPECT_EQ(node.find_input("other"), nullptr);
 
-    Graph graph;
-    graph.values["x"] = Value{"x", ValueKind::Tensor, meta, {}, -1};
+    pt2ov::test::GraphBuilder builder;
+    builder.value("x", meta);
+    Graph& graph = builder.graph;
     EXPECT_EQ(graph.value("x").name, "x");
     EXPECT_EQ(graph.find_value("y"), nullptr);
     try {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "../fixtures/graph_builder.h"
 #include "graph/graph.h"
 #include "kernels/dispatch.h"
 #include "kernels/registry.h"
@@ -117,55 +118,26 @@ using pt2ov::graph::string_arg;
 using pt2ov::graph::symint_arg;
 using pt2ov::graph::tensor_arg;
 
-pt2ov::graph::TensorMeta meta_of(DType dtype, const std::vector<int64_t>& sizes, std::vector<int> dim_order = {}) {
-    pt2ov::graph::TensorMeta meta;
-    meta.dtype = dtype;
-    for (int64_t s : sizes) {
-        pt2ov::graph::Dim d;
-        d.value = s;
-        d.hint = s;
-        meta.sizes.push_back(d);
-    }
-    if (dim_order.empty()) {
-        dim_order.resize(sizes.size());
-        std::iota(dim_order.begin(), dim_order.end(), 0);
-    }
-    meta.dim_order = dim_order;
-    return meta;
-}
-
 class Harness {
 public:
     // A graph value fed at run time.
     std::string input(const std::string& name, StridedTensor t) {
-        pt2ov::graph::Value v;
-        v.name = name;
-        v.meta = meta_of(t.dtype, t.sizes);
-        graph_.values[name] = v;
+        builder_.value(name, t.dtype, t.sizes);
         values_[name] = RuntimeValue::of(std::move(t));
         return name;
     }
     std::string number(const std::string& name, Scalar s) {
-        pt2ov::graph::Value v;
-        v.name = name;
-        v.kind = pt2ov::graph::ValueKind::SymInt;
-        graph_.values[name] = v;
+        builder_.symint(name);
         values_[name] = RuntimeValue::of(s);
         return name;
     }
     // Declares a node output (what torch.export recorded for it).
     Argument output(const std::string& name, DType dtype, const std::vector<int64_t>& sizes, std::vector<int> dim_order = {}) {
-        pt2ov::graph::Value v;
-        v.name = name;
-        v.meta = meta_of(dtype, sizes, std::move(dim_order));
-        graph_.values[name] = v;
+        builder_.value(name, dtype, sizes, std::move(dim_order));
         return tensor_arg(name);
     }
     Argument number_output(const std::string& name) {
-        pt2ov::graph::Value v;
-        v.name = name;
-        v.kind = pt2ov::graph::ValueKind::SymInt;
-        graph_.values[name] = v;
+        builder_.symint(name);
         return symint_arg(name);
     }
 
@@ -177,7 +149,7 @@ public:
         node_.outputs = std::move(outputs);
         const Kernel* kernel = find_kernel(target);
         if (!kernel) throw std::runtime_error("no kernel for " + target);
-        KernelCall call(node_, graph_, [this](const Argument& arg) -> const RuntimeValue& { return values_.at(arg.name); });
+        KernelCall call(node_, builder_.graph, [this](const Argument& arg) -> const RuntimeValue& { return values_.at(arg.name); });
         return (*kernel)(call);
     }
 
@@ -190,7 +162,7 @@ public:
     }
 
 private:
-    pt2ov::graph::Graph graph_;
+    pt2ov::test::GraphBuilder builder_;  // the values; the node under test stays out of it
     pt2ov::graph::Node node_;
     std::map<std::string, RuntimeValue> values_;
 };

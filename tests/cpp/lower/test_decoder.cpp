@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "../fixtures/graph_builder.h"
 #include "lower/convert.h"
 #include "lower/decoder.h"
 #include "openvino/op/constant.hpp"
@@ -19,21 +20,6 @@ Argument tensor(const std::string& name) { return graph::tensor_arg(name); }
 Argument integer(int64_t v) { return graph::int_arg(v); }
 Argument ints(std::vector<int64_t> values) { return graph::ints_arg(values); }
 
-graph::Value tensor_value(const std::string& name, DType dtype, std::vector<int64_t> sizes) {
-    graph::Value value;
-    value.name = name;
-    value.meta.dtype = dtype;
-    for (auto s : sizes) value.meta.sizes.push_back(graph::Dim{s, "", "", s});
-    int64_t stride = 1;
-    value.meta.strides.resize(sizes.size());
-    for (size_t i = sizes.size(); i-- > 0;) {
-        value.meta.strides[i] = graph::Dim{stride, "", "", stride};
-        stride *= sizes[i];
-    }
-    for (size_t i = 0; i < sizes.size(); ++i) value.meta.dim_order.push_back(static_cast<int>(i));
-    return value;
-}
-
 // x (user input, f32 [2,3]) + w (a constant), then sum over dim 1 with a dtype keyword, then
 // a two-output node (aten.max.dim) whose outputs are taken by getitem.
 struct Fixture {
@@ -43,35 +29,23 @@ struct Fixture {
     ConstantMap constants;
 
     Fixture() {
-        graph.values["x"] = tensor_value("x", DType::Float32, {2, 3});
-        graph.values["w"] = tensor_value("w", DType::Float32, {2, 3});
-        graph.values["add"] = tensor_value("add", DType::Float32, {2, 3});
-        graph.values["sum"] = tensor_value("sum", DType::Float64, {2});
-        graph.values["max_values"] = tensor_value("max_values", DType::Float32, {2});
-        graph.values["max_indices"] = tensor_value("max_indices", DType::Int64, {2});
+        test::GraphBuilder b;
+        b.value("x", DType::Float32, {2, 3});
+        b.value("w", DType::Float32, {2, 3});
+        b.value("add", DType::Float32, {2, 3});
+        b.value("sum", DType::Float64, {2});
+        b.value("max_values", DType::Float32, {2});
+        b.value("max_indices", DType::Int64, {2});
 
-        graph::Node add;
-        add.name = "add";
-        add.target = "aten.add.Tensor";
-        add.inputs = {{"self", tensor("x"), false}, {"other", tensor("w"), false}};
-        add.outputs = {tensor("add")};
-        graph::Node sum;
-        sum.name = "sum";
-        sum.target = "aten.sum.dim_IntList";
+        b.node("add", "aten.add.Tensor", {{"self", tensor("x"), false}, {"other", tensor("w"), false}}, {tensor("add")});
         Argument dtype;
         dtype.kind = Kind::ScalarType;
         dtype.dtype = DType::Float64;
-        sum.inputs = {{"self", tensor("add"), false}, {"dim", ints({1}), false}, {"dtype", dtype, true}};
-        sum.outputs = {tensor("sum")};
-        graph::Node max;
-        max.name = "max";
-        max.target = "aten.max.dim";
-        max.inputs = {{"self", tensor("add"), false}, {"dim", integer(1), false}};
-        max.outputs = {tensor("max_values"), tensor("max_indices")};
-        graph.nodes = {add, sum, max};
-        for (size_t i = 0; i < graph.nodes.size(); ++i) {
-            for (const auto& out : graph.nodes[i].outputs) graph.values[out.name].producer = static_cast<int>(i);
-        }
+        b.node("sum", "aten.sum.dim_IntList", {{"self", tensor("add"), false}, {"dim", ints({1}), false}, {"dtype", dtype, true}},
+               {tensor("sum")});
+        b.node("max", "aten.max.dim", {{"self", tensor("add"), false}, {"dim", integer(1), false}},
+               {tensor("max_values"), tensor("max_indices")});
+        graph = std::move(b.graph);
 
         weight.name = "w";
         weight.meta = graph.values["w"].meta;

@@ -1,6 +1,7 @@
 // The placement passes, each on a graph built by hand.
 #include <gtest/gtest.h>
 
+#include "../fixtures/graph_builder.h"
 #include "partition/plan.h"
 #include "pt2ov/error.h"
 
@@ -12,31 +13,9 @@ using Kind = graph::Argument::Kind;
 
 Argument tensor(const std::string& name) { return graph::tensor_arg(name); }
 
-// A chain or diamond of float ops over [n] tensors: each node named after its output.
-struct GraphBuilder {
-    graph::Graph graph;
-    int64_t size = 16;
-
-    void value(const std::string& name, DType dtype = DType::Float32) {
-        graph::Value v;
-        v.name = name;
-        v.meta.dtype = dtype;
-        v.meta.sizes = {graph::Dim{size, "", "", size}};
-        v.meta.strides = {graph::Dim{1, "", "", 1}};
-        v.meta.dim_order = {0};
-        graph.values[name] = v;
-    }
-    void node(const std::string& out, const std::string& target, std::vector<std::string> ins, DType dtype = DType::Float32) {
-        value(out, dtype);
-        graph::Node n;
-        n.name = out;
-        n.target = target;
-        for (size_t i = 0; i < ins.size(); ++i) n.inputs.push_back({i == 0 ? "self" : "other", tensor(ins[i]), false});
-        n.outputs = {tensor(out)};
-        graph.values[out].producer = static_cast<int>(graph.nodes.size());
-        graph.nodes.push_back(n);
-    }
-};
+// Chains and diamonds of float ops over [n] tensors (b.sizes, 16 unless set): each node named
+// after its output.
+using test::GraphBuilder;
 
 ValueSources inputs(std::set<std::string> names) {
     ValueSources sources;
@@ -53,7 +32,7 @@ TEST(Placement, OpNamesMatchWithOrWithoutOverload) {
 
 TEST(Placement, UserListsWinOverSupport) {
     GraphBuilder b;
-    b.size = 1 << 20;  // too big for the small-step rule
+    b.sizes = {1 << 20};  // too big for the small-step rule
     b.value("x");
     b.node("s", "aten.sin.default", {"x"});
     b.node("c", "aten.cos.default", {"s"});
@@ -98,7 +77,7 @@ TEST(Placement, NoKernelAndNoOpenVINOIsAClearError) {
 // where the stored order (a, b, c, d) would cut three OpenVINO steps.
 TEST(Placement, StepsAreMaximalAndFollowDependencies) {
     GraphBuilder b;
-    b.size = 1 << 20;  // too big for the small-step rule
+    b.sizes = {1 << 20};  // too big for the small-step rule
     b.value("x");
     b.node("a", "aten.sin.default", {"x"});
     b.node("b", "aten.cos.default", {"a"});
@@ -147,7 +126,7 @@ TEST(Placement, AWholeProgramOnOpenVINOStaysThereHoweverSmall) {
 
 TEST(Placement, Int64ArithmeticRunsOnTheCpuAndTaintsItsReaders) {
     GraphBuilder b;
-    b.size = 1 << 20;
+    b.sizes = {1 << 20};
     b.value("i", DType::Int64);
     b.node("m", "aten.mul.Tensor", {"i", "i"}, DType::Int64);
     b.node("g", "aten.gt.Tensor", {"m", "i"}, DType::Bool);

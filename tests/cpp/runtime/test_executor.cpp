@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "../fixtures/graph_builder.h"
 #include "common/error.h"
 #include "compile/method.h"
 #include "openvino/op/add.hpp"
@@ -22,55 +23,43 @@ constexpr int64_t kSize = 4;
 
 // A method over [kSize] tensors, its plan and its OpenVINO models, written out by hand.
 struct HandPlan {
+    test::GraphBuilder builder;  // the method's graph, moved into `prepared` by build()
     compile::PreparedMethod prepared;
     compile::PlannedMethod planned;
     std::vector<float> buffer_bytes;  // the "archive" memory of a mutated buffer
 
-    HandPlan() { prepared.where = "hand.pt2, method forward"; }
-
-    void value(const std::string& name, DType dtype = DType::Float32) {
-        graph::Value v;
-        v.name = name;
-        v.meta.dtype = dtype;
-        v.meta.sizes = {graph::Dim{kSize, "", "", kSize}};
-        v.meta.strides = {graph::Dim{1, "", "", 1}};
-        v.meta.dim_order = {0};
-        prepared.graph.values[name] = v;
+    HandPlan() {
+        prepared.where = "hand.pt2, method forward";
+        builder.sizes = {kSize};
     }
+
+    graph::Graph& graph() { return builder.graph; }
     void input(const std::string& name, DType dtype = DType::Float32) {
-        value(name, dtype);
+        builder.value(name, dtype);
         prepared.user_inputs.push_back(name);
         prepared.input_infos.push_back(IOInfo{name, dtype, {kSize}, {{kSize, kSize}}});
-        prepared.graph.inputs.push_back(graph::tensor_arg(name));
+        graph().inputs.push_back(graph::tensor_arg(name));
     }
     int node(const std::string& out, const std::string& target, std::vector<std::string> ins) {
-        value(out);
-        graph::Node n;
-        n.name = out;
-        n.target = target;
-        for (size_t i = 0; i < ins.size(); ++i) n.inputs.push_back({i == 0 ? "self" : "other", graph::tensor_arg(ins[i]), false});
-        n.outputs = {graph::tensor_arg(out)};
-        prepared.graph.values[out].producer = static_cast<int>(prepared.graph.nodes.size());
-        prepared.graph.nodes.push_back(n);
-        return static_cast<int>(prepared.graph.nodes.size()) - 1;
+        return builder.node(out, target, ins);
     }
     void output(const std::string& name) {
-        prepared.graph.outputs.push_back(graph::tensor_arg(name));
-        prepared.graph.output_specs.push_back({graph::OutputSpec::Kind::UserOutput, graph::tensor_arg(name), ""});
+        graph().outputs.push_back(graph::tensor_arg(name));
+        graph().output_specs.push_back({graph::OutputSpec::Kind::UserOutput, graph::tensor_arg(name), ""});
     }
     void mutated_buffer(const std::string& input, const std::string& new_value, std::vector<float> initial) {
-        value(input);
+        builder.value(input);
         buffer_bytes = std::move(initial);
         archive::StoredTensor stored;
         stored.name = "state";
-        stored.meta = prepared.graph.values[input].meta;
+        stored.meta = graph().values[input].meta;
         stored.storage = reinterpret_cast<const std::byte*>(buffer_bytes.data());
         stored.storage_bytes = buffer_bytes.size() * sizeof(float);
         prepared.stored.emplace("state", stored);
         prepared.mutated_buffers[input] = "state";
         // Mutations come first among the outputs, as torch.export writes them.
-        prepared.graph.outputs.insert(prepared.graph.outputs.begin(), graph::tensor_arg(new_value));
-        prepared.graph.output_specs.insert(prepared.graph.output_specs.begin(),
+        graph().outputs.insert(graph().outputs.begin(), graph::tensor_arg(new_value));
+        graph().output_specs.insert(graph().output_specs.begin(),
                                            {graph::OutputSpec::Kind::BufferMutation, graph::tensor_arg(new_value), "state"});
     }
     void cpu_step(std::vector<int> nodes, std::vector<std::string> inputs, std::vector<std::string> outputs) {
@@ -82,6 +71,7 @@ struct HandPlan {
         planned.plan.steps.push_back({partition::Where::OpenVINO, std::move(nodes), std::move(inputs), std::move(outputs)});
     }
     std::unique_ptr<runtime::Executor> build() {
+        prepared.graph = std::move(builder.graph);
         graph::number_values(prepared.graph);
         return std::make_unique<runtime::Executor>(prepared, planned, LoadOptions{});
     }
@@ -236,7 +226,7 @@ TEST(Executor, Int64BeyondThirtyTwoBitsStopsTheCallNamingTheTensor) {
     HandPlan p;
     p.input("ids", DType::Int64);
     const int add = p.node("shifted", "aten.add.Tensor", {"ids", "ids"});
-    p.prepared.graph.values["shifted"].meta.dtype = DType::Int64;
+    p.graph().values["shifted"].meta.dtype = DType::Int64;
     p.output("shifted");
     auto ids = parameter("ids", ov::element::i64);
     auto sum = std::make_shared<ov::op::v1::Add>(ids, ids);

@@ -7,7 +7,7 @@
 
 #include "pt2ov/pt2ov.h"
 
-namespace pt2ov::runtime {
+namespace pt2ov::tools {
 
 // Reads `path` and orders its arrays as the program's inputs: arr_0, arr_1, ... by position,
 // or arrays named after the inputs. Throws InputError naming the file and the array for a
@@ -17,4 +17,4 @@ std::vector<Tensor> read_inputs(const std::string& path, const std::vector<IOInf
 // Writes the outputs as arr_0, arr_1, ... (bf16 as float32).
 void write_outputs(const std::string& path, const std::vector<Tensor>& outputs);
 
-}  // namespace pt2ov::runtime
+}  // namespace pt2ov::tools

@@ -1,4 +1,4 @@
-#include "runtime/benchmark.h"
+#include "tools/benchmark.h"
 
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 
-#include "runtime/npz_io.h"
+#include "tools/npz_io.h"
 
-namespace pt2ov::runtime {
+namespace pt2ov::tools {
 
 namespace {
 
@@ -181,4 +181,4 @@ std::string benchmark_json(const BenchmarkResult& r, bool with_samples) {
     return json.dump(2);
 }
 
-}  // namespace pt2ov::runtime
+}  // namespace pt2ov::tools

@@ -1,6 +1,6 @@
-// numpy's .npz files: how `pt2ov run` receives inputs and hands back outputs (DESIGN.md, "The
+// numpy's .npz files: how `pt2ov run` receives inputs and hands back outputs (README.md, "The
 // command line"). An .npz is a zip of .npy entries; libzip does the zip, the tiny .npy header
-// is ours. numpy has no bfloat16, so a bf16 tensor travels as a float32 array holding exactly
+// is ours. Part of the tools library (pt2ov_tools), not of libpt2ov: it uses the public API only. numpy has no bfloat16, so a bf16 tensor travels as a float32 array holding exactly
 // the bf16 values; the helpers at the bottom convert both ways.
 //
 // Thread safety: the functions share no state; call them from any thread.
@@ -11,7 +11,7 @@
 
 #include "pt2ov/tensor.h"
 
-namespace pt2ov::runtime {
+namespace pt2ov::tools {
 
 // One array of an .npz: its name without the ".npy" suffix ("arr_0", "image", ...).
 struct NamedArray {
@@ -41,12 +41,12 @@ std::vector<NamedArray> read_npz(const std::string& path);
 void write_npz(const std::string& path, const std::vector<NamedArray>& arrays);
 
 // A bf16 program input arrives as a float32 array. Every float32 must be a bf16 value exactly
-// (low 16 bits zero; any NaN counts as bf16's NaN): silently rounding would hand the program
-// other numbers than the user meant. Throws InputError at the first float that is not, or for
-// a tensor that is not float32.
+// (low 16 bits zero; kept bit for bit, NaN payloads included), or a NaN (which becomes bf16's
+// quiet NaN, sign kept): silently rounding would hand the program other numbers than the user
+// meant. Throws InputError at the first float that is not, or for a tensor that is not float32.
 Tensor bfloat16_from_float32(const Tensor& float32_tensor);
 
 // The other way, for outputs: exact for every bf16 value (its bits become the float's top 16).
 Tensor float32_from_bfloat16(const Tensor& bfloat16_tensor);
 
-}  // namespace pt2ov::runtime
+}  // namespace pt2ov::tools

@@ -1,4 +1,4 @@
-#include "runtime/npz.h"
+#include "tools/npz.h"
 
 #include <zip.h>
 
@@ -7,6 +7,7 @@
 #include <bit>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -20,9 +21,10 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "common/bfloat16.h"
 #include "pt2ov/error.h"
 
-namespace pt2ov::runtime {
+namespace pt2ov::tools {
 
 namespace {
 
@@ -725,23 +727,23 @@ Tensor bfloat16_from_float32(const Tensor& float32_tensor) {
                                      dtype_name(float32_tensor.dtype())));
     }
     Tensor result = Tensor::allocate(DType::BFloat16, float32_tensor.shape());
-    const auto* in = float32_tensor.data_as<const uint32_t>();
+    const auto* in = float32_tensor.data_as<const float>();
     auto* out = result.data_as<uint16_t>();
     const auto count = static_cast<size_t>(float32_tensor.numel());
     for (size_t i = 0; i < count; ++i) {
-        const uint32_t bits = in[i];
-        const bool is_nan = (bits & 0x7F800000u) == 0x7F800000u && (bits & 0x007FFFFFu) != 0;
-        if (is_nan) {
-            // NaN payloads mean nothing to PyTorch; truncating one could make it infinity.
-            out[i] = static_cast<uint16_t>((bits >> 16) & 0x8000u) | 0x7FC0u;
-        } else if ((bits & 0xFFFFu) == 0) {
-            out[i] = static_cast<uint16_t>(bits >> 16);
+        const float value = in[i];
+        if (const auto exact = bfloat16_bits_if_exact(value)) {
+            out[i] = *exact;  // every bf16 value, NaNs with their payload included
+        } else if (std::isnan(value)) {
+            // Another NaN: its payload means nothing to PyTorch, and cutting it to 16 bits could
+            // make it infinity. bf16's quiet NaN, with the sign kept.
+            out[i] = float_to_bfloat16_bits(value) | (std::signbit(value) ? 0x8000u : 0u);
         } else {
             throw InputError(fmt::format(
                 "a bfloat16 input travels as a float32 array holding bfloat16 values exactly, but "
                 "element {} is {} (0x{:08x}), which bfloat16 cannot hold; round it to bfloat16 "
                 "first (e.g. torch.tensor(a).bfloat16().float().numpy())",
-                i, std::bit_cast<float>(bits), bits));
+                i, value, std::bit_cast<uint32_t>(value)));
         }
     }
     return result;
@@ -754,10 +756,10 @@ Tensor float32_from_bfloat16(const Tensor& bfloat16_tensor) {
     }
     Tensor result = Tensor::allocate(DType::Float32, bfloat16_tensor.shape());
     const auto* in = bfloat16_tensor.data_as<const uint16_t>();
-    auto* out = result.data_as<uint32_t>();
+    auto* out = result.data_as<float>();
     const auto count = static_cast<size_t>(bfloat16_tensor.numel());
-    for (size_t i = 0; i < count; ++i) out[i] = uint32_t{in[i]} << 16;
+    for (size_t i = 0; i < count; ++i) out[i] = bfloat16_bits_to_float(in[i]);
     return result;
 }
 
-}  // namespace pt2ov::runtime
+}  // namespace pt2ov::tools

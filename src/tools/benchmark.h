@@ -14,7 +14,7 @@
 
 #include "pt2ov/pt2ov.h"
 
-namespace pt2ov::runtime {
+namespace pt2ov::tools {
 
 struct BenchmarkOptions {
     int warmup = 10;       // untimed calls first (first-call allocations, caches, OpenVINO's own warm-up)
@@ -103,4 +103,4 @@ int64_t peak_rss_bytes();
 std::string benchmark_text(const BenchmarkResult& result);
 std::string benchmark_json(const BenchmarkResult& result, bool with_samples = false);
 
-}  // namespace pt2ov::runtime
+}  // namespace pt2ov::tools

@@ -1,11 +1,11 @@
-#include "runtime/npz_io.h"
+#include "tools/npz_io.h"
 
 #include <map>
 
-#include "common/error.h"
-#include "runtime/npz.h"
+#include "pt2ov/error.h"
+#include "tools/npz.h"
 
-namespace pt2ov::runtime {
+namespace pt2ov::tools {
 
 std::vector<Tensor> read_inputs(const std::string& path, const std::vector<IOInfo>& inputs) {
     auto arrays = read_npz(path);
@@ -54,4 +54,4 @@ void write_outputs(const std::string& path, const std::vector<Tensor>& outputs) 
     write_npz(path, arrays);
 }
 
-}  // namespace pt2ov::runtime
+}  // namespace pt2ov::tools

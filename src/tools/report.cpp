@@ -1,10 +1,10 @@
-#include "runtime/report.h"
+#include "tools/report.h"
 
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
-namespace pt2ov::runtime {
+namespace pt2ov::tools {
 
 std::string report_text(const std::vector<PlacementReport>& reports) {
     std::string text;
@@ -46,4 +46,4 @@ std::string report_json(const std::vector<PlacementReport>& reports) {
     return nlohmann::json{{"methods", methods}}.dump(2);
 }
 
-}  // namespace pt2ov::runtime
+}  // namespace pt2ov::tools

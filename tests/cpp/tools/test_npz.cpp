@@ -1,4 +1,4 @@
-// .npz reading and writing (src/runtime/npz.h): our own round trips, files numpy wrote, files
+// .npz reading and writing (src/tools/npz.h): our own round trips, files numpy wrote, files
 // numpy must read back, and damaged files that must fail as InputError and never crash.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -22,16 +22,16 @@
 #include <vector>
 
 #include "pt2ov/error.h"
-#include "runtime/npz.h"
+#include "tools/npz.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using pt2ov::DType;
 using pt2ov::Tensor;
-using pt2ov::runtime::NamedArray;
-using pt2ov::runtime::read_npz;
-using pt2ov::runtime::write_npz;
+using pt2ov::tools::NamedArray;
+using pt2ov::tools::read_npz;
+using pt2ov::tools::write_npz;
 
 const DType kAllDTypes[] = {DType::Bool,  DType::UInt8,   DType::Int8,     DType::Int16,
                             DType::UInt16, DType::Int32,  DType::Int64,    DType::Float16,
@@ -237,7 +237,7 @@ TEST_F(NpzRoundTrip, BFloat16IsWrittenAsExactFloat32AndConvertsBack) {
     for (size_t i = 0; i < std::size(bits); ++i) {
         EXPECT_EQ(f32.data_as<uint32_t>()[i], uint32_t{bits[i]} << 16) << "element " << i;
     }
-    const Tensor back = pt2ov::runtime::bfloat16_from_float32(f32);
+    const Tensor back = pt2ov::tools::bfloat16_from_float32(f32);
     ASSERT_EQ(back.dtype(), DType::BFloat16);
     EXPECT_EQ(back.shape(), bf16.shape());
     EXPECT_EQ(tensor_bytes(back), tensor_bytes(bf16));
@@ -328,7 +328,7 @@ TEST_F(NpzWrite, NumpyReadsEveryDTypeAndRank) {
             Tensor tensor = sample_tensor(dtype, shape, seed++);
             // numpy sees a bf16 tensor as the float32 array holding the same values.
             const Tensor expected = dtype == DType::BFloat16
-                                        ? pt2ov::runtime::float32_from_bfloat16(tensor)
+                                        ? pt2ov::tools::float32_from_bfloat16(tensor)
                                         : tensor;
             const std::string raw = name + ".bin";
             const auto bytes = tensor_bytes(expected);
@@ -724,29 +724,39 @@ TEST(NpzBFloat16, ExactValuesConvertAndOthersAreRefused) {
                            infinity, -infinity, std::bit_cast<float>(0x00010000u)};
     Tensor input = Tensor::allocate(DType::Float32, {2, 4});
     std::memcpy(input.data(), exact, sizeof exact);
-    const Tensor bf16 = pt2ov::runtime::bfloat16_from_float32(input);
+    const Tensor bf16 = pt2ov::tools::bfloat16_from_float32(input);
     ASSERT_EQ(bf16.dtype(), DType::BFloat16);
     for (size_t i = 0; i < std::size(exact); ++i) {
         EXPECT_EQ(bf16.data_as<uint16_t>()[i], std::bit_cast<uint32_t>(exact[i]) >> 16) << i;
     }
 
     input.data_as<float>()[5] = 0.1f;  // 0x3dcccccd: bf16 would round it
-    expect_input_error([&] { pt2ov::runtime::bfloat16_from_float32(input); },
+    expect_input_error([&] { pt2ov::tools::bfloat16_from_float32(input); },
                        {"element 5", "0x3dcccccd", "bfloat16"});
 
     Tensor ints = Tensor::allocate(DType::Int32, {2});
-    expect_input_error([&] { pt2ov::runtime::bfloat16_from_float32(ints); }, {"float32", "int32"});
+    expect_input_error([&] { pt2ov::tools::bfloat16_from_float32(ints); }, {"float32", "int32"});
 }
 
 TEST(NpzBFloat16, AnyNaNBecomesBFloat16NaNNotInfinity) {
     const uint32_t nans[] = {0x7FC00000u, 0x7F800001u, 0xFF800001u, 0x7FFFFFFFu};
     Tensor input = Tensor::allocate(DType::Float32, {4});
     std::memcpy(input.data(), nans, sizeof nans);
-    const Tensor bf16 = pt2ov::runtime::bfloat16_from_float32(input);
+    const Tensor bf16 = pt2ov::tools::bfloat16_from_float32(input);
     for (size_t i = 0; i < std::size(nans); ++i) {
         const float back = std::bit_cast<float>(uint32_t{bf16.data_as<uint16_t>()[i]} << 16);
         EXPECT_TRUE(std::isnan(back)) << i;
         EXPECT_EQ(std::signbit(back), (nans[i] >> 31) != 0) << i;
+    }
+}
+
+TEST(NpzBFloat16, NaNsBFloat16HoldsKeepTheirBits) {
+    const uint32_t nans[] = {0x7FC00000u, 0xFFC00000u, 0x7F810000u, 0xFFFF0000u};
+    Tensor input = Tensor::allocate(DType::Float32, {4});
+    std::memcpy(input.data(), nans, sizeof nans);
+    const Tensor bf16 = pt2ov::tools::bfloat16_from_float32(input);
+    for (size_t i = 0; i < std::size(nans); ++i) {
+        EXPECT_EQ(uint32_t{bf16.data_as<uint16_t>()[i]} << 16, nans[i]) << i;
     }
 }
 

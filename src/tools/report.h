@@ -1,5 +1,5 @@
 // How `pt2ov inspect` shows placement reports: text for people, JSON for tools (the JSON shape
-// is the contract in DESIGN.md).
+// is the one README.md, "The command line", gives; tests/e2e read it).
 #pragma once
 
 #include <string>
@@ -7,9 +7,9 @@
 
 #include "pt2ov/pt2ov.h"
 
-namespace pt2ov::runtime {
+namespace pt2ov::tools {
 
 std::string report_text(const std::vector<PlacementReport>& reports);
 std::string report_json(const std::vector<PlacementReport>& reports);
 
-}  // namespace pt2ov::runtime
+}  // namespace pt2ov::tools
