@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "graph/from_json.h"
 #include "graph/rewrite.h"
+#include "graph/schema.h"
 #include "lower/convert.h"
 #include "lower/element_type.h"
 #include "openvino/op/constant.hpp"
@@ -78,6 +79,7 @@ PreparedMethod prepare_method(const std::string& path, const LoadOptions& option
     const std::string model = model_for_method(*prepared.archive, options.method);
     prepared.where = base_name(path) + ", method " + options.method;
     prepared.graph = graph::graph_from_json(prepared.archive->program_json(model), path + ": models/" + model + ".json");
+    graph::check_and_resolve(prepared.graph, prepared.where);
     graph::prepare_for_lowering(prepared.graph, prepared.where);
     auto& graph = prepared.graph;
 
