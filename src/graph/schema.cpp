@@ -7,6 +7,8 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <unordered_map>
 
 #include "pt2ov/error.h"
@@ -224,6 +226,15 @@ SchemaArgument parse_argument(std::string_view declaration, bool kwarg_only, std
     return arg;
 }
 
+// aten::add.Tensor(...) → aten.add.Tensor; aten::clone(...) → aten.clone.default.
+std::string target_of(std::string_view text) {
+    const std::string_view name = text.substr(0, text.find('('));
+    const size_t colons = name.find("::");
+    if (colons == std::string_view::npos) malformed_schema(text, "the name has no namespace");
+    const std::string_view op = name.substr(colons + 2);
+    return fmt::format("{}.{}{}", name.substr(0, colons), op, op.find('.') == std::string_view::npos ? ".default" : "");
+}
+
 }  // namespace
 
 std::optional<size_t> OpSchema::position_of(std::string_view name) const {
@@ -241,12 +252,7 @@ OpSchema parse_schema(std::string_view text) {
     const size_t arrow = close == std::string_view::npos ? close : text.find(" -> ", close);
     if (arrow == std::string_view::npos) malformed_schema(text, "expected 'name(arguments) -> returns'");
 
-    // aten::add.Tensor → aten.add.Tensor; aten::clone → aten.clone.default.
-    const std::string_view name = text.substr(0, open);
-    const size_t colons = name.find("::");
-    if (colons == std::string_view::npos) malformed_schema(text, "the name has no namespace");
-    const std::string_view op = name.substr(colons + 2);
-    schema.target = fmt::format("{}.{}{}", name.substr(0, colons), op, op.find('.') == std::string_view::npos ? ".default" : "");
+    schema.target = target_of(text);
 
     bool kwarg_only = false;
     for (auto declaration : split_top_level(text.substr(open + 1, close - open - 1))) {
@@ -281,20 +287,39 @@ OpSchema parse_schema(std::string_view text) {
 
 namespace {
 
-struct SchemaTable {
-    std::vector<OpSchema> schemas;
-    std::unordered_map<std::string_view, const OpSchema*> by_target;
+// Each schema is parsed when a node first asks for it: a program uses a few dozen of the
+// table's thousands, and parsing them all would cost every process several milliseconds.
+class SchemaTable {
+public:
+    SchemaTable() {
+        for (size_t i = 0; i < std::size(kSchemaTexts); ++i) {
+            targets_.push_back(target_of(kSchemaTexts[i]));
+            index_.emplace(targets_.back(), i);
+        }
+        parsed_.resize(targets_.size());
+    }
+
+    const OpSchema* find(std::string_view target) {
+        auto it = index_.find(std::string(target));
+        if (it == index_.end()) return nullptr;
+        // Methods may be loaded from several threads; the schemas are shared.
+        std::lock_guard lock(mutex_);
+        auto& schema = parsed_[it->second];
+        if (!schema) schema = std::make_unique<OpSchema>(parse_schema(kSchemaTexts[it->second]));
+        return schema.get();
+    }
+
+    const std::vector<std::string>& targets() const { return targets_; }
+
+private:
+    std::vector<std::string> targets_;
+    std::unordered_map<std::string, size_t> index_;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<OpSchema>> parsed_;  // unique_ptr: the schemas never move
 };
 
-// Parsed on first use: a few milliseconds, once per process.
-const SchemaTable& schema_table() {
-    static const SchemaTable table = [] {
-        SchemaTable t;
-        t.schemas.reserve(std::size(kSchemaTexts));
-        for (std::string_view text : kSchemaTexts) t.schemas.push_back(parse_schema(text));
-        for (const OpSchema& schema : t.schemas) t.by_target.emplace(schema.target, &schema);
-        return t;
-    }();
+SchemaTable& schema_table() {
+    static SchemaTable table;
     return table;
 }
 
@@ -375,13 +400,9 @@ std::string misfit(const SchemaArgument& arg, const Argument& value) {
 
 }  // namespace
 
-const OpSchema* find_schema(std::string_view target) {
-    const auto& table = schema_table().by_target;
-    auto it = table.find(target);
-    return it == table.end() ? nullptr : it->second;
-}
+const OpSchema* find_schema(std::string_view target) { return schema_table().find(target); }
 
-size_t schema_count() { return schema_table().schemas.size(); }
+const std::vector<std::string>& schema_targets() { return schema_table().targets(); }
 
 void resolve_node(Node& node, const std::string& where) {
     node.schema = find_schema(node.target);

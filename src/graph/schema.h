@@ -60,9 +60,11 @@ struct OpSchema {
 // Parses one schema string as torch prints it. Throws Error naming the text when malformed.
 OpSchema parse_schema(std::string_view text);
 
-// The schema of a target ("aten.add.Tensor"); null for targets outside the table.
+// The schema of a target ("aten.add.Tensor"); null for targets outside the table. The schema
+// lives as long as the process.
 const OpSchema* find_schema(std::string_view target);
-size_t schema_count();
+// Every target in the table, in its order (for reports and tests).
+const std::vector<std::string>& schema_targets();
 
 // Checks `node` against its target's schema and fills node.schema and node.resolved_inputs.
 // Throws ArchiveError naming `where`, the node, the argument and the schema for an unknown or
