@@ -266,7 +266,6 @@ void rewrite_convolution(Graph& graph, size_t index, std::vector<Node>&, bool tr
     const Argument input = schema_arg(node, 0, "input");
     const size_t spatial = meta_of(graph, input).rank() - 2;
     const auto zeros = ints_arg(std::vector<int64_t>(spatial, 0));
-    const auto ones = ints_arg(std::vector<int64_t>(spatial, 1));
     Argument padding = schema_arg(node, 4, "padding");
     if (padding.kind == Kind::String) {
         if (padding.string_value != "valid") {

@@ -429,14 +429,15 @@ void resolve_node(Node& node, const std::string& where) {
     std::string misplaced;  // reported after missing arguments, which explain it better
     for (const auto& input : node.inputs) {
         std::optional<size_t> position;
+        if (input.keyword && input.name.empty()) fail("has a keyword argument without a name");
         if (!input.name.empty()) {
             position = schema.position_of(input.name);
             if (!position) fail(fmt::format("has {} argument '{}', which is not an argument", input.keyword ? "a keyword" : "an", input.name));
         }
         if (!input.keyword) {
             if (positional_seen >= schema.positional_count) {
-                fail(fmt::format("has more than {} positional arguments (the extra one is '{}')", schema.positional_count,
-                                 input.name));
+                fail(fmt::format("has an extra positional argument{} at position {}, beyond the {} positional ones",
+                                 input.name.empty() ? "" : " '" + input.name + "'", positional_seen, schema.positional_count));
             }
             if (!position) position = positional_seen;
             if (*position != positional_seen && misplaced.empty()) {
@@ -465,10 +466,10 @@ void resolve_node(Node& node, const std::string& where) {
     const auto& outputs = node.outputs;
     const bool no_result = std::all_of(outputs.begin(), outputs.end(), [](const Argument& o) { return o.kind == Kind::None; });
     if (schema.return_count == 0 ? !no_result : outputs.size() != schema.return_count) {
-        fail(fmt::format("has {} outputs, but the op returns {}", outputs.size(), schema.return_count));
+        fail(fmt::format("has {} outputs for the {} returns", outputs.size(), schema.return_count));
     }
     if (schema.returns_tensor_list && outputs[0].kind != Kind::List && outputs[0].kind != Kind::None) {
-        fail("has one tensor for an output that is a list of tensors");
+        fail("has a single output where the return is a list of tensors");
     }
 
     node.resolved_inputs.reserve(schema.arguments.size());

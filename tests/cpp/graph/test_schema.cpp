@@ -238,7 +238,7 @@ TEST(SchemaCheck, UnknownRepeatedAndSurplusArgumentsAreRefused) {
                                        keyword("bogus", int_arg(1))})),
                     {"node s (aten.softmax.int)", "keyword argument 'bogus'", "aten::softmax.int("});
     expect_contains(refusal(make_node("r", "aten.relu.default", {positional("self", tensor_arg("x")), positional("", int_arg(1))})),
-                    {"node r", "more than 1 positional", "aten::relu("});
+                    {"node r", "extra positional argument at position 1", "aten::relu("});
     expect_contains(refusal(make_node("a", "aten.add.Tensor",
                                       {positional("self", tensor_arg("x")), positional("other", tensor_arg("y")),
                                        keyword("other", tensor_arg("y"))})),
@@ -247,7 +247,7 @@ TEST(SchemaCheck, UnknownRepeatedAndSurplusArgumentsAreRefused) {
     expect_contains(refusal(make_node("a", "aten.add.Tensor",
                                       {positional("self", tensor_arg("x")), positional("other", tensor_arg("y")),
                                        positional("alpha", int_arg(2))})),
-                    {"node a", "more than 2 positional", "'alpha'"});
+                    {"node a", "extra positional argument 'alpha'"});
     // a positional argument out of its place
     expect_contains(refusal(make_node("m", "aten.sub.Tensor", {positional("other", tensor_arg("y")), keyword("self", tensor_arg("x"))})),
                     {"node m", "'other' at position 0", "'self'"});
@@ -266,6 +266,9 @@ TEST(SchemaCheck, WrongKindsAreRefused) {
     expect_contains(refusal(make_node("c", "aten.cat.default", {positional("tensors", list_arg({tensor_arg("x"), int_arg(1)}))})),
                     {"node c", "a list holding an int", "'tensors'"});
     // a string for a bool
+    // an unnamed keyword
+    expect_contains(refusal(make_node("n", "aten.neg.default", {positional("self", tensor_arg("x")), keyword("", int_arg(1))})),
+                    {"node n", "keyword argument without a name"});
     expect_contains(refusal(make_node("s", "aten.sum.dim_IntList",
                                       {positional("self", tensor_arg("x")), positional("dim", ints_arg({0})),
                                        positional("keepdim", string_arg("yes"))})),
@@ -280,9 +283,9 @@ TEST(SchemaCheck, WrongOutputsAreRefused) {
                                        positional("train", bool_arg(false)), positional("bidirectional", bool_arg(false)),
                                        positional("batch_first", bool_arg(true))},
                                       2)),
-                    {"node l", "2 outputs", "returns 3"});
+                    {"node l", "2 outputs for the 3 returns", "aten::lstm.input("});
     expect_contains(refusal(make_node("s", "aten.split.Tensor", {positional("self", tensor_arg("x")), positional("split_size", int_arg(2))})),
-                    {"node s", "list of tensors"});
+                    {"node s", "a list of tensors"});
 }
 
 TEST(SchemaCheck, TargetsWithoutSchemaPassThrough) {
