@@ -17,6 +17,7 @@ double ms_since(Clock::time_point start) {
 PreparedMethod prepare(const std::string& path, const LoadOptions& options) {
     const auto start = Clock::now();
     PreparedMethod method = read(path, options.method);
+    check(method);
     rewrite(method);
     bind_signature(method);
     graph::number_values(method.graph);  // last: the rewrites made their values

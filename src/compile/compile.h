@@ -8,7 +8,7 @@
 
 namespace pt2ov::compile {
 
-// read → rewrite → bind signature → number values.
+// read → check → rewrite → bind signature → number values.
 PreparedMethod prepare(const std::string& path, const LoadOptions& options);
 
 // learn support → place ⇄ convert → take out aliases → report.

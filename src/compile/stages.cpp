@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "graph/from_json.h"
 #include "graph/rewrite.h"
+#include "graph/schema.h"
 #include "lower/convert.h"
 #include "lower/element_type.h"
 #include "lower/openvino_facts.h"
@@ -75,6 +76,8 @@ PreparedMethod read(const std::string& path, const std::string& method) {
                                             path + ": models/" + prepared.model + ".json");
     return prepared;
 }
+
+void check(PreparedMethod& method) { graph::check_and_resolve(method.graph, method.where); }
 
 void rewrite(PreparedMethod& method) { graph::prepare_for_lowering(method.graph, method.where); }
 

@@ -1,6 +1,6 @@
 // The load pipeline, one named stage a function, in the order compile.cpp runs them:
 //
-//   read → rewrite → bind signature               (PreparedMethod: the read side)
+//   read → check → rewrite → bind signature → number values   (PreparedMethod: the read side)
 //   → learn support → place ⇄ convert → take out aliases → report   (PlannedMethod)
 //
 // Each stage takes what the earlier ones made and returns (or fills in) its own part, so a
@@ -21,6 +21,12 @@ namespace pt2ov::compile {
 // Stage read: the archive opened (mapped once) and the method's program parsed into the IR.
 // Throws InputError for a method the archive does not hold (naming the ones it does).
 PreparedMethod read(const std::string& path, const std::string& method);
+
+// Stage check: every node against the op schemas of the pinned PyTorch (graph/schema.h):
+// unknown, missing or ill-kinded arguments and wrong output counts are refused naming the
+// node, the argument and the schema; each node's arguments are resolved to schema positions
+// with defaults filled in, read through Node::arg.
+void check(PreparedMethod& method);
 
 // Stage rewrite: assertions dropped, in-place ops made functional, training-IR ops lowered
 // to core ATen (graph/rewrite.h).

@@ -90,6 +90,14 @@ const NamedArgument* Node::find_input(const std::string& arg_name) const {
     return nullptr;
 }
 
+const Argument& Node::arg(size_t position) const {
+    if (position >= resolved_inputs.size()) {
+        throw Error("internal: node " + name + " (" + target + ") has no argument at position " + std::to_string(position) +
+                    (resolved_inputs.empty() && !inputs.empty() ? " (its arguments were never resolved)" : ""));
+    }
+    return resolved_inputs[position];
+}
+
 const Value& Graph::value(const std::string& name) const {
     if (const Value* found = find_value(name)) return *found;
     throw Error("the program refers to a value named '" + name +
@@ -295,6 +303,7 @@ void number_values(Graph& graph) {
     graph.value_count = static_cast<size_t>(next);
     for (auto& node : graph.nodes) {
         for (auto& input : node.inputs) number_argument(graph, input.arg);
+        for (auto& arg : node.resolved_inputs) number_argument(graph, arg);
         for (auto& output : node.outputs) number_argument(graph, output);
     }
     for (auto& arg : graph.inputs) number_argument(graph, arg);

@@ -86,6 +86,8 @@ struct Argument {
     bool is_tensor() const { return kind == Kind::Tensor; }
 };
 
+struct OpSchema;  // schema.h
+
 struct NamedArgument {
     std::string name;  // the schema's parameter name ("self", "dim", ...)
     Argument arg;
@@ -107,6 +109,19 @@ struct Node {
     const std::string& source_target() const { return origin_target.empty() ? target : origin_target; }
 
     const NamedArgument* find_input(const std::string& arg_name) const;
+
+    // Set by resolve_node (schema.h), which every node passes through at load and after each
+    // rewrite: the target's schema (null for targets without one: custom ops, _operator.*,
+    // torch.sym_*), and the arguments by schema position with the defaults filled in. Without
+    // a schema, the stored inputs in their order. `inputs` stays as the archive (or rewrite)
+    // wrote it: it is what OpenVINO's frontend is shown.
+    const OpSchema* schema = nullptr;
+    std::vector<Argument> resolved_inputs;
+
+    // The argument at `position` (schema position; for a node without schema, stored order).
+    // Throws Error when the node was not resolved or has no such position.
+    const Argument& arg(size_t position) const;
+    size_t arity() const { return resolved_inputs.size(); }
 };
 
 enum class ValueKind { Tensor, SymInt, SymBool, SymFloat };

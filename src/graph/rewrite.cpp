@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "graph/schema.h"
 
 namespace pt2ov::graph {
 
@@ -29,7 +30,7 @@ void reindex_producers(Graph& graph) {
 void prepare_for_lowering(Graph& graph, const std::string& where) {
     drop_assertions(graph);
     functionalize_in_place_ops(graph, where);
-    lower_training_ops(graph);
+    lower_training_ops(graph, where);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -93,20 +94,16 @@ std::string mutated_input(const Node& node) {
     return "";
 }
 
-// Looks an argument up by schema name, or by position among the positional ones.
-const Argument* find_argument(const Node& node, const std::string& name, size_t position) {
-    if (const auto* named = node.find_input(name)) return &named->arg;
-    size_t index = 0;
-    for (const auto& input : node.inputs) {
-        if (input.keyword) continue;
-        if (index++ == position) return &input.arg;
+// The resolved argument at `position`, checked to be the schema's `name` there, so a rewrite
+// reading the wrong position fails at once instead of rewriting wrongly. Defaults are filled
+// in: no argument is ever absent.
+const Argument& schema_arg(const Node& node, size_t position, std::string_view name) {
+    if (!node.schema || position >= node.schema->arguments.size() || node.schema->arguments[position].name != name) {
+        throw Error("internal: a rewrite reads argument '" + std::string(name) + "' of node " + node.name + " (" +
+                    node.target + ") at position " + std::to_string(position) + ", which " +
+                    (node.schema ? "is not where the schema " + node.schema->text + " has it" : "has no schema"));
     }
-    return nullptr;
-}
-
-Argument argument_or(const Node& node, const std::string& name, size_t position, Argument fallback) {
-    const Argument* found = find_argument(node, name, position);
-    return found ? *found : fallback;
+    return node.arg(position);
 }
 
 // The node that writes a view's new value back into its base, as PyTorch's functionalization
@@ -116,23 +113,20 @@ std::optional<Node> scatter_back(const Node& view, const std::string& base, cons
     Node scatter;
     scatter.name = name;
     scatter.origin = view.source_name();
-    auto arg_or = [&](const std::string& arg_name, size_t position, Argument fallback) {
-        return argument_or(view, arg_name, position, std::move(fallback));
-    };
     if (view.target == "aten.select.int") {
         scatter.target = "aten.select_scatter.default";
         scatter.inputs = {{"self", tensor_arg(base), false},
                           {"src", tensor_arg(new_view), false},
-                          {"dim", arg_or("dim", 1, int_arg(0)), false},
-                          {"index", arg_or("index", 2, int_arg(0)), false}};
+                          {"dim", schema_arg(view, 1, "dim"), false},
+                          {"index", schema_arg(view, 2, "index"), false}};
     } else if (view.target == "aten.slice.Tensor") {
         scatter.target = "aten.slice_scatter.default";
         scatter.inputs = {{"self", tensor_arg(base), false},
                           {"src", tensor_arg(new_view), false},
-                          {"dim", arg_or("dim", 1, int_arg(0)), false},
-                          {"start", arg_or("start", 2, none_arg()), false},
-                          {"end", arg_or("end", 3, none_arg()), false},
-                          {"step", arg_or("step", 4, int_arg(1)), false}};
+                          {"dim", schema_arg(view, 1, "dim"), false},
+                          {"start", schema_arg(view, 2, "start"), false},
+                          {"end", schema_arg(view, 3, "end"), false},
+                          {"step", schema_arg(view, 4, "step"), false}};
     } else {
         return std::nullopt;
     }
@@ -154,6 +148,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
     auto rename_after = [&](size_t first_node, const std::string& from, const std::string& to) {
         for (size_t j = first_node; j < graph.nodes.size(); ++j) {
             for (auto& input : graph.nodes[j].inputs) replace_references(input.arg, from, to);
+            for (auto& arg : graph.nodes[j].resolved_inputs) replace_references(arg, from, to);
         }
         for (auto& out : graph.outputs) replace_references(out, from, to);
         for (auto& spec : graph.output_specs) replace_references(spec.arg, from, to);
@@ -193,6 +188,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
         }
         node.origin_target = node.source_target();
         node.target = functional_target(node.target);
+        resolve_node(node, where);
         rename_after(i + 1, self, result);
         if (!scatter) {
             record_version(result, self);
@@ -204,6 +200,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
         value.name = scattered;
         graph.values[scattered] = value;
         written_views.insert(result);
+        resolve_node(*scatter, where);
         graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i) + 1, *scatter);
         reindex_producers(graph);
         rename_after(i + 2, base, scattered);
@@ -266,11 +263,10 @@ using Rewrite = std::function<void(Graph&, size_t node_index, std::vector<Node>&
 
 void rewrite_convolution(Graph& graph, size_t index, std::vector<Node>&, bool transposed) {
     Node& node = graph.nodes[index];
-    const Argument input = *find_argument(node, "input", 0);
+    const Argument input = schema_arg(node, 0, "input");
     const size_t spatial = meta_of(graph, input).rank() - 2;
     const auto zeros = ints_arg(std::vector<int64_t>(spatial, 0));
-    const auto ones = ints_arg(std::vector<int64_t>(spatial, 1));
-    Argument padding = argument_or(node, "padding", 4, zeros);
+    Argument padding = schema_arg(node, 4, "padding");
     if (padding.kind == Kind::String) {
         if (padding.string_value != "valid") {
             throw UnsupportedError("node " + node.name + " uses padding='" + padding.string_value +
@@ -278,21 +274,19 @@ void rewrite_convolution(Graph& graph, size_t index, std::vector<Node>&, bool tr
         }
         padding = zeros;
     }
-    const auto old = node.inputs;
-    Argument output_padding = transposed ? expand_ints(argument_or(node, "output_padding", 5, zeros), spatial) : zeros;
-    Argument groups = argument_or(node, "groups", transposed ? 6 : 6, int_arg(1));
-    Argument dilation = expand_ints(argument_or(node, "dilation", transposed ? 7 : 5, ones), spatial);
+    Argument output_padding = transposed ? expand_ints(schema_arg(node, 5, "output_padding"), spatial) : zeros;
+    Argument groups = schema_arg(node, 6, "groups");
+    Argument dilation = expand_ints(schema_arg(node, transposed ? 7 : 5, "dilation"), spatial);
     set_positional(node, "aten.convolution.default",
                    {{"input", input},
-                    {"weight", *find_argument(node, "weight", 1)},
-                    {"bias", argument_or(node, "bias", 2, none_arg())},
-                    {"stride", expand_ints(argument_or(node, "stride", 3, ones), spatial)},
+                    {"weight", schema_arg(node, 1, "weight")},
+                    {"bias", schema_arg(node, 2, "bias")},
+                    {"stride", expand_ints(schema_arg(node, 3, "stride"), spatial)},
                     {"padding", expand_ints(padding, spatial)},
                     {"dilation", dilation},
                     {"transposed", bool_arg(transposed)},
                     {"output_padding", output_padding},
                     {"groups", groups}});
-    (void)old;
 }
 
 std::map<std::string, Rewrite> training_rewrites() {
@@ -306,59 +300,59 @@ std::map<std::string, Rewrite> training_rewrites() {
     }
     rewrites["aten.batch_norm.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
-        const Argument training = argument_or(node, "training", 5, bool_arg(false));
+        const Argument training = schema_arg(node, 5, "training");
         if (training.kind == Kind::Bool && training.bool_value) {
             throw UnsupportedError("node " + node.name + " runs batch_norm in training mode; export the module in eval mode "
                                    "(model.eval()) before torch.export");
         }
         set_positional(node, "aten._native_batch_norm_legit_no_training.default",
-                       {{"input", *find_argument(node, "input", 0)},
-                        {"weight", argument_or(node, "weight", 1, none_arg())},
-                        {"bias", argument_or(node, "bias", 2, none_arg())},
-                        {"running_mean", *find_argument(node, "running_mean", 3)},
-                        {"running_var", *find_argument(node, "running_var", 4)},
-                        {"momentum", argument_or(node, "momentum", 6, float_arg(0.1))},
-                        {"eps", argument_or(node, "eps", 7, float_arg(1e-5))}});
+                       {{"input", schema_arg(node, 0, "input")},
+                        {"weight", schema_arg(node, 1, "weight")},
+                        {"bias", schema_arg(node, 2, "bias")},
+                        {"running_mean", schema_arg(node, 3, "running_mean")},
+                        {"running_var", schema_arg(node, 4, "running_var")},
+                        {"momentum", schema_arg(node, 6, "momentum")},
+                        {"eps", schema_arg(node, 7, "eps")}});
         add_unused_outputs(node, 2);
     };
     rewrites["aten.layer_norm.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
         set_positional(node, "aten.native_layer_norm.default",
-                       {{"input", *find_argument(node, "input", 0)},
-                        {"normalized_shape", *find_argument(node, "normalized_shape", 1)},
-                        {"weight", argument_or(node, "weight", 2, none_arg())},
-                        {"bias", argument_or(node, "bias", 3, none_arg())},
-                        {"eps", argument_or(node, "eps", 4, float_arg(1e-5))}});
+                       {{"input", schema_arg(node, 0, "input")},
+                        {"normalized_shape", schema_arg(node, 1, "normalized_shape")},
+                        {"weight", schema_arg(node, 2, "weight")},
+                        {"bias", schema_arg(node, 3, "bias")},
+                        {"eps", schema_arg(node, 4, "eps")}});
         add_unused_outputs(node, 2);
     };
     auto identity_in_eval = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
-        const Argument train = argument_or(node, "train", 2, bool_arg(false));
+        const Argument train = schema_arg(node, 2, "train");
         if (train.kind == Kind::Bool && train.bool_value) {
             throw UnsupportedError("node " + node.name + " is a dropout in training mode; export the module in eval mode");
         }
-        set_positional(node, "aten.alias.default", {{"self", *find_argument(node, "input", 0)}});
+        set_positional(node, "aten.alias.default", {{"self", schema_arg(node, 0, "input")}});
     };
     rewrites["aten.dropout.default"] = identity_in_eval;
     rewrites["aten.feature_dropout.default"] = identity_in_eval;
     rewrites["aten.reshape.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
         set_positional(node, "aten.view.default",
-                       {{"self", *find_argument(node, "self", 0)}, {"size", *find_argument(node, "shape", 1)}});
+                       {{"self", schema_arg(node, 0, "self")}, {"size", schema_arg(node, 1, "shape")}});
     };
     rewrites["aten.contiguous.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
         const auto old = node.inputs;
-        set_positional(node, "aten.clone.default", {{"self", *find_argument(node, "self", 0)}});
+        set_positional(node, "aten.clone.default", {{"self", schema_arg(node, 0, "self")}});
         keep_keywords(node, old, {"memory_format"});
     };
     auto to_copy = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
         const auto old = node.inputs;
-        const Argument* dtype = find_argument(node, "dtype", node.target == "aten.to.dtype" ? 1 : 99);
-        if (node.target == "aten.to.device") dtype = find_argument(node, "dtype", 2);
-        set_positional(node, "aten._to_copy.default", {{"self", *find_argument(node, "self", 0)}});
-        if (dtype && dtype->kind == Kind::ScalarType) node.inputs.push_back({"dtype", *dtype, true});
+        // to.device(self, device, dtype, ...) has dtype third; to.dtype and to.dtype_layout second.
+        const Argument dtype = schema_arg(node, node.target == "aten.to.device" ? 2 : 1, "dtype");
+        set_positional(node, "aten._to_copy.default", {{"self", schema_arg(node, 0, "self")}});
+        if (dtype.kind == Kind::ScalarType) node.inputs.push_back({"dtype", dtype, true});
         keep_keywords(node, old, {"memory_format"});
     };
     for (const char* to : {"aten.to.dtype", "aten.to.dtype_layout", "aten.to.device"}) rewrites[to] = to_copy;
@@ -366,20 +360,20 @@ std::map<std::string, Rewrite> training_rewrites() {
         Node& node = g.nodes[i];
         Argument dtype;
         dtype.kind = Kind::ScalarType;
-        dtype.dtype = meta_of(g, *find_argument(node, "other", 1)).dtype;
-        set_positional(node, "aten._to_copy.default", {{"self", *find_argument(node, "self", 0)}});
+        dtype.dtype = meta_of(g, schema_arg(node, 1, "other")).dtype;
+        set_positional(node, "aten._to_copy.default", {{"self", schema_arg(node, 0, "self")}});
         node.inputs.push_back({"dtype", dtype, true});
     };
     auto softmax = [](const char* core) {
         return [core](Graph& g, size_t i, std::vector<Node>&) {
             Node& node = g.nodes[i];
-            const Argument* dtype = find_argument(node, "dtype", 2);
-            if (dtype && dtype->kind == Kind::ScalarType && dtype->dtype != meta_of(g, *find_argument(node, "self", 0)).dtype) {
+            const Argument& dtype = schema_arg(node, 2, "dtype");
+            if (dtype.kind == Kind::ScalarType && dtype.dtype != meta_of(g, schema_arg(node, 0, "self")).dtype) {
                 return;  // no core form without a cast: left to OpenVINO's verdict and the CPU kernel
             }
             set_positional(node, core,
-                           {{"self", *find_argument(node, "self", 0)},
-                            {"dim", *find_argument(node, "dim", 1)},
+                           {{"self", schema_arg(node, 0, "self")},
+                            {"dim", schema_arg(node, 1, "dim")},
                             {"half_to_float", bool_arg(false)}});
         };
     };
@@ -390,35 +384,35 @@ std::map<std::string, Rewrite> training_rewrites() {
     rewrites["aten.matmul.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
         set_positional(node, "aten.mm.default",
-                       {{"self", *find_argument(node, "self", 0)}, {"mat2", *find_argument(node, "other", 1)}});
+                       {{"self", schema_arg(node, 0, "self")}, {"mat2", schema_arg(node, 1, "other")}});
     };
     rewrites["aten.adaptive_avg_pool2d.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
         set_positional(node, "aten._adaptive_avg_pool2d.default",
-                       {{"self", *find_argument(node, "self", 0)},
-                        {"output_size", expand_ints(*find_argument(node, "output_size", 1), 2)}});
+                       {{"self", schema_arg(node, 0, "self")},
+                        {"output_size", expand_ints(schema_arg(node, 1, "output_size"), 2)}});
     };
     rewrites["aten.max_pool2d.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
-        Argument kernel = expand_ints(*find_argument(node, "kernel_size", 1), 2);
-        Argument stride = argument_or(node, "stride", 2, ints_arg({}));
+        Argument kernel = expand_ints(schema_arg(node, 1, "kernel_size"), 2);
+        Argument stride = schema_arg(node, 2, "stride");
         if (stride.kind == Kind::List && stride.items.empty()) stride = kernel;
         set_positional(node, "aten.max_pool2d_with_indices.default",
-                       {{"self", *find_argument(node, "self", 0)},
+                       {{"self", schema_arg(node, 0, "self")},
                         {"kernel_size", kernel},
                         {"stride", expand_ints(stride, 2)},
-                        {"padding", expand_ints(argument_or(node, "padding", 3, int_arg(0)), 2)},
-                        {"dilation", expand_ints(argument_or(node, "dilation", 4, int_arg(1)), 2)},
-                        {"ceil_mode", argument_or(node, "ceil_mode", 5, bool_arg(false))}});
+                        {"padding", expand_ints(schema_arg(node, 3, "padding"), 2)},
+                        {"dilation", expand_ints(schema_arg(node, 4, "dilation"), 2)},
+                        {"ceil_mode", schema_arg(node, 5, "ceil_mode")}});
         add_unused_outputs(node, 1);
     };
     rewrites["aten.flatten.using_ints"] = [](Graph& g, size_t i, std::vector<Node>& inserted) {
         Node& node = g.nodes[i];
-        const Argument self = *find_argument(node, "self", 0);
+        const Argument self = schema_arg(node, 0, "self");
         const auto& meta = meta_of(g, self);
         const int64_t rank = static_cast<int64_t>(meta.rank());
-        int64_t start = argument_or(node, "start_dim", 1, int_arg(0)).int_value;
-        int64_t end = argument_or(node, "end_dim", 2, int_arg(-1)).int_value;
+        int64_t start = schema_arg(node, 1, "start_dim").int_value;
+        int64_t end = schema_arg(node, 2, "end_dim").int_value;
         if (rank == 0) {
             set_positional(node, "aten.view.default", {{"self", self}, {"size", ints_arg({1})}});
             return;
@@ -465,23 +459,23 @@ std::map<std::string, Rewrite> training_rewrites() {
     rewrites["aten.floor_divide.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
         set_positional(node, "aten.div.Tensor_mode",
-                       {{"self", *find_argument(node, "self", 0)}, {"other", *find_argument(node, "other", 1)}});
+                       {{"self", schema_arg(node, 0, "self")}, {"other", schema_arg(node, 1, "other")}});
         node.inputs.push_back({"rounding_mode", string_arg("floor"), true});
     };
     rewrites["aten.relu6.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
         set_positional(node, "aten.hardtanh.default",
-                       {{"self", *find_argument(node, "self", 0)},
+                       {{"self", schema_arg(node, 0, "self")},
                         {"min_val", float_arg(0.0)},
                         {"max_val", float_arg(6.0)}});
     };
     // std.dim spells the correction as a bool; std.correction is the core-ATen form.
     rewrites["aten.std.dim"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
-        const bool unbiased = argument_or(node, "unbiased", 2, bool_arg(true)).bool_value;
-        const Argument keepdim = argument_or(node, "keepdim", 3, bool_arg(false));
+        const bool unbiased = schema_arg(node, 2, "unbiased").bool_value;
+        const Argument keepdim = schema_arg(node, 3, "keepdim");
         set_positional(node, "aten.std.correction",
-                       {{"self", *find_argument(node, "self", 0)}, {"dim", argument_or(node, "dim", 1, none_arg())}});
+                       {{"self", schema_arg(node, 0, "self")}, {"dim", schema_arg(node, 1, "dim")}});
         node.inputs.push_back({"correction", int_arg(unbiased ? 1 : 0), true});
         node.inputs.push_back({"keepdim", keepdim, true});
     };
@@ -489,24 +483,24 @@ std::map<std::string, Rewrite> training_rewrites() {
     rewrites["aten.where.ScalarOther"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
         set_positional(node, "aten.where.self",
-                       {{"condition", *find_argument(node, "condition", 0)},
-                        {"self", *find_argument(node, "self", 1)},
-                        {"other", *find_argument(node, "other", 2)}});
+                       {{"condition", schema_arg(node, 0, "condition")},
+                        {"self", schema_arg(node, 1, "self")},
+                        {"other", schema_arg(node, 2, "other")}});
     };
     rewrites["aten.where.ScalarSelf"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
         set_positional(node, "aten.where.self",
-                       {{"condition", *find_argument(node, "condition", 0)},
-                        {"self", *find_argument(node, "self", 1)},
-                        {"other", *find_argument(node, "other", 2)}});
+                       {{"condition", schema_arg(node, 0, "condition")},
+                        {"self", schema_arg(node, 1, "self")},
+                        {"other", schema_arg(node, 2, "other")}});
     };
     // chunk(n) is split(ceil(size / n)) along a static dim.
     rewrites["aten.chunk.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
-        const Argument self = *find_argument(node, "self", 0);
+        const Argument self = schema_arg(node, 0, "self");
         const auto& meta = meta_of(g, self);
-        const int64_t chunks = find_argument(node, "chunks", 1)->int_value;
-        int64_t dim = argument_or(node, "dim", 2, int_arg(0)).int_value;
+        const int64_t chunks = schema_arg(node, 1, "chunks").int_value;
+        int64_t dim = schema_arg(node, 2, "dim").int_value;
         if (dim < 0) dim += static_cast<int64_t>(meta.rank());
         const Dim& size = meta.sizes.at(dim);
         if (!size.is_static() || chunks <= 0) {
@@ -520,7 +514,7 @@ std::map<std::string, Rewrite> training_rewrites() {
 
 }  // namespace
 
-void lower_training_ops(Graph& graph) {
+void lower_training_ops(Graph& graph, const std::string& where) {
     static const auto rewrites = training_rewrites();
     std::vector<Node> rewritten;
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
@@ -533,7 +527,12 @@ void lower_training_ops(Graph& graph) {
         graph.nodes[i].origin_target = graph.nodes[i].source_target();
         with_context("rewriting node " + graph.nodes[i].name + " (" + graph.nodes[i].target + ") to core ATen",
                      [&] { it->second(graph, i, inserted); });
-        for (auto& node : inserted) rewritten.push_back(std::move(node));
+        // The rewritten node and the ones inserted before it are checked like the archive's.
+        resolve_node(graph.nodes[i], where);
+        for (auto& node : inserted) {
+            resolve_node(node, where);
+            rewritten.push_back(std::move(node));
+        }
         rewritten.push_back(graph.nodes[i]);
     }
     graph.nodes = std::move(rewritten);

@@ -11,12 +11,13 @@
 
 namespace pt2ov::graph {
 
-// Applies every pass. `where` names the method in errors. Throws UnsupportedError naming the
+// Applies every pass. `where` names the method in errors. The graph's nodes must have been
+// resolved (check_and_resolve, schema.h); the nodes a pass makes or changes are resolved again. Throws UnsupportedError naming the
 // node for an in-place op on a user input, a parameter or a view.
 void prepare_for_lowering(Graph& graph, const std::string& where);
 
 void drop_assertions(Graph& graph);
 void functionalize_in_place_ops(Graph& graph, const std::string& where);
-void lower_training_ops(Graph& graph);
+void lower_training_ops(Graph& graph, const std::string& where);
 
 }  // namespace pt2ov::graph

@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <map>
 
+#include <fmt/format.h>
+
+#include "graph/schema.h"
 #include "pt2ov/error.h"
 
 namespace pt2ov::kernels {
@@ -83,17 +86,25 @@ const char* kind_name(Kind kind) {
 }  // namespace
 
 const Argument* KernelCall::arg(std::string_view name, size_t position) const {
-    for (const auto& input : node_.inputs) {
-        if (input.name == name) return &input.arg;
+    if (const graph::OpSchema* schema = node_.schema) {
+        // The node was resolved against its schema: every argument is at its schema position,
+        // defaults filled in. The name is checked so a kernel reading the wrong position fails
+        // loudly instead of computing with another argument.
+        const auto& arguments = schema->arguments;
+        if (position < arguments.size() && arguments[position].name == name) return &node_.arg(position);
+        const auto at = schema->position_of(name);
+        // Not an argument of this overload (the kernel serves several): the kernel's default.
+        if (!at) return nullptr;
+        // A keyword-only argument, which kernels may read by name alone (kKeywordOnly).
+        if (arguments[*at].kwarg_only && position >= schema->positional_count) return &node_.arg(*at);
+        fail(fmt::format("internal: the kernel reads argument '{}' at position {}, but {} has it at position {}", name, position,
+                         schema->text, *at));
     }
-    // torch.export writes positional arguments as a prefix of the schema's, so the n-th
-    // positional input is the schema's n-th argument.
-    size_t seen = 0;
-    for (const auto& input : node_.inputs) {
-        if (input.keyword) continue;
-        if (seen++ == position) return &input.arg;
+    // No schema (_operator.*, custom ops): the stored arguments, by name, else by position.
+    for (size_t i = 0; i < node_.inputs.size() && i < node_.arity(); ++i) {
+        if (node_.inputs[i].name == name) return &node_.arg(i);
     }
-    return nullptr;
+    return position < node_.arity() ? &node_.arg(position) : nullptr;
 }
 
 bool KernelCall::has(std::string_view name, size_t position) const {

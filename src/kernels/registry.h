@@ -25,8 +25,11 @@ public:
     const graph::Node& node() const { return node_; }
     const graph::Graph& graph() const { return graph_; }
 
-    // The argument by schema name, else the `position`-th positional one; null when absent
-    // (left at its default).
+    // The argument at schema `position` of the resolved node (graph::resolve_node), which must
+    // be the schema's argument `name` there (else an internal error: the kernel reads the wrong
+    // position). A keyword-only argument may be read by name with kKeywordOnly as position.
+    // Null when this overload has no argument `name` (a kernel serving several overloads).
+    // For a target without schema: the stored argument `name`, else the `position`-th one.
     const graph::Argument* arg(std::string_view name, size_t position) const;
     bool has(std::string_view name, size_t position) const;
 

@@ -125,6 +125,98 @@ def test_rewritten_archive_still_runs(tmp_path, mlp):
     assert proc.returncode == 0, describe(proc)
 
 
+# --- archives whose nodes do not fit their operator's schema ------------------------------------
+class _SchemaProbe(torch.nn.Module):
+    """where.self, permute, softmax.int and lstm.input nodes, for hand-damaged archives."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = torch.nn.LSTM(4, 3, batch_first=True)
+
+    def forward(self, x, y):
+        z = torch.where(x > 0, x, y)
+        s = torch.softmax(z.permute(1, 0), dim=-1)
+        out, _ = self.lstm(s.unsqueeze(0))
+        return out
+
+
+def _schema_probe_inputs():
+    return (torch.randn(4, 4), torch.randn(4, 4))
+
+
+@pytest.fixture(scope="module")
+def schema_probe(tmp_path_factory):
+    torch.manual_seed(0)
+    ep = torch.export.export(_SchemaProbe().eval(), _schema_probe_inputs())
+    path = tmp_path_factory.mktemp("schema_probe") / "probe.pt2"
+    torch.export.save(ep, str(path))
+    return path
+
+
+def _edit_node(target, edit):
+    """An edit of the program JSON that applies `edit(node)` to the one node calling `target`."""
+    def edit_json(model):
+        nodes = [n for n in model["graph_module"]["graph"]["nodes"] if n["target"] == "torch.ops." + target]
+        assert len(nodes) == 1, f"expected one {target} node, found {len(nodes)}"
+        edit(nodes[0])
+        return model
+    return edit_json
+
+
+def _drop_input(name):
+    def drop(node):
+        kept = [i for i in node["inputs"] if i["name"] != name]
+        assert len(kept) == len(node["inputs"]) - 1, f"no input {name!r} in {node['target']}"
+        node["inputs"] = kept
+    return drop
+
+
+def _add_keyword(node):
+    node["inputs"].append({"name": "bogus", "arg": {"as_int": 1}, "kind": 2})
+
+
+def _tensor_for_dims(node):
+    (dims,) = [i for i in node["inputs"] if i["name"] == "dims"]
+    (self_,) = [i for i in node["inputs"] if i["name"] == "self"]
+    dims["arg"] = {"as_tensor": self_["arg"]["as_tensor"]}
+
+
+# (case, target, edit, node name, argument name); before the schema check the first ran with
+# exit 0 and other numbers, the second returned outputs of the wrong shape, the third crashed.
+SCHEMA_DAMAGE = [
+    ("where_without_self", "aten.where.self", _drop_input("self"), "where", "self"),
+    ("lstm_without_hx", "aten.lstm.input", _drop_input("hx"), "lstm", "hx"),
+    ("softmax_without_dim", "aten.softmax.int", _drop_input("dim"), "softmax", "dim"),
+    ("unknown_keyword", "aten.softmax.int", _add_keyword, "softmax", "bogus"),
+    ("tensor_for_int_list", "aten.permute.default", _tensor_for_dims, "permute", "dims"),
+]
+
+
+@pytest.mark.parametrize("command", ["inspect", "run"])
+@pytest.mark.parametrize("case, target, edit, node, argument", SCHEMA_DAMAGE, ids=[c[0] for c in SCHEMA_DAMAGE])
+def test_node_that_does_not_fit_its_schema(tmp_path, schema_probe, command, case, target, edit, node, argument):
+    bad = tmp_path / f"{case}.pt2"
+    _rewrite_archive(schema_probe, bad, _edit_node(target, edit))
+    if command == "inspect":
+        proc = run_cli(["inspect", bad])
+    else:
+        inp = tmp_path / "in.npz"
+        write_inputs(inp, _schema_probe_inputs())
+        proc = run_cli(["run", bad, "--inputs", inp, "--outputs", tmp_path / "out.npz"])
+    schema_name = target.replace(".", "::", 1).removesuffix(".default")  # as the schema is printed
+    assert_user_error(proc, rf"node\W+{node}\b", rf"'{argument}'", re.escape(schema_name + "("))
+
+
+def test_schema_probe_runs_unedited(tmp_path, schema_probe):
+    """The control for test_node_that_does_not_fit_its_schema: the rewrite without an edit runs."""
+    ok = tmp_path / "rewritten.pt2"
+    _rewrite_archive(schema_probe, ok, lambda model: model)
+    inp = tmp_path / "in.npz"
+    write_inputs(inp, _schema_probe_inputs())
+    proc = run_cli(["run", ok, "--inputs", inp, "--outputs", tmp_path / "out.npz"])
+    assert proc.returncode == 0, describe(proc)
+
+
 # --- bad inputs --------------------------------------------------------------------------------
 def test_wrong_number_of_inputs(tmp_path, mlp):
     x = np.zeros((2, 16), np.float32)

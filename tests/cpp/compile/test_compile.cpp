@@ -45,6 +45,7 @@ TEST(CompileRead, UnknownMethodNamesTheOnesThereAre) {
 TEST(CompileRewrite, InPlaceBufferUpdateBecomesAMutationOutput) {
     auto method = compile::read(fixture("basic.pt2"), "forward");
     ASSERT_TRUE(has_target(method.graph, "aten.add_.Tensor"));
+    compile::check(method);
     compile::rewrite(method);
     EXPECT_FALSE(has_target(method.graph, "aten.add_.Tensor"));
     size_t mutations = 0;
@@ -55,6 +56,16 @@ TEST(CompileRewrite, InPlaceBufferUpdateBecomesAMutationOutput) {
         }
     }
     EXPECT_EQ(mutations, 1u);
+}
+
+TEST(CompileCheck, ResolvesEveryNodeAgainstItsSchema) {
+    auto method = compile::read(fixture("basic.pt2"), "forward");
+    compile::check(method);
+    for (const auto& node : method.graph.nodes) {
+        if (node.target.rfind("aten.", 0) != 0) continue;
+        EXPECT_TRUE(node.schema) << node.name << " " << node.target;
+        EXPECT_GE(node.arity(), node.inputs.size()) << node.name;
+    }
 }
 
 TEST(CompileBindSignature, InputsConstantsAndMutatedBuffers) {

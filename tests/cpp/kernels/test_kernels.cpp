@@ -18,6 +18,7 @@
 
 #include "../fixtures/graph_builder.h"
 #include "graph/graph.h"
+#include "graph/schema.h"
 #include "kernels/dispatch.h"
 #include "kernels/registry.h"
 #include "kernels/tensor.h"
@@ -147,6 +148,8 @@ public:
         node_.target = target;
         node_.inputs = std::move(inputs);
         node_.outputs = std::move(outputs);
+        // As at load: the node checked against its schema and its arguments resolved.
+        pt2ov::graph::resolve_node(node_, "test");
         const Kernel* kernel = find_kernel(target);
         if (!kernel) throw std::runtime_error("no kernel for " + target);
         KernelCall call(node_, builder_.graph, [this](const Argument& arg) -> const RuntimeValue& { return values_.at(arg.name); });
@@ -622,10 +625,12 @@ TEST(KernelCallArguments, ErrorsNameTheNodeAndOp) {
         EXPECT_NE(message.find("node node_under_test (aten.transpose.int)"), std::string::npos) << message;
         EXPECT_NE(message.find("out of range"), std::string::npos) << message;
     }
-    EXPECT_THROW(h.run1("aten.clone.default", {}, DType::Float32, {2}), pt2ov::UnsupportedError);
+    // A missing argument or one of the wrong kind is refused when the node is resolved against
+    // its schema, before any kernel runs (graph/schema.h).
+    EXPECT_THROW(h.run1("aten.clone.default", {}, DType::Float32, {2}), pt2ov::ArchiveError);
     EXPECT_THROW(h.run1("aten.add.Tensor", {positional("self", tensor_arg("x")), positional("other", string_arg("no"))},
                         DType::Float32, {2}),
-                 pt2ov::UnsupportedError);
+                 pt2ov::ArchiveError);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include "../fixtures/graph_builder.h"
 #include "common/error.h"
 #include "compile/method.h"
+#include "graph/schema.h"
 #include "openvino/op/add.hpp"
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/result.hpp"
@@ -72,6 +73,7 @@ struct HandPlan {
     }
     std::unique_ptr<runtime::Executor> build() {
         prepared.graph = std::move(builder.graph);
+        graph::check_and_resolve(prepared.graph, prepared.where);
         graph::number_values(prepared.graph);
         return std::make_unique<runtime::Executor>(prepared, planned, LoadOptions{});
     }
