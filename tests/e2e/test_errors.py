@@ -1,6 +1,5 @@
 """User errors: exit status 2 and one clear line on stderr that names what is wrong (the file,
-the input, the node), never a traceback or a crash (DESIGN.md, "The command line"; SPEC.md,
-"What must go in and out").
+the input, the node), never a traceback or a crash (README.md, "The command line").
 
 The program used for input errors is the zoo's `mlp`: one input named `features`, f32 [batch, 16],
 batch in [1, 16] when dynamic, 2 when static.
@@ -269,7 +268,7 @@ def test_npz_with_unknown_array_name(tmp_path, mlp):
 
 
 def test_npz_named_after_input_runs(tmp_path, mlp):
-    """The control: an array named after the program's input is accepted (DESIGN.md)."""
+    """The control: an array named after the program's input is accepted (README.md, "The command line")."""
     x = np.zeros((2, 16), np.float32)
     proc = _run_with_arrays(tmp_path, mlp, features=x)
     assert proc.returncode == 0, describe(proc)
