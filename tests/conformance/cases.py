@@ -192,6 +192,38 @@ def prepare(op, sample) -> Prepared:
     return Prepared(module=module, inputs=inputs, expected=first)
 
 
+def random_nodes(ep: torch.export.ExportedProgram) -> list[str]:
+    """The program's ops that draw random numbers. OpInfo reseeds some of them on every eager
+    call (so eager looks deterministic), but that reseeding is not in the exported program."""
+    found = []
+    for node in ep.graph.nodes:
+        tags = getattr(node.target, "tags", ())
+        if (node.op == "call_function" and torch.Tag.nondeterministic_seeded in tags
+                and not _draws_nothing(node)):
+            found.append(str(node.target))
+    return sorted(set(found))
+
+
+# ops tagged random because they may drop out, which they do only with these arguments: the
+# dropout probability is 0, or training is off
+_DROPOUT_ARGUMENTS = {"dropout": ("p", "train"), "feature_dropout": ("p", "train"),
+                      "alpha_dropout": ("p", "train"), "feature_alpha_dropout": ("p", "train"),
+                      "native_dropout": ("p", "train"),
+                      "scaled_dot_product_attention": ("dropout_p", None)}
+
+
+def _draws_nothing(node) -> bool:
+    schema = getattr(node.target, "_schema", None)
+    names = _DROPOUT_ARGUMENTS.get(getattr(schema, "name", "").split("::")[-1])
+    if names is None:
+        return False
+    values = {arg.name: arg.default_value for arg in schema.arguments}
+    values.update({arg.name: value for arg, value in zip(schema.arguments, node.args)})
+    values.update(node.kwargs)
+    probability, train = names
+    return values.get(probability) == 0 or (train is not None and values.get(train) is False)
+
+
 def export(prepared: Prepared) -> torch.export.ExportedProgram:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -267,7 +299,8 @@ def _value_errors(actual: np.ndarray, want: np.ndarray, rtol: float, atol: float
             rel_err = abs_err[scale > 0] / scale[scale > 0]
         text = f"max abs err {float(abs_err.max()):.3g}"
         if rel_err.size:
-            text += f", max rel err {float(np.nan_to_num(rel_err, nan=np.inf).max()):.3g}"
+            worst = np.nan_to_num(rel_err, nan=np.inf, posinf=np.inf).max()
+            text += f", max rel err {float(worst):.3g}"
         parts.append(text)
     if nan_mismatch:
         parts.append(f"NaN mismatch at {nan_mismatch}")
@@ -311,6 +344,9 @@ def run_form(prepared: Prepared, ep: torch.export.ExportedProgram, form: str,
         prog = in_form(ep, form)
     except Exception as e:  # noqa: BLE001 - a torch failure is not the engine's
         return Outcome(SKIP, f"run_decompositions raised {type(e).__name__}: {_first_line(e)}")
+    drawn = random_nodes(prog)
+    if drawn:
+        return Outcome(SKIP, f"random op ({', '.join(drawn)})")
     pt2 = workdir / f"{form}.pt2"
     try:
         save(prog, pt2)
@@ -325,6 +361,9 @@ def run_form(prepared: Prepared, ep: torch.export.ExportedProgram, form: str,
 
 def export_or_skip(prepared: Prepared) -> tuple[Optional[torch.export.ExportedProgram], str]:
     try:
-        return export(prepared), ""
+        ep = export(prepared)
     except Exception as e:  # noqa: BLE001 - export failures are skips, not engine results
         return None, f"export raised {type(e).__name__}: {_first_line(e)}"
+    drawn = random_nodes(ep)
+    # a random node of the training IR skips both forms; run_form checks the decomposed one
+    return (None, f"random op ({', '.join(drawn)})") if drawn else (ep, "")

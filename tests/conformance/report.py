@@ -12,24 +12,41 @@ import datetime
 import pathlib
 import re
 
-from tests.conformance.cases import (CRASH, FLOAT_TOLERANCE, FORMS, HALF_TOLERANCE, PASS,
-                                     PT2OV_TIMEOUT_S, REFUSED, SAMPLE_SEED, SKIP, WRONG)
+from tests.conformance.cases import (CRASH, DTYPES, FLOAT_TOLERANCE, FORMS, HALF_TOLERANCE,
+                                     PASS, PT2OV_TIMEOUT_S, REFUSED, SAMPLE_SEED, SKIP, WRONG,
+                                     load_op_db, op_dtypes)
 
 # an op takes the status of its worst sample: a crash hides nothing, a wrong result is worse
 # than a refusal (a refusal at least says so)
 WORST_FIRST = (CRASH, WRONG, REFUSED, PASS)
-_MESSAGE_PREFIX = re.compile(r"^pt2ov: error: [^,]*\.pt2, method \w+: ")
+_MESSAGE_PREFIX = re.compile(r"^pt2ov: error: (\S*\.pt2(, method \w+)?: )?")
+# the per-node sentence of "no engine can run these nodes", shortened for the tables
+_NO_CONVERTER = re.compile(r": OpenVINO [\d.]+ cannot convert it: OpenVINO has no converter for "
+                           r"it, and pt2ov has no CPU kernel for [\w.]+")
+_CONVERTER_FAILED = re.compile(r": OpenVINO [\d.]+ cannot convert it: Exception happened during "
+                               r"conversion of operation .*?, and pt2ov has no CPU kernel for "
+                               r"[\w.]+")
+_ADVICE = " Saving the program after ep.run_decompositions() may turn them into ops that run."
 
 
 def refusal_reason(detail: str) -> str:
-    """The message without the file it names, so both forms' messages compare equal."""
-    return _MESSAGE_PREFIX.sub("", detail)
+    """The message without the file it names (so both forms' messages compare equal) and with
+    the per-node boilerplate shortened; results.jsonl keeps the message whole."""
+    reason = _MESSAGE_PREFIX.sub("", detail)
+    reason = _NO_CONVERTER.sub(": no OpenVINO converter, no CPU kernel", reason)
+    reason = _CONVERTER_FAILED.sub(": OpenVINO's converter failed, no CPU kernel", reason)
+    return reason.replace(_ADVICE, "").rstrip(".")
 
 
 def refusal_kind(detail: str) -> str:
-    """The message with node names, op names and quoted names taken out: what the top
-    reasons are counted by."""
+    """The reason with node names, op names and quoted names taken out: what the top reasons
+    are counted by. A node list counts as its kinds of failure."""
     reason = refusal_reason(detail)
+    if reason.startswith("no engine can run these nodes"):
+        kinds = sorted(set(re.findall(r"(no OpenVINO converter|OpenVINO's converter failed), no "
+                                      r"CPU kernel", reason)))
+        if kinds:
+            return f"no engine can run a node: {' / '.join(kinds)}, no pt2ov CPU kernel"
     reason = re.sub(r"[\w.]+ \((aten|prims)\.[\w.]+\)(, [\w.]+ \((aten|prims)\.[\w.]+\))*",
                     "<nodes>", reason)
     reason = re.sub(r"\b(aten|prims)\.[\w.]+", "<op>", reason)
@@ -53,22 +70,27 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def write(records: list[dict], build: str, samples: int, dtypes: list[str],
-          path: pathlib.Path) -> None:
+def write(records: list[dict], build: str, samples: int, path: pathlib.Path) -> None:
+    """The report of every result of this build (all dtypes measured so far), its first
+    `samples` samples per op and dtype."""
     import openvino
     import torch
+
+    op_db = load_op_db()
 
     cases = {}
     for r in records:
         if r.get("build") == build and r["kind"] == "case" and r["sample"] < samples:
             cases[(r["op"], r["dtype"], r["sample"], r["form"])] = r
-    measured_dtypes = [d for d in dtypes if any(k[1] == d for k in cases)]
+    measured_dtypes = [d for d in DTYPES if any(k[1] == d for k in cases)]
     by_op = collections.defaultdict(list)  # (form, dtype, op) -> records in sample order
     for key in sorted(cases):
         op, dtype, _, form = key
         by_op[(form, dtype, op)].append(cases[key])
     all_ops = sorted({k[0] for k in cases})
-    seconds = sum(r.get("seconds", 0) for r in cases.values())
+    sweeps = [r for r in records if r.get("build") == build and r["kind"] == "sweep"]
+    wall = sum(r["seconds"] for r in sweeps)
+    without = {d: sum(1 for op in op_db if d not in op_dtypes(op, [d])) for d in measured_dtypes}
 
     lines = [
         "# OpInfo conformance",
@@ -100,13 +122,16 @@ def write(records: list[dict], build: str, samples: int, dtypes: list[str],
         "**crash** (any other exit, a signal or the timeout). **Skipped**: the sample has no "
         "tensor input, complex tensors or non-tensor outputs, eager raises, two eager calls "
         "differ (random ops), or torch fails to export, decompose or save it.",
-        f"- Time: {seconds / 60:.0f} min of case time (sampling, eager, export, save, pt2ov) "
-        "over 2 worker processes.",
+        f"- Time: {wall / 60:.1f} min wall clock over {len(sweeps)} sweep run(s) with "
+        f"{max((r['workers'] for r in sweeps), default=0)} worker processes on a shared 2-core "
+        "machine.",
         "",
         "## Counts per op",
         "",
         "An op passes in a form and dtype when every sample that ran passes; otherwise it counts "
-        "under its worst sample (crash, then wrong, then refused). Skipped: every sample skipped.",
+        "under its worst sample (crash, then wrong, then refused). Skipped: every sample skipped. "
+        f"Of the {len(op_db)} op_db entries, "
+        + ", ".join(f"{n} do not support {d} on CPU" for d, n in without.items()) + ".",
         "",
         "| form | dtype | ops ran | pass | wrong | refused | crash | skipped |",
         "|---|---|---:|---:|---:|---:|---:|---:|",

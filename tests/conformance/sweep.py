@@ -230,7 +230,10 @@ def supervise(args) -> None:
         for proc in procs.values():
             os.killpg(proc.pid, signal.SIGKILL)
         raise
-    print(f"sweep finished in {time.monotonic() - began:.0f} s", flush=True)
+    seconds = time.monotonic() - began
+    append({"kind": "sweep", "build": build, "dtypes": args.dtypes, "ops": args.ops,
+            "samples": args.samples, "workers": args.workers, "seconds": round(seconds)})
+    print(f"sweep finished in {seconds:.0f} s", flush=True)
 
 
 def main() -> None:
@@ -254,8 +257,7 @@ def main() -> None:
         supervise(args)
     from tests.conformance import report
 
-    report.write(read_results(), build_id(), samples=args.samples, dtypes=args.dtypes.split(","),
-                 path=REPORT)
+    report.write(read_results(), build_id(), samples=args.samples, path=REPORT)
     print(f"wrote {REPORT.relative_to(REPO_ROOT)}")
 
 
