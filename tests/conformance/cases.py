@@ -224,6 +224,24 @@ def _draws_nothing(node) -> bool:
     return values.get(probability) == 0 or (train is not None and values.get(train) is False)
 
 
+# ops whose result is memory never written: eager can return anything, twice the same by chance
+_UNINITIALIZED = {"empty", "empty_like", "new_empty", "empty_strided", "new_empty_strided",
+                  "empty_permuted"}
+
+
+def uninitialized_outputs(ep: torch.export.ExportedProgram) -> list[str]:
+    """The program's outputs that come straight from an op returning uninitialized memory."""
+    found = []
+    for node in ep.graph.nodes:
+        if node.op != "output":
+            continue
+        for value in tree_flatten(node.args)[0]:
+            schema = getattr(getattr(value, "target", None), "_schema", None)
+            if schema is not None and schema.name.split("::")[-1] in _UNINITIALIZED:
+                found.append(str(value.target))
+    return sorted(set(found))
+
+
 def export(prepared: Prepared) -> torch.export.ExportedProgram:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -347,6 +365,9 @@ def run_form(prepared: Prepared, ep: torch.export.ExportedProgram, form: str,
     drawn = random_nodes(prog)
     if drawn:
         return Outcome(SKIP, f"random op ({', '.join(drawn)})")
+    empty = uninitialized_outputs(prog)
+    if empty:
+        return Outcome(SKIP, f"uninitialized output ({', '.join(empty)})")
     pt2 = workdir / f"{form}.pt2"
     try:
         save(prog, pt2)
@@ -364,6 +385,9 @@ def export_or_skip(prepared: Prepared) -> tuple[Optional[torch.export.ExportedPr
         ep = export(prepared)
     except Exception as e:  # noqa: BLE001 - export failures are skips, not engine results
         return None, f"export raised {type(e).__name__}: {_first_line(e)}"
+    empty = uninitialized_outputs(ep)
+    if empty:
+        return None, f"uninitialized output ({', '.join(empty)})"
     drawn = random_nodes(ep)
     # a random node of the training IR skips both forms; run_form checks the decomposed one
     return (None, f"random op ({', '.join(drawn)})") if drawn else (ep, "")

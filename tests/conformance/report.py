@@ -181,26 +181,29 @@ def write(records: list[dict], build: str, samples: int, path: pathlib.Path) -> 
         else:
             lines.append("None.")
 
-    # refusals: one row per op and dtype, its forms merged when they refuse for the same reason
+    # refusals: one row per op and reason, with the forms and dtypes refused for it
     refused = collections.defaultdict(lambda: collections.defaultdict(set))
     for (op, dtype, _, form), r in cases.items():
         if r["status"] == REFUSED:
-            refused[(op, dtype)][refusal_reason(r["detail"])].add(form)
-    lines += ["", f"## Refused: {len({op for op, _ in refused})} ops", "",
+            refused[op][refusal_reason(r["detail"])].add((form, dtype))
+    lines += ["", f"## Refused: {len(refused)} ops", "",
               "Top reasons (node and op names taken out), by number of ops:", "",
               "| ops | reason |", "|---:|---|"]
     kinds = collections.Counter()
-    for (op, _), reasons in refused.items():
+    for op, reasons in refused.items():
         for kind in {refusal_kind(reason) for reason in reasons}:
             kinds[kind] += 1
     for kind, n in kinds.most_common(15):
         lines.append(f"| {n} | {_cell(kind)} |")
-    lines += ["", "Every refused op, with its message:", "",
-              "| op | dtype | forms | message |", "|---|---|---|---|"]
-    for (op, dtype), reasons in sorted(refused.items()):
-        for reason, forms in sorted(reasons.items()):
-            forms_text = ", ".join(f for f in FORMS if f in forms)
-            lines.append(f"| `{op}` | {dtype} | {forms_text} | {_cell(reason)} |")
+    lines += ["", "Every refused op, with its message (the whole message is in "
+              "build/conformance/results.jsonl):", "",
+              "| op | where | message |", "|---|---|---|"]
+    for op, reasons in sorted(refused.items()):
+        for reason, where in sorted(reasons.items()):
+            text = "; ".join(
+                f"{form}: {', '.join(d for d in measured_dtypes if (form, d) in where)}"
+                for form in FORMS if any(f == form for f, _ in where))
+            lines.append(f"| `{op}` | {text} | {_cell(reason)} |")
 
     skips = collections.Counter(skip_kind(r["detail"]) for r in cases.values()
                                 if r["status"] == SKIP)
