@@ -120,8 +120,10 @@ def write(records: list[dict], build: str, samples: int, path: pathlib.Path) -> 
         "exactly; dtype and shape equal.",
         "- **pass**; **wrong** (exit 0, outputs differ); **refused** (exit 2 with a message); "
         "**crash** (any other exit, a signal or the timeout). **Skipped**: the sample has no "
-        "tensor input, complex tensors or non-tensor outputs, eager raises, two eager calls "
-        "differ (random ops), or torch fails to export, decompose or save it.",
+        "tensor input, sparse or complex tensors or non-tensor outputs, eager raises, the op is "
+        "random (a node tagged `nondeterministic_seeded` that does draw, or two eager calls "
+        "differ) or returns uninitialized memory (`empty_like`, ...), or torch fails to export, "
+        "decompose or save it.",
         f"- Time: {wall / 60:.1f} min wall clock over {len(sweeps)} sweep run(s) with "
         f"{max((r['workers'] for r in sweeps), default=0)} worker processes on a shared 2-core "
         "machine.",
