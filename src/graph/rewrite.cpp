@@ -31,6 +31,7 @@ void prepare_for_lowering(Graph& graph, const std::string& where) {
     drop_assertions(graph);
     functionalize_in_place_ops(graph, where);
     lower_training_ops(graph, where);
+    clamp_slice_bounds(graph, where);
 }
 
 // ---------------------------------------------------------------------------------------------

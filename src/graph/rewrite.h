@@ -4,7 +4,9 @@
 //      buffer_mutation output): the op becomes its functional form, later readers read its
 //      result, and a mutated buffer gets a buffer_mutation output like run_decompositions()
 //      would give it;
-//   3. rewrite training-IR ops that OpenVINO's FX op table lacks into their core-ATen forms.
+//   3. rewrite training-IR ops that OpenVINO's FX op table lacks into their core-ATen forms;
+//   4. clamp slice bounds beyond the sliced dim (`x[1:]` ends at 2**63 - 1) as PyTorch does,
+//      so they fit in 32 bits (slice_bounds.cpp).
 #pragma once
 
 #include "graph/graph.h"
@@ -19,5 +21,6 @@ void prepare_for_lowering(Graph& graph, const std::string& where);
 void drop_assertions(Graph& graph);
 void functionalize_in_place_ops(Graph& graph, const std::string& where);
 void lower_training_ops(Graph& graph, const std::string& where);
+void clamp_slice_bounds(Graph& graph, const std::string& where);
 
 }  // namespace pt2ov::graph

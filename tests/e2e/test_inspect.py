@@ -112,3 +112,13 @@ def test_inspect_mutated_buffer_constants(zoo_programs):
     doc = inspect_json(program.path)
     ep = torch.export.load(str(program.path))
     assert doc["methods"]["forward"]["constants"]["count"] == len(_constant_tensors(ep))
+
+
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+@pytest.mark.parametrize("shapes", ["static", "dynamic"])
+def test_slice_sentinels_do_not_split_the_program(zoo_programs, mode, shapes):
+    """`x[1:]` exports with end 2**63 - 1: clamped to the dim as PyTorch does, the slice has no
+    64-bit bound for OpenVINO to cut, so the program is one OpenVINO step."""
+    doc = inspect_json(zoo_programs.get("slices_to_the_end", mode, shapes).path)
+    kinds = [step["kind"] for step in _steps(doc)]
+    assert kinds == ["openvino"], doc
