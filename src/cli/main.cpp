@@ -12,6 +12,13 @@
 
 namespace {
 
+// The exit status (README.md, "The command line"): 0 success, 2 a user error (bad file, bad
+// input, unsupported program, bad flag), 3 a bug in pt2ov, so one is never taken for the other.
+constexpr int kExitUserError = 2;
+constexpr int kExitInternalError = 3;
+constexpr const char* kExitStatusHelp = "Exit status: 0 success, 2 user error (bad file, input, flag or unsupported "
+                                        "program; one line on stderr), 3 internal error (a bug in pt2ov: please report it).";
+
 // One line on stderr, whatever the message holds (OpenVINO's own errors span several lines).
 std::string one_line(const std::string& message) {
     std::string line;
@@ -77,6 +84,7 @@ int main(int argc, char** argv) {
     CLI::App app{"pt2ov: run PyTorch torch.export programs (.pt2) on OpenVINO, exactly.\n"
                  "OpenVINO " + pt2ov::openvino_version()};
     app.require_subcommand(1);
+    app.footer(kExitStatusHelp);
 
     pt2ov::LoadOptions run_options;
     std::string run_model;
@@ -120,7 +128,7 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "pt2ov: " << one_line(e.what()) << " (see pt2ov --help or pt2ov COMMAND --help)\n";
-        return 2;
+        return kExitUserError;
     }
     try {
         if (*run) return run_command(run_model, run_inputs, run_outputs, run_options);
@@ -130,12 +138,16 @@ int main(int argc, char** argv) {
             std::cout << (bench_json ? pt2ov::tools::benchmark_json(result) + "\n" : pt2ov::tools::benchmark_text(result));
             return 0;
         }
+    } catch (const pt2ov::InternalError& e) {
+        std::cerr << "pt2ov: internal error (a bug in pt2ov; please report it with the model): " << one_line(e.what()) << "\n";
+        return kExitInternalError;
     } catch (const pt2ov::Error& e) {
         std::cerr << "pt2ov: error: " << one_line(e.what()) << "\n";
-        return 2;
+        return kExitUserError;
     } catch (const std::exception& e) {
-        std::cerr << "pt2ov: internal error (please report it with the model): " << one_line(e.what()) << "\n";
-        return 1;
+        // The library throws only pt2ov::Error; this is the last resort for the tools' code.
+        std::cerr << "pt2ov: internal error (a bug in pt2ov; please report it with the model): " << one_line(e.what()) << "\n";
+        return kExitInternalError;
     }
     return 0;
 }

@@ -263,7 +263,7 @@ OpenVINOStep take_out_aliases(std::shared_ptr<ov::Model> model, const partition:
     std::map<ov::Output<ov::Node>, std::string> first_reader;
     const auto results = model->get_results();
     if (results.size() != step.outputs.size()) {
-        throw Error("internal: a converted step has " + std::to_string(results.size()) + " results for " +
+        throw InternalError("a converted step has " + std::to_string(results.size()) + " results for " +
                     std::to_string(step.outputs.size()) + " outputs");
     }
     for (size_t i = 0; i < results.size(); ++i) {

@@ -109,6 +109,8 @@ decltype(auto) in_section(const std::string& context, Body&& body) {
         return body();
     } catch (const UnsupportedError& e) {
         throw UnsupportedError(context + ": " + e.what());
+    } catch (const InternalError& e) {
+        throw InternalError(context + ": " + e.what());
     } catch (const Error& e) {
         throw ArchiveError(context + ": " + e.what());
     } catch (const std::exception& e) {
