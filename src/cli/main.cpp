@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "pt2ov/pt2ov.h"
@@ -51,12 +52,43 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
     command.add_flag("--strict", options.strict, "Refuse any CPU fallback: all on OpenVINO, or an error");
 }
 
+// Whether two paths name one file: by inode where both exist (links, "./x", "../d/x"), else by
+// their canonical spelling (an output not written yet, named twice).
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) return std::filesystem::equivalent(a, b, ec);
+    const auto canonical = [&](const std::string& path) {
+        return std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+    };
+    return canonical(a) == canonical(b);
+}
+
+// An --outputs file that is the model, an --inputs file or another --outputs file would be
+// overwritten (or overwrite a result) while the run reports success: refused before anything runs.
+void refuse_outputs_over_other_files(const std::string& model, const std::vector<std::string>& inputs,
+                                     const std::vector<std::string>& outputs) {
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const auto refuse = [&](const std::string& what) {
+            throw pt2ov::InputError(fmt::format("--outputs {} is {}; writing it would destroy that file: give another path",
+                                                outputs[i], what));
+        };
+        if (same_file(outputs[i], model)) refuse("the model " + model);
+        for (const auto& input : inputs) {
+            if (same_file(outputs[i], input)) refuse("the --inputs file " + input);
+        }
+        for (size_t j = 0; j < i; ++j) {
+            if (same_file(outputs[i], outputs[j])) refuse("also --outputs " + outputs[j] + " of an earlier call");
+        }
+    }
+}
+
 int run_command(const std::string& model, const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
                 const pt2ov::LoadOptions& options) {
     if (inputs.size() != outputs.size()) {
         throw pt2ov::InputError(fmt::format("{} --inputs but {} --outputs: give one --outputs file per --inputs file",
                                             inputs.size(), outputs.size()));
     }
+    refuse_outputs_over_other_files(model, inputs, outputs);
     auto program = pt2ov::Program::load(model, options);
     // Read every input first, so a bad file stops the run before any call changes state.
     std::vector<std::vector<pt2ov::Tensor>> calls;
