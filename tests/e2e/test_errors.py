@@ -267,6 +267,12 @@ def test_missing_outputs(tmp_path, mlp):
     assert_user_error(run_cli(["run", mlp, "--inputs", inp]), r"outputs")
 
 
+def test_help_documents_the_exit_status():
+    proc = run_cli(["--help"])
+    assert proc.returncode == 0, describe(proc)
+    assert re.search(r"0 success, 2 user error.*3 internal error", proc.stdout, re.S), describe(proc)
+
+
 def test_unknown_option(tmp_path, mlp):
     assert_user_error(_run_good(tmp_path, mlp, "--frobnicate"), r"frobnicate")
 
