@@ -130,6 +130,7 @@ int main(int argc, char** argv) {
         ->allow_extra_args(false);
     run->add_option("--outputs", run_outputs, "Where to write the outputs (arr_0, arr_1, ...)")->required();
     add_placement_options(*run, run_options);
+    run->footer(kExitStatusHelp);
 
     pt2ov::LoadOptions inspect_options;
     std::string inspect_model;
@@ -138,6 +139,7 @@ int main(int argc, char** argv) {
     inspect->add_option("model", inspect_model, "The .pt2 archive")->required();
     inspect->add_flag("--json", inspect_json, "Print one JSON object");
     add_placement_options(*inspect, inspect_options);
+    inspect->footer(kExitStatusHelp);
 
     pt2ov::LoadOptions bench_options;
     pt2ov::tools::BenchmarkOptions bench_loop;
@@ -151,6 +153,7 @@ int main(int argc, char** argv) {
     bench->add_option("--warmup", bench_loop.warmup, "Untimed calls first")->default_val(10)->check(CLI::Range(0, 1000000000));
     bench->add_flag("--json", bench_json, "Print one JSON object");
     add_placement_options(*bench, bench_options);
+    bench->footer(kExitStatusHelp);
 
     try {
         app.parse(argc, argv);

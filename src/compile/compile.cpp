@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "compile/stages.h"
+#include "graph/from_json.h"
 #include "graph/graph.h"
 #include "graph/schema.h"
 #include "kernels/registry.h"
@@ -59,6 +60,16 @@ void check_cpu_ops(const PreparedMethod& method, const std::vector<std::string>&
     }
 }
 
+// The read checked that the stored nodes run in order; the rewrites must keep that true, as
+// placement and the executor walk the nodes in this order. A failure here is our bug.
+void check_order_after_rewrites(const PreparedMethod& method) {
+    try {
+        graph::check_values_defined_before_use(method.graph);
+    } catch (const ArchiveError& e) {
+        throw InternalError(method.where + ": after pt2ov's rewrites: " + e.what());
+    }
+}
+
 }  // namespace
 
 PreparedMethod prepare(const std::string& path, const LoadOptions& options) {
@@ -67,6 +78,7 @@ PreparedMethod prepare(const std::string& path, const LoadOptions& options) {
     PreparedMethod method = read(path, options.method);
     check(method);
     rewrite(method);
+    check_order_after_rewrites(method);
     bind_signature(method);
     check_cpu_ops(method, options.cpu_ops);
     graph::number_values(method.graph);  // last: the rewrites made their values
