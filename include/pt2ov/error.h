@@ -31,4 +31,11 @@ public:
     using Error::Error;
 };
 
+// pt2ov broke one of its own invariants: a bug in pt2ov, not a problem with the program or
+// its inputs. The message says so; please report it with the model.
+class InternalError : public Error {
+public:
+    using Error::Error;
+};
+
 }  // namespace pt2ov

@@ -247,8 +247,27 @@ struct Mapping {
     size_t size = 0;
 };
 
+// What a path names when it is not a regular file, for the refusal.
+std::string_view file_kind(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+    return "not a regular file";
+}
+
 Mapping map_file(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Checked before open(): opening a FIFO for reading blocks until a writer comes, forever.
+    struct stat named {};
+    if (::stat(path.c_str(), &named) != 0) {
+        throw ArchiveError(path + ": cannot open the file (" + std::strerror(errno) + "); check the path");
+    }
+    if (!S_ISREG(named.st_mode)) {
+        throw ArchiveError(path + ": is " + std::string(file_kind(named.st_mode)) +
+                           ", not a regular file; give the path of a .pt2 file written by torch.export.save");
+    }
+    // O_NONBLOCK: should the path be swapped for a FIFO after the check, open() still returns.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         throw ArchiveError(path + ": cannot open the file (" + std::strerror(errno) + "); check the path");
     }
@@ -293,6 +312,25 @@ namespace {
                        kResave);
 }
 
+// Where one entry lies in the file, from its local header to the end of its data.
+struct EntrySpan {
+    uint64_t begin = 0;
+    uint64_t end = 0;
+    const std::string* name = nullptr;
+};
+
+// torch.export.save writes each entry once, one after another. Entries whose bytes overlap
+// are a damaged or crafted zip: refused, because an unaligned archive copies every entry, and
+// overlapping ones would make a small file cost many times its size in memory.
+void check_entries_do_not_overlap(const ZipView& zip, std::vector<EntrySpan> spans) {
+    std::sort(spans.begin(), spans.end(), [](const EntrySpan& a, const EntrySpan& b) { return a.begin < b.begin; });
+    for (size_t i = 1; i < spans.size(); ++i) {
+        if (spans[i].begin < spans[i - 1].end) {
+            zip.damaged("entries '" + *spans[i - 1].name + "' and '" + *spans[i].name + "' overlap in the file");
+        }
+    }
+}
+
 // Reads the central directory into (relative name → data range) and the root folder.
 void read_entries(const ZipView& zip, const std::string& path, std::string& root,
                   std::map<std::string, std::pair<uint64_t, uint64_t>>& entries) {
@@ -301,6 +339,8 @@ void read_entries(const ZipView& zip, const std::string& path, std::string& root
     const DirectoryLocation directory = locate_directory(zip, *end_record);
     uint64_t pos = directory.offset;
     const uint64_t directory_end = directory.offset + directory.size;
+    std::vector<CentralEntry> kept;  // the entries read, for the overlap check at the end
+    std::vector<EntrySpan> spans;
     for (uint64_t i = 0; i < directory.entry_count; ++i) {
         const CentralEntry entry = read_central_entry(zip, pos, directory_end, path);
         if (i == 0) {
@@ -319,8 +359,12 @@ void read_entries(const ZipView& zip, const std::string& path, std::string& root
         if (!entries.emplace(relative, std::make_pair(data, entry.size)).second) {
             zip.damaged("entry '" + entry.name + "' appears twice");
         }
+        spans.push_back({entry.local_header, data + entry.size, nullptr});
+        kept.push_back(entry);
     }
     if (pos != directory_end) zip.damaged("the central directory holds more than its entry count says");
+    for (size_t i = 0; i < spans.size(); ++i) spans[i].name = &kept[i].name;
+    check_entries_do_not_overlap(zip, std::move(spans));
 }
 
 size_t round_up_to_alignment(size_t bytes) { return (bytes + kDataAlignment - 1) / kDataAlignment * kDataAlignment; }
@@ -330,10 +374,16 @@ size_t round_up_to_alignment(size_t bytes) { return (bytes + kDataAlignment - 1)
 // file mapping (so the weights are still held once). Templated only to reach Archive's
 // private Entry type without naming it.
 template <typename EntryMap>
-Mapping copy_entries_aligned(const std::byte* file, EntryMap& entries, const std::string& path) {
+Mapping copy_entries_aligned(const std::byte* file, size_t file_size, EntryMap& entries, const std::string& path) {
     size_t total = 0;
     for (const auto& [name, entry] : entries) total += round_up_to_alignment(entry.size);
     total = std::max(total, kDataAlignment);
+    // Entries do not overlap (read_entries), so the copy is the file's size plus padding; more
+    // would mean a damaged directory, and memory the file's size does not justify.
+    if (total > file_size + (entries.size() + 1) * kDataAlignment) {
+        throw ArchiveError(path + ": the archive is truncated or damaged (its entries would take " + std::to_string(total) +
+                           " bytes, more than the file's " + std::to_string(file_size) + "); " + kResave);
+    }
     void* address = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (address == MAP_FAILED) {
         throw ArchiveError(path + ": cannot allocate " + std::to_string(total) +
@@ -372,7 +422,7 @@ std::shared_ptr<const Archive> Archive::open(const std::string& path) {
                            "/models/*.json entry); it is not an archive written by torch.export.save: " + kResave);
     }
     if (!aligned) {
-        const Mapping copy = copy_entries_aligned(archive->base_, archive->entries_, path);
+        const Mapping copy = copy_entries_aligned(archive->base_, archive->size_, archive->entries_, path);
         unmap(archive->base_, archive->size_);
         archive->base_ = copy.data;
         archive->size_ = copy.size;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "pt2ov/pt2ov.h"
@@ -11,6 +12,13 @@
 #include "tools/report.h"
 
 namespace {
+
+// The exit status (README.md, "The command line"): 0 success, 2 a user error (bad file, bad
+// input, unsupported program, bad flag), 3 a bug in pt2ov, so one is never taken for the other.
+constexpr int kExitUserError = 2;
+constexpr int kExitInternalError = 3;
+constexpr const char* kExitStatusHelp = "Exit status: 0 success, 2 user error (bad file, input, flag or unsupported "
+                                        "program; one line on stderr), 3 internal error (a bug in pt2ov: please report it).";
 
 // One line on stderr, whatever the message holds (OpenVINO's own errors span several lines).
 std::string one_line(const std::string& message) {
@@ -44,12 +52,43 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
     command.add_flag("--strict", options.strict, "Refuse any CPU fallback: all on OpenVINO, or an error");
 }
 
+// Whether two paths name one file: by inode where both exist (links, "./x", "../d/x"), else by
+// their canonical spelling (an output not written yet, named twice).
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) return std::filesystem::equivalent(a, b, ec);
+    const auto canonical = [&](const std::string& path) {
+        return std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+    };
+    return canonical(a) == canonical(b);
+}
+
+// An --outputs file that is the model, an --inputs file or another --outputs file would be
+// overwritten (or overwrite a result) while the run reports success: refused before anything runs.
+void refuse_outputs_over_other_files(const std::string& model, const std::vector<std::string>& inputs,
+                                     const std::vector<std::string>& outputs) {
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const auto refuse = [&](const std::string& what) {
+            throw pt2ov::InputError(fmt::format("--outputs {} is {}; writing it would destroy that file: give another path",
+                                                outputs[i], what));
+        };
+        if (same_file(outputs[i], model)) refuse("the model " + model);
+        for (const auto& input : inputs) {
+            if (same_file(outputs[i], input)) refuse("the --inputs file " + input);
+        }
+        for (size_t j = 0; j < i; ++j) {
+            if (same_file(outputs[i], outputs[j])) refuse("also --outputs " + outputs[j] + " of an earlier call");
+        }
+    }
+}
+
 int run_command(const std::string& model, const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
                 const pt2ov::LoadOptions& options) {
     if (inputs.size() != outputs.size()) {
         throw pt2ov::InputError(fmt::format("{} --inputs but {} --outputs: give one --outputs file per --inputs file",
                                             inputs.size(), outputs.size()));
     }
+    refuse_outputs_over_other_files(model, inputs, outputs);
     auto program = pt2ov::Program::load(model, options);
     // Read every input first, so a bad file stops the run before any call changes state.
     std::vector<std::vector<pt2ov::Tensor>> calls;
@@ -77,6 +116,7 @@ int main(int argc, char** argv) {
     CLI::App app{"pt2ov: run PyTorch torch.export programs (.pt2) on OpenVINO, exactly.\n"
                  "OpenVINO " + pt2ov::openvino_version()};
     app.require_subcommand(1);
+    app.footer(kExitStatusHelp);
 
     pt2ov::LoadOptions run_options;
     std::string run_model;
@@ -90,6 +130,7 @@ int main(int argc, char** argv) {
         ->allow_extra_args(false);
     run->add_option("--outputs", run_outputs, "Where to write the outputs (arr_0, arr_1, ...)")->required();
     add_placement_options(*run, run_options);
+    run->footer(kExitStatusHelp);
 
     pt2ov::LoadOptions inspect_options;
     std::string inspect_model;
@@ -98,6 +139,7 @@ int main(int argc, char** argv) {
     inspect->add_option("model", inspect_model, "The .pt2 archive")->required();
     inspect->add_flag("--json", inspect_json, "Print one JSON object");
     add_placement_options(*inspect, inspect_options);
+    inspect->footer(kExitStatusHelp);
 
     pt2ov::LoadOptions bench_options;
     pt2ov::tools::BenchmarkOptions bench_loop;
@@ -111,6 +153,7 @@ int main(int argc, char** argv) {
     bench->add_option("--warmup", bench_loop.warmup, "Untimed calls first")->default_val(10)->check(CLI::Range(0, 1000000000));
     bench->add_flag("--json", bench_json, "Print one JSON object");
     add_placement_options(*bench, bench_options);
+    bench->footer(kExitStatusHelp);
 
     try {
         app.parse(argc, argv);
@@ -120,7 +163,7 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "pt2ov: " << one_line(e.what()) << " (see pt2ov --help or pt2ov COMMAND --help)\n";
-        return 2;
+        return kExitUserError;
     }
     try {
         if (*run) return run_command(run_model, run_inputs, run_outputs, run_options);
@@ -130,12 +173,16 @@ int main(int argc, char** argv) {
             std::cout << (bench_json ? pt2ov::tools::benchmark_json(result) + "\n" : pt2ov::tools::benchmark_text(result));
             return 0;
         }
+    } catch (const pt2ov::InternalError& e) {
+        std::cerr << "pt2ov: internal error (a bug in pt2ov; please report it with the model): " << one_line(e.what()) << "\n";
+        return kExitInternalError;
     } catch (const pt2ov::Error& e) {
         std::cerr << "pt2ov: error: " << one_line(e.what()) << "\n";
-        return 2;
+        return kExitUserError;
     } catch (const std::exception& e) {
-        std::cerr << "pt2ov: internal error (please report it with the model): " << one_line(e.what()) << "\n";
-        return 1;
+        // The library throws only pt2ov::Error; this is the last resort for the tools' code.
+        std::cerr << "pt2ov: internal error (a bug in pt2ov; please report it with the model): " << one_line(e.what()) << "\n";
+        return kExitInternalError;
     }
     return 0;
 }

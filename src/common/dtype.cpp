@@ -1,5 +1,7 @@
 #include "pt2ov/dtype.h"
 
+#include "pt2ov/error.h"
+
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -34,7 +36,7 @@ const DTypeInfo& info(DType dtype) {
     const auto index = static_cast<size_t>(dtype);
     if (index >= std::size(table)) {
         // Only a cast from a bad integer gets here; throwing beats reading past the table.
-        throw std::invalid_argument("pt2ov: invalid DType value " + std::to_string(index));
+        throw Error("invalid DType value " + std::to_string(index) + ": use one of the pt2ov::DType names");
     }
     return table[index];
 }

@@ -22,6 +22,8 @@ decltype(auto) with_context(const std::string& context, Body&& body) {
         throw UnsupportedError(context + ": " + e.what());
     } catch (const ArchiveError& e) {
         throw ArchiveError(context + ": " + e.what());
+    } catch (const InternalError& e) {
+        throw InternalError(context + ": " + e.what());
     } catch (const std::exception& e) {
         throw Error(context + ": " + e.what());
     }

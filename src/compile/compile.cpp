@@ -1,9 +1,19 @@
 #include "compile/compile.h"
 
-#include <chrono>
+#include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+
+#include "common/error.h"
 #include "compile/stages.h"
+#include "graph/from_json.h"
 #include "graph/graph.h"
+#include "graph/schema.h"
+#include "kernels/registry.h"
+#include "partition/plan.h"
 
 namespace pt2ov::compile {
 
@@ -12,14 +22,65 @@ using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
+
+// OpenVINO is handed the cache folder as given and would fail late, or not at all (a cache it
+// cannot write is silently no cache). Checked first: a folder, or one we can make, writable.
+void check_cache_dir(const std::string& cache_dir) {
+    if (cache_dir.empty()) return;
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const auto status = fs::status(cache_dir, ec);
+    if (fs::exists(status) && !fs::is_directory(status)) {
+        throw Error("--cache-dir " + cache_dir + ": exists and is not a folder; give a folder for OpenVINO's model cache");
+    }
+    if (!fs::exists(status) && !fs::create_directories(cache_dir, ec)) {
+        throw Error("--cache-dir " + cache_dir + ": cannot create the folder (" + ec.message() + ")");
+    }
+    if (::access(cache_dir.c_str(), W_OK | X_OK) != 0) {
+        throw Error("--cache-dir " + cache_dir + ": the folder is not writable (" + std::strerror(errno) + ")");
+    }
+}
+
+// A --cpu-op that names nothing pt2ov knows is a typo, which would otherwise be ignored in
+// silence. Known: an op of the schema table or with a CPU kernel (an overload, or its name
+// without one), or the target of a node of this program (custom ops have no schema). A known
+// op the program simply does not call is fine.
+void check_cpu_ops(const PreparedMethod& method, const std::vector<std::string>& cpu_ops) {
+    for (const std::string& op : cpu_ops) {
+        bool known = graph::find_schema(op) || kernels::find_kernel(op);
+        for (const std::string& target : graph::schema_targets()) known = known || partition::op_matches(op, target);
+        for (const std::string& target : kernels::registered_ops()) known = known || partition::op_matches(op, target);
+        for (const graph::Node& node : method.graph.nodes) {
+            known = known || partition::op_matches(op, node.target) || partition::op_matches(op, node.source_target());
+        }
+        if (!known) {
+            throw Error("--cpu-op " + op + ": no such operator (not in PyTorch's op table, no CPU kernel, no node of " +
+                        method.where + " calls it); name it as inspect prints targets, e.g. aten.atan.default or aten.atan");
+        }
+    }
+}
+
+// The read checked that the stored nodes run in order; the rewrites must keep that true, as
+// placement and the executor walk the nodes in this order. A failure here is our bug.
+void check_order_after_rewrites(const PreparedMethod& method) {
+    try {
+        graph::check_values_defined_before_use(method.graph);
+    } catch (const ArchiveError& e) {
+        throw InternalError(method.where + ": after pt2ov's rewrites: " + e.what());
+    }
+}
+
 }  // namespace
 
 PreparedMethod prepare(const std::string& path, const LoadOptions& options) {
     const auto start = Clock::now();
+    check_cache_dir(options.cache_dir);
     PreparedMethod method = read(path, options.method);
     check(method);
     rewrite(method);
+    check_order_after_rewrites(method);
     bind_signature(method);
+    check_cpu_ops(method, options.cpu_ops);
     graph::number_values(method.graph);  // last: the rewrites made their values
     method.archive_ms = ms_since(start);
     return method;

@@ -81,6 +81,40 @@ void check(PreparedMethod& method) { graph::check_and_resolve(method.graph, meth
 
 void rewrite(PreparedMethod& method) { graph::prepare_for_lowering(method.graph, method.where); }
 
+namespace {
+
+std::string dims_text(const std::vector<int64_t>& dims) {
+    std::string text = "[";
+    for (size_t i = 0; i < dims.size(); ++i) text += (i ? ", " : "") + std::to_string(dims[i]);
+    return text + "]";
+}
+
+// A weight or constant is read with the archive's config meta, the program computes with its
+// value's meta: they must describe the same tensor, or a damaged archive runs with other
+// shapes than the program was exported with. Strides of dims of size 1 place nothing.
+void check_stored_matches_value(const archive::StoredTensor& stored, const graph::Value& value, const std::string& path,
+                                const std::string& target) {
+    const graph::TensorMeta& expected = value.meta;
+    bool same = stored.meta.dtype == expected.dtype && stored.meta.rank() == expected.rank();
+    const std::vector<int64_t> sizes = stored.meta.static_sizes();
+    const std::vector<int64_t> strides = stored.meta.static_strides();
+    for (size_t d = 0; same && d < expected.rank(); ++d) {
+        const graph::Dim& size = expected.sizes[d];
+        const graph::Dim& stride = expected.strides[d];
+        same = !size.is_static() || *size.value == sizes[d];
+        if (same && sizes[d] > 1 && stride.is_static()) same = *stride.value == strides[d];
+    }
+    if (same) return;
+    std::vector<int64_t> expected_sizes;
+    for (const graph::Dim& size : expected.sizes) expected_sizes.push_back(size.is_static() ? *size.value : -1);
+    throw ArchiveError(path + ": weight or constant '" + target + "' is stored as " + std::string(dtype_name(stored.meta.dtype)) + " " +
+                       dims_text(sizes) + " strides " + dims_text(strides) + ", but the program reads it as value '" +
+                       value.name + "', " + std::string(dtype_name(expected.dtype)) + " " + dims_text(expected_sizes) +
+                       "; the archive is damaged: save the program again with torch.export.save");
+}
+
+}  // namespace
+
 void bind_signature(PreparedMethod& prepared) {
     const std::string& path = prepared.archive->path();
     const std::string& model = prepared.model;
@@ -127,6 +161,7 @@ void bind_signature(PreparedMethod& prepared) {
                 throw ArchiveError(path + ": '" + spec.target + "' is an input of " + prepared.where +
                                    " but the archive holds no such weight or constant; re-save the program");
             }
+            check_stored_matches_value(it->second, graph.value(name), path, spec.target);
             if (mutated_targets.count(spec.target)) {
                 prepared.mutated_buffers[name] = spec.target;
             } else {
@@ -263,7 +298,7 @@ OpenVINOStep take_out_aliases(std::shared_ptr<ov::Model> model, const partition:
     std::map<ov::Output<ov::Node>, std::string> first_reader;
     const auto results = model->get_results();
     if (results.size() != step.outputs.size()) {
-        throw Error("internal: a converted step has " + std::to_string(results.size()) + " results for " +
+        throw InternalError("a converted step has " + std::to_string(results.size()) + " results for " +
                     std::to_string(step.outputs.size()) + " outputs");
     }
     for (size_t i = 0; i < results.size(); ++i) {

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <set>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -29,10 +31,30 @@ const char* const kDamaged = " (the archive is damaged or was not written by tor
 
 [[noreturn]] void malformed(const std::string& detail) { throw ArchiveError("malformed JSON: " + detail + kDamaged); }
 
-// A value as errors quote it: short, whatever the archive holds.
+constexpr size_t kPreviewChars = 80;
+
+// A value as errors quote it: short, whatever the archive holds. Only its top level is
+// written (nested lists and objects as [...] and {...}): dump() recurses, and a fuzzed
+// archive nested 100,000 deep overflowed the stack here.
 std::string preview(const json& value) {
-    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-    return text.size() <= 80 ? text : text.substr(0, 77) + "...";
+    auto shallow = [](const json& item) -> std::string {
+        if (item.is_array()) return item.empty() ? "[]" : "[...]";
+        if (item.is_object()) return item.empty() ? "{}" : "{...}";
+        return item.dump(-1, ' ', false, json::error_handler_t::replace);
+    };
+    std::string text;
+    if (value.is_array() || value.is_object()) {
+        text = value.is_array() ? "[" : "{";
+        for (auto it = value.begin(); it != value.end() && text.size() <= kPreviewChars; ++it) {
+            if (it != value.begin()) text += ", ";
+            if (value.is_object()) text += json(it.key()).dump(-1, ' ', false, json::error_handler_t::replace) + ": ";
+            text += shallow(it.value());
+        }
+        text += value.is_array() ? "]" : "}";
+    } else {
+        text = shallow(value);
+    }
+    return text.size() <= kPreviewChars ? text : text.substr(0, kPreviewChars - 3) + "...";
 }
 
 const json& field(const json& object, const char* key) {
@@ -109,6 +131,8 @@ decltype(auto) in_section(const std::string& context, Body&& body) {
         return body();
     } catch (const UnsupportedError& e) {
         throw UnsupportedError(context + ": " + e.what());
+    } catch (const InternalError& e) {
+        throw InternalError(context + ": " + e.what());
     } catch (const Error& e) {
         throw ArchiveError(context + ": " + e.what());
     } catch (const std::exception& e) {
@@ -163,6 +187,37 @@ std::vector<int> dim_order_of(const TensorMeta& meta) {
     return dim_order_from_strides(sizes, strides);
 }
 
+// Static sizes and strides are never negative, and the element count, the extent the strides
+// reach and the byte count all fit in 64 bits: every later stage multiplies them without
+// checking again (a fuzzed size near 2**63 overflowed the element count).
+void check_meta_sizes(const TensorMeta& meta) {
+    int64_t elements = 1;
+    int64_t last_element = 0;  // offset of the last element the strides reach
+    int64_t bytes = 0;
+    bool overflow = false;
+    bool empty = false;
+    for (size_t i = 0; i < meta.rank(); ++i) {
+        const Dim& size = meta.sizes[i];
+        const Dim& stride = meta.strides[i];
+        if (size.is_static() && *size.value < 0) malformed("size " + std::to_string(*size.value) + " is negative");
+        if (stride.is_static() && *stride.value < 0) malformed("stride " + std::to_string(*stride.value) + " is negative");
+        if (!size.is_static()) continue;
+        empty = empty || *size.value == 0;
+        overflow = overflow || __builtin_mul_overflow(elements, *size.value, &elements);
+        if (stride.is_static() && *size.value > 0) {
+            int64_t reach = 0;
+            overflow = overflow || __builtin_mul_overflow(*size.value - 1, *stride.value, &reach) ||
+                       __builtin_add_overflow(last_element, reach, &last_element);
+        }
+    }
+    if (meta.storage_offset < 0) malformed("storage offset " + std::to_string(meta.storage_offset) + " is negative");
+    overflow = overflow || __builtin_add_overflow(last_element, meta.storage_offset, &last_element) ||
+               __builtin_mul_overflow(elements, static_cast<int64_t>(dtype_size(meta.dtype)), &bytes) ||
+               __builtin_add_overflow(last_element, int64_t{1}, &last_element) ||
+               __builtin_mul_overflow(last_element, static_cast<int64_t>(dtype_size(meta.dtype)), &bytes);
+    if (overflow && !empty) malformed("sizes, strides or storage offset too large: the element or byte count overflows 64 bits");
+}
+
 }  // namespace
 
 TensorMeta tensor_meta_from_json(const nlohmann::json& meta_json, const std::string& where) {
@@ -182,6 +237,7 @@ TensorMeta tensor_meta_from_json(const nlohmann::json& meta_json, const std::str
             meta.storage_offset = dim.is_static() ? *dim.value : std::max<int64_t>(dim.hint, 0);
         }
     });
+    in_section(where, [&] { check_meta_sizes(meta); });
     meta.dim_order = dim_order_of(meta);
     return meta;
 }
@@ -555,7 +611,57 @@ void check_schema_version(const json& program) {
     }
 }
 
+// Calls `visit` with every value name an argument holds, lists included.
+template <typename Visit>
+void for_each_value_name(const Argument& arg, Visit&& visit) {
+    using Kind = Argument::Kind;
+    if (arg.kind == Kind::List) {
+        for (const Argument& item : arg.items) for_each_value_name(item, visit);
+        return;
+    }
+    const bool names_a_value =
+        arg.kind == Kind::Tensor || arg.kind == Kind::SymInt || arg.kind == Kind::SymBool || arg.kind == Kind::SymFloat;
+    if (names_a_value && !arg.name.empty()) visit(arg.name);
+}
+
+std::string node_description(const Node& node) { return "node '" + node.name + "' (" + node.target + ")"; }
+
 }  // namespace
+
+void check_values_defined_before_use(const Graph& graph) {
+    std::set<std::string> defined;
+    std::map<std::string, const Node*> made_by;  // every value some node makes, to explain
+    for (const Node& node : graph.nodes) {
+        for (const Argument& output : node.outputs) {
+            for_each_value_name(output, [&](const std::string& name) { made_by.emplace(name, &node); });
+        }
+    }
+    auto define = [&](const std::string& name, const std::string& by) {
+        if (!graph.find_value(name)) malformed(by + " makes '" + name + "', which the graph's value tables lack");
+        if (!defined.insert(name).second) malformed(by + " makes '" + name + "', which is already defined");
+    };
+    for (const Argument& input : graph.inputs) for_each_value_name(input, [&](const std::string& name) { define(name, "a graph input"); });
+    auto require = [&](const std::string& name, const std::string& reader) {
+        if (defined.count(name)) return;
+        const auto maker = made_by.find(name);
+        if (maker == made_by.end()) {
+            malformed(reader + " reads '" + name + "', which no node makes and which is no graph input");
+        }
+        malformed(reader + " reads '" + name + "' before " + node_description(*maker->second) +
+                  " makes it: the nodes are out of order or form a cycle");
+    };
+    for (const Node& node : graph.nodes) {
+        for (const NamedArgument& input : node.inputs) {
+            for_each_value_name(input.arg, [&](const std::string& name) { require(name, node_description(node)); });
+        }
+        for (const Argument& output : node.outputs) {
+            for_each_value_name(output, [&](const std::string& name) { define(name, node_description(node)); });
+        }
+    }
+    for (const Argument& output : graph.outputs) {
+        for_each_value_name(output, [&](const std::string& name) { require(name, "the graph's output"); });
+    }
+}
 
 Graph graph_from_json(const std::string& json_text, const std::string& where) {
     json program;
@@ -583,6 +689,8 @@ Graph graph_from_json(const std::string& json_text, const std::string& where) {
                       std::to_string(graph.outputs.size()) + " outputs but its signature lists " +
                       std::to_string(graph.input_specs.size()) + " and " + std::to_string(graph.output_specs.size()));
         }
+        // Placement and the executor walk the nodes in stored order: check it is one.
+        check_values_defined_before_use(graph);
         return graph;
     });
 }

@@ -69,8 +69,7 @@ std::vector<int64_t> static_values(const std::vector<Dim>& dims, const char* wha
     values.reserve(dims.size());
     for (const Dim& d : dims) {
         if (!d.is_static()) {
-            throw Error(std::string("internal: ") + what + " asked of a tensor with symbolic " + what +
-                        " (" + d.expr + ")");
+            throw InternalError(std::string(what) + " asked of a tensor with symbolic " + what + " (" + d.expr + ")");
         }
         values.push_back(*d.value);
     }
@@ -92,7 +91,7 @@ const NamedArgument* Node::find_input(const std::string& arg_name) const {
 
 const Argument& Node::arg(size_t position) const {
     if (position >= resolved_inputs.size()) {
-        throw Error("internal: node " + name + " (" + target + ") has no argument at position " + std::to_string(position) +
+        throw InternalError("node " + name + " (" + target + ") has no argument at position " + std::to_string(position) +
                     (resolved_inputs.empty() && !inputs.empty() ? " (its arguments were never resolved)" : ""));
     }
     return resolved_inputs[position];

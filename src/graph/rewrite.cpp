@@ -100,7 +100,7 @@ std::string mutated_input(const Node& node) {
 // in: no argument is ever absent.
 const Argument& schema_arg(const Node& node, size_t position, std::string_view name) {
     if (!node.schema || position >= node.schema->arguments.size() || node.schema->arguments[position].name != name) {
-        throw Error("internal: a rewrite reads argument '" + std::string(name) + "' of node " + node.name + " (" +
+        throw InternalError("a rewrite reads argument '" + std::string(name) + "' of node " + node.name + " (" +
                     node.target + ") at position " + std::to_string(position) + ", which " +
                     (node.schema ? "is not where the schema " + node.schema->text + " has it" : "has no schema"));
     }

@@ -26,7 +26,7 @@ constexpr std::string_view kSchemaTexts[] = {
 };
 
 [[noreturn]] void malformed_schema(std::string_view text, const std::string& why) {
-    throw Error(fmt::format("internal: cannot parse the operator schema '{}': {}", text, why));
+    throw InternalError(fmt::format("cannot parse the operator schema '{}': {}", text, why));
 }
 
 std::string_view trim(std::string_view s) {
@@ -418,10 +418,12 @@ void resolve_node(Node& node, const std::string& where) {
     auto fail = [&](const std::string& problem) {
         const std::string advice =
             made_by_rewrite
-                ? fmt::format("internal: pt2ov's rewrite of node {} ({}) made it wrongly; please report this",
+                ? fmt::format("pt2ov's rewrite of node {} ({}) made it wrongly",
                               node.source_name(), node.source_target())
                 : "the archive is damaged or was written by another PyTorch: re-export it";
-        throw ArchiveError(fmt::format("{}: node {} ({}) {} of {}; {}", where, node.name, node.target, problem, schema.text, advice));
+        const std::string message = fmt::format("{}: node {} ({}) {} of {}; {}", where, node.name, node.target, problem, schema.text, advice);
+        if (made_by_rewrite) throw InternalError(message);  // our bug, not the archive's
+        throw ArchiveError(message);
     };
 
     std::vector<const Argument*> given(schema.arguments.size(), nullptr);

@@ -160,7 +160,7 @@ decltype(auto) visit_dtype(DType dtype, F&& f) {
         case DType::Float32: return f.template operator()<float>();
         case DType::Float64: return f.template operator()<double>();
     }
-    throw Error("internal: unknown dtype in a CPU kernel");
+    throw InternalError("unknown dtype in a CPU kernel");
 }
 
 // Only the floating types; anything else is a bug in the kernel's validation.
@@ -173,7 +173,7 @@ decltype(auto) visit_floating(DType dtype, F&& f) {
         case DType::Float64: return f.template operator()<double>();
         default: break;
     }
-    throw Error(std::string("internal: a CPU kernel dispatched ") + std::string(dtype_name(dtype)) +
+    throw InternalError(std::string("a CPU kernel dispatched ") + std::string(dtype_name(dtype)) +
                 " as a floating type");
 }
 

@@ -1,8 +1,6 @@
 // The kernel registry and KernelCall's argument access (registry.h).
 #include "kernels/registry.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 
 #include <fmt/format.h>
@@ -33,17 +31,29 @@ std::string without_overload(const std::string& target) {
     return target.substr(0, last);
 }
 
+// Ops claimed by two kernels. Registration runs in static initializers, where nothing can
+// be thrown to a caller, so the mistake is kept and reported at the first lookup.
+std::vector<std::string>& doubly_registered_ops() {
+    static std::vector<std::string> ops;
+    return ops;
+}
+
+void check_no_double_registration() {
+    const auto& doubled = doubly_registered_ops();
+    if (doubled.empty()) return;
+    std::string names;
+    for (const auto& op : doubled) names += (names.empty() ? "" : ", ") + op;
+    throw InternalError("two CPU kernels are registered for " + names + " (a build mistake of pt2ov)");
+}
+
 }  // namespace
 
 void register_kernel(const std::string& op, Kernel kernel) {
-    if (!kernel_table().emplace(op, std::move(kernel)).second) {
-        // Two files claiming one op is a build mistake; say so at start-up, not at run time.
-        std::fprintf(stderr, "pt2ov: two CPU kernels are registered for %s\n", op.c_str());
-        std::abort();
-    }
+    if (!kernel_table().emplace(op, std::move(kernel)).second) doubly_registered_ops().push_back(op);
 }
 
 const Kernel* find_kernel(const std::string& target) {
+    check_no_double_registration();
     const auto& table = kernel_table();
     if (auto it = table.find(target); it != table.end()) return &it->second;
     const std::string op = without_overload(target);
@@ -97,8 +107,8 @@ const Argument* KernelCall::arg(std::string_view name, size_t position) const {
         if (!at) return nullptr;
         // A keyword-only argument, which kernels may read by name alone (kKeywordOnly).
         if (arguments[*at].kwarg_only && position >= schema->positional_count) return &node_.arg(*at);
-        fail(fmt::format("internal: the kernel reads argument '{}' at position {}, but {} has it at position {}", name, position,
-                         schema->text, *at));
+        throw InternalError(fmt::format("node {} ({}): the kernel reads argument '{}' at position {}, but {} has it at position {}",
+                                        node_.name, node_.target, name, position, schema->text, *at));
     }
     // No schema (_operator.*, custom ops): the stored arguments, by name, else by position.
     for (size_t i = 0; i < node_.inputs.size() && i < node_.arity(); ++i) {

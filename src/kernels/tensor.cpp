@@ -109,7 +109,7 @@ std::shared_ptr<void> allocate_zeroed(size_t bytes) { return allocate_aligned(by
 
 void check_sizes(const std::vector<int64_t>& sizes) {
     for (int64_t s : sizes) {
-        if (s < 0) throw Error("internal: a CPU kernel asked for a tensor of negative size " + shape_string(sizes));
+        if (s < 0) throw InternalError("a CPU kernel asked for a tensor of negative size " + shape_string(sizes));
     }
 }
 
@@ -128,7 +128,7 @@ StridedTensor StridedTensor::allocate_in_order(DType dtype, std::vector<int64_t>
         valid = valid && d >= 0 && static_cast<size_t>(d) < sizes.size() && !seen[d];
         if (valid) seen[d] = true;
     }
-    if (!valid) throw Error("internal: dim order does not fit a tensor of rank " + std::to_string(sizes.size()));
+    if (!valid) throw InternalError("dim order does not fit a tensor of rank " + std::to_string(sizes.size()));
     StridedTensor t;
     t.dtype = dtype;
     t.strides.assign(sizes.size(), 1);
@@ -156,7 +156,7 @@ StridedTensor StridedTensor::allocate_for_overwrite(DType dtype, std::vector<int
 
 StridedTensor StridedTensor::view(std::vector<int64_t> new_sizes, std::vector<int64_t> new_strides,
                                   int64_t offset_elements) const {
-    if (new_sizes.size() != new_strides.size()) throw Error("internal: a view with unequal numbers of sizes and strides");
+    if (new_sizes.size() != new_strides.size()) throw InternalError("a view with unequal numbers of sizes and strides");
     StridedTensor t;
     t.dtype = dtype;
     t.sizes = std::move(new_sizes);
@@ -170,13 +170,13 @@ StridedTensor StridedTensor::view(std::vector<int64_t> new_sizes, std::vector<in
 
 const StridedTensor& RuntimeValue::tensor() const {
     if (const auto* t = std::get_if<StridedTensor>(&value)) return *t;
-    throw Error(std::string("internal: a CPU kernel expected a tensor but the value holds ") +
+    throw InternalError(std::string("a CPU kernel expected a tensor but the value holds ") +
                 (is_scalar() ? "a number" : "nothing"));
 }
 
 const Scalar& RuntimeValue::scalar() const {
     if (const auto* s = std::get_if<Scalar>(&value)) return *s;
-    throw Error(std::string("internal: a CPU kernel expected a number but the value holds ") +
+    throw InternalError(std::string("a CPU kernel expected a number but the value holds ") +
                 (is_tensor() ? "a tensor" : "nothing"));
 }
 
@@ -205,7 +205,7 @@ void convert_elements(const StridedTensor& source, const StridedTensor& destinat
 
 void copy_into(const StridedTensor& source, const StridedTensor& destination) {
     if (source.sizes != destination.sizes) {
-        throw Error("internal: copy_into from a tensor of shape " + shape_string(source.sizes) + " into one of shape " +
+        throw InternalError("copy_into from a tensor of shape " + shape_string(source.sizes) + " into one of shape " +
                     shape_string(destination.sizes));
     }
     if (source.numel() == 0) return;

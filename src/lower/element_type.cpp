@@ -20,7 +20,7 @@ ov::element::Type element_type(DType dtype) {
     case DType::Float32: return ov::element::f32;
     case DType::Float64: return ov::element::f64;
     }
-    throw Error("internal: unknown dtype");
+    throw InternalError("unknown dtype");
 }
 
 DType dtype_from_element(const ov::element::Type& type) {

@@ -42,7 +42,7 @@ const std::vector<Fact>& all() {
 const Fact& fact(std::string_view name) {
     const auto& facts = all();
     auto it = std::find_if(facts.begin(), facts.end(), [&](const Fact& f) { return f.name == name; });
-    if (it == facts.end()) throw Error("internal: no OpenVINO fact named '" + std::string(name) + "'");
+    if (it == facts.end()) throw InternalError("no OpenVINO fact named '" + std::string(name) + "'");
     return *it;
 }
 

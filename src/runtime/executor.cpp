@@ -70,7 +70,7 @@ ov::Tensor scalar_tensor(const Scalar& scalar, const ov::element::Type& type) {
             } else if (type == ov::element::boolean) {
                 *tensor.data<char>() = static_cast<bool>(v);
             } else {
-                throw Error("internal: a number cannot enter OpenVINO as " + type.get_type_name());
+                throw InternalError("a number cannot enter OpenVINO as " + type.get_type_name());
             }
         },
         scalar);
@@ -84,7 +84,7 @@ Scalar scalar_from(const ov::Tensor& tensor) {
     if (type == ov::element::f64) return *tensor.data<const double>();
     if (type == ov::element::f32) return static_cast<double>(*tensor.data<const float>());
     if (type == ov::element::boolean) return *tensor.data<const char>() != 0;
-    throw Error("internal: OpenVINO returned a number as " + type.get_type_name());
+    throw InternalError("OpenVINO returned a number as " + type.get_type_name());
 }
 
 // E4 (docs/EXACTNESS.md): OpenVINO's CPU plugin computes int64 in 32 bits (openvino_facts
@@ -134,7 +134,7 @@ bool is_symbolic(const graph::Graph& graph, const std::string& name) {
 
 int slot_of(const graph::Graph& graph, const std::string& name) {
     const auto* value = graph.find_value(name);
-    if (!value) throw Error("internal: no value '" + name + "' in the graph");
+    if (!value) throw InternalError("no value '" + name + "' in the graph");
     return value->slot;
 }
 
@@ -143,7 +143,7 @@ int slot_of(const graph::Graph& graph, const std::string& name) {
 Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned, const LoadOptions& options)
     : prepared_(prepared) {
     const auto& graph = prepared.graph;
-    if (graph.value_count == 0 && !graph.values.empty()) throw Error("internal: the graph's values are not numbered");
+    if (graph.value_count == 0 && !graph.values.empty()) throw InternalError("the graph's values are not numbered");
     auto archive_owner = std::const_pointer_cast<void>(std::static_pointer_cast<const void>(prepared.archive));
     auto stored_view = [&](const archive::StoredTensor& stored) {
         StridedTensor view;
@@ -188,7 +188,7 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
         if (spec.kind == graph::OutputSpec::Kind::BufferMutation) {
             auto it = buffer_of_target.find(spec.target);
             if (it == buffer_of_target.end() || output.slot < 0) {
-                throw Error("internal: mutation of buffer '" + spec.target + "' has no buffer input");
+                throw InternalError("mutation of buffer '" + spec.target + "' has no buffer input");
             }
             output.mutated_buffer = it->second;
             buffer_of_slot[output.slot] = it->second;
@@ -224,7 +224,7 @@ void Executor::build_cpu_step(const partition::Step& step, Step& built) {
     for (int index : step.nodes) {
         const auto& node = graph.nodes[index];
         CpuNode cpu{&node, kernels::find_kernel(node.target), {}};
-        if (!cpu.kernel) throw Error("internal: no kernel for " + node.target);
+        if (!cpu.kernel) throw InternalError("no kernel for " + node.target);
         for (const auto& out : node.outputs) {
             if (out.kind == graph::Argument::Kind::List) {
                 for (const auto& item : out.items) cpu.output_slots.push_back(item.kind == graph::Argument::Kind::None ? -1 : item.slot);
@@ -312,7 +312,7 @@ const RuntimeValue& Executor::lookup(const Values& values, int slot) const {
         if (!std::holds_alternative<std::monostate>(values[slot].value)) return values[slot];
         if (!std::holds_alternative<std::monostate>(constants_[slot].value)) return constants_[slot];
     }
-    throw Error("internal: value slot " + std::to_string(slot) + " is read before it is made");
+    throw InternalError("value slot " + std::to_string(slot) + " is read before it is made");
 }
 
 void Executor::run_cpu_step(const Step& step, Values& values) const {
@@ -326,6 +326,8 @@ void Executor::run_cpu_step(const Step& step, Values& values) const {
         auto results = with_context(prepared_.where, [&] {
             try {
                 return (*cpu.kernel)(call);
+            } catch (const InternalError&) {
+                throw;  // a bug of ours stays one, whatever node it met
             } catch (const Error& e) {
                 const std::string node_context = "node " + node.name + " (" + node.target + ")";
                 if (std::string_view(e.what()).starts_with(node_context)) throw;
@@ -333,7 +335,7 @@ void Executor::run_cpu_step(const Step& step, Values& values) const {
             }
         });
         if (results.size() < cpu.output_slots.size()) {
-            throw Error("internal: kernel for " + node.target + " returned too few outputs");
+            throw InternalError("kernel for " + node.target + " returned too few outputs");
         }
         for (size_t k = 0; k < cpu.output_slots.size(); ++k) {
             if (cpu.output_slots[k] >= 0) values[cpu.output_slots[k]] = std::move(results[k]);
@@ -356,7 +358,7 @@ void Executor::bind_inputs(CompiledStep& step, Values& values) const {
         StridedTensor tensor = value.tensor().is_contiguous() ? value.tensor() : contiguous_copy(value.tensor());
         if (tensor.dtype == DType::Int64) check_fits_32_bits(tensor, step.parameter_names[p], prepared_.where);
         if (tensor.dtype != lower::dtype_from_element(type)) {
-            throw Error("internal: " + step.parameter_names[p] + " enters OpenVINO as " + type.get_type_name());
+            throw InternalError(step.parameter_names[p] + " enters OpenVINO as " + type.get_type_name());
         }
         if (tensor.data != value.tensor().data) values[slot] = RuntimeValue::of(tensor);  // keeps the copy alive
         // The same memory as last call (a caller reusing its buffers, reused intermediates):
@@ -434,8 +436,13 @@ void Executor::make_values(const Step& step, Values& values) const {
 
 void Executor::run_openvino_step(Step& step, Values& values, std::vector<Tensor>& caller_outputs) {
     if (auto* compiled = step.compiled.get()) {
-        bind_inputs(*compiled, values);
-        auto bound = bind_outputs(*compiled, caller_outputs);
+        // OpenVINO's set_tensor checks shapes and types itself; its refusal names the step.
+        auto bound = with_lazy_context(
+            [&] { return prepared_.where + ": OpenVINO refused the tensors bound to step " + std::to_string(step.number); },
+            [&] {
+                bind_inputs(*compiled, values);
+                return bind_outputs(*compiled, caller_outputs);
+            });
         infer(*compiled, step.number);
         collect(*compiled, values, bound);
     }

@@ -7,6 +7,26 @@
 
 namespace pt2ov {
 
+namespace {
+
+// What crosses the public API is a pt2ov::Error. OpenVINO's and the standard library's
+// exceptions are caught where they arise and given context (with_context); one that still
+// gets here escaped that handling, which is a bug of ours, so it becomes an InternalError.
+template <typename Body>
+decltype(auto) at_api_boundary(const std::string& path, Body&& body) {
+    try {
+        return body();
+    } catch (const Error&) {
+        throw;
+    } catch (const std::bad_alloc&) {
+        throw Error(path + ": out of memory");
+    } catch (const std::exception& e) {
+        throw InternalError(path + ": " + e.what());
+    }
+}
+
+}  // namespace
+
 struct Program::Impl {
     compile::PreparedMethod prepared;
     compile::PlannedMethod planned;
@@ -20,38 +40,44 @@ Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
 
 Program Program::load(const std::string& path, const LoadOptions& options) {
-    auto impl = std::make_unique<Impl>();
-    impl->prepared = compile::prepare(path, options);
-    impl->planned = compile::plan(impl->prepared, options);
-    impl->executor = std::make_unique<runtime::Executor>(impl->prepared, impl->planned, options);
-    impl->timings = {impl->prepared.archive_ms, impl->planned.convert_ms, impl->executor->compile_ms()};
-    return Program(std::move(impl));
+    return at_api_boundary(path, [&] {
+        auto impl = std::make_unique<Impl>();
+        impl->prepared = compile::prepare(path, options);
+        impl->planned = compile::plan(impl->prepared, options);
+        impl->executor = std::make_unique<runtime::Executor>(impl->prepared, impl->planned, options);
+        impl->timings = {impl->prepared.archive_ms, impl->planned.convert_ms, impl->executor->compile_ms()};
+        return Program(std::move(impl));
+    });
 }
 
 PlacementReport Program::inspect(const std::string& path, const LoadOptions& options) {
-    auto prepared = compile::prepare(path, options);
-    return compile::plan(prepared, options).report;
+    return at_api_boundary(path, [&] {
+        auto prepared = compile::prepare(path, options);
+        return compile::plan(prepared, options).report;
+    });
 }
 
 std::vector<std::string> Program::methods(const std::string& path) {
-    auto archive = archive::Archive::open(path);
-    auto models = archive->models();
-    if (models.size() == 1) return {"forward"};
-    return models;
+    return at_api_boundary(path, [&] {
+        auto models = archive::Archive::open(path)->models();
+        return models.size() == 1 ? std::vector<std::string>{"forward"} : models;
+    });
 }
 
 std::vector<std::string> Program::write_openvino_models(const std::string& path, const std::string& directory,
                                                         const LoadOptions& options) {
-    const auto prepared = compile::prepare(path, options);
-    const auto planned = compile::plan(prepared, options);
-    std::vector<std::string> written;
-    for (const auto& [index, step] : planned.openvino_steps) {
-        if (!step.model) continue;
-        const std::string xml = directory + "/step" + std::to_string(index + 1) + ".xml";
-        with_context("writing " + xml, [&] { ov::serialize(step.model, xml); });
-        written.push_back(xml);
-    }
-    return written;
+    return at_api_boundary(path, [&] {
+        const auto prepared = compile::prepare(path, options);
+        const auto planned = compile::plan(prepared, options);
+        std::vector<std::string> written;
+        for (const auto& [index, step] : planned.openvino_steps) {
+            if (!step.model) continue;
+            const std::string xml = directory + "/step" + std::to_string(index + 1) + ".xml";
+            with_context("writing " + xml, [&] { ov::serialize(step.model, xml); });
+            written.push_back(xml);
+        }
+        return written;
+    });
 }
 
 const std::vector<IOInfo>& Program::inputs() const { return impl_->prepared.input_infos; }
@@ -62,11 +88,13 @@ int64_t Program::last_openvino_ns() const { return impl_->executor->last_openvin
 
 std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs) {
     std::vector<Tensor> outputs;
-    impl_->executor->run(inputs, outputs);
+    run(inputs, outputs);
     return outputs;
 }
 
-void Program::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) { impl_->executor->run(inputs, outputs); }
+void Program::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
+    at_api_boundary(impl_->prepared.where, [&] { impl_->executor->run(inputs, outputs); });
+}
 
 std::string openvino_version() { return lower::openvino_runtime_version(); }
 

@@ -329,9 +329,17 @@ std::string zip_error_text(int code) {
 // record, so it reports "not a zip").
 ZipArchive open_npz_for_reading(const std::string& path) {
     const std::string where = fmt::format("'{}'", path);
+    // Only a regular file is opened: opening a FIFO blocks until a writer comes, forever.
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
+    const auto status = std::filesystem::status(path, ec);
+    if (std::filesystem::is_directory(status)) {
         throw InputError(where + " is a folder, not an .npz file");
+    }
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+        const char* kind = std::filesystem::is_fifo(status) ? "a FIFO (named pipe)"
+                           : std::filesystem::is_socket(status) ? "a socket"
+                           : "a device";
+        throw InputError(where + " is " + kind + ", not an .npz file");
     }
     errno = 0;
     std::ifstream probe(path, std::ios::binary);

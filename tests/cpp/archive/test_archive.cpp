@@ -4,6 +4,7 @@
 // crash.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -240,6 +241,61 @@ TEST(ArchiveErrors, MissingEmptyForeignAndFolder) {
                          {"not a .pt2 archive", "torch.export.save"});
     const std::string folder = pt2ov::test::fixture_dir().string();
     expect_archive_error([&] { Archive::open(folder); }, folder, {"not a regular file"});
+}
+
+TEST(ArchiveErrors, FifoIsRefusedWithoutBlocking) {
+    TempDir dir;
+    const std::string fifo = dir.write("placeholder", "") + ".fifo";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    // Opening a FIFO for reading would block until a writer comes: the check comes first.
+    expect_archive_error([&] { Archive::open(fifo); }, fifo, {"FIFO", "not a regular file"});
+    expect_archive_error([&] { Archive::open("/dev/null"); }, "/dev/null", {"device"});
+}
+
+uint32_t read_u32(const std::string& bytes, size_t at) {
+    uint32_t value = 0;
+    for (size_t i = 4; i-- > 0;) value = (value << 8) | static_cast<unsigned char>(bytes[at + i]);
+    return value;
+}
+
+uint16_t read_u16(const std::string& bytes, size_t at) {
+    return static_cast<uint16_t>(static_cast<unsigned char>(bytes[at]) | static_cast<unsigned char>(bytes[at + 1]) << 8);
+}
+
+void write_u32(std::string& bytes, size_t at, uint32_t value) {
+    for (size_t i = 0; i < 4; ++i) bytes[at + i] = static_cast<char>((value >> (8 * i)) & 0xFF);
+}
+
+// A plain (not ZIP64) zip whose first weight entry claims every byte after its header: its data
+// then covers every later entry, as in the fuzzed archive that cost 300 times its size.
+std::string with_first_weight_covering_the_rest(std::string zip) {
+    const size_t end_record = zip.size() - 22;
+    EXPECT_EQ(read_u32(zip, end_record), 0x06054b50u);
+    size_t pos = read_u32(zip, end_record + 16);
+    for (uint16_t i = 0; i < read_u16(zip, end_record + 10); ++i) {
+        const uint16_t name_length = read_u16(zip, pos + 28);
+        const std::string name = zip.substr(pos + 46, name_length);
+        if (name.find("/data/weights/") != std::string::npos && name.find(".json") == std::string::npos) {
+            const size_t local = read_u32(zip, pos + 42);
+            const size_t data = local + 30 + read_u16(zip, local + 26) + read_u16(zip, local + 28);
+            const auto rest = static_cast<uint32_t>(zip.size() - data);
+            write_u32(zip, pos + 20, rest);  // compressed and uncompressed sizes, stored
+            write_u32(zip, pos + 24, rest);
+            return zip;
+        }
+        pos += 46 + name_length + read_u16(zip, pos + 30) + read_u16(zip, pos + 32);
+    }
+    ADD_FAILURE() << "no weight entry in the fixture";
+    return zip;
+}
+
+TEST(ArchiveErrors, OverlappingEntriesAreRefused) {
+    TempDir dir;
+    const std::string bytes = pt2ov::test::read_text_file(fixture("basic_unaligned.pt2"));
+    const std::string overlapping = dir.write("overlap.pt2", with_first_weight_covering_the_rest(bytes));
+    expect_archive_error([&] { Archive::open(overlapping); }, overlapping, {"overlap"});
+    const std::string aligned = pt2ov::test::read_text_file(fixture("basic.pt2"));
+    EXPECT_NO_THROW(Archive::open(dir.write("control.pt2", aligned)));
 }
 
 TEST(ArchiveErrors, CompressedEntriesAndMissingProgramsAreRefused) {

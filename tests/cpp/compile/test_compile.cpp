@@ -81,6 +81,20 @@ TEST(CompileBindSignature, InputsConstantsAndMutatedBuffers) {
     EXPECT_EQ(method.output_infos.size(), 4u);
 }
 
+TEST(CompileBindSignature, WeightsMustMatchTheProgramsValues) {
+    for (const auto& [file, stored] : {std::pair{"weight_other_dtype.pt2", "int32 [2]"}, {"weight_other_shape.pt2", "float32 [1, 2]"}}) {
+        try {
+            prepared(file);
+            ADD_FAILURE() << file << " was accepted";
+        } catch (const ArchiveError& e) {
+            const std::string message = e.what();
+            for (const std::string part : {std::string(file), std::string("'scale'"), std::string(stored), std::string("float32 [2]")}) {
+                EXPECT_NE(message.find(part), std::string::npos) << part << " not in: " << message;
+            }
+        }
+    }
+}
+
 TEST(CompileLearnSupport, WholeMethodConvertedOnce) {
     const auto method = prepared("tiny.pt2");
     const auto support = compile::learn_support(method);

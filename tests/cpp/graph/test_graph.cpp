@@ -371,6 +371,92 @@ TEST(GraphJson, MinimalProgram) {
     EXPECT_EQ(graph.value("y").meta.static_sizes(), std::vector<int64_t>{2});
 }
 
+// ---- Fuzzed archives: each found a crash; each stays here as its smallest program.
+
+// A second sin node reading `input` and making `output`, after the first one.
+json with_second_node(json program, const std::string& input, const std::string& output) {
+    json& graph_json = program["graph_module"]["graph"];
+    json node = graph_json["nodes"][0];
+    node["name"] = "sin_1";
+    node["inputs"][0]["arg"]["as_tensor"]["name"] = input;
+    node["outputs"][0]["as_tensor"]["name"] = output;
+    graph_json["nodes"].push_back(node);
+    if (!graph_json["tensor_values"].contains(output)) graph_json["tensor_values"][output] = graph_json["tensor_values"]["x"];
+    return program;
+}
+
+TEST(GraphOrder, NodesOutOfOrderAreRefused) {
+    json program = with_second_node(minimal_program(), "x", "t");
+    program["graph_module"]["graph"]["nodes"][0]["inputs"][0]["arg"]["as_tensor"]["name"] = "t";  // sin reads sin_1's t
+    expect_parse_error<ArchiveError>(program.dump(), {"node 'sin'", "reads 't' before node 'sin_1'", "out of order"});
+    EXPECT_NO_THROW(parse(with_second_node(minimal_program(), "y", "t")));  // the control, in order
+}
+
+TEST(GraphOrder, CyclesAreRefused) {
+    json program = with_second_node(minimal_program(), "y", "t");
+    program["graph_module"]["graph"]["nodes"][0]["inputs"][0]["arg"]["as_tensor"]["name"] = "t";  // sin ↔ sin_1
+    expect_parse_error<ArchiveError>(program.dump(), {"node 'sin'", "'t'", "cycle"});
+    json self_loop = minimal_program();
+    self_loop["graph_module"]["graph"]["nodes"][0]["inputs"][0]["arg"]["as_tensor"]["name"] = "y";
+    expect_parse_error<ArchiveError>(self_loop.dump(), {"node 'sin'", "reads 'y' before node 'sin'"});
+}
+
+TEST(GraphOrder, UndefinedAndTwiceDefinedValuesAreRefused) {
+    json undefined = minimal_program();
+    undefined["graph_module"]["graph"]["nodes"][0]["inputs"][0]["arg"]["as_tensor"]["name"] = "nowhere";
+    expect_parse_error<ArchiveError>(undefined.dump(), {"node 'sin'", "'nowhere'", "no node makes"});
+    expect_parse_error<ArchiveError>(with_second_node(minimal_program(), "x", "y").dump(),
+                                     {"node 'sin_1'", "'y'", "already defined"});
+    json bad_output = minimal_program();
+    bad_output["graph_module"]["graph"]["outputs"][0]["as_tensor"]["name"] = "x2";
+    bad_output["graph_module"]["signature"]["output_specs"][0]["user_output"]["arg"]["as_tensor"]["name"] = "x2";
+    bad_output["graph_module"]["graph"]["tensor_values"]["x2"] = bad_output["graph_module"]["graph"]["tensor_values"]["x"];
+    expect_parse_error<ArchiveError>(bad_output.dump(), {"output", "'x2'"});
+}
+
+TEST(GraphFuzzed, DeepNestingIsRefusedWithoutRecursing) {
+    constexpr size_t kDepth = 200000;  // far beyond what a recursive dump survives on 8 MiB
+    const std::string nested = std::string(kDepth, '[') + "1" + std::string(kDepth, ']');
+    for (const char* where : {"as_int", "as_ints"}) {
+        json program = minimal_program();
+        program["graph_module"]["graph"]["nodes"][0]["inputs"].push_back(
+            {{"name", "dim"}, {"arg", {{where, 0}}}, {"kind", 2}});
+        std::string text = program.dump();
+        const std::string placeholder = std::string("{\"") + where + "\":0}";
+        const size_t at = text.find(placeholder);
+        ASSERT_NE(at, std::string::npos);
+        text.replace(at, placeholder.size(), std::string("{\"") + where + "\":" + nested + "}");
+        expect_parse_error<ArchiveError>(text, {"node 'sin'", "expected an integer", "[[...]"});
+    }
+}
+
+TEST(GraphFuzzed, SizesNear2To63AreRefused) {
+    auto with_x_meta = [](const char* sizes, const char* strides, int64_t offset = 0) {
+        json program = minimal_program();
+        json& x = program["graph_module"]["graph"]["tensor_values"]["x"];
+        x["sizes"] = json::parse(sizes);
+        x["strides"] = json::parse(strides);
+        x["storage_offset"] = {{"as_int", offset}};
+        return program.dump();
+    };
+    // 2**62 * 4 elements overflows int64; so do 2**61 float32 elements' bytes and a huge stride.
+    expect_parse_error<ArchiveError>(with_x_meta(R"([{"as_int": 4611686018427387904}, {"as_int": 4}])",
+                                                 R"([{"as_int": 4}, {"as_int": 1}])"),
+                                     {"tensor 'x'", "overflows"});
+    expect_parse_error<ArchiveError>(with_x_meta(R"([{"as_int": 2305843009213693952}])", R"([{"as_int": 1}])"),
+                                     {"tensor 'x'", "overflows"});
+    expect_parse_error<ArchiveError>(with_x_meta(R"([{"as_int": 3}])", R"([{"as_int": 9223372036854775807}])"),
+                                     {"tensor 'x'", "overflows"});
+    expect_parse_error<ArchiveError>(with_x_meta(R"([{"as_int": 2}])", R"([{"as_int": 1}])", 9223372036854775807),
+                                     {"tensor 'x'", "overflows"});
+    expect_parse_error<ArchiveError>(with_x_meta(R"([{"as_int": -2}])", R"([{"as_int": 1}])"), {"tensor 'x'", "negative"});
+    expect_parse_error<ArchiveError>(with_x_meta(R"([{"as_int": 2}])", R"([{"as_int": -1}])"), {"tensor 'x'", "negative"});
+    // An empty tensor reads no element, however large its other dims: fine.
+    EXPECT_NO_THROW(graph_from_json(with_x_meta(R"([{"as_int": 0}, {"as_int": 4611686018427387904}])",
+                                                R"([{"as_int": 4611686018427387904}, {"as_int": 1}])"),
+                                    kWhere));
+}
+
 TEST(GraphJson, SchemaMajorMustBeEightAnyMinor) {
     json program = minimal_program();
     program["schema_version"]["minor"] = 99;
@@ -433,7 +519,7 @@ TEST(GraphJson, EveryArgumentTag) {
     json program = minimal_program();
     const json args = json::parse(R"([
       ["none", {"as_none": true}],
-      ["tensors", {"as_tensors": [{"name": "x"}, {"name": "y"}]}],
+      ["tensors", {"as_tensors": [{"name": "x"}, {"name": "z"}]}],
       ["empty_tensors", {"as_tensors": []}],
       ["int", {"as_int": -9223372036854775808}],
       ["ints", {"as_ints": [1, -2]}],
@@ -471,7 +557,19 @@ TEST(GraphJson, EveryArgumentTag) {
       ["float_lists", {"as_float_lists": [[1.0]]}],
       ["future_tag", {"as_something_new": 1}]
     ])");
-    json& inputs = program["graph_module"]["graph"]["nodes"][0]["inputs"];
+    // Every value an argument names is defined before the node: z, s0, b0 and f0 are inputs.
+    json& graph_json = program["graph_module"]["graph"];
+    const json more_inputs = json::parse(R"([{"as_tensor": {"name": "z"}}, {"as_sym_int": {"as_name": "s0"}},
+                                            {"as_sym_bool": {"as_name": "b0"}}, {"as_sym_float": {"as_name": "f0"}}])");
+    for (const json& input : more_inputs) {
+        graph_json["inputs"].push_back(input);
+        program["graph_module"]["signature"]["input_specs"].push_back({{"user_input", {{"arg", input}}}});
+    }
+    graph_json["tensor_values"]["z"] = graph_json["tensor_values"]["x"];
+    graph_json["sym_int_values"]["s0"] = json::parse(R"({"as_expr": {"expr_str": "s0"}})");
+    graph_json["sym_bool_values"]["b0"] = json::parse(R"({"as_expr": {"expr_str": "b0"}})");
+    graph_json["sym_float_values"]["f0"] = json::parse(R"({"as_expr": {"expr_str": "f0"}})");
+    json& inputs = graph_json["nodes"][0]["inputs"];
     for (const json& pair : args) inputs.push_back({{"name", pair[0]}, {"arg", pair[1]}, {"kind", 2}});
     const Node node = parse(program).nodes[0];
     auto arg = [&](const char* name) { return input_of(node, name); };
@@ -479,7 +577,7 @@ TEST(GraphJson, EveryArgumentTag) {
     EXPECT_TRUE(node.find_input("none")->keyword);
     EXPECT_EQ(arg("none").kind, Kind::None);
     EXPECT_EQ(arg("tensors").items.size(), 2u);
-    EXPECT_EQ(arg("tensors").items[1].name, "y");
+    EXPECT_EQ(arg("tensors").items[1].name, "z");
     EXPECT_EQ(arg("empty_tensors").list_kind, Kind::Tensor);
     EXPECT_EQ(arg("int").int_value, std::numeric_limits<int64_t>::min());
     EXPECT_EQ(arg("ints").items[1].int_value, -2);
@@ -573,6 +671,7 @@ TEST(GraphJson, EverySignatureKind) {
       {"as_tensor": {"name": "c"}}, {"as_custom_obj": {"name": "obj", "class_fqn": "Foo"}},
       {"as_none": true}, {"as_int": 3}
     ])");
+    for (const char* name : {"w", "b", "c"}) graph_json["tensor_values"][name] = graph_json["tensor_values"]["x"];
     graph_json["outputs"] = json::parse(R"([
       {"as_tensor": {"name": "y"}}, {"as_tensor": {"name": "y"}}, {"as_tensor": {"name": "y"}},
       {"as_tensor": {"name": "y"}}, {"as_tensor": {"name": "y"}}, {"as_tensor": {"name": "y"}},

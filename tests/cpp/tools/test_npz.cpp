@@ -314,6 +314,21 @@ TEST_F(NpzWrite, FailureNamesThePathAndKeepsTheOldFile) {
 }
 
 // numpy must read what we write: names in order, dtype codes, shapes, bytes, stored entries.
+using NpzReadSpecialFiles = NpzTest;
+
+TEST_F(NpzReadSpecialFiles, FifoAndDeviceAreRefusedWithoutBlocking) {
+    const std::string fifo = path("pipe.npz");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    // Opening a FIFO for reading would block until a writer comes: it is never opened.
+    try {
+        pt2ov::tools::read_npz(fifo);
+        ADD_FAILURE() << "read a FIFO";
+    } catch (const pt2ov::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("FIFO"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(pt2ov::tools::read_npz("/dev/null"), pt2ov::InputError);
+}
+
 TEST_F(NpzWrite, NumpyReadsEveryDTypeAndRank) {
     REQUIRE_PYTHON();
     const std::vector<std::vector<int64_t>> shapes = {{},     {4},       {0, 2},
