@@ -135,6 +135,34 @@ std::optional<Node> scatter_back(const Node& view, const std::string& base, cons
     return scatter;
 }
 
+bool same_sizes(const TensorMeta& a, const TensorMeta& b) {
+    if (a.rank() != b.rank()) return false;
+    for (size_t d = 0; d < a.rank(); ++d) {
+        const Dim &x = a.sizes[d], &y = b.sizes[d];
+        if (x.is_static() != y.is_static()) return false;
+        if (x.is_static() ? *x.value != *y.value : x.expr != y.expr) return false;
+    }
+    return true;
+}
+
+// A node made by the copy_ rewrite: `target(input, extra...)` giving `name` with `meta`.
+Node made_node(Graph& graph, const Node& copy, const std::string& name, std::string target,
+               std::vector<NamedArgument> inputs, const TensorMeta& meta) {
+    Node made;
+    made.name = name;
+    made.target = std::move(target);
+    made.origin = copy.source_name();
+    made.origin_target = copy.source_target();
+    made.inputs = std::move(inputs);
+    made.outputs = {tensor_arg(name)};
+    Value value;
+    value.name = name;
+    value.kind = ValueKind::Tensor;
+    value.meta = meta;
+    graph.values[name] = value;
+    return made;
+}
+
 }  // namespace
 
 void functionalize_in_place_ops(Graph& graph, const std::string& where) {
@@ -184,6 +212,82 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
                 throw UnsupportedError(where + ": node " + node.name + " (" + node.target + ") writes in place into a view (" +
                                        self + ") that pt2ov cannot write back; save the program after "
                                               "ep.run_decompositions(), which makes such writes functional");
+            }
+        }
+        if (node.target == "aten.copy_.default") {
+            // copy_(dst, src): dst's new value is src itself when src already has dst's sizes and
+            // dtype, else src converted and expanded to them, as PyTorch's functionalization and
+            // run_decompositions() make it. No functional aten.copy reaches OpenVINO (a 0-d one
+            // becomes a Broadcast to the empty shape, openvino_facts EmptyShapeBroadcastCrash).
+            const std::string src = schema_arg(node, 1, "src").name;
+            const TensorMeta dst_meta = graph.value(self).meta;
+            const TensorMeta src_meta = graph.value(src).meta;
+            // src is used as the new value only when nothing later could tell the two apart: it
+            // is not a graph input or another tensor's version, and no later in-place op writes
+            // it (or a view of it); otherwise the new value is a clone of src.
+            bool src_shared = input_index.count(src) > 0 || root_of.count(src) > 0;
+            for (size_t j = i + 1; j < graph.nodes.size() && !src_shared; ++j) {
+                if (!is_in_place(graph.nodes[j].target)) continue;
+                const std::string written = mutated_input(graph.nodes[j]);
+                const Value* w = graph.find_value(written);
+                src_shared = written == src || written == self ||
+                             (w && w->producer >= 0 && is_view_op(graph.nodes[w->producer].target) &&
+                              (mutated_input(graph.nodes[w->producer]) == src || mutated_input(graph.nodes[w->producer]) == self));
+            }
+            const bool convert = dst_meta.dtype != src_meta.dtype;
+            const bool expand = !same_sizes(dst_meta, src_meta);
+            if (!expand || dst_meta.all_static()) {
+                std::vector<Node> made;
+                std::string current = src;
+                TensorMeta meta = src_meta;
+                if (convert) {
+                    meta.dtype = dst_meta.dtype;
+                    made.push_back(made_node(graph, node, node_name + "_to_copy", "aten._to_copy.default",
+                                             {{"self", tensor_arg(current), false}, {"dtype", dtype_arg(dst_meta.dtype), true}}, meta));
+                    current = made.back().name;
+                }
+                if (expand) {
+                    made.push_back(made_node(graph, node, node_name + "_expand", "aten.expand.default",
+                                             {{"self", tensor_arg(current), false},
+                                              {"size", ints_arg(dst_meta.static_sizes()), false}},
+                                             dst_meta));
+                    current = made.back().name;
+                }
+                if (made.empty() && src_shared) {
+                    made.push_back(made_node(graph, node, node_name + "_clone", "aten.clone.default",
+                                             {{"self", tensor_arg(current), false}}, dst_meta));
+                    current = made.back().name;
+                }
+                if (view) {
+                    base = mutated_input(*view);
+                    scatter = scatter_back(*view, base, current, node_name + "_scatter");
+                }
+                for (auto& m : made) resolve_node(m, where);
+                const size_t k = made.size();
+                graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i));
+                graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i), made.begin(), made.end());
+                graph.values.erase(result);
+                reindex_producers(graph);
+                rename_after(i + k, result, current);
+                if (!scatter) {
+                    rename_after(i + k, self, current);
+                    record_version(current, self);
+                    i = i + k - 1;  // past the nodes made (wraps to the next node when none was)
+                    continue;
+                }
+                const std::string scattered = scatter->name;
+                Value value = graph.value(base);
+                value.name = scattered;
+                graph.values[scattered] = value;
+                written_views.insert(current);
+                rename_after(i + k, self, current);
+                resolve_node(*scatter, where);
+                graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i + k), *scatter);
+                reindex_producers(graph);
+                rename_after(i + k + 1, base, scattered);
+                record_version(scattered, base);
+                i = i + k;  // the scatter node
+                continue;
             }
         }
         node.origin_target = node.source_target();

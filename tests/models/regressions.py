@@ -104,3 +104,30 @@ register(
         "select/slice views were scattered back into the buffer (select_scatter, slice_scatter).",
     )
 )
+
+
+# ---------------------------------------------------------------------------------------------
+class ZeroDimCounter(nn.Module):
+    """The running counter of issue 12: a 0-d float buffer updated with += and returned cloned."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("count", torch.zeros(()))
+
+    def forward(self, x):
+        self.count += x.sum()
+        return self.count.clone()
+
+
+register(
+    ModelCase(
+        name="zero_dim_counter",
+        make_module=lambda: ZeroDimCounter().eval(),
+        make_inputs=lambda variant: (torch.ones(3) * (1 + variant),),
+        expect_exact=True,
+        notes="As exported, torch leaves add_ and copy_(b_count, add_) with no buffer mutation in the "
+        "signature; pt2ov's functionalization made copy_ a functional aten.copy, which OpenVINO converts "
+        "to Broadcast(src, ShapeOf(dst)); on a 0-d tensor that Broadcast kills the CPU plugin's "
+        "compile_model (docs/EXACTNESS.md O9). copy_ now gives src itself, as PyTorch's does.",
+    )
+)
