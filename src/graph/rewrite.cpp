@@ -60,13 +60,25 @@ std::string op_name(const std::string& target) {
     return target.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
 }
 
+// Python's augmented operators on tensors (`b |= x`), traced as aten.__ior__ and the like, and
+// their functional core-ATen forms (what run_decompositions() gives).
+const std::map<std::string, std::string>& augmented_operators() {
+    static const std::map<std::string, std::string> ops = {
+        {"__ior__", "bitwise_or"}, {"__iand__", "bitwise_and"}, {"__ixor__", "bitwise_xor"}};
+    return ops;
+}
+
 bool is_in_place(const std::string& target) {
     const std::string name = op_name(target);
+    if (augmented_operators().count(name)) return true;
     return name.size() > 1 && name.back() == '_' && name.rfind("__", 0) != 0;
 }
 
 std::string functional_target(const std::string& target) {
     const std::string name = op_name(target);
+    if (auto it = augmented_operators().find(name); it != augmented_operators().end()) {
+        return "aten." + it->second + target.substr(5 + name.size());
+    }
     const std::string functional = name.substr(0, name.size() - 1);
     return "aten." + functional + target.substr(5 + name.size());
 }
@@ -107,9 +119,10 @@ const Argument& schema_arg(const Node& node, size_t position, std::string_view n
 }
 
 // The node that writes a view's new value back into its base, as PyTorch's functionalization
-// does: select_scatter for a select, slice_scatter for a slice. Null for other views.
-std::optional<Node> scatter_back(const Node& view, const std::string& base, const std::string& new_view,
-                                 const std::string& name) {
+// does: select_scatter for a select, slice_scatter for a slice or narrow, a view back to the
+// base's sizes for a view. Null for other views.
+std::optional<Node> scatter_back(const Node& view, const std::string& base, const TensorMeta& base_meta,
+                                 const std::string& new_view, const std::string& name) {
     Node scatter;
     scatter.name = name;
     scatter.origin = view.source_name();
@@ -127,6 +140,26 @@ std::optional<Node> scatter_back(const Node& view, const std::string& base, cons
                           {"start", schema_arg(view, 2, "start"), false},
                           {"end", schema_arg(view, 3, "end"), false},
                           {"step", schema_arg(view, 4, "step"), false}};
+    } else if (view.target == "aten.narrow.default" && schema_arg(view, 1, "dim").kind == Kind::Int &&
+               schema_arg(view, 2, "start").kind == Kind::Int && schema_arg(view, 3, "length").kind == Kind::Int &&
+               base_meta.all_static()) {
+        // narrow(dim, start, length) is slice(dim, start, start + length)
+        int64_t dim = schema_arg(view, 1, "dim").int_value;
+        if (dim < 0) dim += static_cast<int64_t>(base_meta.rank());
+        int64_t start = schema_arg(view, 2, "start").int_value;
+        if (start < 0) start += base_meta.static_sizes().at(static_cast<size_t>(dim));
+        scatter.target = "aten.slice_scatter.default";
+        scatter.inputs = {{"self", tensor_arg(base), false},
+                          {"src", tensor_arg(new_view), false},
+                          {"dim", int_arg(dim), false},
+                          {"start", int_arg(start), false},
+                          {"end", int_arg(start + schema_arg(view, 3, "length").int_value), false},
+                          {"step", int_arg(1), false}};
+    } else if ((view.target == "aten.view.default" || view.target == "aten._unsafe_view.default") &&
+               base_meta.all_static()) {
+        // a view with the base's own elements: the new base is the new view, viewed back
+        scatter.target = "aten.view.default";
+        scatter.inputs = {{"self", tensor_arg(new_view), false}, {"size", ints_arg(base_meta.static_sizes()), false}};
     } else {
         return std::nullopt;
     }
@@ -173,6 +206,23 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
     std::map<std::string, std::string> latest;   // mutated graph input → its last version
     std::vector<std::string> mutation_order;
     std::set<std::string> written_views;         // new values of views, already scattered back
+    // A view's new value → where it was scattered back: the base it made and the view's key.
+    std::map<std::string, std::pair<std::string, std::string>> scattered_to;
+    // A view by what it selects: target and integer arguments ("" when not all are integers).
+    auto view_key = [](const Node& v) {
+        std::string key = v.target;
+        for (size_t a = 1; a < v.arity(); ++a) {
+            const Argument& arg = v.arg(a);
+            if (arg.kind == Kind::Int) {
+                key += "," + std::to_string(arg.int_value);
+            } else if (arg.kind == Kind::None) {
+                key += ",None";
+            } else {
+                return std::string();
+            }
+        }
+        return key;
+    };
     auto rename_after = [&](size_t first_node, const std::string& from, const std::string& to) {
         for (size_t j = first_node; j < graph.nodes.size(); ++j) {
             for (auto& input : graph.nodes[j].inputs) replace_references(input.arg, from, to);
@@ -200,6 +250,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
         const Node* view = self_value && self_value->producer >= 0 && is_view_op(graph.nodes[self_value->producer].target)
                                ? &graph.nodes[self_value->producer]
                                : nullptr;
+        const std::string vkey = view ? view_key(*view) : std::string();
         std::optional<Node> scatter;
         std::string base;
         if (view) {
@@ -207,7 +258,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
             const Value* base_value = graph.find_value(base);
             const bool base_is_view = base_value && base_value->producer >= 0 &&
                                       is_view_op(graph.nodes[base_value->producer].target);
-            if (!base_is_view && !written_views.count(self)) scatter = scatter_back(*view, base, result, node_name + "_scatter");
+            if (!base_is_view && !written_views.count(self)) scatter = scatter_back(*view, base, graph.value(base).meta, result, node_name + "_scatter");
             if (!scatter) {
                 throw UnsupportedError(where + ": node " + node.name + " (" + node.target + ") writes in place into a view (" +
                                        self + ") that pt2ov cannot write back; save the program after "
@@ -233,6 +284,20 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
                 src_shared = written == src || written == self ||
                              (w && w->producer >= 0 && is_view_op(graph.nodes[w->producer].target) &&
                               (mutated_input(graph.nodes[w->producer]) == src || mutated_input(graph.nodes[w->producer]) == self));
+            }
+            // b[...] += v as PyTorch traces it: the in-place op on the view, then copy_ of its result
+            // into the same view of the base it was just scattered into. Nothing is left to write.
+            if (view) {
+                auto it = scattered_to.find(src);
+                if (it != scattered_to.end() && !vkey.empty() && it->second.first == mutated_input(*view) &&
+                    it->second.second == vkey) {
+                    graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i));
+                    graph.values.erase(result);
+                    reindex_producers(graph);
+                    rename_after(i, result, src);
+                    --i;  // the node now at i is the next one
+                    continue;
+                }
             }
             const bool convert = dst_meta.dtype != src_meta.dtype;
             const bool expand = !same_sizes(dst_meta, src_meta);
@@ -260,7 +325,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
                 }
                 if (view) {
                     base = mutated_input(*view);
-                    scatter = scatter_back(*view, base, current, node_name + "_scatter");
+                    scatter = scatter_back(*view, base, graph.value(base).meta, current, node_name + "_scatter");
                 }
                 for (auto& m : made) resolve_node(m, where);
                 const size_t k = made.size();
@@ -280,6 +345,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
                 value.name = scattered;
                 graph.values[scattered] = value;
                 written_views.insert(current);
+                scattered_to[current] = {scatter->name, vkey};
                 rename_after(i + k, self, current);
                 resolve_node(*scatter, where);
                 graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i + k), *scatter);
@@ -304,6 +370,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
         value.name = scattered;
         graph.values[scattered] = value;
         written_views.insert(result);
+        scattered_to[result] = {scattered, vkey};
         resolve_node(*scatter, where);
         graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i) + 1, *scatter);
         reindex_producers(graph);
@@ -443,6 +510,24 @@ std::map<std::string, Rewrite> training_rewrites() {
         Node& node = g.nodes[i];
         set_positional(node, "aten.view.default",
                        {{"self", schema_arg(node, 0, "self")}, {"size", schema_arg(node, 1, "shape")}});
+    };
+    rewrites["aten.narrow.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
+        // narrow(dim, start, length) is slice(dim, start, start + length), as run_decompositions() has it
+        Node& node = g.nodes[i];
+        const Argument dim = schema_arg(node, 1, "dim");
+        const Argument start = schema_arg(node, 2, "start");
+        const Argument length = schema_arg(node, 3, "length");
+        const TensorMeta& meta = meta_of(g, schema_arg(node, 0, "self"));
+        if (dim.kind != Kind::Int || start.kind != Kind::Int || length.kind != Kind::Int) return;
+        const int64_t d = dim.int_value < 0 ? dim.int_value + static_cast<int64_t>(meta.rank()) : dim.int_value;
+        int64_t first = start.int_value;
+        if (first < 0) {
+            if (!meta.sizes.at(static_cast<size_t>(d)).is_static()) return;
+            first += *meta.sizes[static_cast<size_t>(d)].value;
+        }
+        set_positional(node, "aten.slice.Tensor",
+                       {{"self", schema_arg(node, 0, "self")}, {"dim", int_arg(d)}, {"start", int_arg(first)},
+                        {"end", int_arg(first + length.int_value)}, {"step", int_arg(1)}});
     };
     rewrites["aten.contiguous.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];
