@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 BUILD := build
 JOBS ?= 2
 
-.PHONY: all setup deps venv build test test-cpp test-e2e demo clean
+.PHONY: all setup deps venv build test test-cpp test-e2e test-state demo clean
 
 all: build
 
@@ -37,6 +37,10 @@ test-e2e: build
 	$(PY) -m pytest tests/e2e -q
 
 test: test-cpp test-e2e
+
+# Every cell of the state matrix (tests/e2e/test_state_matrix.py; `make test` runs its fast slice).
+test-state: build
+	PT2OV_STATE_MATRIX=all $(PY) -m pytest tests/e2e/test_state_matrix.py -q
 
 demo: build
 	$(PY) examples/demo.py

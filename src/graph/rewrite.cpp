@@ -274,9 +274,11 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
             const TensorMeta dst_meta = graph.value(self).meta;
             const TensorMeta src_meta = graph.value(src).meta;
             // src is used as the new value only when nothing later could tell the two apart: it
-            // is not a graph input or another tensor's version, and no later in-place op writes
+            // is not a graph input or a version of another tensor (a version of dst's own root is
+            // fine: `b += v` traces as add_ then copy_(b, add_)), and no later in-place op writes
             // it (or a view of it); otherwise the new value is a clone of src.
-            bool src_shared = input_index.count(src) > 0 || root_of.count(src) > 0;
+            const std::string self_root = root_of.count(self) ? root_of[self] : self;
+            bool src_shared = input_index.count(src) > 0 || (root_of.count(src) > 0 && root_of[src] != self_root);
             for (size_t j = i + 1; j < graph.nodes.size() && !src_shared; ++j) {
                 if (!is_in_place(graph.nodes[j].target)) continue;
                 const std::string written = mutated_input(graph.nodes[j]);
