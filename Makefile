@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 BUILD := build
 JOBS ?= 2
 
-.PHONY: all setup deps venv build test test-cpp test-e2e test-conformance conformance demo clean
+.PHONY: all setup deps venv build test test-cpp test-e2e test-conformance conformance test-state demo clean
 
 all: build
 
@@ -41,6 +41,10 @@ test-conformance: build
 	$(PY) -m pytest tests/conformance -q
 
 test: test-cpp test-e2e test-conformance
+
+# Every cell of the state matrix (tests/e2e/test_state_matrix.py; `make test` runs its fast slice).
+test-state: build
+	PT2OV_STATE_MATRIX=all $(PY) -m pytest tests/e2e/test_state_matrix.py -q
 
 demo: build
 	$(PY) examples/demo.py

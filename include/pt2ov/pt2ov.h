@@ -49,9 +49,20 @@ struct PlacementReport {
         std::string kind;  // "openvino" or "cpu"
         std::vector<NodeInfo> nodes;
     };
+    // A buffer the method mutates (its state, carried from call to call).
+    struct State {
+        std::string name;  // the state-dict name ("count")
+        DType dtype = DType::Float32;
+        std::vector<int64_t> shape;
+        std::string update;  // the kind of step that computes its new value: "openvino" or "cpu"
+        size_t step = 0;     // that step, numbered as `steps` from 1; 0 when no node computes it
+        std::string node;    // the node whose result is the new value ("" when it is an input)
+        std::string carried;  // how it travels between calls, in words
+    };
     std::string method;
     std::string openvino_version;  // the OpenVINO that decided support
     std::vector<Step> steps;
+    std::vector<State> state;      // in the order of the program's signature
     size_t constant_count = 0;
     size_t constant_bytes = 0;     // sum of all constants' sizes
     size_t resident_bytes = 0;     // what the loaded program holds for them
@@ -96,6 +107,21 @@ public:
     // One call writing into caller-provided outputs where their shape is known before the call
     // (static shapes); an empty Tensor() slot is allocated by the engine.
     void run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
+
+    // State: the buffers the method mutates (self.count += 1, self.cache.index_copy_(...)),
+    // carried from call to call on this Program. Each is named by its state-dict name
+    // ("count", "layer.cache").
+    //
+    // The mutated buffers, in the order of the program's signature.
+    std::vector<std::string> state_names() const;
+    // A buffer's current state: a copy owning its memory (contiguous). InputError for a name
+    // that is not a mutated buffer.
+    Tensor read_state(const std::string& name) const;
+    // Sets a buffer's state for the next call; `value` is copied. Its dtype and shape must be
+    // the buffer's, else InputError naming the buffer.
+    void write_state(const std::string& name, const Tensor& value);
+    // Every mutated buffer back to the archive's values, as after load.
+    void reset_state();
 
     // Time spent inside OpenVINO's infer() during the last run, in nanoseconds.
     int64_t last_openvino_ns() const;

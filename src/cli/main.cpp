@@ -83,7 +83,7 @@ void refuse_outputs_over_other_files(const std::string& model, const std::vector
 }
 
 int run_command(const std::string& model, const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
-                const pt2ov::LoadOptions& options) {
+                const std::string& state_in, const std::string& state_out, const pt2ov::LoadOptions& options) {
     if (inputs.size() != outputs.size()) {
         throw pt2ov::InputError(fmt::format("{} --inputs but {} --outputs: give one --outputs file per --inputs file",
                                             inputs.size(), outputs.size()));
@@ -93,9 +93,11 @@ int run_command(const std::string& model, const std::vector<std::string>& inputs
     // Read every input first, so a bad file stops the run before any call changes state.
     std::vector<std::vector<pt2ov::Tensor>> calls;
     for (const auto& path : inputs) calls.push_back(pt2ov::tools::read_inputs(path, program.inputs()));
+    if (!state_in.empty()) pt2ov::tools::load_state(state_in, program);
     for (size_t i = 0; i < calls.size(); ++i) {
         pt2ov::tools::write_outputs(outputs[i], program.run(calls[i]));
     }
+    if (!state_out.empty()) pt2ov::tools::save_state(state_out, program);
     return 0;
 }
 
@@ -129,6 +131,12 @@ int main(int argc, char** argv) {
         ->take_all()
         ->allow_extra_args(false);
     run->add_option("--outputs", run_outputs, "Where to write the outputs (arr_0, arr_1, ...)")->required();
+    std::string run_state_in, run_state_out;
+    run->add_option("--state-in", run_state_in,
+                    "Set mutated buffers before the first call from this .npz (arrays named by buffer name,\n"
+                    "e.g. count, layer.cache); buffers not in it keep the archive's values");
+    run->add_option("--state-out", run_state_out,
+                    "Write every mutated buffer after the last call to this .npz (arrays named by buffer name)");
     add_placement_options(*run, run_options);
     run->footer(kExitStatusHelp);
 
@@ -166,7 +174,7 @@ int main(int argc, char** argv) {
         return kExitUserError;
     }
     try {
-        if (*run) return run_command(run_model, run_inputs, run_outputs, run_options);
+        if (*run) return run_command(run_model, run_inputs, run_outputs, run_state_in, run_state_out, run_options);
         if (*inspect) return inspect_command(inspect_model, inspect_json, inspect_options);
         if (*bench) {
             const auto result = pt2ov::tools::benchmark_file(bench_model, bench_inputs, bench_options, bench_loop);

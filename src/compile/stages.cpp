@@ -163,6 +163,29 @@ void bind_signature(PreparedMethod& prepared) {
             }
             check_stored_matches_value(it->second, graph.value(name), path, spec.target);
             if (mutated_targets.count(spec.target)) {
+                // The new value must be a value of the buffer itself: torch's run_decompositions()
+                // can drop the expand of fill_ or the conversion of copy_ into a buffer, and such a
+                // program's state would change shape or dtype from call to call.
+                for (size_t o = 0; o < graph.output_specs.size(); ++o) {
+                    const auto& out = graph.output_specs[o];
+                    if (out.kind != graph::OutputSpec::Kind::BufferMutation || out.target != spec.target) continue;
+                    const auto& meta = graph.value(graph.outputs[o].name).meta;
+                    const auto& stored_meta = it->second.meta;
+                    const bool same_shape = meta.all_static() && meta.static_sizes() == stored_meta.static_sizes();
+                    if (meta.dtype != stored_meta.dtype || !same_shape) {
+                        auto describe = [](const graph::TensorMeta& m) {
+                            std::string text = std::string(dtype_name(m.dtype)) + " of shape (";
+                            for (size_t d = 0; d < m.sizes.size(); ++d) {
+                                text += (d ? ", " : "") + (m.sizes[d].is_static() ? std::to_string(*m.sizes[d].value) : std::string("?"));
+                            }
+                            return text + (m.sizes.size() == 1 ? ",)" : ")");
+                        };
+                        throw UnsupportedError(prepared.where + ": the program gives buffer '" + spec.target + "' (" +
+                                               describe(stored_meta) + ") a new value '" + graph.outputs[o].name + "', " +
+                                               describe(meta) + "; torch's run_decompositions() makes such programs from "
+                                               "fill_ or copy_ into a buffer: save the program as exported instead");
+                    }
+                }
                 prepared.mutated_buffers[name] = spec.target;
             } else {
                 prepared.constants[name] = &it->second;
@@ -381,6 +404,50 @@ PlacementReport report(const PreparedMethod& prepared, const partition::Plan& pl
             }
         }
     }
+    // Each mutated buffer: what computes its new value and how the executor carries it.
+    for (size_t i = 0; i < graph.output_specs.size(); ++i) {
+        const auto& spec = graph.output_specs[i];
+        if (spec.kind != graph::OutputSpec::Kind::BufferMutation) continue;
+        PlacementReport::State state;
+        state.name = spec.target;
+        if (auto it = prepared.stored.find(spec.target); it != prepared.stored.end()) {
+            state.dtype = it->second.meta.dtype;
+            state.shape = it->second.meta.static_sizes();
+        }
+        const std::string& value_name = graph.outputs[i].name;
+        const auto* value = graph.find_value(value_name);
+        state.update = "cpu";
+        state.carried = "a new tensor per call, pt2ov's copy of an input or constant";
+        if (value && value->producer >= 0) {
+            const auto& node = graph.nodes[value->producer];
+            state.node = node.source_name();
+            for (size_t s = 0; s < plan.steps.size(); ++s) {
+                const auto& nodes = plan.steps[s].nodes;
+                if (std::find(nodes.begin(), nodes.end(), value->producer) == nodes.end()) continue;
+                bool aliased = false;
+                if (auto it = openvino_steps.find(s); it != openvino_steps.end()) {
+                    for (const auto& alias : it->second.aliases) aliased |= alias.value == value_name;
+                }
+                if (plan.steps[s].where == partition::Where::OpenVINO && !aliased) {
+                    state.update = "openvino";
+                    state.carried = value->meta.all_static()
+                                        ? "two buffers held by pt2ov, used in turn (OpenVINO writes the next state into the one the call does not read)"
+                                        : "a new tensor per call, copied out of OpenVINO's memory";
+                } else {
+                    state.carried = aliased ? "a new tensor per call, made by pt2ov (OpenVINO would hand back its own input)"
+                                            : "a new tensor per call, written by pt2ov's CPU kernel";
+                }
+            }
+            for (size_t r = 0; r < report.steps.size(); ++r) {
+                for (const auto& info : report.steps[r].nodes) {
+                    if (info.name == state.node) state.step = r + 1;
+                }
+            }
+            if (state.step > 0 && report.steps[state.step - 1].kind == "cpu") state.update = "cpu";
+        }
+        report.state.push_back(std::move(state));
+    }
+
     std::set<const std::byte*> storages;
     for (const auto& [name, stored] : prepared.stored) {
         report.constant_count++;

@@ -61,13 +61,25 @@ std::string op_name(const std::string& target) {
     return target.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
 }
 
+// Python's augmented operators on tensors (`b |= x`), traced as aten.__ior__ and the like, and
+// their functional core-ATen forms (what run_decompositions() gives).
+const std::map<std::string, std::string>& augmented_operators() {
+    static const std::map<std::string, std::string> ops = {
+        {"__ior__", "bitwise_or"}, {"__iand__", "bitwise_and"}, {"__ixor__", "bitwise_xor"}};
+    return ops;
+}
+
 bool is_in_place(const std::string& target) {
     const std::string name = op_name(target);
+    if (augmented_operators().count(name)) return true;
     return name.size() > 1 && name.back() == '_' && name.rfind("__", 0) != 0;
 }
 
 std::string functional_target(const std::string& target) {
     const std::string name = op_name(target);
+    if (auto it = augmented_operators().find(name); it != augmented_operators().end()) {
+        return "aten." + it->second + target.substr(5 + name.size());
+    }
     const std::string functional = name.substr(0, name.size() - 1);
     return "aten." + functional + target.substr(5 + name.size());
 }
@@ -108,9 +120,10 @@ const Argument& schema_arg(const Node& node, size_t position, std::string_view n
 }
 
 // The node that writes a view's new value back into its base, as PyTorch's functionalization
-// does: select_scatter for a select, slice_scatter for a slice. Null for other views.
-std::optional<Node> scatter_back(const Node& view, const std::string& base, const std::string& new_view,
-                                 const std::string& name) {
+// does: select_scatter for a select, slice_scatter for a slice or narrow, a view back to the
+// base's sizes for a view. Null for other views.
+std::optional<Node> scatter_back(const Node& view, const std::string& base, const TensorMeta& base_meta,
+                                 const std::string& new_view, const std::string& name) {
     Node scatter;
     scatter.name = name;
     scatter.origin = view.source_name();
@@ -128,12 +141,60 @@ std::optional<Node> scatter_back(const Node& view, const std::string& base, cons
                           {"start", schema_arg(view, 2, "start"), false},
                           {"end", schema_arg(view, 3, "end"), false},
                           {"step", schema_arg(view, 4, "step"), false}};
+    } else if (view.target == "aten.narrow.default" && schema_arg(view, 1, "dim").kind == Kind::Int &&
+               schema_arg(view, 2, "start").kind == Kind::Int && schema_arg(view, 3, "length").kind == Kind::Int &&
+               base_meta.all_static()) {
+        // narrow(dim, start, length) is slice(dim, start, start + length)
+        int64_t dim = schema_arg(view, 1, "dim").int_value;
+        if (dim < 0) dim += static_cast<int64_t>(base_meta.rank());
+        int64_t start = schema_arg(view, 2, "start").int_value;
+        if (start < 0) start += base_meta.static_sizes().at(static_cast<size_t>(dim));
+        scatter.target = "aten.slice_scatter.default";
+        scatter.inputs = {{"self", tensor_arg(base), false},
+                          {"src", tensor_arg(new_view), false},
+                          {"dim", int_arg(dim), false},
+                          {"start", int_arg(start), false},
+                          {"end", int_arg(start + schema_arg(view, 3, "length").int_value), false},
+                          {"step", int_arg(1), false}};
+    } else if ((view.target == "aten.view.default" || view.target == "aten._unsafe_view.default") &&
+               base_meta.all_static()) {
+        // a view with the base's own elements: the new base is the new view, viewed back
+        scatter.target = "aten.view.default";
+        scatter.inputs = {{"self", tensor_arg(new_view), false}, {"size", ints_arg(base_meta.static_sizes()), false}};
     } else {
         return std::nullopt;
     }
     scatter.origin_target = scatter.target;
     scatter.outputs = {tensor_arg(name)};
     return scatter;
+}
+
+bool same_sizes(const TensorMeta& a, const TensorMeta& b) {
+    if (a.rank() != b.rank()) return false;
+    for (size_t d = 0; d < a.rank(); ++d) {
+        const Dim &x = a.sizes[d], &y = b.sizes[d];
+        if (x.is_static() != y.is_static()) return false;
+        if (x.is_static() ? *x.value != *y.value : x.expr != y.expr) return false;
+    }
+    return true;
+}
+
+// A node made by the copy_ rewrite: `target(input, extra...)` giving `name` with `meta`.
+Node made_node(Graph& graph, const Node& copy, const std::string& name, std::string target,
+               std::vector<NamedArgument> inputs, const TensorMeta& meta) {
+    Node made;
+    made.name = name;
+    made.target = std::move(target);
+    made.origin = copy.source_name();
+    made.origin_target = copy.source_target();
+    made.inputs = std::move(inputs);
+    made.outputs = {tensor_arg(name)};
+    Value value;
+    value.name = name;
+    value.kind = ValueKind::Tensor;
+    value.meta = meta;
+    graph.values[name] = value;
+    return made;
 }
 
 }  // namespace
@@ -146,6 +207,23 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
     std::map<std::string, std::string> latest;   // mutated graph input → its last version
     std::vector<std::string> mutation_order;
     std::set<std::string> written_views;         // new values of views, already scattered back
+    // A view's new value → where it was scattered back: the base it made and the view's key.
+    std::map<std::string, std::pair<std::string, std::string>> scattered_to;
+    // A view by what it selects: target and integer arguments ("" when not all are integers).
+    auto view_key = [](const Node& v) {
+        std::string key = v.target;
+        for (size_t a = 1; a < v.arity(); ++a) {
+            const Argument& arg = v.arg(a);
+            if (arg.kind == Kind::Int) {
+                key += "," + std::to_string(arg.int_value);
+            } else if (arg.kind == Kind::None) {
+                key += ",None";
+            } else {
+                return std::string();
+            }
+        }
+        return key;
+    };
     auto rename_after = [&](size_t first_node, const std::string& from, const std::string& to) {
         for (size_t j = first_node; j < graph.nodes.size(); ++j) {
             for (auto& input : graph.nodes[j].inputs) replace_references(input.arg, from, to);
@@ -173,6 +251,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
         const Node* view = self_value && self_value->producer >= 0 && is_view_op(graph.nodes[self_value->producer].target)
                                ? &graph.nodes[self_value->producer]
                                : nullptr;
+        const std::string vkey = view ? view_key(*view) : std::string();
         std::optional<Node> scatter;
         std::string base;
         if (view) {
@@ -180,11 +259,104 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
             const Value* base_value = graph.find_value(base);
             const bool base_is_view = base_value && base_value->producer >= 0 &&
                                       is_view_op(graph.nodes[base_value->producer].target);
-            if (!base_is_view && !written_views.count(self)) scatter = scatter_back(*view, base, result, node_name + "_scatter");
+            if (!base_is_view && !written_views.count(self)) scatter = scatter_back(*view, base, graph.value(base).meta, result, node_name + "_scatter");
             if (!scatter) {
                 throw UnsupportedError(where + ": node " + node.name + " (" + node.target + ") writes in place into a view (" +
                                        self + ") that pt2ov cannot write back; save the program after "
                                               "ep.run_decompositions(), which makes such writes functional");
+            }
+        }
+        if (node.target == "aten.copy_.default") {
+            // copy_(dst, src): dst's new value is src itself when src already has dst's sizes and
+            // dtype, else src converted and expanded to them, as PyTorch's functionalization and
+            // run_decompositions() make it. No functional aten.copy reaches OpenVINO (a 0-d one
+            // becomes a Broadcast to the empty shape, openvino_facts EmptyShapeBroadcastCrash).
+            const std::string src = schema_arg(node, 1, "src").name;
+            const TensorMeta dst_meta = graph.value(self).meta;
+            const TensorMeta src_meta = graph.value(src).meta;
+            // src is used as the new value only when nothing later could tell the two apart: it
+            // is not a graph input or a version of another tensor (a version of dst's own root is
+            // fine: `b += v` traces as add_ then copy_(b, add_)), and no later in-place op writes
+            // it (or a view of it); otherwise the new value is a clone of src.
+            const std::string self_root = root_of.count(self) ? root_of[self] : self;
+            bool src_shared = input_index.count(src) > 0 || (root_of.count(src) > 0 && root_of[src] != self_root);
+            for (size_t j = i + 1; j < graph.nodes.size() && !src_shared; ++j) {
+                if (!is_in_place(graph.nodes[j].target)) continue;
+                const std::string written = mutated_input(graph.nodes[j]);
+                const Value* w = graph.find_value(written);
+                src_shared = written == src || written == self ||
+                             (w && w->producer >= 0 && is_view_op(graph.nodes[w->producer].target) &&
+                              (mutated_input(graph.nodes[w->producer]) == src || mutated_input(graph.nodes[w->producer]) == self));
+            }
+            // b[...] += v as PyTorch traces it: the in-place op on the view, then copy_ of its result
+            // into the same view of the base it was just scattered into. Nothing is left to write.
+            if (view) {
+                auto it = scattered_to.find(src);
+                if (it != scattered_to.end() && !vkey.empty() && it->second.first == mutated_input(*view) &&
+                    it->second.second == vkey) {
+                    graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i));
+                    graph.values.erase(result);
+                    reindex_producers(graph);
+                    rename_after(i, result, src);
+                    --i;  // the node now at i is the next one
+                    continue;
+                }
+            }
+            const bool convert = dst_meta.dtype != src_meta.dtype;
+            const bool expand = !same_sizes(dst_meta, src_meta);
+            if (!expand || dst_meta.all_static()) {
+                std::vector<Node> made;
+                std::string current = src;
+                TensorMeta meta = src_meta;
+                if (convert) {
+                    meta.dtype = dst_meta.dtype;
+                    made.push_back(made_node(graph, node, node_name + "_to_copy", "aten._to_copy.default",
+                                             {{"self", tensor_arg(current), false}, {"dtype", dtype_arg(dst_meta.dtype), true}}, meta));
+                    current = made.back().name;
+                }
+                if (expand) {
+                    made.push_back(made_node(graph, node, node_name + "_expand", "aten.expand.default",
+                                             {{"self", tensor_arg(current), false},
+                                              {"size", ints_arg(dst_meta.static_sizes()), false}},
+                                             dst_meta));
+                    current = made.back().name;
+                }
+                if (made.empty() && src_shared) {
+                    made.push_back(made_node(graph, node, node_name + "_clone", "aten.clone.default",
+                                             {{"self", tensor_arg(current), false}}, dst_meta));
+                    current = made.back().name;
+                }
+                if (view) {
+                    base = mutated_input(*view);
+                    scatter = scatter_back(*view, base, graph.value(base).meta, current, node_name + "_scatter");
+                }
+                for (auto& m : made) resolve_node(m, where);
+                const size_t k = made.size();
+                graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i));
+                graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i), made.begin(), made.end());
+                graph.values.erase(result);
+                reindex_producers(graph);
+                rename_after(i + k, result, current);
+                if (!scatter) {
+                    rename_after(i + k, self, current);
+                    record_version(current, self);
+                    i = i + k - 1;  // past the nodes made (wraps to the next node when none was)
+                    continue;
+                }
+                const std::string scattered = scatter->name;
+                Value value = graph.value(base);
+                value.name = scattered;
+                graph.values[scattered] = value;
+                written_views.insert(current);
+                scattered_to[current] = {scatter->name, vkey};
+                rename_after(i + k, self, current);
+                resolve_node(*scatter, where);
+                graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i + k), *scatter);
+                reindex_producers(graph);
+                rename_after(i + k + 1, base, scattered);
+                record_version(scattered, base);
+                i = i + k;  // the scatter node
+                continue;
             }
         }
         node.origin_target = node.source_target();
@@ -201,6 +373,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
         value.name = scattered;
         graph.values[scattered] = value;
         written_views.insert(result);
+        scattered_to[result] = {scattered, vkey};
         resolve_node(*scatter, where);
         graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i) + 1, *scatter);
         reindex_producers(graph);
@@ -340,6 +513,24 @@ std::map<std::string, Rewrite> training_rewrites() {
         Node& node = g.nodes[i];
         set_positional(node, "aten.view.default",
                        {{"self", schema_arg(node, 0, "self")}, {"size", schema_arg(node, 1, "shape")}});
+    };
+    rewrites["aten.narrow.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
+        // narrow(dim, start, length) is slice(dim, start, start + length), as run_decompositions() has it
+        Node& node = g.nodes[i];
+        const Argument dim = schema_arg(node, 1, "dim");
+        const Argument start = schema_arg(node, 2, "start");
+        const Argument length = schema_arg(node, 3, "length");
+        const TensorMeta& meta = meta_of(g, schema_arg(node, 0, "self"));
+        if (dim.kind != Kind::Int || start.kind != Kind::Int || length.kind != Kind::Int) return;
+        const int64_t d = dim.int_value < 0 ? dim.int_value + static_cast<int64_t>(meta.rank()) : dim.int_value;
+        int64_t first = start.int_value;
+        if (first < 0) {
+            if (!meta.sizes.at(static_cast<size_t>(d)).is_static()) return;
+            first += *meta.sizes[static_cast<size_t>(d)].value;
+        }
+        set_positional(node, "aten.slice.Tensor",
+                       {{"self", schema_arg(node, 0, "self")}, {"dim", int_arg(d)}, {"start", int_arg(first)},
+                        {"end", int_arg(first + length.int_value)}, {"step", int_arg(1)}});
     };
     rewrites["aten.contiguous.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
         Node& node = g.nodes[i];

@@ -35,6 +35,12 @@ const std::vector<Fact>& all() {
          "a plain x * b keeps them on 2026.4.1",
          "computed values need only be within tolerance, so either is right; copies are made by pt2ov and keep "
          "them bit for bit"},
+        {"EmptyShapeBroadcastCrash", "2026.4.1",
+         "compile_model on the CPU plugin dies (SIGSEGV) on a model computing Broadcast of a 0-d tensor to the empty "
+         "shape (ShapeOf of a 0-d tensor, or a constant []), any element type; a (1,) tensor compiles",
+         "copy_(dst, src) becomes src itself (converted and expanded to dst only where they differ), as PyTorch's "
+         "functionalization makes it, so no functional aten.copy (OpenVINO's Broadcast to ShapeOf(dst)) is converted; "
+         "the state matrix (tests/e2e/test_state_matrix.py) runs every 0-d buffer pattern"},
     };
     return facts;
 }

@@ -53,4 +53,7 @@ bool rounds_integer_division_wrong(const std::string& target, DType result_dtype
 // OpenVINO converts only to these needs no CPU step: its values were checked on entry.
 bool only_moves_values(const std::set<std::string>& openvino_op_types);
 
+// EmptyShapeBroadcastCrash: compiling a Broadcast of a 0-d tensor to the empty shape kills the
+// process inside the CPU plugin. graph/rewrite.cpp (pass 2) never makes one from copy_.
+
 }  // namespace pt2ov::lower::openvino_facts

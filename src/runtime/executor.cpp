@@ -163,8 +163,10 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
     std::map<std::string, int> buffer_of_target;
     for (const auto& [name, target] : prepared.mutated_buffers) {
         MutatedBuffer buffer;
+        buffer.name = target;
         buffer.input_slot = slot_of(graph, name);
-        buffer.state = stored_view(prepared.stored.at(target));
+        buffer.initial = stored_view(prepared.stored.at(target));
+        buffer.state = buffer.initial;
         buffer_of_target[target] = static_cast<int>(buffers_.size());
         buffers_.push_back(std::move(buffer));
     }
@@ -447,6 +449,47 @@ void Executor::run_openvino_step(Step& step, Values& values, std::vector<Tensor>
         collect(*compiled, values, bound);
     }
     make_values(step, values);
+}
+
+std::vector<std::string> Executor::state_names() const {
+    std::vector<std::string> names;
+    for (const auto& buffer : buffers_) names.push_back(buffer.name);
+    return names;
+}
+
+Executor::MutatedBuffer& Executor::buffer_named(const std::string& name, const char* what) {
+    for (auto& buffer : buffers_) {
+        if (buffer.name == name) return buffer;
+    }
+    std::string known;
+    for (const auto& buffer : buffers_) known += (known.empty() ? "'" : ", '") + buffer.name + "'";
+    throw InputError(prepared_.where + ": cannot " + what + " state '" + name + "': the program mutates " +
+                     (known.empty() ? std::string("no buffer") : "only the buffers " + known));
+}
+
+Tensor Executor::read_state(const std::string& name) const {
+    const StridedTensor copy = contiguous_copy(const_cast<Executor*>(this)->buffer_named(name, "read").state);
+    return Tensor::adopt(copy.dtype, copy.sizes, copy.data, copy.owner);
+}
+
+void Executor::write_state(const std::string& name, const Tensor& value) {
+    MutatedBuffer& buffer = buffer_named(name, "write");
+    auto shape_text = [](const std::vector<int64_t>& sizes) {
+        std::string text = "(";
+        for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
+        return text + (sizes.size() == 1 ? ",)" : ")");
+    };
+    if (value.dtype() != buffer.initial.dtype || value.shape() != buffer.initial.sizes) {
+        throw InputError(prepared_.where + ": state '" + name + "' is " + std::string(dtype_name(buffer.initial.dtype)) +
+                         " of shape " + shape_text(buffer.initial.sizes) + "; the value given is " +
+                         std::string(dtype_name(value.dtype())) + " of shape " + shape_text(value.shape()));
+    }
+    if (value.numel() > 0 && !value.data()) throw InputError(prepared_.where + ": state '" + name + "': the value has no data");
+    buffer.state = contiguous_copy(view_of(value));
+}
+
+void Executor::reset_state() {
+    for (auto& buffer : buffers_) buffer.state = buffer.initial;
 }
 
 kernels::StridedTensor Executor::next_state_buffer(MutatedBuffer& buffer, DType dtype, const std::vector<int64_t>& sizes) {

@@ -37,6 +37,16 @@ public:
     // One call. `outputs` may hold caller tensors to write static outputs into (empty: allocate).
     void run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
 
+    // The mutated buffers, by their state-dict names, in the order of the program's signature.
+    std::vector<std::string> state_names() const;
+    // A buffer's current state: a contiguous copy owning its memory.
+    Tensor read_state(const std::string& name) const;
+    // Sets a buffer's state for the next call: `value` is copied; its dtype and shape must be
+    // the buffer's (InputError naming the buffer otherwise).
+    void write_state(const std::string& name, const Tensor& value);
+    // Every buffer back to the archive's values.
+    void reset_state();
+
     double compile_ms() const { return compile_ms_; }
     int64_t last_openvino_ns() const { return last_openvino_ns_; }
 
@@ -92,6 +102,8 @@ private:
     // A mutated buffer: the state a call reads, and two buffers OpenVINO writes the next state
     // into in turn (no allocation per call).
     struct MutatedBuffer {
+        std::string name;               // the state-dict name (the buffer's target)
+        kernels::StridedTensor initial;  // the archive's bytes, read in place, never written
         int input_slot = -1;
         kernels::StridedTensor state;
         std::array<kernels::StridedTensor, 2> halves;
@@ -118,6 +130,7 @@ private:
     void collect(CompiledStep& step, Values& values, std::vector<kernels::StridedTensor>& bound) const;
     void make_values(const Step& step, Values& values) const;
 
+    MutatedBuffer& buffer_named(const std::string& name, const char* what);
     kernels::StridedTensor next_state_buffer(MutatedBuffer& buffer, DType dtype, const std::vector<int64_t>& sizes);
     const kernels::RuntimeValue& lookup(const Values& values, int slot) const;
     Tensor hand_out(const kernels::RuntimeValue& value, std::set<const void*>& handed_out) const;

@@ -96,6 +96,11 @@ void Program::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& output
     at_api_boundary(impl_->prepared.where, [&] { impl_->executor->run(inputs, outputs); });
 }
 
+std::vector<std::string> Program::state_names() const { return impl_->executor->state_names(); }
+Tensor Program::read_state(const std::string& name) const { return impl_->executor->read_state(name); }
+void Program::write_state(const std::string& name, const Tensor& value) { impl_->executor->write_state(name, value); }
+void Program::reset_state() { impl_->executor->reset_state(); }
+
 std::string openvino_version() { return lower::openvino_runtime_version(); }
 
 }  // namespace pt2ov

@@ -1,5 +1,6 @@
 #include "tools/npz_io.h"
 
+#include <algorithm>
 #include <map>
 
 #include "pt2ov/error.h"
@@ -51,6 +52,33 @@ void write_outputs(const std::string& path, const std::vector<Tensor>& outputs) 
     for (size_t i = 0; i < outputs.size(); ++i) {
         arrays.push_back({"arr_" + std::to_string(i), outputs[i]});
     }
+    write_npz(path, arrays);
+}
+
+void load_state(const std::string& path, Program& program) {
+    const auto names = program.state_names();
+    for (auto& array : read_npz(path)) {
+        if (std::find(names.begin(), names.end(), array.name) == names.end()) {
+            std::string known;
+            for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
+            throw InputError(path + ": array '" + array.name + "' is not a buffer the program mutates (" +
+                             (known.empty() ? std::string("it mutates none") : "its state: " + known) + ")");
+        }
+        Tensor tensor = std::move(array.tensor);
+        if (program.read_state(array.name).dtype() == DType::BFloat16 && tensor.dtype() == DType::Float32) {
+            tensor = bfloat16_from_float32(tensor);
+        }
+        try {
+            program.write_state(array.name, tensor);
+        } catch (const InputError& e) {
+            throw InputError(path + ": array '" + array.name + "': " + e.what());
+        }
+    }
+}
+
+void save_state(const std::string& path, const Program& program) {
+    std::vector<NamedArray> arrays;
+    for (const auto& name : program.state_names()) arrays.push_back({name, program.read_state(name)});
     write_npz(path, arrays);
 }
 

@@ -17,4 +17,14 @@ std::vector<Tensor> read_inputs(const std::string& path, const std::vector<IOInf
 // Writes the outputs as arr_0, arr_1, ... (bf16 as float32).
 void write_outputs(const std::string& path, const std::vector<Tensor>& outputs);
 
+// `pt2ov run --state-in`: sets the program's mutated buffers from the arrays of `path`, each
+// named by its buffer's state-dict name (a bf16 buffer from float32, exactly); buffers not in
+// the file keep their values. Throws InputError naming the file and the array for a name that
+// is not a mutated buffer or a value of another dtype or shape.
+void load_state(const std::string& path, Program& program);
+
+// `pt2ov run --state-out`: writes every mutated buffer's current state, named by its buffer
+// (bf16 as float32).
+void save_state(const std::string& path, const Program& program);
+
 }  // namespace pt2ov::tools

@@ -20,6 +20,14 @@ std::string report_text(const std::vector<PlacementReport>& reports) {
                 text += fmt::format("    {:<28} {:<44} {}\n", node.name, node.target, node.reason);
             }
         }
+        for (const auto& state : report.state) {
+            std::string shape = "(";
+            for (size_t d = 0; d < state.shape.size(); ++d) shape += (d ? ", " : "") + std::to_string(state.shape[d]);
+            shape += state.shape.size() == 1 ? ",)" : ")";
+            text += fmt::format("  state {}: {} {}, updated on {}{}{}; {}\n", state.name, dtype_name(state.dtype), shape,
+                                state.update, state.step ? fmt::format(" (step {})", state.step) : "",
+                                state.node.empty() ? "" : " by " + state.node, state.carried);
+        }
         text += fmt::format("  constants: {} tensor(s), {} bytes, {} bytes resident\n", report.constant_count,
                             report.constant_bytes, report.resident_bytes);
     }
@@ -37,8 +45,19 @@ std::string report_json(const std::vector<PlacementReport>& reports) {
             }
             steps.push_back({{"kind", step.kind}, {"nodes", nodes}});
         }
+        nlohmann::json state = nlohmann::json::array();
+        for (const auto& buffer : report.state) {
+            state.push_back({{"name", buffer.name},
+                             {"dtype", std::string(dtype_name(buffer.dtype))},
+                             {"shape", buffer.shape},
+                             {"update", buffer.update},
+                             {"step", buffer.step},
+                             {"node", buffer.node},
+                             {"carried", buffer.carried}});
+        }
         methods[report.method] = {
             {"steps", steps},
+            {"state", state},
             {"constants",
              {{"count", report.constant_count}, {"bytes", report.constant_bytes}, {"resident_bytes", report.resident_bytes}}},
             {"openvino_version", report.openvino_version}};

@@ -104,3 +104,101 @@ register(
         "select/slice views were scattered back into the buffer (select_scatter, slice_scatter).",
     )
 )
+
+
+# ---------------------------------------------------------------------------------------------
+class ZeroDimCounter(nn.Module):
+    """The running counter of issue 12: a 0-d float buffer updated with += and returned cloned."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("count", torch.zeros(()))
+
+    def forward(self, x):
+        self.count += x.sum()
+        return self.count.clone()
+
+
+register(
+    ModelCase(
+        name="zero_dim_counter",
+        make_module=lambda: ZeroDimCounter().eval(),
+        make_inputs=lambda variant: (torch.ones(3) * (1 + variant),),
+        expect_exact=True,
+        notes="As exported, torch leaves add_ and copy_(b_count, add_) with no buffer mutation in the "
+        "signature; pt2ov's functionalization made copy_ a functional aten.copy, which OpenVINO converts "
+        "to Broadcast(src, ShapeOf(dst)); on a 0-d tensor that Broadcast kills the CPU plugin's "
+        "compile_model (docs/EXACTNESS.md O9). copy_ now gives src itself, as PyTorch's does.",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------
+class SliceSetitemAdd(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("b", torch.zeros(3, 4))
+
+    def forward(self, x):
+        self.b[:, 1:3] += x
+        return self.b.clone()
+
+
+register(
+    ModelCase(
+        name="buffer_slice_setitem_add",
+        make_module=lambda: SliceSetitemAdd().eval(),
+        make_inputs=lambda variant: (torch.arange(6.0).reshape(3, 2) + variant,),
+        expect_exact=True,
+        notes="`self.b[:, 1:3] += x` as exported: add_ on the slice, then copy_ of its result into the "
+        "same slice. Both were scattered back, and OpenVINO's frontend failed on the second "
+        "slice_scatter (ReversepropResolver); the copy_ that writes back what was just written is "
+        "now dropped.",
+    )
+)
+
+
+class NarrowInPlace(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("b", torch.ones(4, 3))
+
+    def forward(self, x):
+        self.b.narrow(0, 1, 2).mul_(x)
+        return self.b.clone()
+
+
+register(
+    ModelCase(
+        name="buffer_narrow_in_place",
+        make_module=lambda: NarrowInPlace().eval(),
+        make_inputs=lambda variant: (torch.full((2, 3), 2.0 + variant),),
+        expect_exact=True,
+        notes="An in-place op on narrow() of a buffer, as exported, was refused (narrow was not "
+        "written back), and narrow itself had neither an OpenVINO converter nor a kernel; it is "
+        "written back with slice_scatter and lowered to slice, as run_decompositions() does.",
+    )
+)
+
+
+class AugmentedOr(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("seen", torch.zeros(5, dtype=torch.bool))
+
+    def forward(self, x):
+        self.seen |= x
+        return self.seen.clone()
+
+
+register(
+    ModelCase(
+        name="buffer_augmented_or",
+        make_module=lambda: AugmentedOr().eval(),
+        make_inputs=lambda variant: (torch.tensor([True, False, False, True, False]) if variant == 0
+                                     else torch.tensor([False, True, False, False, False]),),
+        notes="`self.seen |= x` is traced as aten.__ior__.Tensor, which the functionalization did not "
+        "count as in place: it had no converter and no kernel, and the buffer never changed. It is "
+        "now bitwise_or, as run_decompositions() gives.",
+    )
+)

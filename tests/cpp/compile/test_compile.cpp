@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include "../fixtures/fixtures.h"
+#include "../fixtures/graph_builder.h"
+#include "graph/rewrite.h"
+#include "graph/schema.h"
 #include "common/error.h"
 #include "compile/compile.h"
 #include "compile/stages.h"
@@ -56,6 +59,92 @@ TEST(CompileRewrite, InPlaceBufferUpdateBecomesAMutationOutput) {
         }
     }
     EXPECT_EQ(mutations, 1u);
+}
+
+// `self.b += x` as torch 2.13 exports it: add_(b, x), then copy_(b, add_). With `src_dtype` /
+// `src_sizes` other than the buffer's, copy_ converts and expands.
+graph::Graph copy_into_buffer(DType src_dtype, const std::vector<int64_t>& src_sizes) {
+    test::GraphBuilder g;
+    g.value("b", DType::Float32, {4});
+    g.value("x", src_dtype, src_sizes);
+    g.value("v", src_dtype, src_sizes);
+    g.value("copy_", DType::Float32, {4});
+    g.node("v", "aten.mul.Tensor", {{"self", graph::tensor_arg("x"), false}, {"other", graph::tensor_arg("x"), false}},
+           {graph::tensor_arg("v")});
+    g.node("copy_", "aten.copy_.default", {{"self", graph::tensor_arg("b"), false}, {"src", graph::tensor_arg("v"), false}},
+           {graph::tensor_arg("copy_")});
+    g.graph.inputs = {graph::tensor_arg("b"), graph::tensor_arg("x")};
+    g.graph.input_specs = {{graph::InputSpec::Kind::Buffer, graph::tensor_arg("b"), "b"},
+                           {graph::InputSpec::Kind::UserInput, graph::tensor_arg("x"), ""}};
+    g.graph.outputs = {graph::tensor_arg("copy_")};
+    g.graph.output_specs = {{graph::OutputSpec::Kind::UserOutput, graph::tensor_arg("copy_"), ""}};
+    graph::check_and_resolve(g.graph, "test");
+    graph::functionalize_in_place_ops(g.graph, "test");
+    return std::move(g.graph);
+}
+
+TEST(CompileRewrite, CopyIntoTheBufferGivesTheSourceItself) {
+    // Same sizes and dtype: the new value is src, no node is made (no functional aten.copy,
+    // which OpenVINO converts to a Broadcast that crashes on 0-d tensors: EXACTNESS.md O9).
+    const auto same = copy_into_buffer(DType::Float32, {4});
+    ASSERT_EQ(same.nodes.size(), 1u);
+    EXPECT_EQ(same.nodes[0].target, "aten.mul.Tensor");
+    ASSERT_EQ(same.output_specs.size(), 2u);
+    EXPECT_EQ(same.output_specs[0].kind, graph::OutputSpec::Kind::BufferMutation);
+    EXPECT_EQ(same.outputs[0].name, "v");
+    EXPECT_EQ(same.outputs[1].name, "v");  // what read copy_'s result reads src
+
+    // Another dtype and a 0-d source: converted, then expanded to the buffer.
+    const auto other = copy_into_buffer(DType::Float64, {});
+    ASSERT_EQ(other.nodes.size(), 3u);
+    EXPECT_EQ(other.nodes[1].target, "aten._to_copy.default");
+    EXPECT_EQ(other.nodes[2].target, "aten.expand.default");
+    EXPECT_EQ(other.value(other.outputs[0].name).meta.dtype, DType::Float32);
+    EXPECT_EQ(other.value(other.outputs[0].name).meta.static_sizes(), (std::vector<int64_t>{4}));
+    EXPECT_EQ(other.nodes[2].origin, "copy_");
+    EXPECT_EQ(other.nodes[2].origin_target, "aten.copy_.default");
+}
+
+TEST(ProgramState, ReadWriteResetThroughThePublicApi) {
+    auto program = Program::load(fixture("basic.pt2"));
+    ASSERT_EQ(program.state_names(), (std::vector<std::string>{"count"}));
+    auto values = [](const Tensor& t) { return std::vector<float>(t.data_as<float>(), t.data_as<float>() + t.numel()); };
+    EXPECT_EQ(values(program.read_state("count")), (std::vector<float>{0, 0}));
+    std::vector<int64_t> shape = program.inputs()[0].shape;
+    for (size_t d = 0; d < shape.size(); ++d) {
+        if (shape[d] < 0) shape[d] = std::max<int64_t>(program.inputs()[0].dim_ranges[d].first, 2);
+    }
+    const Tensor x = Tensor::allocate(DType::Float32, shape);
+    program.run({x});
+    program.run({x});
+    EXPECT_EQ(values(program.read_state("count")), (std::vector<float>{2, 2}));
+    std::vector<float> ten{10, 20};
+    program.write_state("count", Tensor::view(DType::Float32, {2}, ten.data()));
+    program.run({x});
+    EXPECT_EQ(values(program.read_state("count")), (std::vector<float>{11, 21}));
+    program.reset_state();
+    EXPECT_EQ(values(program.read_state("count")), (std::vector<float>{0, 0}));
+    program.run({x});
+    EXPECT_EQ(values(program.read_state("count")), (std::vector<float>{1, 1}));
+    EXPECT_THROW(program.write_state("table", Tensor::allocate(DType::Float32, {3, 4})), InputError);  // read, not state
+    EXPECT_THROW(program.write_state("count", Tensor::allocate(DType::Float32, {3})), InputError);
+    EXPECT_THROW(program.read_state("scratch"), InputError);
+}
+
+TEST(CompileReport, ListsEachMutatedBuffer) {
+    const auto report = Program::inspect(fixture("basic.pt2"));
+    ASSERT_EQ(report.state.size(), 1u);
+    EXPECT_EQ(report.state[0].name, "count");
+    EXPECT_EQ(report.state[0].dtype, DType::Float32);
+    EXPECT_EQ(report.state[0].shape, (std::vector<int64_t>{2}));
+    EXPECT_FALSE(report.state[0].update.empty());
+    EXPECT_FALSE(report.state[0].carried.empty());
+    LoadOptions on_cpu;
+    on_cpu.cpu_ops = {"aten.add_"};
+    const auto moved = Program::inspect(fixture("basic.pt2"), on_cpu);
+    ASSERT_EQ(moved.state.size(), 1u);
+    EXPECT_EQ(moved.state[0].update, "cpu");
+    EXPECT_NE(moved.state[0].carried.find("a new tensor per call"), std::string::npos) << moved.state[0].carried;
 }
 
 TEST(CompileCheck, ResolvesEveryNodeAgainstItsSchema) {

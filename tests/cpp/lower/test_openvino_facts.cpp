@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <iostream>
 #include <set>
+#include <sys/wait.h>
 
 #include <limits>
 
@@ -16,6 +17,7 @@
 #include "lower/openvino_facts.h"
 #include "openvino/core/model.hpp"
 #include "openvino/op/add.hpp"
+#include "openvino/op/broadcast.hpp"
 #include "openvino/op/concat.hpp"
 #include "openvino/op/constant.hpp"
 #include "openvino/op/convert.hpp"
@@ -194,6 +196,40 @@ TEST(OpenVINOFacts, SubnormalsInComputedOutputs) {
     RecordProperty("subnormals_kept", kept ? "yes" : "no");
     EXPECT_TRUE(output[0] == 1e-40f || output[0] == 0.0f);  // the subnormal or zero, nothing else
     EXPECT_EQ(output[1], 0.0f);
+}
+
+// Broadcast of a 0-d tensor to the empty shape, compiled in a child process (gtest's threadsafe
+// death-test style re-runs this binary for it), since on 2026.4.1 it kills the process.
+int empty_shape_broadcast_status = -1;
+bool record_empty_shape_broadcast(int status) {
+    empty_shape_broadcast_status = status;
+    return true;  // either way: the fact is recorded, not asserted
+}
+
+TEST(OpenVINOFacts, EmptyShapeBroadcastCrash) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    auto compile_and_run = [] {
+        auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{});
+        auto shape = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{0}, std::vector<int64_t>{});
+        auto broadcast = std::make_shared<ov::op::v3::Broadcast>(x, shape);
+        auto model = std::make_shared<ov::Model>(ov::OutputVector{broadcast->output(0)}, ov::ParameterVector{x});
+        auto request = compile_on_cpu(model).create_infer_request();
+        float input = 2.5f, output = 0.0f;
+        request.set_input_tensor(0, ov::Tensor(ov::element::f32, {}, &input));
+        request.set_output_tensor(0, ov::Tensor(ov::element::f32, {}, &output));
+        request.infer();
+        std::exit(output == 2.5f ? 0 : 3);
+    };
+    EXPECT_EXIT(compile_and_run(), record_empty_shape_broadcast, "");
+    const int status = empty_shape_broadcast_status;
+    const bool crashed = WIFSIGNALED(status);
+    std::cout << "[fact] OpenVINO " << ov::get_openvino_version().buildNumber
+              << ": compiling Broadcast(0-d f32, shape []) "
+              << (crashed ? "KILLS the process (signal " + std::to_string(WTERMSIG(status)) + ")"
+                          : "exits " + std::to_string(WEXITSTATUS(status))) << "\n";
+    RecordProperty("empty_shape_broadcast", crashed ? "crashes" : "compiles");
+    // Either way, a Broadcast that compiles gives its input back.
+    if (!crashed) EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 // Every fact of the table has its test here, under the fact's name.

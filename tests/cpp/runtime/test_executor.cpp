@@ -203,6 +203,78 @@ TEST(Executor, MutatedBufferCarriesOverOnTheCpu) {
     EXPECT_EQ(p.buffer_bytes, (std::vector<float>{1, 2, 3, 4}));
 }
 
+// The state API: read, write (checked), reset, on a buffer OpenVINO updates and on one a CPU
+// kernel updates.
+void check_state_api(bool on_openvino) {
+    HandPlan p;
+    p.input("x");
+    p.mutated_buffer("state_in", "state_out", {1, 2, 3, 4});
+    const int add = p.node("state_out", "aten.add.Tensor", {"state_in", "x"});
+    p.output("state_out");
+    if (on_openvino) {
+        auto state = parameter("state_in");
+        auto x = parameter("x");
+        auto sum = std::make_shared<ov::op::v1::Add>(state, x);
+        compile::OpenVINOStep lowered;
+        lowered.model = std::make_shared<ov::Model>(ov::OutputVector{sum->output(0)}, ov::ParameterVector{state, x});
+        lowered.parameters = {"state_in", "x"};
+        lowered.results = {"state_out"};
+        p.openvino_step({add}, {"state_in", "x"}, {"state_out"}, lowered);
+    } else {
+        p.cpu_step({add}, {"state_in", "x"}, {"state_out"});
+    }
+    auto executor = p.build();
+    EXPECT_EQ(executor->state_names(), (std::vector<std::string>{"state"}));
+    EXPECT_EQ(floats(executor->read_state("state")), (std::vector<float>{1, 2, 3, 4}));
+
+    std::vector<float> input{10, 20, 30, 40};
+    run(*executor, input);
+    const Tensor after_one = executor->read_state("state");
+    EXPECT_EQ(floats(after_one), (std::vector<float>{11, 22, 33, 44}));
+    run(*executor, input);
+    // A state read is a copy: later calls do not change it.
+    EXPECT_EQ(floats(after_one), (std::vector<float>{11, 22, 33, 44}));
+    EXPECT_EQ(floats(executor->read_state("state")), (std::vector<float>{21, 42, 63, 84}));
+
+    std::vector<float> written{100, 200, 300, 400};
+    executor->write_state("state", Tensor::view(DType::Float32, {kSize}, written.data()));
+    written[0] = -1;  // the value was copied
+    EXPECT_EQ(floats(executor->read_state("state")), (std::vector<float>{100, 200, 300, 400}));
+    EXPECT_EQ(floats(run(*executor, input)[0]), (std::vector<float>{110, 220, 330, 440}));
+    EXPECT_EQ(floats(run(*executor, input)[0]), (std::vector<float>{120, 240, 360, 480}));
+
+    executor->reset_state();
+    EXPECT_EQ(floats(executor->read_state("state")), (std::vector<float>{1, 2, 3, 4}));
+    EXPECT_EQ(floats(run(*executor, input)[0]), (std::vector<float>{11, 22, 33, 44}));
+    EXPECT_EQ(p.buffer_bytes, (std::vector<float>{1, 2, 3, 4}));  // the archive's bytes are never written
+
+    auto message = [&](auto&& f) {
+        try {
+            f();
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no InputError");
+    };
+    std::vector<double> doubles(kSize);
+    std::vector<float> short_value(2);
+    EXPECT_NE(message([&] { executor->read_state("nope"); }).find("'nope'"), std::string::npos);
+    EXPECT_NE(message([&] { executor->write_state("nope", Tensor::view(DType::Float32, {kSize}, written.data())); })
+                  .find("only the buffers 'state'"),
+              std::string::npos);
+    EXPECT_NE(message([&] { executor->write_state("state", Tensor::view(DType::Float64, {kSize}, doubles.data())); })
+                  .find("state 'state' is float32 of shape (4,); the value given is float64 of shape (4,)"),
+              std::string::npos);
+    EXPECT_NE(message([&] { executor->write_state("state", Tensor::view(DType::Float32, {2}, short_value.data())); })
+                  .find("the value given is float32 of shape (2,)"),
+              std::string::npos);
+    // A refused write leaves the state as it was.
+    EXPECT_EQ(floats(executor->read_state("state")), (std::vector<float>{11, 22, 33, 44}));
+}
+
+TEST(Executor, StateReadWriteResetOnOpenVINO) { check_state_api(true); }
+TEST(Executor, StateReadWriteResetOnTheCpu) { check_state_api(false); }
+
 TEST(Executor, StaticOutputsGoStraightIntoCallerMemory) {
     HandPlan p;
     p.input("x");

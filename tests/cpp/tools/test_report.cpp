@@ -22,7 +22,30 @@ PlacementReport two_step_report() {
     report.constant_count = 2;
     report.constant_bytes = 4096;
     report.resident_bytes = 4096;
+    report.state = {{"count", pt2ov::DType::Float32, {}, "openvino", 1, "add_",
+                     "two buffers held by pt2ov, used in turn"},
+                    {"cache", pt2ov::DType::BFloat16, {4, 2}, "cpu", 2, "index_copy_", "a new tensor per call"}};
     return report;
+}
+
+TEST(ToolsReport, StateIsListedPerMethod) {
+    const auto json = nlohmann::json::parse(pt2ov::tools::report_json({two_step_report()}));
+    const auto& state = json.at("methods").at("forward").at("state");
+    ASSERT_EQ(state.size(), 2u);
+    EXPECT_EQ(state[0]["name"], "count");
+    EXPECT_EQ(state[0]["dtype"], "float32");
+    EXPECT_EQ(state[0]["shape"], nlohmann::json::array());
+    EXPECT_EQ(state[0]["update"], "openvino");
+    EXPECT_EQ(state[0]["step"], 1);
+    EXPECT_EQ(state[0]["node"], "add_");
+    EXPECT_EQ(state[0]["carried"], "two buffers held by pt2ov, used in turn");
+    EXPECT_EQ(state[1]["shape"], (nlohmann::json{4, 2}));
+    EXPECT_EQ(state[1]["dtype"], "bfloat16");
+    const std::string text = pt2ov::tools::report_text({two_step_report()});
+    EXPECT_NE(text.find("state count: float32 (), updated on openvino (step 1) by add_; two buffers held by pt2ov, used in turn"),
+              std::string::npos) << text;
+    EXPECT_NE(text.find("state cache: bfloat16 (4, 2), updated on cpu (step 2) by index_copy_; a new tensor per call"),
+              std::string::npos) << text;
 }
 
 TEST(ToolsReport, JsonHasTheShapeInspectPrints) {
