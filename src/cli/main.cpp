@@ -63,21 +63,24 @@ bool same_file(const std::string& a, const std::string& b) {
     return canonical(a) == canonical(b);
 }
 
-// An --outputs file that is the model, an --inputs file or another --outputs file would be
-// overwritten (or overwrite a result) while the run reports success: refused before anything runs.
+// A file the run writes (--outputs, --state-out) that is the model, an --inputs file or
+// another file the run writes would be overwritten (or overwrite a result) while the run
+// reports success: refused before anything runs. (--state-out may be the --state-in file:
+// the state is read whole before the first call, and written through a temporary file.)
 void refuse_outputs_over_other_files(const std::string& model, const std::vector<std::string>& inputs,
-                                     const std::vector<std::string>& outputs) {
-    for (size_t i = 0; i < outputs.size(); ++i) {
+                                     const std::vector<std::pair<std::string, std::string>>& written) {
+    for (size_t i = 0; i < written.size(); ++i) {
+        const auto& [flag, path] = written[i];
         const auto refuse = [&](const std::string& what) {
-            throw pt2ov::InputError(fmt::format("--outputs {} is {}; writing it would destroy that file: give another path",
-                                                outputs[i], what));
+            throw pt2ov::InputError(fmt::format("{} {} is {}; writing it would destroy that file: give another path",
+                                                flag, path, what));
         };
-        if (same_file(outputs[i], model)) refuse("the model " + model);
+        if (same_file(path, model)) refuse("the model " + model);
         for (const auto& input : inputs) {
-            if (same_file(outputs[i], input)) refuse("the --inputs file " + input);
+            if (same_file(path, input)) refuse("the --inputs file " + input);
         }
         for (size_t j = 0; j < i; ++j) {
-            if (same_file(outputs[i], outputs[j])) refuse("also --outputs " + outputs[j] + " of an earlier call");
+            if (same_file(path, written[j].second)) refuse("also " + written[j].first + " " + written[j].second);
         }
     }
 }
@@ -88,7 +91,10 @@ int run_command(const std::string& model, const std::vector<std::string>& inputs
         throw pt2ov::InputError(fmt::format("{} --inputs but {} --outputs: give one --outputs file per --inputs file",
                                             inputs.size(), outputs.size()));
     }
-    refuse_outputs_over_other_files(model, inputs, outputs);
+    std::vector<std::pair<std::string, std::string>> written;
+    for (const auto& path : outputs) written.emplace_back("--outputs", path);
+    if (!state_out.empty()) written.emplace_back("--state-out", state_out);
+    refuse_outputs_over_other_files(model, inputs, written);
     auto program = pt2ov::Program::load(model, options);
     // Read every input first, so a bad file stops the run before any call changes state.
     std::vector<std::vector<pt2ov::Tensor>> calls;

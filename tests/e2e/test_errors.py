@@ -547,7 +547,10 @@ BAD_INPUTS = [
     ("output_is_the_input", lambda c: c.run(c.mlp, outputs=c.dir / "." / "in.npz"), [r"in\.npz", r"--inputs"]),
     ("output_is_the_model", lambda c: c.run(c.mlp, outputs=c.mlp), [r"--outputs", r"model"]),
     ("output_is_a_hard_link_to_the_input", lambda c: c.run(c.mlp, outputs=_hard_link(c)), [r"link\.npz", r"in\.npz"]),
-    ("two_outputs_one_file", _second_output, [r"out\.npz", r"earlier call"]),
+    ("two_outputs_one_file", _second_output, [r"out\.npz", r"also --outputs"]),
+    ("state_out_is_the_input", lambda c: c.run(c.mlp, "--state-out", c.inputs), [r"--state-out", r"in\.npz"]),
+    ("state_out_is_the_model", lambda c: c.run(c.mlp, "--state-out", c.mlp), [r"--state-out", r"model"]),
+    ("state_out_is_the_output", lambda c: c.run(c.mlp, "--state-out", c.out), [r"--state-out", r"out\.npz"]),
     ("output_folder_missing", lambda c: c.run(c.mlp, outputs=c.dir / "no_dir" / "out.npz"), [r"no_dir"]),
     # bad flags
     ("more_inputs_than_outputs", lambda c: ["run", c.mlp, "--inputs", c.inputs, "--inputs", c.inputs, "--outputs", c.out],
