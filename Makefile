@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 BUILD := build
 JOBS ?= 2
 
-.PHONY: all setup deps venv build test test-cpp test-e2e demo clean
+.PHONY: all setup deps venv build test test-cpp test-e2e test-python test-wheel demo clean
 
 all: build
 
@@ -27,7 +27,8 @@ LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAU
 
 build: setup
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(LAUNCHER) \
-		-DOpenVINO_DIR="$$($(PY) -c 'import openvino.utils as u; print(u.get_cmake_path())')" >/dev/null
+		-DOpenVINO_DIR="$$($(PY) -c 'import openvino.utils as u; print(u.get_cmake_path())')" \
+		-DPT2OV_PYTHON=ON -DPython_EXECUTABLE="$(CURDIR)/$(PY)" >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 test-cpp: build
@@ -36,7 +37,16 @@ test-cpp: build
 test-e2e: build
 	$(PY) -m pytest tests/e2e -q
 
-test: test-cpp test-e2e
+# The Python module from build/python (tests/python/).
+test-python: build
+	PYTHONPATH=$(BUILD)/python $(PY) -m pytest tests/python -q
+
+test: test-cpp test-e2e test-python
+
+# Slow, not in `make test`: builds the wheel with `pip wheel .` into dist/, installs it into a
+# fresh venv (build/wheel-venv) with the pinned torch and numpy, runs the example policy there.
+test-wheel: venv
+	$(PY) -m pytest tests/wheel -q
 
 demo: build
 	$(PY) examples/demo.py
