@@ -46,7 +46,7 @@ test: test-cpp test-e2e test-python
 # Slow, not in `make test`: builds the wheel with `pip wheel .` into dist/, installs it into a
 # fresh venv (build/wheel-venv) with the pinned torch and numpy, runs the example policy there.
 test-wheel: venv
-	$(PY) -m pytest tests/wheel -q
+	$(PY) -m pytest tests/wheel -q -s
 
 demo: build
 	$(PY) examples/demo.py

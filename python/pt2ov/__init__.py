@@ -183,15 +183,16 @@ def compile(model: Any, example_inputs: Optional[Sequence] = None, *, dynamic_sh
     import torch
 
     if isinstance(model, torch.export.ExportedProgram):
-        ep = model
+        ep, name = model, "exported_program"
     else:
+        name = type(model).__name__
         if example_inputs is None:
             raise TypeError("pt2ov.compile: example_inputs are needed to export a module")
         if not isinstance(example_inputs, tuple):
             example_inputs = tuple(example_inputs) if isinstance(example_inputs, list) else (example_inputs,)
         ep = torch.export.export(model, example_inputs, dynamic_shapes=dynamic_shapes)
     with tempfile.TemporaryDirectory(prefix="pt2ov-") as folder:
-        path = os.path.join(folder, "program.pt2")
+        path = os.path.join(folder, f"{name}.pt2")  # errors name the file: the class
         torch.export.save(ep, path)
         return load(path, **load_options)
 
