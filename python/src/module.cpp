@@ -10,6 +10,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -268,6 +269,13 @@ NB_MODULE(_pt2ov, m) {
         nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
         nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"));
 
+    // For the tests: the addresses a call would read its inputs from (the same conversion as
+    // _Program.run's), to show that contiguous inputs are viewed, not copied.
+    m.def("_view_addresses", [](const std::vector<InArray>& arrays) {
+        std::vector<uintptr_t> addresses;
+        for (const auto& a : arrays) addresses.push_back(reinterpret_cast<uintptr_t>(a.data()));
+        return addresses;
+    });
     m.def("methods", [](const std::string& path) { return pt2ov::Program::methods(path); }, nb::arg("path"));
     m.def("openvino_version", &pt2ov::openvino_version);
 }

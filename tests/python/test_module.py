@@ -101,6 +101,20 @@ def test_inputs_are_not_copied_or_written_and_outputs_own_memory(save):
     assert copy.numpy().flags.writeable
 
 
+def test_contiguous_inputs_are_viewed_in_place():
+    from pt2ov import _pt2ov
+
+    t = torch.randn(6, 4)
+    a = np.arange(24, dtype=np.float32).reshape(6, 4)
+    items = [t, t[2:5], a, a[1:3], np.zeros((), np.int64), torch.ones(3, dtype=torch.bfloat16)]
+    prepared = [pt2ov._as_array(x, torch) for x in items]
+    addresses = [x.data_ptr() if isinstance(x, torch.Tensor) else x.ctypes.data for x in items]
+    assert _pt2ov._view_addresses(prepared) == addresses
+    strided = t[:, ::2]
+    (copy,) = [pt2ov._as_array(strided, torch)]
+    assert copy.is_contiguous() and torch.equal(copy, strided) and copy.data_ptr() != strided.data_ptr()
+
+
 def test_views_with_an_offset_and_non_contiguous_inputs(save):
     class Affine(torch.nn.Module):
         def forward(self, x, y):
