@@ -9,6 +9,7 @@ import pathlib
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -270,3 +271,37 @@ def test_python_m_pt2ov_mirrors_the_command(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "pt2ov", "inspect", str(tmp_path / "missing.pt2")],
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 2 and "missing.pt2" in proc.stderr
+
+
+def test_the_gil_is_released_during_a_call(save):
+    class Heavy(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.randn(384, 384) / 20)
+
+        def forward(self, x):
+            for _ in range(12):
+                x = torch.tanh(x @ self.w)
+            return x
+
+    program = pt2ov.load(save(Heavy(), (torch.randn(384, 384),), "heavy"), num_threads=1)
+    x = torch.randn(384, 384)
+    windows, ticks, done = [], [], threading.Event()
+
+    def work():
+        for _ in range(6):
+            start = time.perf_counter()
+            program(x)
+            windows.append((start, time.perf_counter()))
+        done.set()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    while not done.is_set():  # pure Python: runs only while the worker does not hold the GIL
+        ticks.append(time.perf_counter())
+    worker.join()
+    margin = 0.002
+    inside = [t for t in ticks for (a, b) in windows if a + margin < t < b - margin]
+    longest = max(b - a for a, b in windows)
+    assert longest > 3 * margin, f"calls too short to tell ({longest * 1e3:.1f} ms)"
+    assert inside, "no Python ran while a call was in OpenVINO: the GIL was held"
