@@ -268,6 +268,11 @@ def test_python_m_pt2ov_mirrors_the_command(tmp_path):
     with np.load(out) as got, np.load(REPO_ROOT / "examples" / "policy_expected.npz") as want:
         for name in want.files:
             np.testing.assert_allclose(got[name], want[name], rtol=1e-4, atol=1e-5)
+    proc = subprocess.run([sys.executable, "-m", "pt2ov", "bench", str(REPO_ROOT / "examples" / "policy.pt2"),
+                           "--inputs", str(inputs), "--iterations", "3", "--warmup", "1", "--json", "--threads", "1"],
+                          capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert isinstance(json.loads(proc.stdout), dict)
     proc = subprocess.run([sys.executable, "-m", "pt2ov", "inspect", str(tmp_path / "missing.pt2")],
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 2 and "missing.pt2" in proc.stderr
