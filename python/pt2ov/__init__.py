@@ -50,18 +50,20 @@ def _torch():
     return sys.modules.get("torch")
 
 
-def _as_array(x, torch):
+def _as_array(x, torch, index=0):
     """A C-contiguous CPU array or tensor the binding views in place: contiguous inputs are
     passed as they are (no copy), others are copied to contiguous order first."""
     if torch is not None and isinstance(x, torch.Tensor):
         x = x.detach()
         if x.device.type != "cpu":
-            raise InputError(f"a tensor on {x.device} was given: pt2ov reads CPU tensors (use .cpu())")
+            raise InputError(f"input {index}: a tensor on {x.device}: pt2ov reads CPU tensors (use .cpu())")
         if x.is_conj() or x.is_neg():
             x = x.resolve_conj().resolve_neg()
         return x if x.is_contiguous() else x.contiguous()
     if not isinstance(x, np.ndarray):
         x = np.asarray(x)
+    if not x.dtype.isnative:  # big-endian data: DLPack and the engine read native order
+        x = x.astype(x.dtype.newbyteorder("="))
     return x if x.flags.c_contiguous else np.array(x, order="C", copy=True)
 
 
@@ -90,7 +92,7 @@ class Program:
 
     def __call__(self, *inputs) -> tuple:
         torch = _torch()
-        arrays = [_as_array(x, torch) for x in inputs]
+        arrays = [_as_array(x, torch, i) for i, x in enumerate(inputs)]
         torch_out = bool(inputs) and torch is not None and isinstance(inputs[0], torch.Tensor)
         return self._native.run(arrays, torch_out)
 

@@ -133,6 +133,8 @@ def test_views_with_an_offset_and_non_contiguous_inputs(save):
     torch.testing.assert_close(out, rows * 3 + cols, rtol=1e-6, atol=1e-6)
     (out_np,) = program(base.numpy()[2:5], y.numpy().T[1:4])
     np.testing.assert_allclose(out_np, (rows * 3 + cols).numpy(), rtol=1e-6, atol=1e-6)
+    (swapped,) = program(base.numpy()[2:5].astype(">f4"), cols)  # big-endian: converted
+    np.testing.assert_allclose(swapped, (rows * 3 + cols).numpy(), rtol=1e-6, atol=1e-6)
     (mixed,) = program(base.numpy()[::2], torch.ones(3, 4))  # numpy first: numpy out
     assert isinstance(mixed, np.ndarray)
     np.testing.assert_allclose(mixed, base.numpy()[::2] * 3 + 1, rtol=1e-6)
