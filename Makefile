@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 BUILD := build
 JOBS ?= 2
 
-.PHONY: all setup deps venv build test test-cpp test-e2e test-conformance conformance test-state demo clean
+.PHONY: all setup deps venv build test test-cpp test-e2e test-conformance conformance test-state test-python test-wheel demo clean
 
 all: build
 
@@ -27,7 +27,8 @@ LAUNCHER := $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAU
 
 build: setup
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(LAUNCHER) \
-		-DOpenVINO_DIR="$$($(PY) -c 'import openvino.utils as u; print(u.get_cmake_path())')" >/dev/null
+		-DOpenVINO_DIR="$$($(PY) -c 'import openvino.utils as u; print(u.get_cmake_path())')" \
+		-DPT2OV_PYTHON=ON -DPython_EXECUTABLE="$(CURDIR)/$(PY)" >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 test-cpp: build
@@ -40,11 +41,20 @@ test-e2e: build
 test-conformance: build
 	$(PY) -m pytest tests/conformance -q
 
-test: test-cpp test-e2e test-conformance
+test: test-cpp test-e2e test-python test-conformance
 
 # Every cell of the state matrix (tests/e2e/test_state_matrix.py; `make test` runs its fast slice).
 test-state: build
 	PT2OV_STATE_MATRIX=all $(PY) -m pytest tests/e2e/test_state_matrix.py -q
+
+# The Python module from build/python (tests/python/).
+test-python: build
+	PYTHONPATH=$(BUILD)/python $(PY) -m pytest tests/python -q
+
+# Slow, not in `make test`: builds the wheel with `pip wheel .` into dist/, installs it into a
+# fresh venv (build/wheel-venv) with the pinned torch and numpy, runs the example policy there.
+test-wheel: venv
+	$(PY) -m pytest tests/wheel -q -s
 
 demo: build
 	$(PY) examples/demo.py

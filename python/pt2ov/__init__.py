@@ -1,0 +1,200 @@
+"""pt2ov: run PyTorch ``torch.export`` programs (``.pt2`` archives) on OpenVINO, exactly.
+
+    import pt2ov
+    program = pt2ov.load("policy.pt2")                 # or pt2ov.compile(module, (x, y))
+    actions, = program(image, state)                   # torch in, torch out; numpy in, numpy out
+    program.inputs, program.outputs, program.report    # names, dtypes, shapes; the placement
+    pt2ov.inspect("policy.pt2")                        # what `pt2ov inspect --json` prints
+
+Errors are ``pt2ov.Error`` and its subclasses ``ArchiveError``, ``UnsupportedError`` and
+``InputError``, with the command line's one-line messages. ``python -m pt2ov run|inspect|bench``
+is the ``pt2ov`` command.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+import tempfile
+from typing import Any, Iterable, Optional, Sequence
+
+import numpy as np
+
+from . import _pt2ov
+from ._pt2ov import ArchiveError, Error, InputError, UnsupportedError
+
+__all__ = [
+    "ArchiveError", "Error", "IOInfo", "InputError", "Program", "UnsupportedError", "compile",
+    "inspect", "load", "methods", "openvino_version",
+]
+__version__ = "0.1.0"
+
+
+@dataclasses.dataclass(frozen=True)
+class IOInfo:
+    """One user input or output of a program."""
+
+    name: str
+    dtype: str  # PyTorch's spelling: "float32", "int64", "bool", ...
+    shape: tuple  # ints, None where the dim is dynamic
+    dim_ranges: tuple  # per dim: (min, max) allowed
+
+
+def _io(entries) -> tuple:
+    return tuple(IOInfo(name, dtype, tuple(shape), tuple(ranges)) for name, dtype, shape, ranges in entries)
+
+
+def _torch():
+    """torch if the caller has imported it (pt2ov never imports it for a call)."""
+    return sys.modules.get("torch")
+
+
+def _as_array(x, torch, index=0):
+    """A C-contiguous CPU array or tensor the binding views in place: contiguous inputs are
+    passed as they are (no copy), others are copied to contiguous order first."""
+    if torch is not None and isinstance(x, torch.Tensor):
+        x = x.detach()
+        if x.device.type != "cpu":
+            raise InputError(f"input {index}: a tensor on {x.device}: pt2ov reads CPU tensors (use .cpu())")
+        if x.is_conj() or x.is_neg():
+            x = x.resolve_conj().resolve_neg()
+        return x if x.is_contiguous() else x.contiguous()
+    if not isinstance(x, np.ndarray):
+        x = np.asarray(x)
+    if not x.dtype.isnative:  # big-endian data: DLPack and the engine read native order
+        x = x.astype(x.dtype.newbyteorder("="))
+    return x if x.flags.c_contiguous else np.array(x, order="C", copy=True)
+
+
+class Program:
+    """A method of a ``.pt2`` archive, loaded and compiled for one device (see :func:`load`).
+
+    Call it with the flattened user inputs, torch tensors or numpy arrays in any mix:
+    ``program(*inputs)`` returns a tuple of outputs of the kind of the first input (torch
+    tensors for a torch tensor, numpy arrays otherwise), each owning its memory. Contiguous
+    inputs are read in place, never copied or written; non-contiguous ones are copied to
+    contiguous order first. bfloat16 travels as itself in torch; numpy, which has no bfloat16,
+    gets such an output as float32 (exact). Buffers the program mutates carry over from call to
+    call, as in PyTorch.
+
+    Thread safety: calls on one Program are serialized by a lock inside the binding (the
+    engine's run is not thread-safe), so any number of Python threads may share a Program and
+    get correct results, one call at a time; the GIL is released during the call, so other
+    Python threads (and calls on other Programs) run meanwhile. For parallel calls, load one
+    Program per thread.
+    """
+
+    def __init__(self, native: "_pt2ov._Program"):
+        self._native = native
+        self._inputs = _io(native.inputs)
+        self._outputs = _io(native.outputs)
+
+    def __call__(self, *inputs) -> tuple:
+        torch = _torch()
+        arrays = [_as_array(x, torch, i) for i, x in enumerate(inputs)]
+        torch_out = bool(inputs) and torch is not None and isinstance(inputs[0], torch.Tensor)
+        return self._native.run(arrays, torch_out)
+
+    @property
+    def inputs(self) -> tuple[IOInfo, ...]:
+        """The user inputs, in call order: name, dtype ("float32", ...), shape (None: dynamic)."""
+        return self._inputs
+
+    @property
+    def outputs(self) -> tuple[IOInfo, ...]:
+        """The user outputs, in return order."""
+        return self._outputs
+
+    @property
+    def method(self) -> str:
+        return self._native.method
+
+    @property
+    def report(self) -> dict:
+        """The placement, as ``pt2ov inspect --json`` gives it for this method:
+        ``{"steps": [{"kind", "nodes": [{"name", "target", "reason"}]}], "constants": {...},
+        "openvino_version"}``."""
+        return json.loads(self._native.report_json)["methods"][self.method]
+
+    @property
+    def timings(self) -> dict:
+        """Load-time costs in ms: archive_ms, convert_ms, compile_ms."""
+        return self._native.timings
+
+    @property
+    def last_openvino_ns(self) -> int:
+        """Time spent inside OpenVINO's infer() during the last call, in nanoseconds."""
+        return self._native.last_openvino_ns
+
+    def __repr__(self) -> str:
+        ins = ", ".join(f"{i.name}: {i.dtype}{list(i.shape)}" for i in self._inputs)
+        return f"<pt2ov.Program {self.method}({ins})>"
+
+
+def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cpu_ops=(), cpu_nodes=(),
+             strict=False, num_threads=0) -> tuple:
+    def names(value, what):
+        if isinstance(value, str):
+            return [value]
+        value = list(value)
+        if not all(isinstance(v, str) for v in value):
+            raise TypeError(f"{what}: a sequence of strings is expected, got {value!r}")
+        return value
+
+    return (str(method), str(device), str(precision), "" if cache_dir is None else os.fspath(cache_dir),
+            names(cpu_ops, "cpu_ops"), names(cpu_nodes, "cpu_nodes"), bool(strict), int(num_threads))
+
+
+def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU", precision: str = "f32",
+         cache_dir: Optional[str | os.PathLike] = None, cpu_ops: Iterable[str] = (), cpu_nodes: Iterable[str] = (),
+         strict: bool = False, num_threads: int = 0) -> Program:
+    """Reads the archive at ``path``, places and converts ``method`` and compiles it on ``device``.
+
+    The options are the command line's: ``precision`` is OpenVINO's inference precision hint
+    (f32, f16 or bf16), ``cache_dir`` OpenVINO's model cache, ``cpu_ops`` ("aten.atan" or
+    "aten.atan.default") and ``cpu_nodes`` keep nodes off OpenVINO, ``strict`` refuses any CPU
+    step, ``num_threads`` sets OpenVINO's inference threads (0: its default). Raises
+    :class:`Error` (ArchiveError, UnsupportedError, ...) with a message saying what to do."""
+    args = _options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads)
+    return Program(_pt2ov.load(os.fspath(path), *args))
+
+
+def inspect(path: str | os.PathLike, **options) -> dict:
+    """The placement without compiling anything, as ``pt2ov inspect --json`` prints it:
+    ``{"methods": {name: {"steps": [...], "constants": {...}, "openvino_version": ...}}}`` (every
+    method unless ``method`` names another than "forward"). Takes :func:`load`'s options."""
+    return json.loads(_pt2ov.inspect_json(os.fspath(path), *_options(**options)))
+
+
+def methods(path: str | os.PathLike) -> list[str]:
+    """The method names stored in an archive ("forward" for torch.export.save's)."""
+    return list(_pt2ov.methods(os.fspath(path)))
+
+
+def openvino_version() -> str:
+    """The OpenVINO pt2ov runs on, e.g. "2026.4.1-..."."""
+    return _pt2ov.openvino_version()
+
+
+def compile(model: Any, example_inputs: Optional[Sequence] = None, *, dynamic_shapes: Any = None,
+            **load_options) -> Program:
+    """Exports ``model`` (an ``nn.Module``, with ``example_inputs``; or an ``ExportedProgram`` as
+    it is) with ``torch.export.export``, saves it to a temporary archive and loads it with
+    :func:`load`'s options. The temporary archive is removed once loaded."""
+    import torch
+
+    if isinstance(model, torch.export.ExportedProgram):
+        ep, name = model, "exported_program"
+    else:
+        name = type(model).__name__
+        if example_inputs is None:
+            raise TypeError("pt2ov.compile: example_inputs are needed to export a module")
+        if not isinstance(example_inputs, tuple):
+            example_inputs = tuple(example_inputs) if isinstance(example_inputs, list) else (example_inputs,)
+        ep = torch.export.export(model, example_inputs, dynamic_shapes=dynamic_shapes)
+    with tempfile.TemporaryDirectory(prefix="pt2ov-") as folder:
+        path = os.path.join(folder, f"{name}.pt2")  # errors name the file: the class
+        torch.export.save(ep, path)
+        return load(path, **load_options)
+

@@ -1,0 +1,314 @@
+"""pt2ov's Python module: calls with torch tensors and numpy arrays against eager PyTorch, no
+copies of inputs, dynamic shapes, mutated buffers, errors, threads, inspect and the command."""
+from __future__ import annotations
+
+import gc
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+import torch
+
+import pt2ov
+from tests.models import get_case
+from tests.models.compare import assert_output_matches, to_numpy
+from tests.models.export import call_inputs, eager_outputs, flatten
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+ZOO = ["mlp", "multi_output", "bool_int_outputs", "params_and_buffers", "int64_big", "buffer_mutation"]
+
+
+def check(case, actual, expected, label):
+    rtol, atol = case.tolerance
+    assert len(actual) == len(expected), f"{label}: {len(actual)} outputs, expected {len(expected)}"
+    for i, (a, e) in enumerate(zip(actual, expected)):
+        exact = case.expect_exact or i in case.exact_outputs
+        if isinstance(a, torch.Tensor):
+            assert a.dtype == e.dtype, f"{label} output {i}: dtype {a.dtype}, expected {e.dtype}"
+            a = to_numpy(a)
+        assert_output_matches(a, e, rtol=rtol, atol=atol, exact=exact, label=f"{label} output {i}")
+
+
+@pytest.mark.parametrize("name", ZOO + ["bf16_compute"])
+def test_zoo_torch_in_torch_out(exported, name):
+    case = get_case(name)
+    program = pt2ov.load(exported.path(name))
+    calls = call_inputs(case, "dynamic" if case.has_dynamic else "static")  # two sizes when dynamic
+    expected = eager_outputs(case.make_module(), calls)
+    for n, (args, want) in enumerate(zip(calls, expected)):
+        out = program(*flatten(args))
+        assert isinstance(out, tuple) and all(isinstance(t, torch.Tensor) for t in out)
+        check(case, out, want, f"{name} call {n}")
+
+
+@pytest.mark.parametrize("name", ZOO)
+def test_zoo_numpy_in_numpy_out(exported, name):
+    case = get_case(name)
+    program = pt2ov.load(exported.path(name))
+    calls = call_inputs(case, "dynamic" if case.has_dynamic else "static")
+    expected = eager_outputs(case.make_module(), calls)
+    for n, (args, want) in enumerate(zip(calls, expected)):
+        out = program(*[t.numpy() for t in flatten(args)])
+        assert all(isinstance(a, np.ndarray) for a in out)
+        check(case, out, want, f"{name} call {n}")
+
+
+def test_bf16_outputs_torch_as_bf16_numpy_as_float32():
+    class Mixed(torch.nn.Module):
+        def forward(self, x, y):
+            return x.to(torch.bfloat16) * 2, y + 1
+
+    program = pt2ov.compile(Mixed(), (torch.ones(2, 3), torch.ones(2, 3, dtype=torch.bfloat16)))
+    assert [i.dtype for i in program.inputs] == ["float32", "bfloat16"]
+    assert [o.dtype for o in program.outputs] == ["bfloat16", "bfloat16"]
+    y = torch.full((2, 3), 0.5, dtype=torch.bfloat16)
+    out = program(torch.full((2, 3), 1.5), y)  # torch first: torch out, bf16 as itself
+    assert all(t.dtype == torch.bfloat16 for t in out)
+    assert torch.equal(out[0], torch.full((2, 3), 3.0, dtype=torch.bfloat16))
+    out = program(np.full((2, 3), 1.5, np.float32), y)  # numpy first: numpy has no bf16, float32 (exact)
+    assert out[0].dtype == np.float32 and out[1].dtype == np.float32
+    np.testing.assert_array_equal(out[0], np.full((2, 3), 3.0, np.float32))
+    np.testing.assert_array_equal(out[1], np.full((2, 3), 1.5, np.float32))
+
+
+def test_inputs_are_not_copied_or_written_and_outputs_own_memory(save):
+    class Clone(torch.nn.Module):
+        def forward(self, x):
+            return x.clone(), x * 2
+
+    path = save(Clone(), (torch.randn(4, 5),), "clone")
+    program = pt2ov.load(path)
+    x = torch.randn(4, 5)
+    before = x.clone()
+    copy, doubled = program(x)
+    assert torch.equal(copy, x) and torch.equal(doubled, x * 2)
+    assert copy.data_ptr() != x.data_ptr() and not np.shares_memory(copy.numpy(), x.numpy())
+    assert torch.equal(x, before)
+    a = np.random.default_rng(0).standard_normal((4, 5)).astype(np.float32)
+    a.flags.writeable = False  # read in place: a read-only array is fine
+    copy_np, _ = program(a)
+    assert not np.shares_memory(copy_np, a) and np.array_equal(copy_np, a)
+    # outputs outlive the program and the inputs
+    del program, x, a
+    gc.collect()
+    assert torch.equal(copy, before) and copy_np.shape == (4, 5)
+    assert copy.numpy().flags.writeable
+
+
+def test_contiguous_inputs_are_viewed_in_place():
+    from pt2ov import _pt2ov
+
+    t = torch.randn(6, 4)
+    a = np.arange(24, dtype=np.float32).reshape(6, 4)
+    items = [t, t[2:5], a, a[1:3], np.zeros((), np.int64), torch.ones(3, dtype=torch.bfloat16)]
+    prepared = [pt2ov._as_array(x, torch) for x in items]
+    addresses = [x.data_ptr() if isinstance(x, torch.Tensor) else x.ctypes.data for x in items]
+    assert _pt2ov._view_addresses(prepared) == addresses
+    strided = t[:, ::2]
+    (copy,) = [pt2ov._as_array(strided, torch)]
+    assert copy.is_contiguous() and torch.equal(copy, strided) and copy.data_ptr() != strided.data_ptr()
+
+
+def test_views_with_an_offset_and_non_contiguous_inputs(save):
+    class Affine(torch.nn.Module):
+        def forward(self, x, y):
+            return x * 3 + y
+
+    path = save(Affine(), (torch.randn(2, 4), torch.randn(2, 4)), "affine",
+                dynamic_shapes=({0: torch.export.Dim("b", max=64)}, {0: torch.export.Dim("b", max=64)}))
+    program = pt2ov.load(path)
+    base = torch.randn(6, 4)
+    y = torch.randn(4, 6)
+    rows = base[2:5]  # contiguous, with a storage offset
+    cols = y.t()[1:4]  # not contiguous
+    assert not cols.is_contiguous()
+    (out,) = program(rows, cols)
+    torch.testing.assert_close(out, rows * 3 + cols, rtol=1e-6, atol=1e-6)
+    (out_np,) = program(base.numpy()[2:5], y.numpy().T[1:4])
+    np.testing.assert_allclose(out_np, (rows * 3 + cols).numpy(), rtol=1e-6, atol=1e-6)
+    (swapped,) = program(base.numpy()[2:5].astype(">f4"), cols)  # big-endian: converted
+    np.testing.assert_allclose(swapped, (rows * 3 + cols).numpy(), rtol=1e-6, atol=1e-6)
+    (mixed,) = program(base.numpy()[::2], torch.ones(3, 4))  # numpy first: numpy out
+    assert isinstance(mixed, np.ndarray)
+    np.testing.assert_allclose(mixed, base.numpy()[::2] * 3 + 1, rtol=1e-6)
+
+
+def test_dynamic_shapes_and_io_info(exported):
+    program = pt2ov.load(exported.path("mlp"))
+    (info,) = program.inputs
+    assert info.dtype == "float32" and info.shape[0] is None and all(isinstance(d, int) for d in info.shape[1:])
+    assert program.outputs and all(o.dtype == "float32" for o in program.outputs)
+    case = get_case("mlp")
+    for variant in (0, 1):
+        args = case.make_inputs(variant)
+        (want,) = eager_outputs(case.make_module(), [args])
+        out = program(*args)
+        assert out[0].shape == want[0].shape
+
+
+def test_mutated_buffer_carries_over_calls(save):
+    class Counter(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("count", torch.zeros(1))
+
+        def forward(self, x):
+            self.count.add_(1)
+            return x + self.count
+
+    path = save(Counter(), (torch.zeros(3),), "counter")
+    program = pt2ov.load(path)
+    for n in range(1, 4):
+        (out,) = program(torch.zeros(3))
+        assert torch.equal(out, torch.full((3,), float(n)))
+    (out,) = program(np.zeros(3, np.float32))
+    np.testing.assert_array_equal(out, np.full(3, 4.0, np.float32))
+    assert torch.equal(pt2ov.load(path)(torch.zeros(3))[0], torch.ones(3))  # a new load starts afresh
+
+
+def test_errors_are_exceptions_with_one_line_messages(tmp_path, exported):
+    missing = tmp_path / "nowhere" / "missing.pt2"
+    with pytest.raises(pt2ov.ArchiveError) as info:
+        pt2ov.load(missing)
+    assert str(missing) in str(info.value) and "\n" not in str(info.value)
+    assert isinstance(info.value, pt2ov.Error) and isinstance(info.value, RuntimeError)
+    with pytest.raises(pt2ov.Error):
+        pt2ov.inspect(missing)
+    garbage = tmp_path / "garbage.pt2"
+    garbage.write_bytes(b"not a zip at all")
+    with pytest.raises(pt2ov.ArchiveError, match="garbage.pt2"):
+        pt2ov.load(garbage)
+    program = pt2ov.load(exported.path("mlp"))
+    (x,) = get_case("mlp").make_inputs(0)
+    with pytest.raises(pt2ov.InputError) as info:
+        program(x.to(torch.int64))
+    assert "int64" in str(info.value) and "\n" not in str(info.value)
+    with pytest.raises(pt2ov.InputError):
+        program(x, x)
+    with pytest.raises(pt2ov.InputError):
+        program(x.numpy().astype(np.complex64))
+    with pytest.raises(pt2ov.Error):
+        pt2ov.load(exported.path("mlp"), method="nope")
+    assert issubclass(pt2ov.UnsupportedError, pt2ov.Error)
+
+
+def test_four_threads_share_one_program(exported):
+    case = get_case("mlp")
+    program = pt2ov.load(exported.path("mlp"))
+    module = case.make_module()
+    inputs = [torch.randn(1 + t, *case.make_inputs(0)[0].shape[1:]) for t in range(4)]
+    with torch.no_grad():
+        wants = [module(x) for x in inputs]
+    failures = []
+
+    def work(t):
+        try:
+            for _ in range(25):
+                (out,) = program(inputs[t])
+                torch.testing.assert_close(out, wants[t], rtol=1e-4, atol=1e-5)
+        except Exception as e:  # reported by the main thread
+            failures.append(f"thread {t}: {e!r}")
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not failures, failures
+
+
+def test_inspect_report_methods_version(exported):
+    path = exported.path("mlp")
+    cli = subprocess.run([str(REPO_ROOT / "build" / "pt2ov"), "inspect", str(path), "--json"],
+                         capture_output=True, text=True, check=True)
+    assert pt2ov.inspect(path) == json.loads(cli.stdout)
+    report = pt2ov.load(path).report
+    assert report == json.loads(cli.stdout)["methods"]["forward"]
+    assert {"steps", "constants", "openvino_version"} <= set(report)
+    forced = pt2ov.inspect(path, cpu_ops=["aten.relu"])
+    kinds = [s["kind"] for s in forced["methods"]["forward"]["steps"]]
+    assert "cpu" in kinds
+    assert pt2ov.methods(path) == ["forward"]
+    assert pt2ov.openvino_version().startswith("2026.4") and report["openvino_version"].startswith("2026.4")
+
+
+def test_compile_module_and_exported_program():
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(5, 3)
+
+        def forward(self, x):
+            return torch.relu(self.lin(x))
+
+    torch.manual_seed(0)
+    net = Net().eval()
+    x = torch.randn(2, 5)
+    program = pt2ov.compile(net, (x,), dynamic_shapes=({0: torch.export.Dim("batch", max=16)},), num_threads=1)
+    for batch in (2, 7):
+        xb = torch.randn(batch, 5)
+        torch.testing.assert_close(program(xb)[0], net(xb).detach(), rtol=1e-4, atol=1e-5)
+    ep = torch.export.export(net, (x,))
+    torch.testing.assert_close(pt2ov.compile(ep, strict=True)(x)[0], net(x).detach(), rtol=1e-4, atol=1e-5)
+
+
+def test_python_m_pt2ov_mirrors_the_command(tmp_path):
+    env = dict(os.environ)
+    inputs = REPO_ROOT / "examples" / "policy_inputs.npz"
+    out = tmp_path / "out.npz"
+    proc = subprocess.run([sys.executable, "-m", "pt2ov", "run", str(REPO_ROOT / "examples" / "policy.pt2"),
+                           "--inputs", str(inputs), "--outputs", str(out), "--threads", "1", "--precision", "f32"],
+                          capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    with np.load(out) as got, np.load(REPO_ROOT / "examples" / "policy_expected.npz") as want:
+        for name in want.files:
+            np.testing.assert_allclose(got[name], want[name], rtol=1e-4, atol=1e-5)
+    proc = subprocess.run([sys.executable, "-m", "pt2ov", "bench", str(REPO_ROOT / "examples" / "policy.pt2"),
+                           "--inputs", str(inputs), "--iterations", "3", "--warmup", "1", "--json", "--threads", "1"],
+                          capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert isinstance(json.loads(proc.stdout), dict)
+    proc = subprocess.run([sys.executable, "-m", "pt2ov", "inspect", str(tmp_path / "missing.pt2")],
+                          capture_output=True, text=True, env=env)
+    assert proc.returncode == 2 and "missing.pt2" in proc.stderr
+
+
+def test_the_gil_is_released_during_a_call(save):
+    class Heavy(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.randn(384, 384) / 20)
+
+        def forward(self, x):
+            for _ in range(12):
+                x = torch.tanh(x @ self.w)
+            return x
+
+    program = pt2ov.load(save(Heavy(), (torch.randn(384, 384),), "heavy"), num_threads=1)
+    x = torch.randn(384, 384)
+    windows, ticks, done = [], [], threading.Event()
+
+    def work():
+        for _ in range(6):
+            start = time.perf_counter()
+            program(x)
+            windows.append((start, time.perf_counter()))
+        done.set()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    while not done.is_set():  # pure Python: runs only while the worker does not hold the GIL
+        ticks.append(time.perf_counter())
+    worker.join()
+    margin = 0.002
+    inside = [t for t in ticks for (a, b) in windows if a + margin < t < b - margin]
+    longest = max(b - a for a, b in windows)
+    assert longest > 3 * margin, f"calls too short to tell ({longest * 1e3:.1f} ms)"
+    assert inside, "no Python ran while a call was in OpenVINO: the GIL was held"
