@@ -6,8 +6,8 @@
     program.inputs, program.outputs, program.report    # names, dtypes, shapes; the placement
     pt2ov.inspect("policy.pt2")                        # what `pt2ov inspect --json` prints
 
-Errors are ``pt2ov.Error`` and its subclasses ``ArchiveError``, ``UnsupportedError`` and
-``InputError``, with the command line's one-line messages. ``python -m pt2ov run|inspect|bench``
+Errors are ``pt2ov.Error`` and its subclasses ``ArchiveError``, ``UnsupportedError``,
+``InputError`` and ``InternalError`` (a bug in pt2ov), with the command line's one-line messages. ``python -m pt2ov run|inspect|bench``
 is the ``pt2ov`` command.
 """
 from __future__ import annotations
@@ -22,10 +22,10 @@ from typing import Any, Iterable, Optional, Sequence
 import numpy as np
 
 from . import _pt2ov
-from ._pt2ov import ArchiveError, Error, InputError, UnsupportedError
+from ._pt2ov import ArchiveError, Error, InputError, InternalError, UnsupportedError
 
 __all__ = [
-    "ArchiveError", "Error", "IOInfo", "InputError", "Program", "UnsupportedError", "compile",
+    "ArchiveError", "Error", "IOInfo", "InputError", "InternalError", "Program", "UnsupportedError", "compile",
     "inspect", "load", "methods", "openvino_version",
 ]
 __version__ = "0.1.0"

@@ -44,6 +44,7 @@ PyObject* g_error = nullptr;
 PyObject* g_archive_error = nullptr;
 PyObject* g_unsupported_error = nullptr;
 PyObject* g_input_error = nullptr;
+PyObject* g_internal_error = nullptr;
 
 using InArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 
@@ -193,7 +194,11 @@ NB_MODULE(_pt2ov, m) {
     g_input_error = PyErr_NewExceptionWithDoc(
         "pt2ov.InputError", "A call's inputs do not fit the program: count, dtype, rank, shape or range.", g_error,
         nullptr);
+    g_internal_error = PyErr_NewExceptionWithDoc(
+        "pt2ov.InternalError", "pt2ov broke one of its own invariants: a bug in pt2ov; please report it with the model.",
+        g_error, nullptr);
     m.attr("Error") = nb::handle(g_error);
+    m.attr("InternalError") = nb::handle(g_internal_error);
     m.attr("ArchiveError") = nb::handle(g_archive_error);
     m.attr("UnsupportedError") = nb::handle(g_unsupported_error);
     m.attr("InputError") = nb::handle(g_input_error);
@@ -207,6 +212,8 @@ NB_MODULE(_pt2ov, m) {
             PyErr_SetString(g_unsupported_error, one_line(e.what()).c_str());
         } catch (const pt2ov::InputError& e) {
             PyErr_SetString(g_input_error, one_line(e.what()).c_str());
+        } catch (const pt2ov::InternalError& e) {
+            PyErr_SetString(g_internal_error, one_line(e.what()).c_str());
         } catch (const pt2ov::Error& e) {
             PyErr_SetString(g_error, one_line(e.what()).c_str());
         }
