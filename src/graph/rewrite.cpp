@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "graph/canonical_forms.h"
 #include "graph/schema.h"
 
 namespace pt2ov::graph {
@@ -31,6 +32,7 @@ void prepare_for_lowering(Graph& graph, const std::string& where) {
     drop_assertions(graph);
     functionalize_in_place_ops(graph, where);
     lower_training_ops(graph, where);
+    canonicalize(graph, where);  // graph/canonical_forms.h
 }
 
 // ---------------------------------------------------------------------------------------------

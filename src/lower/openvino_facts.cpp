@@ -35,6 +35,25 @@ const std::vector<Fact>& all() {
          "a plain x * b keeps them on 2026.4.1",
          "computed values need only be within tolerance, so either is right; copies are made by pt2ov and keep "
          "them bit for bit"},
+        // Converter faults (docs/EXACTNESS.md, O9): OpenVINO's PyTorch frontend converts these
+        // nodes and the CPU plugin runs them, wrongly or not at all.
+        {"ExpandZeroDimToEmptyCrashes", "2026.4.1",
+         "expand of a 0-d tensor to [] (f32, f16, int32, bool) crashes the process (segfault) when the model is run",
+         "an expand to its input's own sizes is a view of its input: pt2ov rewrites it to alias before conversion "
+         "(graph/canonical_forms.cpp), so no such node reaches OpenVINO"},
+        {"RepeatZeroDimUninitialised", "2026.4.1",
+         "repeat (and tile) of a 0-d tensor with repeats () returns uninitialised memory",
+         "a repeat by all ones that adds no dim is a copy of its input: pt2ov rewrites it to clone before conversion "
+         "(graph/canonical_forms.cpp)"},
+        {"SqueezeNoDimsDropsAll", "2026.4.1",
+         "squeeze.dims with dims=() drops every size-1 dim ([1, 3, 1] gives [3]); PyTorch squeezes nothing",
+         "a squeeze.dims that keeps the rank is a view of its input: pt2ov rewrites it to alias before conversion "
+         "(graph/canonical_forms.cpp)"},
+        {"VarianceCorrectionReadAsZero", "2026.4.1",
+         "var.correction, var_mean.correction and std.correction with correction absent (PyTorch's default None, "
+         "meaning 1) divide by N instead of N - 1: the converter reads an absent correction as 0",
+         "pt2ov writes correction=1 out before conversion (graph/canonical_forms.cpp); a written-out correction "
+         "converts right"},
     };
     return facts;
 }

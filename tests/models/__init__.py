@@ -89,6 +89,7 @@ _MODEL_FILES = (
     "structure",
     "policy",
     "regressions",
+    "converter_faults",
 )
 
 for _file in _MODEL_FILES:

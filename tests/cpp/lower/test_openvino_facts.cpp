@@ -12,7 +12,18 @@
 
 #include <limits>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "../fixtures/graph_builder.h"
 #include "common/error.h"
+#include "graph/canonical_forms.h"
+#include "graph/schema.h"
+#include "lower/convert.h"
 #include "lower/openvino_facts.h"
 #include "openvino/core/model.hpp"
 #include "openvino/op/add.hpp"
@@ -194,6 +205,159 @@ TEST(OpenVINOFacts, SubnormalsInComputedOutputs) {
     RecordProperty("subnormals_kept", kept ? "yes" : "no");
     EXPECT_TRUE(output[0] == 1e-40f || output[0] == 0.0f);  // the subnormal or zero, nothing else
     EXPECT_EQ(output[1], 0.0f);
+}
+
+// ---- Converter faults: one node, hand-built, converted by OpenVINO's own PyTorch frontend ----
+// (through pt2ov's decoder, as pt2ov presents nodes) and run on the CPU plugin.
+
+using pt2ov::graph::Argument;
+using pt2ov::graph::NamedArgument;
+
+// A graph of one node `target` reading `inputs` (declared by the caller) and writing `outputs`.
+struct OneNode {
+    pt2ov::test::GraphBuilder b;
+    std::vector<std::string> inputs, outputs;
+
+    void input(const std::string& name, pt2ov::DType dtype, const std::vector<int64_t>& sizes) {
+        b.value(name, dtype, sizes);
+        inputs.push_back(name);
+    }
+    void output(const std::string& name, pt2ov::DType dtype, const std::vector<int64_t>& sizes) {
+        b.value(name, dtype, sizes);
+        outputs.push_back(name);
+    }
+    void node(const std::string& target, std::vector<NamedArgument> args) {
+        std::vector<Argument> outs;
+        for (const auto& name : outputs) outs.push_back(pt2ov::graph::tensor_arg(name));
+        b.node("probe", target, std::move(args), std::move(outs));
+        pt2ov::graph::resolve_node(b.graph.nodes.back(), "a fact's test");
+    }
+    // Converts and runs the node on `values` (one per input); the outputs, copied out.
+    std::vector<ov::Tensor> run(const std::vector<ov::Tensor>& values) const {
+        auto conversion = pt2ov::lower::convert_subgraph(b.graph, {inputs, {0}, outputs}, {}, nullptr);
+        if (!conversion.unconverted.empty()) {
+            throw std::runtime_error("OpenVINO did not convert the node: " + conversion.unconverted[0].reason);
+        }
+        auto request = compile_on_cpu(conversion.model).create_infer_request();
+        for (size_t i = 0; i < values.size(); ++i) request.set_input_tensor(i, values[i]);
+        request.infer();
+        std::vector<ov::Tensor> results;
+        for (size_t i = 0; i < outputs.size(); ++i) {
+            const auto out = request.get_output_tensor(i);
+            ov::Tensor copy(out.get_element_type(), out.get_shape());
+            out.copy_to(copy);
+            results.push_back(copy);
+        }
+        return results;
+    }
+};
+
+ov::Tensor f32_tensor(const ov::Shape& shape, std::vector<float> values) {
+    ov::Tensor t(ov::element::f32, shape);
+    std::copy(values.begin(), values.end(), t.data<float>());
+    return t;
+}
+
+std::string shape_text(const ov::Shape& shape) {
+    std::string text = "[";
+    for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + "]";
+}
+
+// var.correction of [1, 2, 3, 4]: 5/3 with Bessel's correction (PyTorch's default), 1.25 without.
+TEST(OpenVINOFacts, VarianceCorrectionReadAsZero) {
+    auto variance = [](bool write_correction) {
+        OneNode n;
+        n.input("x", pt2ov::DType::Float32, {4});
+        n.output("v", pt2ov::DType::Float32, {});
+        std::vector<NamedArgument> args{{"self", pt2ov::graph::tensor_arg("x"), false}};
+        if (write_correction) args.push_back({"correction", pt2ov::graph::int_arg(1), true});
+        n.node("aten.var.correction", std::move(args));
+        return n.run({f32_tensor({4}, {1, 2, 3, 4})})[0].data<float>()[0];
+    };
+    const float absent = variance(false), written = variance(true);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": var.correction of [1, 2, 3, 4] with correction absent gives "
+              << absent << " (PyTorch: " << 5.0 / 3.0 << "), with correction=1 " << written << "\n";
+    RecordProperty("var_absent_correction", std::to_string(absent));
+    EXPECT_NEAR(written, 5.0 / 3.0, 1e-6);  // pt2ov writes the default out, so this must hold
+}
+
+// squeeze.dims(x, dims=()) is the identity in PyTorch.
+TEST(OpenVINOFacts, SqueezeNoDimsDropsAll) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {1, 3, 1});
+    n.output("y", pt2ov::DType::Float32, {1, 3, 1});
+    n.node("aten.squeeze.dims", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", pt2ov::graph::ints_arg({}), false}});
+    const auto y = n.run({f32_tensor({1, 3, 1}, {1, 2, 3})})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": squeeze.dims of a [1, 3, 1] tensor with dims=() gives shape "
+              << shape_text(y.get_shape()) << " (PyTorch: [1, 3, 1])\n";
+    RecordProperty("squeeze_no_dims_shape", shape_text(y.get_shape()));
+    ASSERT_EQ(y.get_size(), 3u);  // the values are kept either way
+    EXPECT_EQ(std::vector<float>(y.data<float>(), y.data<float>() + 3), (std::vector<float>{1, 2, 3}));
+    // pt2ov's rule: such a node never reaches OpenVINO.
+    EXPECT_TRUE(pt2ov::graph::is_identity_node(n.b.graph, n.b.graph.nodes[0]));
+}
+
+// repeat(x, ()) of a 0-d tensor is a copy of x in PyTorch.
+TEST(OpenVINOFacts, RepeatZeroDimUninitialised) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {});
+    n.output("y", pt2ov::DType::Float32, {});
+    n.node("aten.repeat.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"repeats", pt2ov::graph::ints_arg({}), false}});
+    const auto y = n.run({f32_tensor({}, {3.25f})})[0];
+    const bool right = y.get_size() == 1 && y.data<float>()[0] == 3.25f;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": repeat of the 0-d tensor 3.25 by () gives shape "
+              << shape_text(y.get_shape()) << ", " << (y.get_size() ? std::to_string(y.data<float>()[0]) : "no value")
+              << " (" << (right ? "right" : "WRONG") << ")\n";
+    RecordProperty("repeat_zero_dim_right", right ? "yes" : "no");
+    EXPECT_LE(y.get_size(), 1u);
+    EXPECT_TRUE(pt2ov::graph::is_identity_node(n.b.graph, n.b.graph.nodes[0]));
+}
+
+// expand(x, []) of a 0-d tensor. It crashes the process, which a test cannot catch: the child
+// process below runs it (this binary again, with PT2OV_FACT_CHILD set), and this test records
+// how the child ended and asserts pt2ov's rule instead: the node is an identity, rewritten to
+// alias before any conversion.
+OneNode expand_zero_dim() {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {});
+    n.output("y", pt2ov::DType::Float32, {});
+    n.node("aten.expand.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"size", pt2ov::graph::ints_arg({}), false}});
+    return n;
+}
+
+TEST(OpenVINOFactsChild, ExpandZeroDimToEmpty) {
+    if (!std::getenv("PT2OV_FACT_CHILD")) GTEST_SKIP() << "run by OpenVINOFacts.ExpandZeroDimToEmptyCrashes in a child process";
+    const auto y = expand_zero_dim().run({f32_tensor({}, {2.5f})})[0];
+    std::cout << "[child] expand gave " << (y.get_size() ? y.data<float>()[0] : -1.0f) << "\n";
+}
+
+TEST(OpenVINOFacts, ExpandZeroDimToEmptyCrashes) {
+    OneNode n = expand_zero_dim();
+    EXPECT_TRUE(pt2ov::graph::is_identity_node(n.b.graph, n.b.graph.nodes[0]));  // pt2ov's rule fires
+
+    std::string filter = "--gtest_filter=OpenVINOFactsChild.ExpandZeroDimToEmpty";
+    char* argv[] = {const_cast<char*>("pt2ov_tests"), filter.data(), nullptr};
+    std::vector<std::string> env_strings{"PT2OV_FACT_CHILD=1"};
+    for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+    std::vector<char*> envp;
+    for (auto& e : env_strings) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t child = 0;
+    ASSERT_EQ(posix_spawn(&child, "/proc/self/exe", &actions, nullptr, argv, envp.data()), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    const bool crashed = WIFSIGNALED(status);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": expand of a 0-d tensor to [] "
+              << (crashed ? "crashes (signal " + std::to_string(WTERMSIG(status)) + ")"
+                          : "runs (exit " + std::to_string(WEXITSTATUS(status)) + ")")
+              << "\n";
+    RecordProperty("expand_zero_dim_crashes", crashed ? "yes" : "no");
 }
 
 // Every fact of the table has its test here, under the fact's name.
