@@ -54,6 +54,28 @@ const std::vector<Fact>& all() {
          "meaning 1) divide by N instead of N - 1: the converter reads an absent correction as 0",
          "pt2ov writes correction=1 out before conversion (graph/canonical_forms.cpp); a written-out correction "
          "converts right"},
+        {"KthvalueConvertedWrongly", "2026.4.1",
+         "kthvalue comes back with the wrong shape (a [5, 6] input along dim 1 gives [] or [1], PyTorch [5] or "
+         "[5, 1]) and float32 indices",
+         "every kthvalue runs on pt2ov's CPU kernel"},
+        {"NonzeroOfZeroDimHasAColumn", "2026.4.1",
+         "nonzero of a 0-d tensor gives shape (n, 1); PyTorch gives (n, 0)",
+         "nonzero of a 0-d tensor runs on pt2ov's CPU kernel"},
+        {"CdistOnlyEuclidean", "2026.4.1",
+         "_cdist_forward is right only for p = 2: p = 0 gives inf, p = 1, 3 or 0.5 NaN where a difference is "
+         "negative, p = inf a wrong maximum",
+         "_cdist_forward with p other than 2 runs on pt2ov's CPU kernel"},
+        {"ErfinvImprecise", "2026.4.1",
+         "erfinv in float32 is off by up to 5e-3 near +-1 (erfinv(-0.999) gives -2.3218, PyTorch -2.3268)",
+         "every erfinv runs on pt2ov's CPU kernel (computed in float64)"},
+        {"SafeSoftmaxMaskedRowsNaN", "2026.4.1",
+         "_safe_softmax of a row that is all -inf gives NaN; PyTorch gives 0 (which rows are masked is only known "
+         "at run time)",
+         "every _safe_softmax runs on pt2ov's CPU kernel"},
+        {"InstanceNormRunningStatsUsed", "2026.4.1",
+         "instance_norm with running_mean / running_var given and use_input_stats=True normalises with wrong "
+         "statistics; without running stats, or with use_input_stats=False, it is right",
+         "such an instance_norm runs on pt2ov's CPU kernel, with the input's statistics"},
     };
     return facts;
 }
@@ -82,6 +104,41 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types) {
         "Select", "Reverse", "Roll", "Pad"};
     return std::all_of(openvino_op_types.begin(), openvino_op_types.end(),
                        [](const std::string& type) { return moving.count(type) > 0; });
+}
+
+namespace {
+
+using ArgKind = graph::Argument::Kind;
+
+size_t rank_of(const graph::Graph& graph, const graph::Argument& arg) {
+    return arg.kind == ArgKind::Tensor ? graph.value(arg.name).meta.rank() : 0;
+}
+
+double number_of(const graph::Argument& arg, double fallback) {
+    if (arg.kind == ArgKind::Float) return arg.float_value;
+    if (arg.kind == ArgKind::Int) return static_cast<double>(arg.int_value);
+    return fallback;
+}
+
+}  // namespace
+
+const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) {
+    const std::string& op = node.target;
+    if (op == "aten.kthvalue.default") return &fact("KthvalueConvertedWrongly");
+    if (op == "aten.erfinv.default") return &fact("ErfinvImprecise");
+    if (op == "aten._safe_softmax.default") return &fact("SafeSoftmaxMaskedRowsNaN");
+    if (node.arity() == 0) return nullptr;  // the rest read arguments: resolved nodes only
+    if (op == "aten.nonzero.default" && node.arg(0).kind == ArgKind::Tensor && rank_of(graph, node.arg(0)) == 0) {
+        return &fact("NonzeroOfZeroDimHasAColumn");
+    }
+    if (op == "aten._cdist_forward.default" && number_of(node.arg(2), 2.0) != 2.0) return &fact("CdistOnlyEuclidean");
+    if (op == "aten.instance_norm.default") {
+        // instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, ...)
+        const bool running_stats = node.arg(3).kind == ArgKind::Tensor || node.arg(4).kind == ArgKind::Tensor;
+        const bool input_stats = node.arg(5).kind != ArgKind::Bool || node.arg(5).bool_value;
+        if (running_stats && input_stats) return &fact("InstanceNormRunningStatsUsed");
+    }
+    return nullptr;
 }
 
 }  // namespace pt2ov::lower::openvino_facts

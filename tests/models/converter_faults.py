@@ -101,3 +101,147 @@ register(
         "written out was right. pt2ov now writes the default out (graph/canonical_forms.cpp).",
     )
 )
+
+
+class Kthvalue(nn.Module):
+    def forward(self, x):
+        v, i = torch.kthvalue(x, 2, 1, True)
+        w, j = torch.kthvalue(x, 3)
+        return v, i, w, j
+
+
+def _kthvalue_inputs(variant):
+    torch.manual_seed(930 + variant)
+    return (torch.randn(5, 6),)
+
+
+register(
+    ModelCase(
+        name="kthvalue_rows",
+        make_module=lambda: Kthvalue().eval(),
+        make_inputs=_kthvalue_inputs,
+        notes="kthvalue: OpenVINO 2026.4.1 gave values of the wrong shape ([1] for [5, 1]) and float32 indices "
+        "(openvino_facts KthvalueConvertedWrongly); it runs on pt2ov's CPU kernel.",
+    )
+)
+
+
+class NonzeroZeroDim(nn.Module):
+    def forward(self, zero, seven, v):
+        return torch.nonzero(zero), torch.nonzero(seven), torch.nonzero(v)
+
+
+def _nonzero_inputs(variant):
+    return (torch.tensor(0.0), torch.tensor(7, dtype=torch.int32), torch.tensor([0.0, 1.5, 0.0, -2.0]))
+
+
+register(
+    ModelCase(
+        name="nonzero_zero_dim",
+        make_module=lambda: NonzeroZeroDim().eval(),
+        make_inputs=_nonzero_inputs,
+        notes="nonzero of a 0-d tensor: OpenVINO 2026.4.1 gave shape (n, 1), PyTorch (n, 0) "
+        "(openvino_facts NonzeroOfZeroDimHasAColumn); the 1-d nonzero stays on OpenVINO.",
+    )
+)
+
+
+class CdistNorms(nn.Module):
+    def forward(self, a, b):
+        return (torch.cdist(a, b, p=0), torch.cdist(a, b, p=1), torch.cdist(a, b, p=2), torch.cdist(a, b, p=3),
+                torch.cdist(a, b, p=float("inf")))
+
+
+def _cdist_inputs(variant):
+    torch.manual_seed(940 + variant)
+    a = torch.randn(2, 3, 4)
+    b = torch.randn(2, 5, 4)
+    b[0, 0] = a[0, 0]  # a zero distance: p = 0 counts differing coordinates
+    return (a, b)
+
+
+register(
+    ModelCase(
+        name="cdist_norms",
+        make_module=lambda: CdistNorms().eval(),
+        make_inputs=_cdist_inputs,
+        notes="_cdist_forward: OpenVINO 2026.4.1 is right only for p = 2 (p = 0 gave inf, p = 1 and 3 NaN, "
+        "p = inf a wrong maximum; openvino_facts CdistOnlyEuclidean); the others run on pt2ov's CPU kernel.",
+    )
+)
+
+
+class Erfinv(nn.Module):
+    def forward(self, y):
+        return torch.erfinv(y)
+
+
+def _erfinv_inputs(variant):
+    return (torch.tensor([-0.99999, -0.9999, -0.999, -0.9, -0.5, 0.0, 0.3, 0.99, 0.999, 0.9999, 0.99999]),)
+
+
+register(
+    ModelCase(
+        name="erfinv_near_one",
+        make_module=lambda: Erfinv().eval(),
+        make_inputs=_erfinv_inputs,
+        notes="erfinv near +-1: OpenVINO 2026.4.1 was off by 5e-3 (openvino_facts ErfinvImprecise); it runs "
+        "on pt2ov's CPU kernel, in float64.",
+    )
+)
+
+
+class SafeSoftmax(nn.Module):
+    def forward(self, x):
+        return torch.ops.aten._safe_softmax(x, -1), torch.softmax(x[1:], -1)
+
+
+def _safe_softmax_inputs(variant):
+    torch.manual_seed(950 + variant)
+    x = torch.randn(3, 4)
+    x[0] = float("-inf")
+    x[2, 1] = float("-inf")
+    return (x,)
+
+
+register(
+    ModelCase(
+        name="safe_softmax_masked_rows",
+        make_module=lambda: SafeSoftmax().eval(),
+        make_inputs=_safe_softmax_inputs,
+        notes="_safe_softmax of a fully masked row (all -inf): OpenVINO 2026.4.1 gave NaN, PyTorch 0 "
+        "(openvino_facts SafeSoftmaxMaskedRowsNaN); it runs on pt2ov's CPU kernel.",
+    )
+)
+
+
+class InstanceNormRunningStats(nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(960)
+        self.register_buffer("running_mean", torch.randn(3))
+        self.register_buffer("running_var", torch.rand(3) + 0.5)
+        self.weight = nn.Parameter(torch.rand(3) + 0.5)
+        self.bias = nn.Parameter(torch.randn(3))
+
+    def forward(self, x):
+        return (torch.nn.functional.instance_norm(x, self.running_mean.clone(), self.running_var.clone(),
+                                                  self.weight, self.bias, use_input_stats=True),
+                torch.nn.functional.instance_norm(x, weight=self.weight, bias=self.bias))
+
+
+def _instance_norm_inputs(variant):
+    torch.manual_seed(961 + variant)
+    return (torch.randn(2, 3, 5),)
+
+
+register(
+    ModelCase(
+        name="instance_norm_running_stats",
+        make_module=lambda: InstanceNormRunningStats().eval(),
+        make_inputs=_instance_norm_inputs,
+        notes="instance_norm with running statistics and use_input_stats=True: OpenVINO 2026.4.1 normalised "
+        "with the running statistics (openvino_facts InstanceNormRunningStatsUsed); it runs on pt2ov's CPU "
+        "kernel. Without running statistics it stays on OpenVINO.",
+    )
+)

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <set>
 
 #include <limits>
@@ -358,6 +359,141 @@ TEST(OpenVINOFacts, ExpandZeroDimToEmptyCrashes) {
                           : "runs (exit " + std::to_string(WEXITSTATUS(status)) + ")")
               << "\n";
     RecordProperty("expand_zero_dim_crashes", crashed ? "yes" : "no");
+}
+
+std::string values_text(const ov::Tensor& t) {
+    std::ostringstream text;
+    text << "[";
+    for (size_t i = 0; i < t.get_size(); ++i) {
+        text << (i ? ", " : "");
+        if (t.get_element_type() == ov::element::f32) text << t.data<float>()[i];
+        else if (t.get_element_type() == ov::element::i64) text << t.data<int64_t>()[i];
+        else if (t.get_element_type() == ov::element::i32) text << t.data<int32_t>()[i];
+        else text << "?";
+    }
+    return text.str() + "]";
+}
+
+// kthvalue(x, 2, dim=1) of [[3, 1, 2], [6, 5, 4]]: PyTorch gives values [2, 5], int64 indices [2, 1].
+TEST(OpenVINOFacts, KthvalueConvertedWrongly) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {2, 3});
+    n.output("values", pt2ov::DType::Float32, {2});
+    n.output("indices", pt2ov::DType::Int64, {2});
+    n.node("aten.kthvalue.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"k", pt2ov::graph::int_arg(2), false},
+                                     {"dim", pt2ov::graph::int_arg(1), false}});
+    const auto out = n.run({f32_tensor({2, 3}, {3, 1, 2, 6, 5, 4})});
+    ASSERT_EQ(out.size(), 2u);
+    const bool right = out[0].get_shape() == ov::Shape{2} && out[1].get_element_type() == ov::element::i64 &&
+                       values_text(out[0]) == "[2, 5]" && values_text(out[1]) == "[2, 1]";
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": kthvalue(k=2, dim=1) of [[3, 1, 2], [6, 5, 4]] gives values "
+              << shape_text(out[0].get_shape()) << " " << values_text(out[0]) << ", indices "
+              << out[1].get_element_type() << " " << shape_text(out[1].get_shape()) << " " << values_text(out[1])
+              << " (PyTorch: [2] [2, 5], i64 [2] [2, 1]; " << (right ? "right" : "WRONG") << ")\n";
+    RecordProperty("kthvalue_right", right ? "yes" : "no");
+}
+
+// nonzero of the 0-d tensor 2.0: PyTorch gives shape (1, 0).
+TEST(OpenVINOFacts, NonzeroOfZeroDimHasAColumn) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {});
+    n.output("i", pt2ov::DType::Int64, {1, 0});
+    n.node("aten.nonzero.default", {{"self", pt2ov::graph::tensor_arg("x"), false}});
+    const auto i = n.run({f32_tensor({}, {2.0f})})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": nonzero of a 0-d tensor 2.0 gives shape "
+              << shape_text(i.get_shape()) << " (PyTorch: [1, 0])\n";
+    RecordProperty("nonzero_zero_dim_shape", shape_text(i.get_shape()));
+    ASSERT_FALSE(i.get_shape().empty());
+    EXPECT_EQ(i.get_shape()[0], 1u);  // one non-zero element either way
+}
+
+// _cdist_forward of a = [[0, 0]] and b = [[3, -4], [0, 2]]: p = 2 gives [5, 2], p = 1 [7, 2], p = 0 [2, 1].
+TEST(OpenVINOFacts, CdistOnlyEuclidean) {
+    auto cdist = [](double p) {
+        OneNode n;
+        n.input("a", pt2ov::DType::Float32, {1, 2});
+        n.input("b", pt2ov::DType::Float32, {2, 2});
+        n.output("d", pt2ov::DType::Float32, {1, 2});
+        n.node("aten._cdist_forward.default", {{"x1", pt2ov::graph::tensor_arg("a"), false},
+                                               {"x2", pt2ov::graph::tensor_arg("b"), false},
+                                               {"p", pt2ov::graph::float_arg(p), false},
+                                               {"compute_mode", pt2ov::graph::none_arg(), false}});
+        return n.run({f32_tensor({1, 2}, {0, 0}), f32_tensor({2, 2}, {3, -4, 0, 2})})[0];
+    };
+    const auto p1 = cdist(1), p0 = cdist(0), p2 = cdist(2);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": _cdist_forward gives p=1 " << values_text(p1)
+              << " (PyTorch [7, 2]), p=0 " << values_text(p0) << " (PyTorch [2, 1]), p=2 " << values_text(p2) << "\n";
+    RecordProperty("cdist_p1", values_text(p1));
+    RecordProperty("cdist_p0", values_text(p0));
+    // p = 2 stays on OpenVINO, so it must be right.
+    ASSERT_EQ(p2.get_size(), 2u);
+    EXPECT_NEAR(p2.data<float>()[0], 5.0f, 1e-5);
+    EXPECT_NEAR(p2.data<float>()[1], 2.0f, 1e-5);
+}
+
+// erfinv(-0.999) is -2.32675 (of float(-0.999): -2.3267562).
+TEST(OpenVINOFacts, ErfinvImprecise) {
+    OneNode n;
+    n.input("y", pt2ov::DType::Float32, {2});
+    n.output("x", pt2ov::DType::Float32, {2});
+    n.node("aten.erfinv.default", {{"self", pt2ov::graph::tensor_arg("y"), false}});
+    const auto x = n.run({f32_tensor({2}, {-0.999f, 0.0f})})[0];
+    const double error = std::abs(x.data<float>()[0] - -2.3267562);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": erfinv(-0.999) gives " << std::setprecision(8)
+              << x.data<float>()[0] << " (PyTorch -2.3267562; error " << error << ")\n";
+    RecordProperty("erfinv_error_at_0_999", std::to_string(error));
+    EXPECT_LT(error, 0.05);  // roughly right either way
+    EXPECT_EQ(x.data<float>()[1], 0.0f);
+}
+
+// _safe_softmax of the rows [-inf, -inf, -inf] and [0, 0, ln 2]: PyTorch gives [0, 0, 0] and
+// [0.25, 0.25, 0.5].
+TEST(OpenVINOFacts, SafeSoftmaxMaskedRowsNaN) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {2, 3});
+    n.output("y", pt2ov::DType::Float32, {2, 3});
+    n.node("aten._safe_softmax.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", pt2ov::graph::int_arg(-1), false}});
+    const float inf = std::numeric_limits<float>::infinity();
+    const auto y = n.run({f32_tensor({2, 3}, {-inf, -inf, -inf, 0, 0, std::log(2.0f)})})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": _safe_softmax of a row of -inf gives " << y.data<float>()[0]
+              << " (PyTorch 0)\n";
+    RecordProperty("safe_softmax_masked_row", std::to_string(y.data<float>()[0]));
+    EXPECT_NEAR(y.data<float>()[3], 0.25f, 1e-6);  // an unmasked row is right either way
+    EXPECT_NEAR(y.data<float>()[5], 0.5f, 1e-6);
+}
+
+// instance_norm of [[[1, 3], [10, 12]]] with use_input_stats: each plane by its own statistics,
+// [-1, 1] in both; running_mean 100 and running_var 9 must not matter.
+TEST(OpenVINOFacts, InstanceNormRunningStatsUsed) {
+    auto norm = [](bool running_stats) {
+        OneNode n;
+        n.input("x", pt2ov::DType::Float32, {1, 2, 2});
+        std::vector<ov::Tensor> values{f32_tensor({1, 2, 2}, {1, 3, 10, 12})};
+        Argument mean = pt2ov::graph::none_arg(), var = pt2ov::graph::none_arg();
+        if (running_stats) {
+            n.input("rm", pt2ov::DType::Float32, {2});
+            n.input("rv", pt2ov::DType::Float32, {2});
+            values.push_back(f32_tensor({2}, {100, 100}));
+            values.push_back(f32_tensor({2}, {9, 9}));
+            mean = pt2ov::graph::tensor_arg("rm");
+            var = pt2ov::graph::tensor_arg("rv");
+        }
+        n.output("y", pt2ov::DType::Float32, {1, 2, 2});
+        n.node("aten.instance_norm.default",
+               {{"input", pt2ov::graph::tensor_arg("x"), false}, {"weight", pt2ov::graph::none_arg(), false},
+                {"bias", pt2ov::graph::none_arg(), false}, {"running_mean", mean, false}, {"running_var", var, false},
+                {"use_input_stats", pt2ov::graph::bool_arg(true), false}, {"momentum", pt2ov::graph::float_arg(0.1), false},
+                {"eps", pt2ov::graph::float_arg(0.0), false}, {"cudnn_enabled", pt2ov::graph::bool_arg(false), false}});
+        return n.run(values)[0];
+    };
+    const auto with = norm(true), without = norm(false);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": instance_norm with use_input_stats gives "
+              << values_text(with) << " with running stats, " << values_text(without)
+              << " without (PyTorch: [-1, 1, -1, 1] both)\n";
+    RecordProperty("instance_norm_with_running_stats", values_text(with));
+    // Without running statistics it stays on OpenVINO, so it must be right.
+    ASSERT_EQ(without.get_size(), 4u);
+    for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(without.data<float>()[i], i % 2 ? 1.0f : -1.0f, 1e-5);
 }
 
 // Every fact of the table has its test here, under the fact's name.
