@@ -193,7 +193,8 @@ register(
 
 class SafeSoftmax(nn.Module):
     def forward(self, x):
-        return torch.ops.aten._safe_softmax(x, -1), torch.softmax(x[1:], -1)
+        # Alone: next to a softmax of a slice of x, OpenVINO 2026.4.1 happened to give the right zeros.
+        return torch.ops.aten._safe_softmax(x, -1)
 
 
 def _safe_softmax_inputs(variant):
