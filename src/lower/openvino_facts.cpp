@@ -76,6 +76,18 @@ const std::vector<Fact>& all() {
          "instance_norm with running_mean / running_var given and use_input_stats=True normalises with wrong "
          "statistics; without running stats, or with use_input_stats=False, it is right",
          "such an instance_norm runs on pt2ov's CPU kernel, with the input's statistics"},
+        {"IntegerResultDtypeKept", "2026.4.1",
+         "atan2, cumsum, prod and logsumexp of integer (or bool) tensors come back in the input's dtype where "
+         "PyTorch promotes: atan2 and logsumexp to float32, cumsum and prod to int64 (with dtype= given they are right)",
+         "such a node runs on pt2ov's CPU kernel"},
+        {"GcdSignWithZero", "2026.4.1",
+         "gcd(0, -5) gives -5 and gcd(-9, 0) gives -9; PyTorch gives 5 and 9 (which operands are zero is only known "
+         "at run time)",
+         "every gcd runs on pt2ov's CPU kernel"},
+        {"IntegerAvgPoolRounds", "2026.4.1",
+         "avg_pool1d/2d/3d of an integer tensor rounds the mean (1 and 2 average to 2); PyTorch truncates it (to 1)",
+         "such a node is kept off OpenVINO; pt2ov has no CPU kernel for it yet, so loading fails naming it instead "
+         "of returning wrong numbers"},
     };
     return facts;
 }
@@ -127,7 +139,32 @@ const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) 
     if (op == "aten.kthvalue.default") return &fact("KthvalueConvertedWrongly");
     if (op == "aten.erfinv.default") return &fact("ErfinvImprecise");
     if (op == "aten._safe_softmax.default") return &fact("SafeSoftmaxMaskedRowsNaN");
+    if (op == "aten.gcd.default") return &fact("GcdSignWithZero");
     if (node.arity() == 0) return nullptr;  // the rest read arguments: resolved nodes only
+    static const std::set<std::string> promoting = {"aten.atan2.default", "aten.cumsum.default", "aten.prod.default",
+                                                    "aten.prod.dim_int", "aten.logsumexp.default"};
+    const auto* dtype = node.find_input("dtype");
+    if (promoting.count(op) && (!dtype || dtype->arg.kind == ArgKind::None) && !node.outputs.empty() &&
+        node.outputs[0].kind == ArgKind::Tensor) {
+        // Every tensor input integral, and the result of another dtype than the first input.
+        bool integral = true;
+        const graph::Argument* first = nullptr;
+        for (size_t i = 0; i < node.arity(); ++i) {
+            const auto& arg = node.arg(i);
+            if (arg.kind != ArgKind::Tensor) continue;
+            if (!first) first = &arg;
+            integral &= !dtype_is_floating(graph.value(arg.name).meta.dtype);
+        }
+        if (first && integral && graph.value(first->name).meta.dtype != graph.value(node.outputs[0].name).meta.dtype) {
+            return &fact("IntegerResultDtypeKept");
+        }
+    }
+    static const std::set<std::string> avg_pools = {"aten.avg_pool1d.default", "aten.avg_pool2d.default",
+                                                    "aten.avg_pool3d.default"};
+    if (avg_pools.count(op) && node.arg(0).kind == ArgKind::Tensor &&
+        !dtype_is_floating(graph.value(node.arg(0).name).meta.dtype)) {
+        return &fact("IntegerAvgPoolRounds");
+    }
     if (op == "aten.nonzero.default" && node.arg(0).kind == ArgKind::Tensor && rank_of(graph, node.arg(0)) == 0) {
         return &fact("NonzeroOfZeroDimHasAColumn");
     }

@@ -63,7 +63,10 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types);
 //  CdistOnlyEuclidean             _cdist_forward with p != 2 (p = 0 gives inf, p = 1 NaN);
 //  ErfinvImprecise                every erfinv: off by 5e-3 near +-1 in float32;
 //  SafeSoftmaxMaskedRowsNaN       every _safe_softmax: a row of -inf gives NaN, not 0;
-//  InstanceNormRunningStatsUsed   instance_norm with running stats and use_input_stats.
+//  InstanceNormRunningStatsUsed   instance_norm with running stats and use_input_stats;
+//  IntegerResultDtypeKept         atan2, cumsum, prod, logsumexp of integers without dtype=;
+//  GcdSignWithZero                every gcd: gcd(0, -5) gives -5;
+//  IntegerAvgPoolRounds           avg_pool1d/2d/3d of integers (no kernel yet: refused).
 const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph);
 
 }  // namespace pt2ov::lower::openvino_facts

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import torch
 
 from conftest import describe, inspect_json, run_cli
 
@@ -20,6 +21,8 @@ ROUTED = {
     ("erfinv_near_one", "exported"): ("ErfinvImprecise", "aten.erfinv.default", 1, 0),
     ("safe_softmax_masked_rows", "exported"): ("SafeSoftmaxMaskedRowsNaN", "aten._safe_softmax.default", 1, 0),
     ("instance_norm_running_stats", "exported"): ("InstanceNormRunningStatsUsed", "aten.instance_norm.default", 1, 1),
+    ("integer_result_promotions", "exported"): ("IntegerResultDtypeKept", "aten.cumsum.default", 2, 1),
+    ("gcd_signs", "decomposed"): ("GcdSignWithZero", "aten.gcd.default", 2, 0),
 }
 
 
@@ -53,6 +56,28 @@ def test_strict_refuses_naming_the_fact(zoo_programs, name, mode):
     proc = run_cli(["inspect", zoo_programs.get(name, mode, "static").path, "--strict"])
     assert proc.returncode != 0, describe(proc)
     assert "converts it wrongly" in proc.stderr and f"openvino_facts {fact}" in proc.stderr, describe(proc)
+
+
+class IntegerAvgPool(torch.nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.avg_pool2d(x, 2)
+
+
+def test_integer_avg_pool_is_refused_not_wrong(tmp_path):
+    """IntegerAvgPoolRounds: no CPU kernel yet, so loading fails naming the fact (a wrong number
+    with exit 0 would be worse)."""
+    x = torch.tensor([[[[1, 2], [4, 8]]]])
+    ep = torch.export.export(IntegerAvgPool(), (x,))
+    path = tmp_path / "int_avg_pool.pt2"
+    torch.export.save(ep, str(path))
+    proc = run_cli(["inspect", path])
+    assert proc.returncode != 0, describe(proc)
+    assert "openvino_facts IntegerAvgPoolRounds" in proc.stderr, describe(proc)
+    float_ep = torch.export.export(IntegerAvgPool(), (x.float(),))
+    float_path = tmp_path / "float_avg_pool.pt2"
+    torch.export.save(float_ep, str(float_path))
+    doc = inspect_json(float_path)  # a float avg_pool stays on OpenVINO
+    assert all(kind == "openvino" for kind, _ in _nodes(doc)), doc
 
 
 @pytest.mark.parametrize("mode", ["exported", "decomposed"])

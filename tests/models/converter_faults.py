@@ -246,3 +246,49 @@ register(
         "kernel. Without running statistics it stays on OpenVINO.",
     )
 )
+
+
+class IntegerPromotions(nn.Module):
+    def forward(self, i, b, f):
+        return (torch.atan2(i, i.flip(0)), torch.cumsum(i, 1), torch.cumsum(b, 0), torch.prod(i), torch.prod(i, 1),
+                torch.logsumexp(i, 1), torch.cumsum(i, 1, dtype=torch.int32), torch.atan2(i, f))
+
+
+def _promotion_inputs(variant):
+    i = torch.tensor([[3, -2, 5], [0, 4, -1]], dtype=torch.int32) + variant
+    return (i, torch.tensor([True, False, True]), torch.tensor([[0.5, -1.0, 2.0], [1.0, 1.0, -3.0]]))
+
+
+register(
+    ModelCase(
+        name="integer_result_promotions",
+        make_module=lambda: IntegerPromotions().eval(),
+        make_inputs=_promotion_inputs,
+        notes="atan2, cumsum, prod and logsumexp of integer tensors: OpenVINO 2026.4.1 kept the input's dtype "
+        "where PyTorch promotes (openvino_facts IntegerResultDtypeKept); cumsum with dtype= and atan2 with a "
+        "float operand were right and stay on OpenVINO.",
+    )
+)
+
+
+class Gcd(nn.Module):
+    def forward(self, a, b, s, t):
+        return torch.gcd(a, b), torch.gcd(s, t)
+
+
+def _gcd_inputs(variant):
+    # int32: int64 operands would run on the CPU anyway (Int64BeyondThirtyTwoBits).
+    i32 = torch.int32
+    return (torch.tensor([0, -9, -4, 12, 0], dtype=i32), torch.tensor([-5, 0, 6, -18, 0], dtype=i32),
+            torch.tensor(0, dtype=i32), torch.tensor(-7, dtype=i32))
+
+
+register(
+    ModelCase(
+        name="gcd_signs",
+        make_module=lambda: Gcd().eval(),
+        make_inputs=_gcd_inputs,
+        notes="gcd with a zero and a negative operand: OpenVINO 2026.4.1 gave gcd(0, -5) = -5, PyTorch 5 "
+        "(openvino_facts GcdSignWithZero); gcd runs on pt2ov's CPU kernel.",
+    )
+)

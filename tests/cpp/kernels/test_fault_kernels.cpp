@@ -1,5 +1,5 @@
 // The CPU kernels of the nodes OpenVINO converts wrongly (docs/EXACTNESS.md O9): kthvalue,
-// nonzero, _cdist_forward, erfinv, _safe_softmax, instance_norm. Expected values are worked out
+// nonzero, _cdist_forward, erfinv, _safe_softmax, instance_norm, cumsum, logsumexp, gcd. Expected values are worked out
 // here by hand or from definitions, never copied from PyTorch.
 #include <gtest/gtest.h>
 
@@ -216,6 +216,57 @@ TEST(KernelInstanceNorm, InputStatisticsWinOverRunningOnes) {
     const auto running = norm(false, "running");
     EXPECT_FLOAT_EQ(running[0], (1 - 100) / 3.0f * 2 + 0.5f);
     EXPECT_FLOAT_EQ(running[2], (10 - 100) / 3.0f - 1);
+}
+
+TEST(KernelCumsum, IntegersAndBoolsSumIntoInt64AlongADim) {
+    Node n;
+    n.input("i", transposed(tensor_of<int32_t>(DType::Int32, {3, 2}, {3, 0, -2, 4, 5, -1})));  // [[3, -2, 5], [0, 4, -1]]
+    n.input("b", tensor_of<uint8_t>(DType::Bool, {3}, {1, 0, 1}));
+    auto rows = n.run("aten.cumsum.default", {positional("self", tensor_arg("i")), positional("dim", int_arg(1))},
+                      {n.output("r", DType::Int64, {2, 3})});
+    EXPECT_EQ(rows[0].tensor().dtype, DType::Int64);
+    EXPECT_EQ(values_of<int64_t>(rows[0].tensor()), (std::vector<int64_t>{3, 1, 6, 0, 4, 3}));
+    auto truths = n.run("aten.cumsum.default", {positional("self", tensor_arg("b")), positional("dim", int_arg(0))},
+                        {n.output("t", DType::Int64, {3})});
+    EXPECT_EQ(values_of<int64_t>(truths[0].tensor()), (std::vector<int64_t>{1, 1, 2}));
+    n.input("f", floats({3}, {0.5f, 0.25f, -1}));
+    auto sums = n.run("aten.cumsum.default", {positional("self", tensor_arg("f")), positional("dim", int_arg(-1))},
+                      {n.output("s", DType::Float32, {3})});
+    EXPECT_EQ(values_of<float>(sums[0].tensor()), (std::vector<float>{0.5f, 0.75f, -0.25f}));
+}
+
+TEST(KernelLogsumexp, IntegerInputsGiveFloatAndLargeValuesDoNotOverflow) {
+    Node n;
+    n.input("i", tensor_of<int32_t>(DType::Int32, {2, 2}, {0, 0, 1000, 1000}));
+    auto out = n.run("aten.logsumexp.default", {positional("self", tensor_arg("i")), positional("dim", pt2ov::graph::ints_arg({1}))},
+                     {n.output("l", DType::Float32, {2})});
+    const auto l = values_of<float>(out[0].tensor());
+    EXPECT_NEAR(l[0], std::log(2.0), 1e-7);
+    EXPECT_NEAR(l[1], 1000 + std::log(2.0), 1e-4);
+    n.input("f", floats({1, 2}, {-kInf, -kInf}));
+    auto masked = n.run("aten.logsumexp.default",
+                        {positional("self", tensor_arg("f")), positional("dim", pt2ov::graph::ints_arg({1})),
+                         positional("keepdim", bool_arg(true))},
+                        {n.output("m", DType::Float32, {1, 1})});
+    EXPECT_EQ(masked[0].tensor().sizes, (std::vector<int64_t>{1, 1}));
+    EXPECT_EQ(values_of<float>(masked[0].tensor())[0], -kInf);
+}
+
+TEST(KernelGcd, NeverNegativeAndBroadcast) {
+    Node n;
+    n.input("a", tensor_of<int32_t>(DType::Int32, {4}, {0, -9, -4, 12}));
+    n.input("b", tensor_of<int32_t>(DType::Int32, {4}, {-5, 0, 6, -18}));
+    n.input("s", tensor_of<int32_t>(DType::Int32, {}, {-6}));
+    auto out = n.run("aten.gcd.default", {positional("self", tensor_arg("a")), positional("other", tensor_arg("b"))},
+                     {n.output("g", DType::Int32, {4})});
+    EXPECT_EQ(values_of<int32_t>(out[0].tensor()), (std::vector<int32_t>{5, 9, 2, 6}));
+    auto with_scalar = n.run("aten.gcd.default", {positional("self", tensor_arg("a")), positional("other", tensor_arg("s"))},
+                             {n.output("h", DType::Int32, {4})});
+    EXPECT_EQ(values_of<int32_t>(with_scalar[0].tensor()), (std::vector<int32_t>{6, 3, 2, 6}));
+    n.input("f", floats({1}, {1.0f}));
+    EXPECT_THROW(n.run("aten.gcd.default", {positional("self", tensor_arg("f")), positional("other", tensor_arg("f"))},
+                       {n.output("x", DType::Float32, {1})}),
+                 pt2ov::UnsupportedError);
 }
 
 }  // namespace

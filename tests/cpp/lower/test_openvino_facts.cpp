@@ -496,6 +496,63 @@ TEST(OpenVINOFacts, InstanceNormRunningStatsUsed) {
     for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(without.data<float>()[i], i % 2 ? 1.0f : -1.0f, 1e-5);
 }
 
+ov::Tensor i32_tensor(const ov::Shape& shape, std::vector<int32_t> values) {
+    ov::Tensor t(ov::element::i32, shape);
+    std::copy(values.begin(), values.end(), t.data<int32_t>());
+    return t;
+}
+
+int64_t integer_at(const ov::Tensor& t, size_t i) {
+    return t.get_element_type() == ov::element::i64 ? t.data<int64_t>()[i] : t.data<int32_t>()[i];
+}
+
+// cumsum of the int32 tensor [3, -2, 5]: PyTorch gives int64 [3, 1, 6].
+TEST(OpenVINOFacts, IntegerResultDtypeKept) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Int32, {3});
+    n.output("y", pt2ov::DType::Int64, {3});
+    n.node("aten.cumsum.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", pt2ov::graph::int_arg(0), false}});
+    const auto y = n.run({i32_tensor({3}, {3, -2, 5})})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": cumsum of int32 [3, -2, 5] gives " << y.get_element_type()
+              << " " << values_text(y) << " (PyTorch: i64 [3, 1, 6])\n";
+    RecordProperty("cumsum_int32_result_type", y.get_element_type().get_type_name());
+    ASSERT_EQ(y.get_size(), 3u);  // the sums are right either way
+    EXPECT_EQ(integer_at(y, 1), 1);
+    EXPECT_EQ(integer_at(y, 2), 6);
+}
+
+// gcd([0, -9, -4], [-5, 0, 6]): PyTorch gives [5, 9, 2].
+TEST(OpenVINOFacts, GcdSignWithZero) {
+    OneNode n;
+    n.input("a", pt2ov::DType::Int32, {3});
+    n.input("b", pt2ov::DType::Int32, {3});
+    n.output("g", pt2ov::DType::Int32, {3});
+    n.node("aten.gcd.default", {{"self", pt2ov::graph::tensor_arg("a"), false}, {"other", pt2ov::graph::tensor_arg("b"), false}});
+    const auto g = n.run({i32_tensor({3}, {0, -9, -4}), i32_tensor({3}, {-5, 0, 6})})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": gcd([0, -9, -4], [-5, 0, 6]) gives " << values_text(g)
+              << " (PyTorch: [5, 9, 2])\n";
+    RecordProperty("gcd_with_zero", values_text(g));
+    ASSERT_EQ(g.get_size(), 3u);
+    EXPECT_EQ(std::abs(integer_at(g, 0)), 5);  // the magnitudes are right either way
+    EXPECT_EQ(std::abs(integer_at(g, 1)), 9);
+    EXPECT_EQ(integer_at(g, 2), 2);
+}
+
+// avg_pool2d of the int32 [[1, 2], [4, 8]] with kernel 2: PyTorch gives 15 / 4 truncated, 3.
+TEST(OpenVINOFacts, IntegerAvgPoolRounds) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Int32, {1, 1, 2, 2});
+    n.output("y", pt2ov::DType::Int32, {1, 1, 1, 1});
+    n.node("aten.avg_pool2d.default", {{"self", pt2ov::graph::tensor_arg("x"), false},
+                                       {"kernel_size", pt2ov::graph::ints_arg({2, 2}), false}});
+    const auto y = n.run({i32_tensor({1, 1, 2, 2}, {1, 2, 4, 8})})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": int32 avg_pool2d of [[1, 2], [4, 8]] gives "
+              << values_text(y) << " (PyTorch: [3])\n";
+    RecordProperty("int_avg_pool", values_text(y));
+    ASSERT_EQ(y.get_size(), 1u);
+    EXPECT_TRUE(integer_at(y, 0) == 3 || integer_at(y, 0) == 4) << values_text(y);  // truncated or rounded
+}
+
 // Every fact of the table has its test here, under the fact's name.
 TEST(OpenVINOFacts, EveryFactHasItsTest) {
     std::set<std::string> tests;
