@@ -84,6 +84,9 @@ const std::vector<Fact>& all() {
          "gcd(0, -5) gives -5 and gcd(-9, 0) gives -9; PyTorch gives 5 and 9 (which operands are zero is only known "
          "at run time)",
          "every gcd runs on pt2ov's CPU kernel"},
+        {"LinspaceDtypeIgnored", "2026.4.1",
+         "linspace with dtype=int32 or float16 comes back float32 (int64, float32 and float64 are kept)",
+         "a linspace whose dtype= is not int64, float32 or float64 runs on pt2ov's CPU kernel"},
         {"IntegerAvgPoolRounds", "2026.4.1",
          "avg_pool1d/2d/3d of an integer tensor rounds the mean (1 and 2 average to 2); PyTorch truncates it (to 1)",
          "such a node is kept off OpenVINO; pt2ov has no CPU kernel for it yet, so loading fails naming it instead "
@@ -158,6 +161,10 @@ const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) 
         if (first && integral && graph.value(first->name).meta.dtype != graph.value(node.outputs[0].name).meta.dtype) {
             return &fact("IntegerResultDtypeKept");
         }
+    }
+    if (op == "aten.linspace.default" && dtype && dtype->arg.kind == ArgKind::ScalarType &&
+        dtype->arg.dtype != DType::Int64 && dtype->arg.dtype != DType::Float32 && dtype->arg.dtype != DType::Float64) {
+        return &fact("LinspaceDtypeIgnored");
     }
     static const std::set<std::string> avg_pools = {"aten.avg_pool1d.default", "aten.avg_pool2d.default",
                                                     "aten.avg_pool3d.default"};

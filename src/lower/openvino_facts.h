@@ -66,6 +66,7 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types);
 //  InstanceNormRunningStatsUsed   instance_norm with running stats and use_input_stats;
 //  IntegerResultDtypeKept         atan2, cumsum, prod, logsumexp of integers without dtype=;
 //  GcdSignWithZero                every gcd: gcd(0, -5) gives -5;
+//  LinspaceDtypeIgnored           linspace with dtype= other than int64, float32, float64;
 //  IntegerAvgPoolRounds           avg_pool1d/2d/3d of integers (no kernel yet: refused).
 const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph);
 

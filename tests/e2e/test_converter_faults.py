@@ -23,6 +23,7 @@ ROUTED = {
     ("instance_norm_running_stats", "exported"): ("InstanceNormRunningStatsUsed", "aten.instance_norm.default", 1, 1),
     ("integer_result_promotions", "exported"): ("IntegerResultDtypeKept", "aten.cumsum.default", 2, 1),
     ("gcd_signs", "decomposed"): ("GcdSignWithZero", "aten.gcd.default", 2, 0),
+    ("linspace_dtypes", "exported"): ("LinspaceDtypeIgnored", "aten.linspace.default", 1, 3),
 }
 
 

@@ -269,4 +269,24 @@ TEST(KernelGcd, NeverNegativeAndBroadcast) {
                  pt2ov::UnsupportedError);
 }
 
+TEST(KernelLinspace, CountsUpToHalfwayThenDownFromTheEnd) {
+    Node n;
+    auto linspace = [&](DType dtype, double start, double end, int64_t steps, const std::string& name) {
+        return n.run("aten.linspace.default",
+                     {positional("start", float_arg(start)), positional("end", float_arg(end)), positional("steps", int_arg(steps)),
+                      {"dtype", pt2ov::graph::dtype_arg(dtype), true}},
+                     {n.output(name, dtype, {steps})})[0].tensor();
+    };
+    // int32: each value computed in double, then truncated toward zero.
+    EXPECT_EQ(values_of<int32_t>(linspace(DType::Int32, -3, 5, 7, "a")), (std::vector<int32_t>{-3, -1, 0, 1, 2, 3, 5}));
+    // The second half counts down from the end, so the last value is exactly `end`.
+    const auto f = values_of<float>(linspace(DType::Float32, 0, 1, 4, "b"));
+    EXPECT_EQ(f.back(), 1.0f);
+    EXPECT_EQ(f[0], 0.0f);
+    EXPECT_FLOAT_EQ(f[1], 1.0f / 3.0f);
+    EXPECT_EQ(linspace(DType::Float32, 2, 7, 1, "c").sizes, (std::vector<int64_t>{1}));
+    EXPECT_EQ(values_of<float>(linspace(DType::Float32, 2, 7, 1, "d"))[0], 2.0f);
+    EXPECT_EQ(linspace(DType::Float32, 2, 7, 0, "e").numel(), 0);
+}
+
 }  // namespace

@@ -553,6 +553,20 @@ TEST(OpenVINOFacts, IntegerAvgPoolRounds) {
     EXPECT_TRUE(integer_at(y, 0) == 3 || integer_at(y, 0) == 4) << values_text(y);  // truncated or rounded
 }
 
+// linspace(-3, 5, 7, dtype=int32): PyTorch gives int32 [-3, -2, -1, 1, 2, 3, 5].
+TEST(OpenVINOFacts, LinspaceDtypeIgnored) {
+    OneNode n;
+    n.output("y", pt2ov::DType::Int32, {7});
+    n.node("aten.linspace.default", {{"start", pt2ov::graph::int_arg(-3), false}, {"end", pt2ov::graph::int_arg(5), false},
+                                     {"steps", pt2ov::graph::int_arg(7), false},
+                                     {"dtype", pt2ov::graph::dtype_arg(pt2ov::DType::Int32), true}});
+    const auto y = n.run({})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": linspace(-3, 5, 7, dtype=int32) gives "
+              << y.get_element_type() << " " << values_text(y) << " (PyTorch: i32 [-3, -2, -1, 1, 2, 3, 5])\n";
+    RecordProperty("linspace_int32_type", y.get_element_type().get_type_name());
+    EXPECT_EQ(y.get_size(), 7u);
+}
+
 // Every fact of the table has its test here, under the fact's name.
 TEST(OpenVINOFacts, EveryFactHasItsTest) {
     std::set<std::string> tests;
