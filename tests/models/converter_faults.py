@@ -7,6 +7,7 @@ routes too much or too little shows up: the correct ones keep running on OpenVIN
 """
 import torch
 from torch import nn
+from torch.export import Dim
 
 from tests.models import ModelCase, register
 
@@ -29,6 +30,29 @@ register(
         exact_outputs=(0, 1, 2, 3),
         notes="expand of a 0-d tensor to [] (f32, int32, bool, f16) crashed OpenVINO 2026.4.1 (segfault); "
         "an expand to its input's own sizes is now a copy of its input (graph/canonical_forms.cpp).",
+    )
+)
+
+
+class ExpandToOwnSymbolicSizes(nn.Module):
+    def forward(self, x):
+        return x.expand(x.shape[0], 3), x.expand(-1, -1).sin(), x.expand(2, x.shape[0], 3)
+
+
+def _own_sizes_inputs(variant):
+    torch.manual_seed(905 + variant)
+    return (torch.randn((4, 6)[variant], 3),)
+
+
+register(
+    ModelCase(
+        name="expand_to_own_symbolic_sizes",
+        make_module=lambda: ExpandToOwnSymbolicSizes().eval(),
+        make_inputs=_own_sizes_inputs,
+        dynamic_shapes=({0: Dim("batch", min=2, max=16)},),
+        exact_outputs=(0,),
+        notes="An expand to its input's own (symbolic) sizes is an identity, made a copy like the 0-d case "
+        "(graph/canonical_forms.cpp); an expand adding a dim stays an expand.",
     )
 )
 
@@ -62,7 +86,7 @@ class SqueezeNoDims(nn.Module):
 
 def _squeeze_inputs(variant):
     torch.manual_seed(910 + variant)
-    return (torch.randn(1, 3, 1),)
+    return (torch.randn(1, (3, 5)[variant], 1),)
 
 
 register(
@@ -70,6 +94,7 @@ register(
         name="squeeze_no_dims",
         make_module=lambda: SqueezeNoDims().eval(),
         make_inputs=_squeeze_inputs,
+        dynamic_shapes=({1: Dim("width", min=2, max=16)},),
         exact_outputs=(0, 1),
         notes="squeeze.dims with dims=() is the identity in PyTorch; OpenVINO 2026.4.1 dropped every size-1 "
         "dim ([1, 3, 1] became [3]); it is now a copy of its input (graph/canonical_forms.cpp).",
@@ -88,7 +113,7 @@ class VarianceCorrections(nn.Module):
 
 def _variance_inputs(variant):
     torch.manual_seed(920 + variant)
-    return (torch.randn(5, 6),)
+    return (torch.randn((5, 7)[variant], 6),)
 
 
 register(
@@ -96,6 +121,7 @@ register(
         name="variance_corrections",
         make_module=lambda: VarianceCorrections().eval(),
         make_inputs=_variance_inputs,
+        dynamic_shapes=({0: Dim("rows", min=2, max=16)},),
         notes="var / var_mean / std with correction left at its default (None, meaning 1): OpenVINO's FX "
         "converter reads an absent correction as 0 and divided by N instead of N - 1; a correction "
         "written out was right. pt2ov now writes the default out (graph/canonical_forms.cpp).",
@@ -112,7 +138,7 @@ class Kthvalue(nn.Module):
 
 def _kthvalue_inputs(variant):
     torch.manual_seed(930 + variant)
-    return (torch.randn(5, 6),)
+    return (torch.randn((5, 2)[variant], 6),)
 
 
 register(
@@ -120,6 +146,7 @@ register(
         name="kthvalue_rows",
         make_module=lambda: Kthvalue().eval(),
         make_inputs=_kthvalue_inputs,
+        dynamic_shapes=({0: Dim("rows", min=1, max=16)},),
         notes="kthvalue: OpenVINO 2026.4.1 gave values of the wrong shape ([1] for [5, 1]) and float32 indices "
         "(openvino_facts KthvalueConvertedWrongly); it runs on pt2ov's CPU kernel.",
     )
