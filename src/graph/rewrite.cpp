@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "graph/canonical_forms.h"
 #include "graph/schema.h"
 
 namespace pt2ov::graph {
@@ -32,6 +33,7 @@ void prepare_for_lowering(Graph& graph, const std::string& where) {
     functionalize_in_place_ops(graph, where);
     lower_training_ops(graph, where);
     clamp_slice_bounds(graph, where);
+    canonicalize(graph, where);  // graph/canonical_forms.h
 }
 
 // ---------------------------------------------------------------------------------------------

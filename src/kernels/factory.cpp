@@ -57,6 +57,41 @@ std::vector<RuntimeValue> scalar_tensor(const KernelCall& call) {
     return single(out);
 }
 
+// linspace(start, end, steps, *, dtype=None, ...): `steps` values from start to end, as
+// PyTorch's CPU kernel makes them: in double for integer results, else in the result's type
+// (each f16/bf16 operation rounded, as c10::Half arithmetic does); step = (end - start) /
+// (steps - 1), the first half counted up from start and the second half down from end
+// (openvino_facts LinspaceDtypeIgnored).
+std::vector<RuntimeValue> linspace(const KernelCall& call) {
+    const Scalar start = call.scalar("start", 0), end = call.scalar("end", 1);
+    const int64_t steps = call.int_arg("steps", 2);
+    if (steps < 0) call.fail("linspace needs steps >= 0, got " + std::to_string(steps));
+    const DType dtype = call.output_meta(0).dtype;
+    if (dtype == DType::Bool) call.fail("linspace does not make bool");
+    StridedTensor out = allocate_output(call, 0, {steps}, dtype);
+    const int64_t halfway = steps / 2;
+    visit_dtype(dtype, [&]<typename T>() {
+        if constexpr (!std::is_same_v<T, bool>) {
+            using S = std::conditional_t<is_integer_v<T>, double, compute_t<T>>;
+            // Rounds a step-type value to T's precision (a no-op for double and float).
+            auto r = [](S v) -> S {
+                if constexpr (is_reduced_float_v<T>) return cast<T>(v);
+                else return v;
+            };
+            const S first = is_integer_v<T> ? static_cast<S>(scalar_to_double(start)) : r(static_cast<S>(scalar_to_double(start)));
+            const S last = is_integer_v<T> ? static_cast<S>(scalar_to_double(end)) : r(static_cast<S>(scalar_to_double(end)));
+            const S step = steps > 1 ? r(r(last - first) / r(static_cast<S>(steps - 1))) : S(0);
+            for (int64_t i = 0; i < steps; ++i) {
+                const S v = steps == 1 ? first  // PyTorch fills one step with start
+                          : i < halfway ? r(first + r(step * r(static_cast<S>(i))))
+                                        : r(last - r(step * r(static_cast<S>(steps - i - 1))));
+                store<T>(out.data + i * out.strides[0] * static_cast<int64_t>(out.element_size()), cast<T>(v));
+            }
+        }
+    });
+    return single(out);
+}
+
 // arange.default(end), arange.start(start, end), arange.start_step(start, end, step=1)
 struct Range {
     Scalar start = int64_t{0}, end = int64_t{0}, step = int64_t{1};
@@ -136,6 +171,7 @@ PT2OV_KERNEL("aten.zeros_like.default", filled_like(kZero, false));
 PT2OV_KERNEL("aten.ones_like.default", filled_like(kOne, false));
 PT2OV_KERNEL("aten.empty_like.default", filled_like(kZero, false));
 PT2OV_KERNEL("aten.scalar_tensor.default", scalar_tensor);
+PT2OV_KERNEL("aten.linspace.default", linspace);
 PT2OV_KERNEL("aten.arange.default", arange);
 PT2OV_KERNEL("aten.arange.start", arange);
 PT2OV_KERNEL("aten.arange.start_step", arange);

@@ -77,7 +77,54 @@ std::vector<RuntimeValue> layer_norm(const KernelCall& call) {
             RuntimeValue::of(tensor_of_values<double>(inv_std, stat_sizes, dtype))};
 }
 
+// instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps,
+// cudnn_enabled): each (n, c) plane normalised by its own mean and biased variance when
+// use_input_stats, else by the running statistics. The running statistics PyTorch would also
+// update in place are not written (pt2ov never writes an input, E2); the result is what
+// PyTorch returns (openvino_facts InstanceNormRunningStatsUsed).
+std::vector<RuntimeValue> instance_norm(const KernelCall& call) {
+    const StridedTensor& input = call.tensor("input", 0);
+    if (input.rank() < 2) call.fail("expects an input of rank 2 or more (N, C, ...)");
+    if (!dtype_is_floating(input.dtype)) call.fail("expects a floating input, got " + std::string(dtype_name(input.dtype)));
+    const int64_t channels = input.sizes[1];
+    const auto weight = per_channel(call, "weight", 1, channels, 1.0);
+    const auto bias = per_channel(call, "bias", 2, channels, 0.0);
+    const bool use_input_stats = call.bool_arg("use_input_stats", 5, true);
+    std::vector<double> running_mean, running_var;
+    if (!use_input_stats) {
+        if (!call.optional_tensor("running_mean", 3) || !call.optional_tensor("running_var", 4)) {
+            call.fail("use_input_stats=False needs running_mean and running_var");
+        }
+        running_mean = per_channel(call, "running_mean", 3, channels, 0.0);
+        running_var = per_channel(call, "running_var", 4, channels, 1.0);
+    }
+    const double eps = call.float_arg("eps", 7, 1e-5);
+
+    auto values = dense_values<double>(input);
+    int64_t inner = 1;
+    for (size_t d = 2; d < input.rank(); ++d) inner *= input.sizes[d];
+    const int64_t planes = inner ? static_cast<int64_t>(values.size()) / inner : 0;
+    for (int64_t plane = 0; plane < planes; ++plane) {
+        const auto c = static_cast<size_t>(plane % channels);
+        double* row = values.data() + plane * inner;
+        double mean = 0, var = 0;
+        if (use_input_stats) {
+            for (int64_t j = 0; j < inner; ++j) mean += row[j];
+            mean /= static_cast<double>(inner);
+            for (int64_t j = 0; j < inner; ++j) var += (row[j] - mean) * (row[j] - mean);
+            var /= static_cast<double>(inner);
+        } else {
+            mean = running_mean[c];
+            var = running_var[c];
+        }
+        const double rstd = 1.0 / std::sqrt(var + eps);
+        for (int64_t j = 0; j < inner; ++j) row[j] = (row[j] - mean) * rstd * weight[c] + bias[c];
+    }
+    return single(tensor_of_values<double>(values, input.sizes, call.output_meta(0).dtype));
+}
+
 PT2OV_KERNEL("aten._native_batch_norm_legit_no_training.default", batch_norm_no_training);
+PT2OV_KERNEL("aten.instance_norm.default", instance_norm);
 PT2OV_KERNEL("aten.native_layer_norm.default", layer_norm);
 
 }  // namespace

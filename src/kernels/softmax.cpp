@@ -1,6 +1,7 @@
 // softmax and log_softmax along one dim, max-subtracted so large inputs do not overflow;
 // computed in double and rounded once to the recorded result dtype (which carries
 // half_to_float and dtype=).
+#include <algorithm>
 #include <cmath>
 
 #include "kernels/dispatch.h"
@@ -8,10 +9,15 @@
 namespace pt2ov::kernels {
 namespace {
 
-// One row, exactly: max-subtracted, in double.
-void softmax_row(std::vector<double>& row, bool log) {
+// One row, exactly: max-subtracted, in double. `safe` (_safe_softmax): a row that is all -inf
+// gives zeros, where softmax gives NaN.
+void softmax_row(std::vector<double>& row, bool log, bool safe = false) {
     double max = -INFINITY;
     for (double x : row) max = std::max(max, x);
+    if (safe && max == -INFINITY && std::none_of(row.begin(), row.end(), [](double x) { return std::isnan(x); })) {
+        std::fill(row.begin(), row.end(), 0.0);
+        return;
+    }
     double sum = 0;
     for (double x : row) sum += std::exp(x - max);
     const double log_sum = std::log(sum);
@@ -35,7 +41,7 @@ void reduced_log_softmax_row(std::vector<double>& row, DType dtype) {
     for (double& x : row) x = static_cast<float>(x) - max - log_sum;
 }
 
-std::vector<RuntimeValue> softmax(const KernelCall& call, bool log) {
+std::vector<RuntimeValue> softmax(const KernelCall& call, bool log, bool safe = false) {
     const StridedTensor& self = call.tensor("self", 0);
     const DType dtype = call.output_meta(0).dtype;
     if (!dtype_is_floating(dtype)) call.fail("softmax needs a floating result, got " + std::string(dtype_name(dtype)));
@@ -56,7 +62,7 @@ std::vector<RuntimeValue> softmax(const KernelCall& call, bool log) {
             if (reduced_last_dim) {
                 reduced_log_softmax_row(row, dtype);
             } else {
-                softmax_row(row, log);
+                softmax_row(row, log, safe);
             }
             for (size_t i = 0; i < row.size(); ++i) std::memcpy(p[0] + out.reduced_bytes[i], &row[i], sizeof(double));
         });
@@ -68,6 +74,9 @@ std::vector<RuntimeValue> softmax(const KernelCall& call, bool log) {
 
 PT2OV_KERNEL("aten._softmax.default", [](const KernelCall& c) { return softmax(c, false); });
 PT2OV_KERNEL("aten.softmax.int", [](const KernelCall& c) { return softmax(c, false); });
+// _safe_softmax(self, dim, dtype=None): softmax, but a row of -inf gives 0 (openvino_facts
+// SafeSoftmaxMaskedRowsNaN: OpenVINO gives NaN).
+PT2OV_KERNEL("aten._safe_softmax.default", [](const KernelCall& c) { return softmax(c, false, true); });
 PT2OV_KERNEL("aten._log_softmax.default", [](const KernelCall& c) { return softmax(c, true); });
 PT2OV_KERNEL("aten.log_softmax.int", [](const KernelCall& c) { return softmax(c, true); });
 

@@ -2,6 +2,7 @@
 // recorded (int inputs of float ops become float32, as PyTorch promotes them); f16 and bf16
 // compute in float and round once, as PyTorch's "opmath" does.
 #include <cmath>
+#include <limits>
 
 #include "kernels/dispatch.h"
 
@@ -86,6 +87,39 @@ C wrapping_negate(C x) {
 constexpr double kSqrt2 = 1.41421356237309504880;
 constexpr double kSqrtHalf = 0.70710678118654752440;
 constexpr double kTwoOverSqrtPi = 1.12837916709551257390;
+
+// erfinv in double: an initial guess (Giles' single-precision approximation), then two Newton
+// steps on erf(x) = y, which reach double precision; +-1 give +-inf, |y| > 1 and NaN give NaN.
+// Computed in double whatever the dtype, then rounded once (OpenVINO's float32 erfinv was off
+// by 5e-3 near +-1: openvino_facts ErfinvImprecise).
+inline double erfinv_double(double y) {
+    if (std::isnan(y) || y < -1.0 || y > 1.0) return std::numeric_limits<double>::quiet_NaN();
+    if (y == 1.0) return std::numeric_limits<double>::infinity();
+    if (y == -1.0) return -std::numeric_limits<double>::infinity();
+    double w = -std::log((1.0 - y) * (1.0 + y)), p;
+    if (w < 5.0) {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        for (double c : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503,
+                         -0.00417768164, 0.246640727, 1.50140941}) {
+            p = c + p * w;
+        }
+    } else {
+        w = std::sqrt(w) - 3.0;
+        p = -0.000200214257;
+        for (double c : {0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047,
+                         1.00167406, 2.83297682}) {
+            p = c + p * w;
+        }
+    }
+    double x = p * y;
+    for (int step = 0; step < 2; ++step) {
+        const double slope = kTwoOverSqrtPi * std::exp(-x * x);
+        if (slope == 0.0) break;
+        x -= (std::erf(x) - y) / slope;
+    }
+    return x;
+}
 
 template <typename C>
 C gelu(C x, bool tanh_approximation) {
@@ -180,6 +214,7 @@ PT2OV_KERNEL("aten.acosh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::
 PT2OV_KERNEL("aten.atanh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::atanh(x))));
 PT2OV_KERNEL("aten.erf.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::erf(x))));
 PT2OV_KERNEL("aten.erfc.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::erfc(x))));
+PT2OV_KERNEL("aten.erfinv.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(erfinv_double(static_cast<double>(x)))));
 PT2OV_KERNEL("aten.sigmoid.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(C(1) / (C(1) + std::exp(-x)))));
 PT2OV_KERNEL("aten.silu.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(x / (C(1) + std::exp(-x)))));
 PT2OV_KERNEL("aten.hardswish.default",

@@ -41,6 +41,62 @@ const std::vector<Fact>& all() {
          "copy_(dst, src) becomes src itself (converted and expanded to dst only where they differ), as PyTorch's "
          "functionalization makes it, so no functional aten.copy (OpenVINO's Broadcast to ShapeOf(dst)) is converted; "
          "the state matrix (tests/e2e/test_state_matrix.py) runs every 0-d buffer pattern"},
+        // Converter faults (docs/EXACTNESS.md, O9): OpenVINO's PyTorch frontend converts these
+        // nodes and the CPU plugin runs them, wrongly or not at all.
+        {"ExpandZeroDimToEmptyCrashes", "2026.4.1",
+         "expand of a 0-d tensor to [] (f32, f16, int32, bool) crashes the process (segfault) when the model is run",
+         "an expand to its input's own sizes is a view of its input: pt2ov rewrites it to alias before conversion "
+         "(graph/canonical_forms.cpp), so no such node reaches OpenVINO"},
+        {"RepeatZeroDimUninitialised", "2026.4.1",
+         "repeat (and tile) of a 0-d tensor with repeats () returns uninitialised memory",
+         "a repeat by all ones that adds no dim is a copy of its input: pt2ov rewrites it to clone before conversion "
+         "(graph/canonical_forms.cpp)"},
+        {"SqueezeNoDimsDropsAll", "2026.4.1",
+         "squeeze.dims with dims=() drops every size-1 dim ([1, 3, 1] gives [3]); PyTorch squeezes nothing",
+         "a squeeze.dims that keeps the rank is a view of its input: pt2ov rewrites it to alias before conversion "
+         "(graph/canonical_forms.cpp)"},
+        {"VarianceCorrectionReadAsZero", "2026.4.1",
+         "var.correction, var_mean.correction and std.correction with correction absent (PyTorch's default None, "
+         "meaning 1) divide by N instead of N - 1: the converter reads an absent correction as 0",
+         "pt2ov writes correction=1 out before conversion (graph/canonical_forms.cpp); a written-out correction "
+         "converts right"},
+        {"KthvalueConvertedWrongly", "2026.4.1",
+         "kthvalue comes back with the wrong shape (a [5, 6] input along dim 1 gives [] or [1], PyTorch [5] or "
+         "[5, 1]) and float32 indices",
+         "every kthvalue runs on pt2ov's CPU kernel"},
+        {"NonzeroOfZeroDimHasAColumn", "2026.4.1",
+         "nonzero of a 0-d tensor gives shape (n, 1); PyTorch gives (n, 0)",
+         "nonzero of a 0-d tensor runs on pt2ov's CPU kernel"},
+        {"CdistOnlyEuclidean", "2026.4.1",
+         "_cdist_forward is right only for p = 2: p = 0 gives inf, p = 1, 3 or 0.5 NaN where a difference is "
+         "negative, p = inf a wrong maximum",
+         "_cdist_forward with p other than 2 runs on pt2ov's CPU kernel"},
+        {"ErfinvImprecise", "2026.4.1",
+         "erfinv in float32 is off by up to 5e-3 near +-1 (erfinv(-0.999) gives -2.3218, PyTorch -2.3268)",
+         "every erfinv runs on pt2ov's CPU kernel (computed in float64)"},
+        {"SafeSoftmaxMaskedRowsNaN", "2026.4.1",
+         "_safe_softmax of a row that is all -inf gives NaN; PyTorch gives 0 (which rows are masked is only known "
+         "at run time)",
+         "every _safe_softmax runs on pt2ov's CPU kernel"},
+        {"InstanceNormRunningStatsUsed", "2026.4.1",
+         "instance_norm with running_mean / running_var given and use_input_stats=True normalises with wrong "
+         "statistics; without running stats, or with use_input_stats=False, it is right",
+         "such an instance_norm runs on pt2ov's CPU kernel, with the input's statistics"},
+        {"IntegerResultDtypeKept", "2026.4.1",
+         "atan2, cumsum, prod and logsumexp of integer (or bool) tensors come back in the input's dtype where "
+         "PyTorch promotes: atan2 and logsumexp to float32, cumsum and prod to int64 (with dtype= given they are right)",
+         "such a node runs on pt2ov's CPU kernel"},
+        {"GcdSignWithZero", "2026.4.1",
+         "gcd(0, -5) gives -5 and gcd(-9, 0) gives -9; PyTorch gives 5 and 9 (which operands are zero is only known "
+         "at run time)",
+         "every gcd runs on pt2ov's CPU kernel"},
+        {"LinspaceDtypeIgnored", "2026.4.1",
+         "linspace with dtype=int32 or float16 comes back float32 (int64, float32 and float64 are kept)",
+         "a linspace whose dtype= is not int64, float32 or float64 runs on pt2ov's CPU kernel"},
+        {"IntegerAvgPoolRounds", "2026.4.1",
+         "avg_pool1d/2d/3d of an integer tensor rounds the mean (1 and 2 average to 2); PyTorch truncates it (to 1)",
+         "such a node is kept off OpenVINO; pt2ov has no CPU kernel for it yet, so loading fails naming it instead "
+         "of returning wrong numbers"},
     };
     return facts;
 }
@@ -69,6 +125,70 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types) {
         "Select", "Reverse", "Roll", "Pad"};
     return std::all_of(openvino_op_types.begin(), openvino_op_types.end(),
                        [](const std::string& type) { return moving.count(type) > 0; });
+}
+
+namespace {
+
+using ArgKind = graph::Argument::Kind;
+
+size_t rank_of(const graph::Graph& graph, const graph::Argument& arg) {
+    return arg.kind == ArgKind::Tensor ? graph.value(arg.name).meta.rank() : 0;
+}
+
+double number_of(const graph::Argument& arg, double fallback) {
+    if (arg.kind == ArgKind::Float) return arg.float_value;
+    if (arg.kind == ArgKind::Int) return static_cast<double>(arg.int_value);
+    return fallback;
+}
+
+}  // namespace
+
+const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) {
+    const std::string& op = node.target;
+    if (op == "aten.kthvalue.default") return &fact("KthvalueConvertedWrongly");
+    if (op == "aten.erfinv.default") return &fact("ErfinvImprecise");
+    if (op == "aten._safe_softmax.default") return &fact("SafeSoftmaxMaskedRowsNaN");
+    if (op == "aten.gcd.default") return &fact("GcdSignWithZero");
+    if (node.arity() == 0) return nullptr;  // the rest read arguments: resolved nodes only
+    static const std::set<std::string> promoting = {"aten.atan2.default", "aten.cumsum.default", "aten.prod.default",
+                                                    "aten.prod.dim_int", "aten.logsumexp.default"};
+    const auto* dtype = node.find_input("dtype");
+    if (promoting.count(op) && (!dtype || dtype->arg.kind == ArgKind::None) && !node.outputs.empty() &&
+        node.outputs[0].kind == ArgKind::Tensor) {
+        // Every tensor input integral, and the result of another dtype than the first input.
+        bool integral = true;
+        const graph::Argument* first = nullptr;
+        for (size_t i = 0; i < node.arity(); ++i) {
+            const auto& arg = node.arg(i);
+            if (arg.kind != ArgKind::Tensor) continue;
+            if (!first) first = &arg;
+            integral &= !dtype_is_floating(graph.value(arg.name).meta.dtype);
+        }
+        if (first && integral && graph.value(first->name).meta.dtype != graph.value(node.outputs[0].name).meta.dtype) {
+            return &fact("IntegerResultDtypeKept");
+        }
+    }
+    if (op == "aten.linspace.default" && dtype && dtype->arg.kind == ArgKind::ScalarType &&
+        dtype->arg.dtype != DType::Int64 && dtype->arg.dtype != DType::Float32 && dtype->arg.dtype != DType::Float64) {
+        return &fact("LinspaceDtypeIgnored");
+    }
+    static const std::set<std::string> avg_pools = {"aten.avg_pool1d.default", "aten.avg_pool2d.default",
+                                                    "aten.avg_pool3d.default"};
+    if (avg_pools.count(op) && node.arg(0).kind == ArgKind::Tensor &&
+        !dtype_is_floating(graph.value(node.arg(0).name).meta.dtype)) {
+        return &fact("IntegerAvgPoolRounds");
+    }
+    if (op == "aten.nonzero.default" && node.arg(0).kind == ArgKind::Tensor && rank_of(graph, node.arg(0)) == 0) {
+        return &fact("NonzeroOfZeroDimHasAColumn");
+    }
+    if (op == "aten._cdist_forward.default" && number_of(node.arg(2), 2.0) != 2.0) return &fact("CdistOnlyEuclidean");
+    if (op == "aten.instance_norm.default") {
+        // instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, ...)
+        const bool running_stats = node.arg(3).kind == ArgKind::Tensor || node.arg(4).kind == ArgKind::Tensor;
+        const bool input_stats = node.arg(5).kind != ArgKind::Bool || node.arg(5).bool_value;
+        if (running_stats && input_stats) return &fact("InstanceNormRunningStatsUsed");
+    }
+    return nullptr;
 }
 
 }  // namespace pt2ov::lower::openvino_facts

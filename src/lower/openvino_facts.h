@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "graph/graph.h"
 #include "pt2ov/dtype.h"
 
 namespace pt2ov::lower::openvino_facts {
@@ -55,5 +56,20 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types);
 
 // EmptyShapeBroadcastCrash: compiling a Broadcast of a 0-d tensor to the empty shape kills the
 // process inside the CPU plugin. graph/rewrite.cpp (pass 2) never makes one from copy_.
+// Converter faults (docs/EXACTNESS.md, O9): nodes OpenVINO's PyTorch frontend converts and its
+// CPU plugin runs, with results PyTorch does not give. The fact whose condition `node` meets
+// (its op, argument values, input ranks), or null. Placement keeps such nodes off OpenVINO
+// (pass 2); each fact's test re-measures its condition on OpenVINO alone:
+//  KthvalueConvertedWrongly       every kthvalue: wrong value shape, float indices;
+//  NonzeroOfZeroDimHasAColumn     nonzero of a 0-d tensor: a column where PyTorch has none;
+//  CdistOnlyEuclidean             _cdist_forward with p != 2 (p = 0 gives inf, p = 1 NaN);
+//  ErfinvImprecise                every erfinv: off by 5e-3 near +-1 in float32;
+//  SafeSoftmaxMaskedRowsNaN       every _safe_softmax: a row of -inf gives NaN, not 0;
+//  InstanceNormRunningStatsUsed   instance_norm with running stats and use_input_stats;
+//  IntegerResultDtypeKept         atan2, cumsum, prod, logsumexp of integers without dtype=;
+//  GcdSignWithZero                every gcd: gcd(0, -5) gives -5;
+//  LinspaceDtypeIgnored           linspace with dtype= other than int64, float32, float64;
+//  IntegerAvgPoolRounds           avg_pool1d/2d/3d of integers (no kernel yet: refused).
+const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph);
 
 }  // namespace pt2ov::lower::openvino_facts

@@ -68,13 +68,20 @@ void pass1_user_lists(const graph::Graph& graph, const PlacementOptions& options
     }
 }
 
-// Pass 2: what OpenVINO itself could not convert.
+// Pass 2: what OpenVINO itself could not convert, and what it converts wrongly: a node meeting
+// the condition of a converter fault in the facts table (openvino_facts::converter_fault,
+// docs/EXACTNESS.md O9) runs on the CPU kernels, with the fact named in its reason; under
+// --strict it is refused (pass 4), and without a kernel no engine runs it: an error, never a
+// wrong number.
 void pass2_openvino_support(const graph::Graph& graph, const std::map<std::string, std::string>& unsupported,
                             const PlacementOptions& options, Plan& plan) {
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
         auto it = unsupported.find(graph.nodes[i].source_name());
         if (it != unsupported.end()) {
             put_on_cpu(plan, i, "OpenVINO " + options.openvino_version + " cannot convert it: " + it->second);
+        } else if (const auto* fault = lower::openvino_facts::converter_fault(graph.nodes[i], graph)) {
+            put_on_cpu(plan, i, "OpenVINO " + std::string(fault->measured_on) + " converts it wrongly: " +
+                                    std::string(fault->what) + " (openvino_facts " + std::string(fault->name) + ")");
         }
     }
 }

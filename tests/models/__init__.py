@@ -90,6 +90,7 @@ _MODEL_FILES = (
     "policy",
     "regressions",
     "slicing",
+    "converter_faults",
 )
 
 for _file in _MODEL_FILES:

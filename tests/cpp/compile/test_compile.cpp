@@ -85,7 +85,7 @@ graph::Graph copy_into_buffer(DType src_dtype, const std::vector<int64_t>& src_s
 
 TEST(CompileRewrite, CopyIntoTheBufferGivesTheSourceItself) {
     // Same sizes and dtype: the new value is src, no node is made (no functional aten.copy,
-    // which OpenVINO converts to a Broadcast that crashes on 0-d tensors: EXACTNESS.md O9).
+    // which OpenVINO converts to a Broadcast that crashes on 0-d tensors: EXACTNESS.md O10).
     const auto same = copy_into_buffer(DType::Float32, {4});
     ASSERT_EQ(same.nodes.size(), 1u);
     EXPECT_EQ(same.nodes[0].target, "aten.mul.Tensor");

@@ -8,12 +8,24 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <set>
 #include <sys/wait.h>
 
 #include <limits>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "../fixtures/graph_builder.h"
 #include "common/error.h"
+#include "graph/canonical_forms.h"
+#include "graph/schema.h"
+#include "lower/convert.h"
 #include "lower/openvino_facts.h"
 #include "openvino/core/model.hpp"
 #include "openvino/op/add.hpp"
@@ -230,6 +242,363 @@ TEST(OpenVINOFacts, EmptyShapeBroadcastCrash) {
     RecordProperty("empty_shape_broadcast", crashed ? "crashes" : "compiles");
     // Either way, a Broadcast that compiles gives its input back.
     if (!crashed) EXPECT_EQ(WEXITSTATUS(status), 0);
+// ---- Converter faults: one node, hand-built, converted by OpenVINO's own PyTorch frontend ----
+// (through pt2ov's decoder, as pt2ov presents nodes) and run on the CPU plugin.
+
+using pt2ov::graph::Argument;
+using pt2ov::graph::NamedArgument;
+
+// A graph of one node `target` reading `inputs` (declared by the caller) and writing `outputs`.
+struct OneNode {
+    pt2ov::test::GraphBuilder b;
+    std::vector<std::string> inputs, outputs;
+
+    void input(const std::string& name, pt2ov::DType dtype, const std::vector<int64_t>& sizes) {
+        b.value(name, dtype, sizes);
+        inputs.push_back(name);
+    }
+    void output(const std::string& name, pt2ov::DType dtype, const std::vector<int64_t>& sizes) {
+        b.value(name, dtype, sizes);
+        outputs.push_back(name);
+    }
+    void node(const std::string& target, std::vector<NamedArgument> args) {
+        std::vector<Argument> outs;
+        for (const auto& name : outputs) outs.push_back(pt2ov::graph::tensor_arg(name));
+        b.node("probe", target, std::move(args), std::move(outs));
+        pt2ov::graph::resolve_node(b.graph.nodes.back(), "a fact's test");
+    }
+    // Converts and runs the node on `values` (one per input); the outputs, copied out.
+    std::vector<ov::Tensor> run(const std::vector<ov::Tensor>& values) const {
+        auto conversion = pt2ov::lower::convert_subgraph(b.graph, {inputs, {0}, outputs}, {}, nullptr);
+        if (!conversion.unconverted.empty()) {
+            throw std::runtime_error("OpenVINO did not convert the node: " + conversion.unconverted[0].reason);
+        }
+        auto request = compile_on_cpu(conversion.model).create_infer_request();
+        for (size_t i = 0; i < values.size(); ++i) request.set_input_tensor(i, values[i]);
+        request.infer();
+        std::vector<ov::Tensor> results;
+        for (size_t i = 0; i < outputs.size(); ++i) {
+            const auto out = request.get_output_tensor(i);
+            ov::Tensor copy(out.get_element_type(), out.get_shape());
+            out.copy_to(copy);
+            results.push_back(copy);
+        }
+        return results;
+    }
+};
+
+ov::Tensor f32_tensor(const ov::Shape& shape, std::vector<float> values) {
+    ov::Tensor t(ov::element::f32, shape);
+    std::copy(values.begin(), values.end(), t.data<float>());
+    return t;
+}
+
+std::string shape_text(const ov::Shape& shape) {
+    std::string text = "[";
+    for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + "]";
+}
+
+// var.correction of [1, 2, 3, 4]: 5/3 with Bessel's correction (PyTorch's default), 1.25 without.
+TEST(OpenVINOFacts, VarianceCorrectionReadAsZero) {
+    auto variance = [](bool write_correction) {
+        OneNode n;
+        n.input("x", pt2ov::DType::Float32, {4});
+        n.output("v", pt2ov::DType::Float32, {});
+        std::vector<NamedArgument> args{{"self", pt2ov::graph::tensor_arg("x"), false}};
+        if (write_correction) args.push_back({"correction", pt2ov::graph::int_arg(1), true});
+        n.node("aten.var.correction", std::move(args));
+        return n.run({f32_tensor({4}, {1, 2, 3, 4})})[0].data<float>()[0];
+    };
+    const float absent = variance(false), written = variance(true);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": var.correction of [1, 2, 3, 4] with correction absent gives "
+              << absent << " (PyTorch: " << 5.0 / 3.0 << "), with correction=1 " << written << "\n";
+    RecordProperty("var_absent_correction", std::to_string(absent));
+    EXPECT_NEAR(written, 5.0 / 3.0, 1e-6);  // pt2ov writes the default out, so this must hold
+}
+
+// squeeze.dims(x, dims=()) is the identity in PyTorch.
+TEST(OpenVINOFacts, SqueezeNoDimsDropsAll) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {1, 3, 1});
+    n.output("y", pt2ov::DType::Float32, {1, 3, 1});
+    n.node("aten.squeeze.dims", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", pt2ov::graph::ints_arg({}), false}});
+    const auto y = n.run({f32_tensor({1, 3, 1}, {1, 2, 3})})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": squeeze.dims of a [1, 3, 1] tensor with dims=() gives shape "
+              << shape_text(y.get_shape()) << " (PyTorch: [1, 3, 1])\n";
+    RecordProperty("squeeze_no_dims_shape", shape_text(y.get_shape()));
+    ASSERT_EQ(y.get_size(), 3u);  // the values are kept either way
+    EXPECT_EQ(std::vector<float>(y.data<float>(), y.data<float>() + 3), (std::vector<float>{1, 2, 3}));
+    // pt2ov's rule: such a node never reaches OpenVINO.
+    EXPECT_TRUE(pt2ov::graph::is_identity_node(n.b.graph, n.b.graph.nodes[0]));
+}
+
+// repeat(x, ()) of a 0-d tensor is a copy of x in PyTorch.
+TEST(OpenVINOFacts, RepeatZeroDimUninitialised) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {});
+    n.output("y", pt2ov::DType::Float32, {});
+    n.node("aten.repeat.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"repeats", pt2ov::graph::ints_arg({}), false}});
+    const auto y = n.run({f32_tensor({}, {3.25f})})[0];
+    const bool right = y.get_size() == 1 && y.data<float>()[0] == 3.25f;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": repeat of the 0-d tensor 3.25 by () gives shape "
+              << shape_text(y.get_shape()) << ", " << (y.get_size() ? std::to_string(y.data<float>()[0]) : "no value")
+              << " (" << (right ? "right" : "WRONG") << ")\n";
+    RecordProperty("repeat_zero_dim_right", right ? "yes" : "no");
+    EXPECT_LE(y.get_size(), 1u);
+    EXPECT_TRUE(pt2ov::graph::is_identity_node(n.b.graph, n.b.graph.nodes[0]));
+}
+
+// expand(x, []) of a 0-d tensor. It crashes the process, which a test cannot catch: the child
+// process below runs it (this binary again, with PT2OV_FACT_CHILD set), and this test records
+// how the child ended and asserts pt2ov's rule instead: the node is an identity, rewritten to
+// alias before any conversion.
+OneNode expand_zero_dim() {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {});
+    n.output("y", pt2ov::DType::Float32, {});
+    n.node("aten.expand.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"size", pt2ov::graph::ints_arg({}), false}});
+    return n;
+}
+
+TEST(OpenVINOFactsChild, ExpandZeroDimToEmpty) {
+    if (!std::getenv("PT2OV_FACT_CHILD")) GTEST_SKIP() << "run by OpenVINOFacts.ExpandZeroDimToEmptyCrashes in a child process";
+    const auto y = expand_zero_dim().run({f32_tensor({}, {2.5f})})[0];
+    std::cout << "[child] expand gave " << (y.get_size() ? y.data<float>()[0] : -1.0f) << "\n";
+}
+
+TEST(OpenVINOFacts, ExpandZeroDimToEmptyCrashes) {
+    OneNode n = expand_zero_dim();
+    EXPECT_TRUE(pt2ov::graph::is_identity_node(n.b.graph, n.b.graph.nodes[0]));  // pt2ov's rule fires
+
+    std::string filter = "--gtest_filter=OpenVINOFactsChild.ExpandZeroDimToEmpty";
+    char* argv[] = {const_cast<char*>("pt2ov_tests"), filter.data(), nullptr};
+    std::vector<std::string> env_strings{"PT2OV_FACT_CHILD=1"};
+    for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+    std::vector<char*> envp;
+    for (auto& e : env_strings) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t child = 0;
+    ASSERT_EQ(posix_spawn(&child, "/proc/self/exe", &actions, nullptr, argv, envp.data()), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    const bool crashed = WIFSIGNALED(status);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": expand of a 0-d tensor to [] "
+              << (crashed ? "crashes (signal " + std::to_string(WTERMSIG(status)) + ")"
+                          : "runs (exit " + std::to_string(WEXITSTATUS(status)) + ")")
+              << "\n";
+    RecordProperty("expand_zero_dim_crashes", crashed ? "yes" : "no");
+}
+
+std::string values_text(const ov::Tensor& t) {
+    std::ostringstream text;
+    text << "[";
+    for (size_t i = 0; i < t.get_size(); ++i) {
+        text << (i ? ", " : "");
+        if (t.get_element_type() == ov::element::f32) text << t.data<float>()[i];
+        else if (t.get_element_type() == ov::element::i64) text << t.data<int64_t>()[i];
+        else if (t.get_element_type() == ov::element::i32) text << t.data<int32_t>()[i];
+        else text << "?";
+    }
+    return text.str() + "]";
+}
+
+// kthvalue(x, 2, dim=1) of [[3, 1, 2], [6, 5, 4]]: PyTorch gives values [2, 5], int64 indices [2, 1].
+TEST(OpenVINOFacts, KthvalueConvertedWrongly) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {2, 3});
+    n.output("values", pt2ov::DType::Float32, {2});
+    n.output("indices", pt2ov::DType::Int64, {2});
+    n.node("aten.kthvalue.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"k", pt2ov::graph::int_arg(2), false},
+                                     {"dim", pt2ov::graph::int_arg(1), false}});
+    const auto out = n.run({f32_tensor({2, 3}, {3, 1, 2, 6, 5, 4})});
+    ASSERT_EQ(out.size(), 2u);
+    const bool right = out[0].get_shape() == ov::Shape{2} && out[1].get_element_type() == ov::element::i64 &&
+                       values_text(out[0]) == "[2, 5]" && values_text(out[1]) == "[2, 1]";
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": kthvalue(k=2, dim=1) of [[3, 1, 2], [6, 5, 4]] gives values "
+              << shape_text(out[0].get_shape()) << " " << values_text(out[0]) << ", indices "
+              << out[1].get_element_type() << " " << shape_text(out[1].get_shape()) << " " << values_text(out[1])
+              << " (PyTorch: [2] [2, 5], i64 [2] [2, 1]; " << (right ? "right" : "WRONG") << ")\n";
+    RecordProperty("kthvalue_right", right ? "yes" : "no");
+}
+
+// nonzero of the 0-d tensor 2.0: PyTorch gives shape (1, 0).
+TEST(OpenVINOFacts, NonzeroOfZeroDimHasAColumn) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {});
+    n.output("i", pt2ov::DType::Int64, {1, 0});
+    n.node("aten.nonzero.default", {{"self", pt2ov::graph::tensor_arg("x"), false}});
+    const auto i = n.run({f32_tensor({}, {2.0f})})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": nonzero of a 0-d tensor 2.0 gives shape "
+              << shape_text(i.get_shape()) << " (PyTorch: [1, 0])\n";
+    RecordProperty("nonzero_zero_dim_shape", shape_text(i.get_shape()));
+    ASSERT_FALSE(i.get_shape().empty());
+    EXPECT_EQ(i.get_shape()[0], 1u);  // one non-zero element either way
+}
+
+// _cdist_forward of a = [[0, 0]] and b = [[3, -4], [0, 2]]: p = 2 gives [5, 2], p = 1 [7, 2], p = 0 [2, 1].
+TEST(OpenVINOFacts, CdistOnlyEuclidean) {
+    auto cdist = [](double p) {
+        OneNode n;
+        n.input("a", pt2ov::DType::Float32, {1, 2});
+        n.input("b", pt2ov::DType::Float32, {2, 2});
+        n.output("d", pt2ov::DType::Float32, {1, 2});
+        n.node("aten._cdist_forward.default", {{"x1", pt2ov::graph::tensor_arg("a"), false},
+                                               {"x2", pt2ov::graph::tensor_arg("b"), false},
+                                               {"p", pt2ov::graph::float_arg(p), false},
+                                               {"compute_mode", pt2ov::graph::none_arg(), false}});
+        return n.run({f32_tensor({1, 2}, {0, 0}), f32_tensor({2, 2}, {3, -4, 0, 2})})[0];
+    };
+    const auto p1 = cdist(1), p0 = cdist(0), p2 = cdist(2);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": _cdist_forward gives p=1 " << values_text(p1)
+              << " (PyTorch [7, 2]), p=0 " << values_text(p0) << " (PyTorch [2, 1]), p=2 " << values_text(p2) << "\n";
+    RecordProperty("cdist_p1", values_text(p1));
+    RecordProperty("cdist_p0", values_text(p0));
+    // p = 2 stays on OpenVINO, so it must be right.
+    ASSERT_EQ(p2.get_size(), 2u);
+    EXPECT_NEAR(p2.data<float>()[0], 5.0f, 1e-5);
+    EXPECT_NEAR(p2.data<float>()[1], 2.0f, 1e-5);
+}
+
+// erfinv(-0.999) is -2.32675 (of float(-0.999): -2.3267562).
+TEST(OpenVINOFacts, ErfinvImprecise) {
+    OneNode n;
+    n.input("y", pt2ov::DType::Float32, {2});
+    n.output("x", pt2ov::DType::Float32, {2});
+    n.node("aten.erfinv.default", {{"self", pt2ov::graph::tensor_arg("y"), false}});
+    const auto x = n.run({f32_tensor({2}, {-0.999f, 0.0f})})[0];
+    const double error = std::abs(x.data<float>()[0] - -2.3267562);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": erfinv(-0.999) gives " << std::setprecision(8)
+              << x.data<float>()[0] << " (PyTorch -2.3267562; error " << error << ")\n";
+    RecordProperty("erfinv_error_at_0_999", std::to_string(error));
+    EXPECT_LT(error, 0.05);  // roughly right either way
+    EXPECT_EQ(x.data<float>()[1], 0.0f);
+}
+
+// _safe_softmax of the rows [-inf, -inf, -inf] and [0, 0, ln 2]: PyTorch gives [0, 0, 0] and
+// [0.25, 0.25, 0.5].
+TEST(OpenVINOFacts, SafeSoftmaxMaskedRowsNaN) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {2, 3});
+    n.output("y", pt2ov::DType::Float32, {2, 3});
+    n.node("aten._safe_softmax.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", pt2ov::graph::int_arg(-1), false}});
+    const float inf = std::numeric_limits<float>::infinity();
+    const auto y = n.run({f32_tensor({2, 3}, {-inf, -inf, -inf, 0, 0, std::log(2.0f)})})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": _safe_softmax of a row of -inf gives " << y.data<float>()[0]
+              << " (PyTorch 0)\n";
+    RecordProperty("safe_softmax_masked_row", std::to_string(y.data<float>()[0]));
+    EXPECT_NEAR(y.data<float>()[3], 0.25f, 1e-6);  // an unmasked row is right either way
+    EXPECT_NEAR(y.data<float>()[5], 0.5f, 1e-6);
+}
+
+// instance_norm of [[[1, 3], [10, 12]]] with use_input_stats: each plane by its own statistics,
+// [-1, 1] in both; running_mean 100 and running_var 9 must not matter.
+TEST(OpenVINOFacts, InstanceNormRunningStatsUsed) {
+    auto norm = [](bool running_stats) {
+        OneNode n;
+        n.input("x", pt2ov::DType::Float32, {1, 2, 2});
+        std::vector<ov::Tensor> values{f32_tensor({1, 2, 2}, {1, 3, 10, 12})};
+        Argument mean = pt2ov::graph::none_arg(), var = pt2ov::graph::none_arg();
+        if (running_stats) {
+            n.input("rm", pt2ov::DType::Float32, {2});
+            n.input("rv", pt2ov::DType::Float32, {2});
+            values.push_back(f32_tensor({2}, {100, 100}));
+            values.push_back(f32_tensor({2}, {9, 9}));
+            mean = pt2ov::graph::tensor_arg("rm");
+            var = pt2ov::graph::tensor_arg("rv");
+        }
+        n.output("y", pt2ov::DType::Float32, {1, 2, 2});
+        n.node("aten.instance_norm.default",
+               {{"input", pt2ov::graph::tensor_arg("x"), false}, {"weight", pt2ov::graph::none_arg(), false},
+                {"bias", pt2ov::graph::none_arg(), false}, {"running_mean", mean, false}, {"running_var", var, false},
+                {"use_input_stats", pt2ov::graph::bool_arg(true), false}, {"momentum", pt2ov::graph::float_arg(0.1), false},
+                {"eps", pt2ov::graph::float_arg(0.0), false}, {"cudnn_enabled", pt2ov::graph::bool_arg(false), false}});
+        return n.run(values)[0];
+    };
+    const auto with = norm(true), without = norm(false);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": instance_norm with use_input_stats gives "
+              << values_text(with) << " with running stats, " << values_text(without)
+              << " without (PyTorch: [-1, 1, -1, 1] both)\n";
+    RecordProperty("instance_norm_with_running_stats", values_text(with));
+    // Without running statistics it stays on OpenVINO, so it must be right.
+    ASSERT_EQ(without.get_size(), 4u);
+    for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(without.data<float>()[i], i % 2 ? 1.0f : -1.0f, 1e-5);
+}
+
+ov::Tensor i32_tensor(const ov::Shape& shape, std::vector<int32_t> values) {
+    ov::Tensor t(ov::element::i32, shape);
+    std::copy(values.begin(), values.end(), t.data<int32_t>());
+    return t;
+}
+
+int64_t integer_at(const ov::Tensor& t, size_t i) {
+    return t.get_element_type() == ov::element::i64 ? t.data<int64_t>()[i] : t.data<int32_t>()[i];
+}
+
+// cumsum of the int32 tensor [3, -2, 5]: PyTorch gives int64 [3, 1, 6].
+TEST(OpenVINOFacts, IntegerResultDtypeKept) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Int32, {3});
+    n.output("y", pt2ov::DType::Int64, {3});
+    n.node("aten.cumsum.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", pt2ov::graph::int_arg(0), false}});
+    const auto y = n.run({i32_tensor({3}, {3, -2, 5})})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": cumsum of int32 [3, -2, 5] gives " << y.get_element_type()
+              << " " << values_text(y) << " (PyTorch: i64 [3, 1, 6])\n";
+    RecordProperty("cumsum_int32_result_type", y.get_element_type().get_type_name());
+    ASSERT_EQ(y.get_size(), 3u);  // the sums are right either way
+    EXPECT_EQ(integer_at(y, 1), 1);
+    EXPECT_EQ(integer_at(y, 2), 6);
+}
+
+// gcd([0, -9, -4], [-5, 0, 6]): PyTorch gives [5, 9, 2].
+TEST(OpenVINOFacts, GcdSignWithZero) {
+    OneNode n;
+    n.input("a", pt2ov::DType::Int32, {3});
+    n.input("b", pt2ov::DType::Int32, {3});
+    n.output("g", pt2ov::DType::Int32, {3});
+    n.node("aten.gcd.default", {{"self", pt2ov::graph::tensor_arg("a"), false}, {"other", pt2ov::graph::tensor_arg("b"), false}});
+    const auto g = n.run({i32_tensor({3}, {0, -9, -4}), i32_tensor({3}, {-5, 0, 6})})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": gcd([0, -9, -4], [-5, 0, 6]) gives " << values_text(g)
+              << " (PyTorch: [5, 9, 2])\n";
+    RecordProperty("gcd_with_zero", values_text(g));
+    ASSERT_EQ(g.get_size(), 3u);
+    EXPECT_EQ(std::abs(integer_at(g, 0)), 5);  // the magnitudes are right either way
+    EXPECT_EQ(std::abs(integer_at(g, 1)), 9);
+    EXPECT_EQ(integer_at(g, 2), 2);
+}
+
+// avg_pool2d of the int32 [[1, 2], [4, 8]] with kernel 2: PyTorch gives 15 / 4 truncated, 3.
+TEST(OpenVINOFacts, IntegerAvgPoolRounds) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Int32, {1, 1, 2, 2});
+    n.output("y", pt2ov::DType::Int32, {1, 1, 1, 1});
+    n.node("aten.avg_pool2d.default", {{"self", pt2ov::graph::tensor_arg("x"), false},
+                                       {"kernel_size", pt2ov::graph::ints_arg({2, 2}), false}});
+    const auto y = n.run({i32_tensor({1, 1, 2, 2}, {1, 2, 4, 8})})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": int32 avg_pool2d of [[1, 2], [4, 8]] gives "
+              << values_text(y) << " (PyTorch: [3])\n";
+    RecordProperty("int_avg_pool", values_text(y));
+    ASSERT_EQ(y.get_size(), 1u);
+    EXPECT_TRUE(integer_at(y, 0) == 3 || integer_at(y, 0) == 4) << values_text(y);  // truncated or rounded
+}
+
+// linspace(-3, 5, 7, dtype=int32): PyTorch gives int32 [-3, -2, -1, 1, 2, 3, 5].
+TEST(OpenVINOFacts, LinspaceDtypeIgnored) {
+    OneNode n;
+    n.output("y", pt2ov::DType::Int32, {7});
+    n.node("aten.linspace.default", {{"start", pt2ov::graph::int_arg(-3), false}, {"end", pt2ov::graph::int_arg(5), false},
+                                     {"steps", pt2ov::graph::int_arg(7), false},
+                                     {"dtype", pt2ov::graph::dtype_arg(pt2ov::DType::Int32), true}});
+    const auto y = n.run({})[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": linspace(-3, 5, 7, dtype=int32) gives "
+              << y.get_element_type() << " " << values_text(y) << " (PyTorch: i32 [-3, -2, -1, 1, 2, 3, 5])\n";
+    RecordProperty("linspace_int32_type", y.get_element_type().get_type_name());
+    EXPECT_EQ(y.get_size(), 7u);
 }
 
 // Every fact of the table has its test here, under the fact's name.

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "../fixtures/graph_builder.h"
+#include "graph/schema.h"
 #include "partition/plan.h"
 #include "pt2ov/error.h"
 
@@ -70,6 +71,44 @@ TEST(Placement, NoKernelAndNoOpenVINOIsAClearError) {
         FAIL();
     } catch (const UnsupportedError& e) {
         EXPECT_NE(std::string(e.what()).find("no CPU kernel for aten.no_such_op.default"), std::string::npos) << e.what();
+    }
+}
+
+// Pass 2: a node meeting a converter fault's condition (openvino_facts::converter_fault) runs
+// on the CPU naming the fact; the same op outside the condition stays on OpenVINO; --strict
+// refuses it naming the fact.
+TEST(Placement, ConverterFaultsRunOnTheCpuNamingTheFact) {
+    GraphBuilder b;
+    b.sizes = {1 << 20};  // too big for the small-step rule
+    b.value("x");
+    b.value("scalar", DType::Float32, {});
+    b.node("e", "aten.erfinv.default", {"x"});
+    b.node("s", "aten.sin.default", {"e"});
+    b.value("nz0", DType::Int64, {1, 0});
+    b.value("nz1", DType::Int64, {16, 1});
+    b.node("nz0", "aten.nonzero.default", {{"self", tensor("scalar"), false}}, {tensor("nz0")});
+    b.node("nz1", "aten.nonzero.default", {{"self", tensor("x"), false}}, {tensor("nz1")});
+    for (auto& node : b.graph.nodes) graph::resolve_node(node, "test");
+    b.graph.outputs = {tensor("s"), tensor("nz0"), tensor("nz1")};
+    const Plan plan = place(b.graph, {}, inputs({"x", "scalar"}), {});
+    EXPECT_EQ(plan.where[0], Where::Cpu);
+    EXPECT_NE(plan.reason[0].find("converts it wrongly"), std::string::npos) << plan.reason[0];
+    EXPECT_NE(plan.reason[0].find("(openvino_facts ErfinvImprecise)"), std::string::npos) << plan.reason[0];
+    EXPECT_EQ(plan.where[1], Where::OpenVINO);
+    EXPECT_EQ(plan.where[2], Where::Cpu);  // nonzero of a 0-d tensor
+    EXPECT_NE(plan.reason[2].find("NonzeroOfZeroDimHasAColumn"), std::string::npos) << plan.reason[2];
+    EXPECT_EQ(plan.where[3], Where::OpenVINO);  // nonzero of a 1-d tensor is right on OpenVINO
+
+    PlacementOptions strict;
+    strict.strict = true;
+    try {
+        place(b.graph, {}, inputs({"x", "scalar"}), strict);
+        FAIL() << "strict placement accepted a node OpenVINO converts wrongly";
+    } catch (const UnsupportedError& e) {
+        EXPECT_NE(std::string(e.what()).find("e (aten.erfinv.default): OpenVINO 2026.4.1 converts it wrongly"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("openvino_facts NonzeroOfZeroDimHasAColumn"), std::string::npos) << e.what();
     }
 }
 

@@ -1,0 +1,77 @@
+#include "graph/canonical_forms.h"
+
+#include <set>
+
+#include "graph/schema.h"
+
+namespace pt2ov::graph {
+
+namespace {
+
+using Kind = Argument::Kind;
+
+bool same_dim(const Dim& a, const Dim& b) {
+    if (a.is_static() || b.is_static()) return a.value == b.value;
+    return !a.expr.empty() && a.expr == b.expr;
+}
+
+// The node's first input and only output are tensors of the same dtype and sizes.
+bool keeps_sizes(const Graph& graph, const Node& node) {
+    if (node.arity() == 0 || node.outputs.size() != 1) return false;
+    const Argument& self = node.arg(0);
+    const Argument& out = node.outputs[0];
+    if (self.kind != Kind::Tensor || out.kind != Kind::Tensor) return false;
+    const TensorMeta& in = graph.value(self.name).meta;
+    const TensorMeta& result = graph.value(out.name).meta;
+    if (in.dtype != result.dtype || in.rank() != result.rank()) return false;
+    for (size_t d = 0; d < in.rank(); ++d) {
+        if (!same_dim(in.sizes[d], result.sizes[d])) return false;
+    }
+    return true;
+}
+
+// The copy an identity node becomes: alias for a view op, clone for an op making a new tensor.
+const char* identity_copy(const Graph& graph, const Node& node) {
+    static const std::set<std::string> views = {"aten.expand.default", "aten.squeeze.dims"};
+    static const std::set<std::string> copies = {"aten.expand_copy.default", "aten.repeat.default",
+                                                 "aten.tile.default", "aten.squeeze_copy.dims"};
+    const bool view = views.count(node.target) > 0;
+    if (!view && !copies.count(node.target)) return nullptr;
+    if (!keeps_sizes(graph, node)) return nullptr;
+    if (node.target == "aten.repeat.default") {
+        // Same sizes and rank: every repeat is 1 and none adds a dim.
+        const Argument& repeats = node.arg(1);
+        if (repeats.kind != Kind::List || repeats.items.size() != graph.value(node.arg(0).name).meta.rank()) return nullptr;
+    }
+    return view ? "aten.alias.default" : "aten.clone.default";
+}
+
+bool spells_default_correction(const Node& node) {
+    static const std::set<std::string> ops = {"aten.var.correction", "aten.var_mean.correction", "aten.std.correction",
+                                              "aten.std_mean.correction"};
+    if (!ops.count(node.target)) return false;
+    const NamedArgument* correction = node.find_input("correction");
+    return !correction || correction->arg.kind == Kind::None;
+}
+
+}  // namespace
+
+bool is_identity_node(const Graph& graph, const Node& node) { return identity_copy(graph, node) != nullptr; }
+
+void canonicalize(Graph& graph, const std::string& where) {
+    for (auto& node : graph.nodes) {
+        if (const char* copy = identity_copy(graph, node)) {
+            const Argument self = node.arg(0);
+            node.origin_target = node.source_target();
+            node.target = copy;
+            node.inputs = {{"self", self, false}};
+            resolve_node(node, where);
+        } else if (spells_default_correction(node)) {
+            std::erase_if(node.inputs, [](const NamedArgument& input) { return input.name == "correction"; });
+            node.inputs.push_back({"correction", int_arg(1), true});
+            resolve_node(node, where);
+        }
+    }
+}
+
+}  // namespace pt2ov::graph

@@ -1,0 +1,89 @@
+"""Converter faults (docs/EXACTNESS.md O9): placement routes exactly the faulty spellings.
+
+The zoo (tests/models/converter_faults.py, run by test_zoo.py) checks the values; this checks
+the plan: each node meeting a fault's condition runs on the CPU with a reason naming the fact,
+the same op outside the condition is not routed by a fact, and --strict refuses it naming it.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+import torch
+
+from conftest import describe, inspect_json, run_cli
+
+# (case, mode): {fact: (op, nodes of that op the fact routes, nodes of that op it leaves)}
+ROUTED = {
+    ("kthvalue_rows", "exported"): ("KthvalueConvertedWrongly", "aten.kthvalue.default", 2, 0),
+    ("nonzero_zero_dim", "decomposed"): ("NonzeroOfZeroDimHasAColumn", "aten.nonzero.default", 2, 1),
+    ("cdist_norms", "decomposed"): ("CdistOnlyEuclidean", "aten._cdist_forward.default", 4, 1),
+    ("erfinv_near_one", "exported"): ("ErfinvImprecise", "aten.erfinv.default", 1, 0),
+    ("safe_softmax_masked_rows", "exported"): ("SafeSoftmaxMaskedRowsNaN", "aten._safe_softmax.default", 1, 0),
+    ("instance_norm_running_stats", "exported"): ("InstanceNormRunningStatsUsed", "aten.instance_norm.default", 1, 1),
+    ("integer_result_promotions", "exported"): ("IntegerResultDtypeKept", "aten.cumsum.default", 2, 1),
+    ("gcd_signs", "decomposed"): ("GcdSignWithZero", "aten.gcd.default", 2, 0),
+    ("linspace_dtypes", "exported"): ("LinspaceDtypeIgnored", "aten.linspace.default", 1, 3),
+}
+
+
+def _nodes(doc):
+    for step in doc["methods"]["forward"]["steps"]:
+        for node in step["nodes"]:
+            yield step["kind"], node
+
+
+@pytest.mark.parametrize("name,mode", list(ROUTED), ids=[f"{n}-{m}" for n, m in ROUTED])
+def test_faulty_spellings_and_only_they_are_routed(zoo_programs, name, mode):
+    fact, op, routed, left = ROUTED[(name, mode)]
+    doc = inspect_json(zoo_programs.get(name, mode, "static").path)
+    by_fact, others = [], []
+    for kind, node in _nodes(doc):
+        if node["target"] != op:
+            continue
+        if f"(openvino_facts {fact})" in node["reason"]:
+            assert kind == "cpu", node
+            assert "converts it wrongly" in node["reason"], node
+            by_fact.append(node)
+        else:
+            assert "openvino_facts" not in node["reason"], node
+            others.append(node)
+    assert (len(by_fact), len(others)) == (routed, left), doc
+
+
+@pytest.mark.parametrize("name,mode", [("erfinv_near_one", "exported"), ("cdist_norms", "decomposed")])
+def test_strict_refuses_naming_the_fact(zoo_programs, name, mode):
+    fact = ROUTED[(name, mode)][0]
+    proc = run_cli(["inspect", zoo_programs.get(name, mode, "static").path, "--strict"])
+    assert proc.returncode != 0, describe(proc)
+    assert "converts it wrongly" in proc.stderr and f"openvino_facts {fact}" in proc.stderr, describe(proc)
+
+
+class IntegerAvgPool(torch.nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.avg_pool2d(x, 2)
+
+
+def test_integer_avg_pool_is_refused_not_wrong(tmp_path):
+    """IntegerAvgPoolRounds: no CPU kernel yet, so loading fails naming the fact (a wrong number
+    with exit 0 would be worse)."""
+    x = torch.tensor([[[[1, 2], [4, 8]]]])
+    ep = torch.export.export(IntegerAvgPool(), (x,))
+    path = tmp_path / "int_avg_pool.pt2"
+    torch.export.save(ep, str(path))
+    proc = run_cli(["inspect", path])
+    assert proc.returncode != 0, describe(proc)
+    assert "openvino_facts IntegerAvgPoolRounds" in proc.stderr, describe(proc)
+    float_ep = torch.export.export(IntegerAvgPool(), (x.float(),))
+    float_path = tmp_path / "float_avg_pool.pt2"
+    torch.export.save(float_ep, str(float_path))
+    doc = inspect_json(float_path)  # a float avg_pool stays on OpenVINO
+    assert all(kind == "openvino" for kind, _ in _nodes(doc)), doc
+
+
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+def test_variance_with_its_default_correction_stays_on_openvino(zoo_programs, mode):
+    doc = inspect_json(zoo_programs.get("variance_corrections", mode, "static").path)
+    variance = [(kind, node) for kind, node in _nodes(doc) if re.match(r"aten\.(var|var_mean|std)\.", node["target"])]
+    assert variance, doc
+    assert all(kind == "openvino" for kind, _ in variance), variance

@@ -1,0 +1,343 @@
+"""Smallest programs of OpenVINO converter faults: nodes OpenVINO 2026.4.1 converts and runs, but
+wrongly (or crashes on), found by PyTorch's OpInfo samples. Each case's notes name the fault and
+the `openvino_facts` entry (or the pt2ov fix) that handles it (docs/EXACTNESS.md, O9-).
+
+Each case mixes the faulty spelling with correct spellings of the same op, so placement that
+routes too much or too little shows up: the correct ones keep running on OpenVINO.
+"""
+import torch
+from torch import nn
+from torch.export import Dim
+
+from tests.models import ModelCase, register
+
+
+class ExpandZeroDimToEmpty(nn.Module):
+    def forward(self, x, i, b, h):
+        return x.expand([]), i.expand([]), b.expand([]), h.expand([]), x.expand([3]) * 2
+
+
+def _zero_dim_inputs(variant):
+    return (torch.tensor(2.5 + variant), torch.tensor(-7, dtype=torch.int32), torch.tensor(True),
+            torch.tensor(1.5, dtype=torch.float16))
+
+
+register(
+    ModelCase(
+        name="expand_zero_dim_to_empty",
+        make_module=lambda: ExpandZeroDimToEmpty().eval(),
+        make_inputs=_zero_dim_inputs,
+        exact_outputs=(0, 1, 2, 3),
+        notes="expand of a 0-d tensor to [] (f32, int32, bool, f16) crashed OpenVINO 2026.4.1 (segfault); "
+        "an expand to its input's own sizes is now a copy of its input (graph/canonical_forms.cpp).",
+    )
+)
+
+
+class ExpandToOwnSymbolicSizes(nn.Module):
+    def forward(self, x):
+        return x.expand(x.shape[0], 3), x.expand(-1, -1).sin(), x.expand(2, x.shape[0], 3)
+
+
+def _own_sizes_inputs(variant):
+    torch.manual_seed(905 + variant)
+    return (torch.randn((4, 6)[variant], 3),)
+
+
+register(
+    ModelCase(
+        name="expand_to_own_symbolic_sizes",
+        make_module=lambda: ExpandToOwnSymbolicSizes().eval(),
+        make_inputs=_own_sizes_inputs,
+        dynamic_shapes=({0: Dim("batch", min=2, max=16)},),
+        exact_outputs=(0,),
+        notes="An expand to its input's own (symbolic) sizes is an identity, made a copy like the 0-d case "
+        "(graph/canonical_forms.cpp); an expand adding a dim stays an expand.",
+    )
+)
+
+
+class RepeatZeroDimEmpty(nn.Module):
+    def forward(self, x, v):
+        return x.repeat(()), torch.tile(x, ()), v.repeat(2, 1), torch.tile(v, (1,))
+
+
+def _repeat_inputs(variant):
+    torch.manual_seed(900 + variant)
+    return (torch.tensor(3.25), torch.randn(3))
+
+
+register(
+    ModelCase(
+        name="repeat_zero_dim_empty",
+        make_module=lambda: RepeatZeroDimEmpty().eval(),
+        make_inputs=_repeat_inputs,
+        exact_outputs=(0, 1, 2, 3),
+        notes="repeat / tile with repeats () of a 0-d tensor came back uninitialised from OpenVINO 2026.4.1; "
+        "a repeat by all ones with no new dims is now a copy of its input (graph/canonical_forms.cpp).",
+    )
+)
+
+
+class SqueezeNoDims(nn.Module):
+    def forward(self, x):
+        return torch.squeeze(x, ()), torch.squeeze(x, (0,)), torch.squeeze(x, ()).sin()
+
+
+def _squeeze_inputs(variant):
+    torch.manual_seed(910 + variant)
+    return (torch.randn(1, (3, 5)[variant], 1),)
+
+
+register(
+    ModelCase(
+        name="squeeze_no_dims",
+        make_module=lambda: SqueezeNoDims().eval(),
+        make_inputs=_squeeze_inputs,
+        dynamic_shapes=({1: Dim("width", min=2, max=16)},),
+        exact_outputs=(0, 1),
+        notes="squeeze.dims with dims=() is the identity in PyTorch; OpenVINO 2026.4.1 dropped every size-1 "
+        "dim ([1, 3, 1] became [3]); it is now a copy of its input (graph/canonical_forms.cpp).",
+    )
+)
+
+
+class VarianceCorrections(nn.Module):
+    def forward(self, x):
+        v, m = torch.var_mean(x)
+        v1, m1 = torch.var_mean(x, 1, correction=1)
+        v0, m0 = torch.var_mean(x, 0, correction=0)
+        return (torch.var(x), torch.var(x, 1, correction=0), torch.var(x, 1, correction=1, keepdim=True), v, m, v1, m1,
+                v0, m0, torch.std(x), torch.std(x, 1, correction=0))
+
+
+def _variance_inputs(variant):
+    torch.manual_seed(920 + variant)
+    return (torch.randn((5, 7)[variant], 6),)
+
+
+register(
+    ModelCase(
+        name="variance_corrections",
+        make_module=lambda: VarianceCorrections().eval(),
+        make_inputs=_variance_inputs,
+        dynamic_shapes=({0: Dim("rows", min=2, max=16)},),
+        notes="var / var_mean / std with correction left at its default (None, meaning 1): OpenVINO's FX "
+        "converter reads an absent correction as 0 and divided by N instead of N - 1; a correction "
+        "written out was right. pt2ov now writes the default out (graph/canonical_forms.cpp).",
+    )
+)
+
+
+class Kthvalue(nn.Module):
+    def forward(self, x):
+        v, i = torch.kthvalue(x, 2, 1, True)
+        w, j = torch.kthvalue(x, 3)
+        return v, i, w, j
+
+
+def _kthvalue_inputs(variant):
+    torch.manual_seed(930 + variant)
+    return (torch.randn((5, 2)[variant], 6),)
+
+
+register(
+    ModelCase(
+        name="kthvalue_rows",
+        make_module=lambda: Kthvalue().eval(),
+        make_inputs=_kthvalue_inputs,
+        dynamic_shapes=({0: Dim("rows", min=1, max=16)},),
+        notes="kthvalue: OpenVINO 2026.4.1 gave values of the wrong shape ([1] for [5, 1]) and float32 indices "
+        "(openvino_facts KthvalueConvertedWrongly); it runs on pt2ov's CPU kernel.",
+    )
+)
+
+
+class NonzeroZeroDim(nn.Module):
+    def forward(self, zero, seven, v):
+        return torch.nonzero(zero), torch.nonzero(seven), torch.nonzero(v)
+
+
+def _nonzero_inputs(variant):
+    return (torch.tensor(0.0), torch.tensor(7, dtype=torch.int32), torch.tensor([0.0, 1.5, 0.0, -2.0]))
+
+
+register(
+    ModelCase(
+        name="nonzero_zero_dim",
+        make_module=lambda: NonzeroZeroDim().eval(),
+        make_inputs=_nonzero_inputs,
+        notes="nonzero of a 0-d tensor: OpenVINO 2026.4.1 gave shape (n, 1), PyTorch (n, 0) "
+        "(openvino_facts NonzeroOfZeroDimHasAColumn); the 1-d nonzero stays on OpenVINO.",
+    )
+)
+
+
+class CdistNorms(nn.Module):
+    def forward(self, a, b):
+        return (torch.cdist(a, b, p=0), torch.cdist(a, b, p=1), torch.cdist(a, b, p=2), torch.cdist(a, b, p=3),
+                torch.cdist(a, b, p=float("inf")))
+
+
+def _cdist_inputs(variant):
+    torch.manual_seed(940 + variant)
+    a = torch.randn(2, 3, 4)
+    b = torch.randn(2, 5, 4)
+    b[0, 0] = a[0, 0]  # a zero distance: p = 0 counts differing coordinates
+    return (a, b)
+
+
+register(
+    ModelCase(
+        name="cdist_norms",
+        make_module=lambda: CdistNorms().eval(),
+        make_inputs=_cdist_inputs,
+        notes="_cdist_forward: OpenVINO 2026.4.1 is right only for p = 2 (p = 0 gave inf, p = 1 and 3 NaN, "
+        "p = inf a wrong maximum; openvino_facts CdistOnlyEuclidean); the others run on pt2ov's CPU kernel.",
+    )
+)
+
+
+class Erfinv(nn.Module):
+    def forward(self, y):
+        return torch.erfinv(y)
+
+
+def _erfinv_inputs(variant):
+    return (torch.tensor([-0.99999, -0.9999, -0.999, -0.9, -0.5, 0.0, 0.3, 0.99, 0.999, 0.9999, 0.99999]),)
+
+
+register(
+    ModelCase(
+        name="erfinv_near_one",
+        make_module=lambda: Erfinv().eval(),
+        make_inputs=_erfinv_inputs,
+        notes="erfinv near +-1: OpenVINO 2026.4.1 was off by 5e-3 (openvino_facts ErfinvImprecise); it runs "
+        "on pt2ov's CPU kernel, in float64.",
+    )
+)
+
+
+class SafeSoftmax(nn.Module):
+    def forward(self, x):
+        # Alone: next to a softmax of a slice of x, OpenVINO 2026.4.1 happened to give the right zeros.
+        return torch.ops.aten._safe_softmax(x, -1)
+
+
+def _safe_softmax_inputs(variant):
+    torch.manual_seed(950 + variant)
+    x = torch.randn(3, 4)
+    x[0] = float("-inf")
+    x[2, 1] = float("-inf")
+    return (x,)
+
+
+register(
+    ModelCase(
+        name="safe_softmax_masked_rows",
+        make_module=lambda: SafeSoftmax().eval(),
+        make_inputs=_safe_softmax_inputs,
+        notes="_safe_softmax of a fully masked row (all -inf): OpenVINO 2026.4.1 gave NaN, PyTorch 0 "
+        "(openvino_facts SafeSoftmaxMaskedRowsNaN); it runs on pt2ov's CPU kernel.",
+    )
+)
+
+
+class InstanceNormRunningStats(nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(960)
+        self.register_buffer("running_mean", torch.randn(3))
+        self.register_buffer("running_var", torch.rand(3) + 0.5)
+        self.weight = nn.Parameter(torch.rand(3) + 0.5)
+        self.bias = nn.Parameter(torch.randn(3))
+
+    def forward(self, x):
+        return (torch.nn.functional.instance_norm(x, self.running_mean.clone(), self.running_var.clone(),
+                                                  self.weight, self.bias, use_input_stats=True),
+                torch.nn.functional.instance_norm(x, weight=self.weight, bias=self.bias))
+
+
+def _instance_norm_inputs(variant):
+    torch.manual_seed(961 + variant)
+    return (torch.randn(2, 3, 5),)
+
+
+register(
+    ModelCase(
+        name="instance_norm_running_stats",
+        make_module=lambda: InstanceNormRunningStats().eval(),
+        make_inputs=_instance_norm_inputs,
+        notes="instance_norm with running statistics and use_input_stats=True: OpenVINO 2026.4.1 normalised "
+        "with the running statistics (openvino_facts InstanceNormRunningStatsUsed); it runs on pt2ov's CPU "
+        "kernel. Without running statistics it stays on OpenVINO.",
+    )
+)
+
+
+class IntegerPromotions(nn.Module):
+    def forward(self, i, b, f):
+        return (torch.atan2(i, i.flip(0)), torch.cumsum(i, 1), torch.cumsum(b, 0), torch.prod(i), torch.prod(i, 1),
+                torch.logsumexp(i, 1), torch.cumsum(i, 1, dtype=torch.int32), torch.atan2(i, f))
+
+
+def _promotion_inputs(variant):
+    i = torch.tensor([[3, -2, 5], [0, 4, -1]], dtype=torch.int32) + variant
+    return (i, torch.tensor([True, False, True]), torch.tensor([[0.5, -1.0, 2.0], [1.0, 1.0, -3.0]]))
+
+
+register(
+    ModelCase(
+        name="integer_result_promotions",
+        make_module=lambda: IntegerPromotions().eval(),
+        make_inputs=_promotion_inputs,
+        notes="atan2, cumsum, prod and logsumexp of integer tensors: OpenVINO 2026.4.1 kept the input's dtype "
+        "where PyTorch promotes (openvino_facts IntegerResultDtypeKept); cumsum with dtype= and atan2 with a "
+        "float operand were right and stay on OpenVINO.",
+    )
+)
+
+
+class Gcd(nn.Module):
+    def forward(self, a, b, s, t):
+        return torch.gcd(a, b), torch.gcd(s, t)
+
+
+def _gcd_inputs(variant):
+    # int32: int64 operands would run on the CPU anyway (Int64BeyondThirtyTwoBits).
+    i32 = torch.int32
+    return (torch.tensor([0, -9, -4, 12, 0], dtype=i32), torch.tensor([-5, 0, 6, -18, 0], dtype=i32),
+            torch.tensor(0, dtype=i32), torch.tensor(-7, dtype=i32))
+
+
+register(
+    ModelCase(
+        name="gcd_signs",
+        make_module=lambda: Gcd().eval(),
+        make_inputs=_gcd_inputs,
+        notes="gcd with a zero and a negative operand: OpenVINO 2026.4.1 gave gcd(0, -5) = -5, PyTorch 5 "
+        "(openvino_facts GcdSignWithZero); gcd runs on pt2ov's CPU kernel.",
+    )
+)
+
+
+class LinspaceDtypes(nn.Module):
+    def forward(self, x):
+        return (x + torch.linspace(-3, 5, 7, dtype=torch.int32), torch.linspace(0, 10, 7, dtype=torch.int64),
+                torch.linspace(0, 1, 7, dtype=torch.float64), x.float() * torch.linspace(-1, 1, 7))
+
+
+def _linspace_inputs(variant):
+    return (torch.arange(7, dtype=torch.int32) * (1 + variant),)
+
+
+register(
+    ModelCase(
+        name="linspace_dtypes",
+        make_module=lambda: LinspaceDtypes().eval(),
+        make_inputs=_linspace_inputs,
+        notes="linspace(dtype=torch.int32) came back float32 from OpenVINO 2026.4.1 (openvino_facts "
+        "LinspaceDtypeIgnored); int64, float32 and float64 were kept and stay on OpenVINO. (float16 too is "
+        "routed; its decomposed form, made of other ops, can differ from eager by one f16 ulp.)",
+    )
+)
