@@ -242,6 +242,8 @@ TEST(OpenVINOFacts, EmptyShapeBroadcastCrash) {
     RecordProperty("empty_shape_broadcast", crashed ? "crashes" : "compiles");
     // Either way, a Broadcast that compiles gives its input back.
     if (!crashed) EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
 // ---- Converter faults: one node, hand-built, converted by OpenVINO's own PyTorch frontend ----
 // (through pt2ov's decoder, as pt2ov presents nodes) and run on the CPU plugin.
 
