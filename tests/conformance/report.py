@@ -212,5 +212,22 @@ def write(records: list[dict], build: str, samples: int, path: pathlib.Path) -> 
     lines += ["", "## Skipped cases by reason", "", "| cases | reason |", "|---:|---|"]
     for kind, n in skips.most_common():
         lines.append(f"| {n} | {_cell(kind)} |")
+    lines += state_matrix_refusals()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")
+
+
+def state_matrix_refusals() -> list[str]:
+    """The cells of the state matrix (tests/e2e/test_state_matrix.py) pt2ov refuses, with why:
+    the test holds each to a refusal with one line on stderr, and fails when one runs."""
+    from tests.models.state_matrix import CELLS, REFUSED
+    import fnmatch
+    lines = ["", "## State matrix: refused cells", "",
+             f"The state matrix ({len(CELLS)} cells: mutation pattern x buffer rank x dtype x form x "
+             "placement, 4 calls each, `make test-state`) runs every cell but these, which pt2ov refuses "
+             "with one line; `tests/e2e/test_state_matrix.py` checks each refusal.", "",
+             "| cells (glob over cell ids) | count | why |", "|---|---:|---|"]
+    for pattern, why in REFUSED.items():
+        count = sum(1 for cell in CELLS if fnmatch.fnmatchcase(cell.id, pattern))
+        lines.append(f"| `{pattern}` | {count} | {_cell(why)} |")
+    return lines

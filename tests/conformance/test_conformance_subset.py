@@ -71,6 +71,63 @@ PASSING = [
     ('matmul', 'float16', 'decomposed'),
     ('nn.functional.layer_norm', 'float16', 'decomposed'),
     ('add', 'int32', 'decomposed'),
+    # fixed since the sweep (converter faults routed or rewritten, docs/EXACTNESS.md O9)
+    ('atan2', 'int32', 'decomposed'),
+    ('atan2', 'int32', 'exported'),
+    ('atan2', 'int64', 'decomposed'),
+    ('atan2', 'int64', 'exported'),
+    ('cdist', 'float32', 'decomposed'),
+    ('cumsum', 'int32', 'decomposed'),
+    ('cumsum', 'int32', 'exported'),
+    ('erfinv', 'float32', 'decomposed'),
+    ('erfinv', 'float32', 'exported'),
+    ('expand_as', 'bool', 'decomposed'),
+    ('expand_as', 'float16', 'decomposed'),
+    ('expand_as', 'float32', 'decomposed'),
+    ('expand_as', 'int32', 'decomposed'),
+    ('gcd', 'int32', 'decomposed'),
+    ('gcd', 'int32', 'exported'),
+    ('gcd', 'int64', 'decomposed'),
+    ('gcd', 'int64', 'exported'),
+    ('kthvalue', 'float16', 'decomposed'),
+    ('kthvalue', 'float16', 'exported'),
+    ('kthvalue', 'float32', 'decomposed'),
+    ('kthvalue', 'float32', 'exported'),
+    ('logsumexp', 'int32', 'exported'),
+    ('logsumexp', 'int64', 'exported'),
+    ('nn.functional.instance_norm', 'float16', 'exported'),
+    ('nn.functional.instance_norm', 'float32', 'exported'),
+    ('nonzero', 'bool', 'decomposed'),
+    ('nonzero', 'float16', 'decomposed'),
+    ('nonzero', 'float32', 'decomposed'),
+    ('nonzero', 'int32', 'decomposed'),
+    ('nonzero', 'int64', 'decomposed'),
+    ('prod', 'int32', 'decomposed'),
+    ('prod', 'int32', 'exported'),
+    ('repeat', 'float32', 'decomposed'),
+    ('repeat', 'float32', 'exported'),
+    ('repeat', 'int32', 'decomposed'),
+    ('repeat', 'int32', 'exported'),
+    ('squeeze.multiple', 'bool', 'decomposed'),
+    ('squeeze.multiple', 'bool', 'exported'),
+    ('squeeze.multiple', 'float16', 'decomposed'),
+    ('squeeze.multiple', 'float16', 'exported'),
+    ('squeeze.multiple', 'float32', 'decomposed'),
+    ('squeeze.multiple', 'float32', 'exported'),
+    ('squeeze.multiple', 'int32', 'decomposed'),
+    ('squeeze.multiple', 'int32', 'exported'),
+    ('squeeze.multiple', 'int64', 'decomposed'),
+    ('squeeze.multiple', 'int64', 'exported'),
+    ('std', 'float32', 'exported'),
+    ('tile', 'float32', 'decomposed'),
+    ('tile', 'int32', 'decomposed'),
+    ('torch.ops.aten._safe_softmax.default', 'bool', 'exported'),
+    ('torch.ops.aten._safe_softmax.default', 'float16', 'exported'),
+    ('torch.ops.aten._safe_softmax.default', 'float32', 'exported'),
+    ('torch.ops.aten._safe_softmax.default', 'int32', 'exported'),
+    ('torch.ops.aten._safe_softmax.default', 'int64', 'exported'),
+    ('var', 'float32', 'decomposed'),
+    ('var_mean', 'float32', 'decomposed'),
 ]
 
 # (op, dtype, form) -> what is wrong, as measured: every wrong or crashing case of the sweep.
@@ -89,52 +146,10 @@ KNOWN_FAILING = {
         'wrong: sample 0: output: 3935 of 8000 values differ',
     ('argsort', 'float16', 'exported'):
         'wrong: sample 0: output: 3935 of 8000 values differ',
-    ('atan2', 'int32', 'decomposed'):
-        'wrong: sample 0: output: dtype int32, eager float32',
-    ('atan2', 'int32', 'exported'):
-        'wrong: sample 0: output: dtype int32, eager float32',
-    ('atan2', 'int64', 'decomposed'):
-        'wrong: sample 0: output: dtype int64, eager float32',
-    ('atan2', 'int64', 'exported'):
-        'wrong: sample 0: output: dtype int64, eager float32',
-    ('cdist', 'float32', 'decomposed'):
-        'wrong: sample 0: output: 150 of 150 values off; max abs err inf, max rel err inf',
-    ('cumsum', 'int32', 'decomposed'):
-        'wrong: sample 0: output: dtype int32, eager int64',
-    ('cumsum', 'int32', 'exported'):
-        'wrong: sample 0: output: dtype int32, eager int64',
-    ('erfinv', 'float32', 'decomposed'):
-        'wrong: sample 0: output: 2 of 400 values off; max abs err 0.0099, max rel err 0.00469',
-    ('erfinv', 'float32', 'exported'):
-        'wrong: sample 0: output: 2 of 400 values off; max abs err 0.0099, max rel err 0.00469',
-    ('expand_as', 'bool', 'decomposed'):
-        'crash: sample 1: killed by signal 11',
-    ('expand_as', 'float16', 'decomposed'):
-        'crash: sample 1: killed by signal 11',
-    ('expand_as', 'float32', 'decomposed'):
-        'crash: sample 1: killed by signal 11',
-    ('expand_as', 'int32', 'decomposed'):
-        'crash: sample 1: killed by signal 11',
-    ('gcd', 'int32', 'decomposed'):
-        'wrong: sample 0: output: 1 of 1 values differ',
-    ('gcd', 'int32', 'exported'):
-        'wrong: sample 0: output: 1 of 1 values differ',
-    ('gcd', 'int64', 'decomposed'):
-        'wrong: sample 0: output: 1 of 1 values differ',
-    ('gcd', 'int64', 'exported'):
-        'wrong: sample 0: output: 1 of 1 values differ',
     ('grid_sampler_2d', 'float16', 'decomposed'):
         'wrong: sample 0: output: 50 of 780 values off; max abs err 0.019, max rel err 0.874',
     ('grid_sampler_2d', 'float16', 'exported'):
         'wrong: sample 0: output: 50 of 780 values off; max abs err 0.019, max rel err 0.874',
-    ('kthvalue', 'float16', 'decomposed'):
-        'wrong: sample 0: output 0: shape [5], eager [5, 5]; output 1: dtype float16, eager int64',
-    ('kthvalue', 'float16', 'exported'):
-        'wrong: sample 0: output 0: shape [5], eager [5, 5]; output 1: dtype float16, eager int64',
-    ('kthvalue', 'float32', 'decomposed'):
-        'wrong: sample 0: output 0: shape [5], eager [5, 5]; output 1: dtype float32, eager int64',
-    ('kthvalue', 'float32', 'exported'):
-        'wrong: sample 0: output 0: shape [5], eager [5, 5]; output 1: dtype float32, eager int64',
     ('kthvalue', 'int32', 'decomposed'):
         'wrong: sample 0: output 0: shape [5], eager [5, 5]; output 1: dtype int32, eager int64',
     ('kthvalue', 'int32', 'exported'):
@@ -143,10 +158,6 @@ KNOWN_FAILING = {
         'wrong: sample 0: output 0: shape [5], eager [5, 5]; output 1: shape [5], eager [5, 5]',
     ('kthvalue', 'int64', 'exported'):
         'wrong: sample 0: output 0: shape [5], eager [5, 5]; output 1: shape [5], eager [5, 5]',
-    ('logsumexp', 'int32', 'exported'):
-        'wrong: sample 1: output: dtype int32, eager float32',
-    ('logsumexp', 'int64', 'exported'):
-        'wrong: sample 1: output: dtype int64, eager float32',
     ('nn.functional.avg_pool1d', 'int64', 'decomposed'):
         'wrong: sample 0: output: 5 of 18 values differ',
     ('nn.functional.avg_pool3d', 'int64', 'decomposed'):
@@ -155,44 +166,18 @@ KNOWN_FAILING = {
         'wrong: sample 0: output: 9 of 24 values differ',
     ('nn.functional.grid_sample', 'float16', 'decomposed'):
         'wrong: sample 0: output: 4 of 150 values off; max abs err 0.00299, max rel err 0.0348',
-    ('nn.functional.instance_norm', 'float16', 'exported'):
-        'wrong: sample 0: output: 125 of 125 values off; max abs err 41.3, max rel err 356',
-    ('nn.functional.instance_norm', 'float32', 'exported'):
-        'wrong: sample 0: output: 125 of 125 values off; max abs err 41.3, max rel err 341',
     ('nn.functional.soft_margin_loss', 'float16', 'decomposed'):
         'wrong: sample 1: output: 1 of 1 values off; max abs err inf, max rel err inf',
-    ('nonzero', 'bool', 'decomposed'):
-        'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
     ('nonzero', 'bool', 'exported'):
-        'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
-    ('nonzero', 'float16', 'decomposed'):
         'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
     ('nonzero', 'float16', 'exported'):
         'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
-    ('nonzero', 'float32', 'decomposed'):
-        'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
     ('nonzero', 'float32', 'exported'):
-        'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
-    ('nonzero', 'int32', 'decomposed'):
         'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
     ('nonzero', 'int32', 'exported'):
         'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
-    ('nonzero', 'int64', 'decomposed'):
-        'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
     ('nonzero', 'int64', 'exported'):
         'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
-    ('prod', 'int32', 'decomposed'):
-        'wrong: sample 0: output: dtype int32, eager int64',
-    ('prod', 'int32', 'exported'):
-        'wrong: sample 0: output: dtype int32, eager int64',
-    ('repeat', 'float32', 'decomposed'):
-        'wrong: sample 0: output: 1 of 1 values off; max abs err 215, max rel err 25.3',
-    ('repeat', 'float32', 'exported'):
-        'wrong: sample 0: output: 1 of 1 values off; max abs err 8.48, max rel err 1',
-    ('repeat', 'int32', 'decomposed'):
-        'wrong: sample 0: output: 1 of 1 values differ',
-    ('repeat', 'int32', 'exported'):
-        'wrong: sample 0: output: 1 of 1 values differ',
     ('sort', 'bool', 'decomposed'):
         'wrong: sample 0: output 1: 7999 of 8000 values differ',
     ('sort', 'bool', 'exported'):
@@ -201,32 +186,6 @@ KNOWN_FAILING = {
         'wrong: sample 0: output 1: 3935 of 8000 values differ',
     ('sort', 'float16', 'exported'):
         'wrong: sample 0: output 1: 3935 of 8000 values differ',
-    ('squeeze.multiple', 'bool', 'decomposed'):
-        'wrong: sample 0: output: shape [], eager [1, 1, 1, 1]',
-    ('squeeze.multiple', 'bool', 'exported'):
-        'wrong: sample 0: output: shape [], eager [1, 1, 1, 1]',
-    ('squeeze.multiple', 'float16', 'decomposed'):
-        'wrong: sample 0: output: shape [], eager [1, 1, 1, 1]',
-    ('squeeze.multiple', 'float16', 'exported'):
-        'wrong: sample 0: output: shape [], eager [1, 1, 1, 1]',
-    ('squeeze.multiple', 'float32', 'decomposed'):
-        'wrong: sample 0: output: shape [], eager [1, 1, 1, 1]',
-    ('squeeze.multiple', 'float32', 'exported'):
-        'wrong: sample 0: output: shape [], eager [1, 1, 1, 1]',
-    ('squeeze.multiple', 'int32', 'decomposed'):
-        'wrong: sample 0: output: shape [], eager [1, 1, 1, 1]',
-    ('squeeze.multiple', 'int32', 'exported'):
-        'wrong: sample 0: output: shape [], eager [1, 1, 1, 1]',
-    ('squeeze.multiple', 'int64', 'decomposed'):
-        'wrong: sample 0: output: shape [], eager [1, 1, 1, 1]',
-    ('squeeze.multiple', 'int64', 'exported'):
-        'wrong: sample 0: output: shape [], eager [1, 1, 1, 1]',
-    ('std', 'float32', 'exported'):
-        'wrong: sample 0: output: 1 of 1 values off; max abs err 0.0198, max rel err 0.00401',
-    ('tile', 'float32', 'decomposed'):
-        'wrong: sample 0: output: 1 of 1 values off; max abs err 8.48, max rel err 1',
-    ('tile', 'int32', 'decomposed'):
-        'wrong: sample 0: output: 1 of 1 values differ',
     ('topk', 'int32', 'decomposed'):
         'wrong: sample 0: output 1: 16 of 150 values differ',
     ('topk', 'int32', 'exported'):
@@ -235,22 +194,8 @@ KNOWN_FAILING = {
         'wrong: sample 0: output 1: 16 of 150 values differ',
     ('topk', 'int64', 'exported'):
         'wrong: sample 0: output 1: 16 of 150 values differ',
-    ('torch.ops.aten._safe_softmax.default', 'bool', 'exported'):
-        'wrong: sample 0: output: 9 of 24 values off; NaN mismatch at 9',
-    ('torch.ops.aten._safe_softmax.default', 'float16', 'exported'):
-        'wrong: sample 0: output: 9 of 24 values off; NaN mismatch at 9',
-    ('torch.ops.aten._safe_softmax.default', 'float32', 'exported'):
-        'wrong: sample 0: output: 9 of 24 values off; NaN mismatch at 9',
-    ('torch.ops.aten._safe_softmax.default', 'int32', 'exported'):
-        'wrong: sample 0: output: 9 of 24 values off; NaN mismatch at 9',
-    ('torch.ops.aten._safe_softmax.default', 'int64', 'exported'):
-        'wrong: sample 0: output: 9 of 24 values off; NaN mismatch at 9',
-    ('var', 'float32', 'decomposed'):
-        'wrong: sample 0: output: 1 of 1 values off; max abs err 0.195, max rel err 0.008',
     ('var', 'float32', 'exported'):
         'wrong: sample 0: output: 1 of 1 values off; max abs err 0.195, max rel err 0.008',
-    ('var_mean', 'float32', 'decomposed'):
-        'wrong: sample 0: output 0: 1 of 1 values off; max abs err 0.195, max rel err 0.008',
     ('var_mean', 'float32', 'exported'):
         'wrong: sample 0: output 0: 1 of 1 values off; max abs err 0.195, max rel err 0.008',
     ('vstack', 'bool', 'exported'):

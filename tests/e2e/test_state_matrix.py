@@ -16,35 +16,7 @@ import pytest
 
 from conftest import ProgramCache, assert_outputs_match, describe, run_cli, write_inputs
 from tests.models.export import eager_outputs
-from tests.models.state_matrix import CALLS, CELLS, FAST, case_for
-
-# {"glob over cell ids": "why pt2ov refuses it"}.
-# As exported, the mutating op forced off OpenVINO has no CPU kernel; after
-# run_decompositions() some of these ops are spelled otherwise (zero_ as zeros_like, index_copy
-# as index_put, ...), so --cpu-op of the exported name moves nothing and the cell runs.
-_NO_KERNEL = "the mutating op forced off OpenVINO has no pt2ov CPU kernel ({})"
-REFUSED: dict[str, str] = {
-    "index_put-*-cpu": _NO_KERNEL.format("index_put"),
-    "kv_index_put-*-cpu": _NO_KERNEL.format("index_put"),
-    "kv_index_copy-*-exported-cpu": _NO_KERNEL.format("index_copy"),
-    "ring_step-*-exported-cpu": _NO_KERNEL.format("index_copy"),
-    "zero-*-exported-cpu": _NO_KERNEL.format("zero"),
-    "zero-*-exported-split": _NO_KERNEL.format("zero"),
-    "fill-*-exported-cpu": _NO_KERNEL.format("fill.Tensor"),
-    "slice_add-*-cpu": _NO_KERNEL.format("slice_scatter"),
-    "kv_slice_scatter-*-cpu": _NO_KERNEL.format("slice_scatter, roll"),
-    "ring_roll-*-exported-cpu": _NO_KERNEL.format("roll, select_scatter"),
-    "setitem_int-*-exported-cpu": _NO_KERNEL.format("select_scatter"),
-    "select_add-*-exported-cpu": _NO_KERNEL.format("select_scatter"),
-    "view_add-*-exported-*": "an in-place write into a view of a view (b.view(-1)[1:3] += ...) as exported; "
-                             "the decomposed form runs",
-    # torch 2.13's run_decompositions() makes a program that contradicts its own signature:
-    # fill_(0-d tensor) on a buffer loses the expand (the new value is 0-d), copy_ from float64
-    # into a 0-d float buffer loses the conversion; the decomposed program run by torch itself
-    # returns other shapes or dtypes than eager. pt2ov refuses such a buffer mutation.
-    "fill-*-r[124]*-decomposed-*": "run_decompositions() gives the buffer a 0-d new value",
-    "copy_broadcast-*-r0-decomposed-*": "run_decompositions() gives the buffer a float64 new value",
-}
+from tests.models.state_matrix import CALLS, CELLS, FAST, REFUSED, case_for
 
 RUN_ALL = os.environ.get("PT2OV_STATE_MATRIX") == "all"
 
