@@ -11,7 +11,7 @@ JOBS ?= 2
 all: build
 
 deps:
-	@bash scripts/install-deps.sh
+	@PYTHON_BOOT=$(PYTHON_BOOT) bash scripts/install-deps.sh
 
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
