@@ -24,22 +24,6 @@ namespace nb = nanobind;
 
 namespace {
 
-// One line, as the command line prints it (OpenVINO's own errors span several lines).
-std::string one_line(const std::string& message) {
-    std::string line;
-    bool space = false;
-    for (char c : message) {
-        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-            space = !line.empty();
-            continue;
-        }
-        if (space) line += ' ';
-        space = false;
-        line += c;
-    }
-    return line;
-}
-
 PyObject* g_error = nullptr;
 PyObject* g_archive_error = nullptr;
 PyObject* g_unsupported_error = nullptr;
@@ -207,15 +191,15 @@ NB_MODULE(_pt2ov, m) {
         try {
             std::rethrow_exception(p);
         } catch (const pt2ov::ArchiveError& e) {
-            PyErr_SetString(g_archive_error, one_line(e.what()).c_str());
+            PyErr_SetString(g_archive_error, pt2ov::tools::one_line(e.what()).c_str());
         } catch (const pt2ov::UnsupportedError& e) {
-            PyErr_SetString(g_unsupported_error, one_line(e.what()).c_str());
+            PyErr_SetString(g_unsupported_error, pt2ov::tools::one_line(e.what()).c_str());
         } catch (const pt2ov::InputError& e) {
-            PyErr_SetString(g_input_error, one_line(e.what()).c_str());
+            PyErr_SetString(g_input_error, pt2ov::tools::one_line(e.what()).c_str());
         } catch (const pt2ov::InternalError& e) {
-            PyErr_SetString(g_internal_error, one_line(e.what()).c_str());
+            PyErr_SetString(g_internal_error, pt2ov::tools::one_line(e.what()).c_str());
         } catch (const pt2ov::Error& e) {
-            PyErr_SetString(g_error, one_line(e.what()).c_str());
+            PyErr_SetString(g_error, pt2ov::tools::one_line(e.what()).c_str());
         }
     });
 

@@ -20,22 +20,6 @@ constexpr int kExitInternalError = 3;
 constexpr const char* kExitStatusHelp = "Exit status: 0 success, 2 user error (bad file, input, flag or unsupported "
                                         "program; one line on stderr), 3 internal error (a bug in pt2ov: please report it).";
 
-// One line on stderr, whatever the message holds (OpenVINO's own errors span several lines).
-std::string one_line(const std::string& message) {
-    std::string line;
-    bool space = false;
-    for (char c : message) {
-        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-            space = !line.empty();
-            continue;
-        }
-        if (space) line += ' ';
-        space = false;
-        line += c;
-    }
-    return line;
-}
-
 void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
     command.add_option("--method", options.method, "Method (program) in the archive")->default_val("forward");
     command.add_option("--device", options.device, "OpenVINO device: CPU, GPU, NPU, AUTO, HETERO:...")->default_val("CPU");
@@ -176,7 +160,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "pt2ov: " << one_line(e.what()) << " (see pt2ov --help or pt2ov COMMAND --help)\n";
+        std::cerr << "pt2ov: " << pt2ov::tools::one_line(e.what()) << " (see pt2ov --help or pt2ov COMMAND --help)\n";
         return kExitUserError;
     }
     try {
@@ -188,14 +172,14 @@ int main(int argc, char** argv) {
             return 0;
         }
     } catch (const pt2ov::InternalError& e) {
-        std::cerr << "pt2ov: internal error (a bug in pt2ov; please report it with the model): " << one_line(e.what()) << "\n";
+        std::cerr << "pt2ov: internal error (a bug in pt2ov; please report it with the model): " << pt2ov::tools::one_line(e.what()) << "\n";
         return kExitInternalError;
     } catch (const pt2ov::Error& e) {
-        std::cerr << "pt2ov: error: " << one_line(e.what()) << "\n";
+        std::cerr << "pt2ov: error: " << pt2ov::tools::one_line(e.what()) << "\n";
         return kExitUserError;
     } catch (const std::exception& e) {
         // The library throws only pt2ov::Error; this is the last resort for the tools' code.
-        std::cerr << "pt2ov: internal error (a bug in pt2ov; please report it with the model): " << one_line(e.what()) << "\n";
+        std::cerr << "pt2ov: internal error (a bug in pt2ov; please report it with the model): " << pt2ov::tools::one_line(e.what()) << "\n";
         return kExitInternalError;
     }
     return 0;

@@ -175,6 +175,9 @@ struct Graph {
     const Value* find_value(const std::string& name) const;
 };
 
+// "a tensor", "an int", "a list", ...: an argument's kind as error messages name it.
+const char* kind_name(Argument::Kind kind);
+
 // Builders of arguments, as rewrites (and tests) spell the nodes they make.
 Argument tensor_arg(const std::string& name);
 Argument symint_arg(const std::string& name);

@@ -323,27 +323,6 @@ SchemaTable& schema_table() {
     return table;
 }
 
-const char* kind_name(Kind kind) {
-    switch (kind) {
-        case Kind::None: return "None";
-        case Kind::Tensor: return "a tensor";
-        case Kind::SymInt: return "a symbolic int";
-        case Kind::SymBool: return "a symbolic bool";
-        case Kind::SymFloat: return "a symbolic float";
-        case Kind::Int: return "an int";
-        case Kind::Float: return "a float";
-        case Kind::Bool: return "a bool";
-        case Kind::String: return "a string";
-        case Kind::ScalarType: return "a dtype";
-        case Kind::MemoryFormat: return "a memory format";
-        case Kind::Layout: return "a layout";
-        case Kind::Device: return "a device";
-        case Kind::List: return "a list";
-        case Kind::Unsupported: return "an unsupported value";
-    }
-    return "an unknown value";
-}
-
 bool is_number(Kind kind) {
     return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool || kind == Kind::SymInt ||
            kind == Kind::SymFloat || kind == Kind::SymBool;

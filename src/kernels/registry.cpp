@@ -12,6 +12,7 @@ namespace pt2ov::kernels {
 
 using graph::Argument;
 using Kind = Argument::Kind;
+using graph::kind_name;
 
 // ---- Registry ------------------------------------------------------------------------------
 
@@ -71,27 +72,6 @@ std::vector<std::string> registered_ops() {
 // ---- KernelCall ----------------------------------------------------------------------------
 
 namespace {
-
-const char* kind_name(Kind kind) {
-    switch (kind) {
-        case Kind::None: return "None";
-        case Kind::Tensor: return "a tensor";
-        case Kind::SymInt: return "a symbolic int";
-        case Kind::SymBool: return "a symbolic bool";
-        case Kind::SymFloat: return "a symbolic float";
-        case Kind::Int: return "an int";
-        case Kind::Float: return "a float";
-        case Kind::Bool: return "a bool";
-        case Kind::String: return "a string";
-        case Kind::ScalarType: return "a dtype";
-        case Kind::MemoryFormat: return "a memory format";
-        case Kind::Layout: return "a layout";
-        case Kind::Device: return "a device";
-        case Kind::List: return "a list";
-        case Kind::Unsupported: return "an unsupported value";
-    }
-    return "an unknown value";
-}
 
 }  // namespace
 
