@@ -13,16 +13,7 @@ import torch
 from conftest import ProgramCache, describe, inspect_json, run_cli, run_engine_in, write_inputs
 from tests.models import ModelCase
 from tests.models.export import eager_outputs
-
-
-class Counter(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.register_buffer("count", torch.zeros(()))
-
-    def forward(self, x):
-        self.count += x.sum()
-        return self.count.clone()
+from tests.models.regressions import ZeroDimCounter  # the running counter of issue 12
 
 
 class TwoBuffers(torch.nn.Module):
@@ -42,7 +33,7 @@ class TwoBuffers(torch.nn.Module):
 
 
 _CASES = {
-    "counter": ModelCase("counter", lambda: Counter().eval(), lambda v: (torch.ones(3),)),
+    "counter": ModelCase("counter", lambda: ZeroDimCounter().eval(), lambda v: (torch.ones(3),)),
     "two_buffers": ModelCase("two_buffers", lambda: TwoBuffers().eval(),
                              lambda v: (torch.arange(3.0) + v,)),
 }

@@ -85,6 +85,17 @@ std::shared_ptr<ov::op::v0::Parameter> parameter(const std::string& name, ov::el
     return p;
 }
 
+// An OpenVINO step computing `result` = sin(`input`), as conversion would hand it over.
+compile::OpenVINOStep sine_step(const std::string& input, const std::string& result) {
+    auto x = parameter(input);
+    auto sine = std::make_shared<ov::op::v0::Sin>(x);
+    compile::OpenVINOStep lowered;
+    lowered.model = std::make_shared<ov::Model>(ov::OutputVector{sine->output(0)}, ov::ParameterVector{x});
+    lowered.parameters = {input};
+    lowered.results = {result};
+    return lowered;
+}
+
 std::vector<float> floats(const Tensor& tensor) {
     std::vector<float> out(tensor.numel());
     std::memcpy(out.data(), tensor.data(), tensor.byte_size());
@@ -118,12 +129,7 @@ TEST(Executor, OpenVINOStepThenCpuStep) {
     const int s = p.node("s", "aten.sin.default", {"x"});
     const int c = p.node("c", "aten.cos.default", {"s"});
     p.output("c");
-    auto x = parameter("x");
-    auto sine = std::make_shared<ov::op::v0::Sin>(x);
-    compile::OpenVINOStep lowered;
-    lowered.model = std::make_shared<ov::Model>(ov::OutputVector{sine->output(0)}, ov::ParameterVector{x});
-    lowered.parameters = {"x"};
-    lowered.results = {"s"};
+    auto lowered = sine_step("x", "s");
     p.openvino_step({s}, {"x"}, {"s"}, lowered);
     p.cpu_step({c}, {"s"}, {"c"});
     auto executor = p.build();
@@ -144,12 +150,7 @@ TEST(Executor, MadeValuesAreCopiesOwningTheirMemory) {
     p.output("copy");
     p.output("s");
     p.output("s");  // one tensor returned twice: two tensors
-    auto x = parameter("x");
-    auto sine = std::make_shared<ov::op::v0::Sin>(x);
-    compile::OpenVINOStep lowered;
-    lowered.model = std::make_shared<ov::Model>(ov::OutputVector{sine->output(0)}, ov::ParameterVector{x});
-    lowered.parameters = {"x"};
-    lowered.results = {"s"};
+    auto lowered = sine_step("x", "s");
     lowered.aliases = {compile::Alias{compile::Alias::Kind::Input, "copy", "x", nullptr}};
     p.openvino_step({copy, s}, {"x"}, {"copy", "s"}, lowered);
     auto executor = p.build();
@@ -280,12 +281,7 @@ TEST(Executor, StaticOutputsGoStraightIntoCallerMemory) {
     p.input("x");
     const int s = p.node("s", "aten.sin.default", {"x"});
     p.output("s");
-    auto x = parameter("x");
-    auto sine = std::make_shared<ov::op::v0::Sin>(x);
-    compile::OpenVINOStep lowered;
-    lowered.model = std::make_shared<ov::Model>(ov::OutputVector{sine->output(0)}, ov::ParameterVector{x});
-    lowered.parameters = {"x"};
-    lowered.results = {"s"};
+    auto lowered = sine_step("x", "s");
     p.openvino_step({s}, {"x"}, {"s"}, lowered);
     auto executor = p.build();
     std::vector<float> input{0.0f, 0.5f, 1.0f, -2.0f}, destination(kSize, -7.0f);
