@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "graph/canonical_forms.h"
+#include "graph/decompose/decompose.h"
 #include "graph/schema.h"
 
 namespace pt2ov::graph {
@@ -710,26 +711,32 @@ std::map<std::string, Rewrite> training_rewrites() {
 
 void lower_training_ops(Graph& graph, const std::string& where) {
     static const auto rewrites = training_rewrites();
-    std::vector<Node> rewritten;
+    // Nodes a decomposition makes are visited again (a decomposition may use an op that has a
+    // rewrite or a decomposition of its own); the budget stops a decomposition that, wrongly,
+    // makes its own target.
+    size_t budget = 64 * graph.nodes.size() + 1024;
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
-        auto it = rewrites.find(graph.nodes[i].target);
-        if (it == rewrites.end()) {
-            rewritten.push_back(graph.nodes[i]);
+        if (const auto* decomposition = decompose::find_decomposition(graph.nodes[i].target)) {
+            if (budget-- == 0) {
+                throw InternalError(where + ": decompositions do not terminate at node " + graph.nodes[i].name + " (" +
+                                    graph.nodes[i].target + ")");
+            }
+            decompose::decompose_node(graph, i, *decomposition, where);
+            --i;  // the first node made (or, when none was, the next node) is visited next
             continue;
         }
+        auto it = rewrites.find(graph.nodes[i].target);
+        if (it == rewrites.end()) continue;
         std::vector<Node> inserted;
         graph.nodes[i].origin_target = graph.nodes[i].source_target();
         with_context("rewriting node " + graph.nodes[i].name + " (" + graph.nodes[i].target + ") to core ATen",
                      [&] { it->second(graph, i, inserted); });
         // The rewritten node and the ones inserted before it are checked like the archive's.
         resolve_node(graph.nodes[i], where);
-        for (auto& node : inserted) {
-            resolve_node(node, where);
-            rewritten.push_back(std::move(node));
-        }
-        rewritten.push_back(graph.nodes[i]);
+        for (auto& node : inserted) resolve_node(node, where);
+        graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i), inserted.begin(), inserted.end());
+        i += inserted.size();
     }
-    graph.nodes = std::move(rewritten);
     reindex_producers(graph);
 }
 
