@@ -220,6 +220,17 @@ void Builder::output(size_t index, const std::string& target, std::vector<Argume
     made_.push_back(std::move(made));
 }
 
+void Builder::outputs(const std::string& target, std::vector<Argument> positional, Keywords keywords) {
+    Node made = make(target, std::move(positional), std::move(keywords));
+    made.name = fresh_name(node_.name);
+    for (size_t k = 0; k < output_names_.size(); ++k) {
+        if (produced_[k]) throw InternalError("a decomposition of node " + node_.name + " makes output " + std::to_string(k) + " twice");
+        made.outputs.push_back(output_names_[k].empty() ? none_arg() : tensor_arg(output_names_[k]));
+        produced_[k] = true;
+    }
+    made_.push_back(std::move(made));
+}
+
 void Builder::output_is(size_t index, const Argument& value) { output(index, "aten.alias.default", {value}); }
 
 std::vector<Node> Builder::take() {

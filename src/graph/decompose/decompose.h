@@ -65,6 +65,9 @@ public:
     // The node that produces the original node's `index`-th output, under its name. Every used
     // output must be produced exactly once.
     void output(size_t index, const std::string& target, std::vector<Argument> positional, Keywords keywords = {});
+    // One node that produces all of the original node's outputs, in order, under their names
+    // (the original node's target spelled another way).
+    void outputs(const std::string& target, std::vector<Argument> positional, Keywords keywords = {});
     // The original node's `index`-th output is `value` itself (an alias node makes it).
     void output_is(size_t index, const Argument& value);
 

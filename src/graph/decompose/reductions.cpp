@@ -1,0 +1,409 @@
+// Reductions and products of the training IR: var/std and their _mean forms with the correction
+// spelled out, aminmax, count_nonzero, nansum, nanmean, isclose, dist, norms, and the matrix and
+// vector products (mv, addmv, addr, addbmm, outer, inner, vdot, vecdot, kron, tensordot, cross,
+// cosine_similarity, pairwise_distance), as torch._refs and ATen's composites compute them.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "graph/decompose/common.h"
+
+namespace pt2ov::graph::decompose {
+namespace {
+
+using Kind = Argument::Kind;
+
+double number(const Builder& b, const Argument& arg) {
+    switch (arg.kind) {
+        case Kind::Int: return static_cast<double>(arg.int_value);
+        case Kind::Float: return arg.float_value;
+        case Kind::Bool: return arg.bool_value ? 1.0 : 0.0;
+        default: b.refuse("needs a number where it has " + std::string(kind_name(arg.kind)));
+    }
+}
+
+// The dims a reduction's `dim` argument names, in [0, rank); every dim for None or [].
+std::vector<int64_t> reduced_dims(const Builder& b, const Argument& dim, int64_t rank) {
+    std::vector<int64_t> dims;
+    if (dim.kind == Kind::Int) {
+        dims.push_back(b.dim(dim.int_value, rank));
+    } else if (dim.kind == Kind::List && !dim.items.empty()) {
+        for (const auto& d : dim.items) dims.push_back(b.dim(d.int_value, rank));
+    } else {
+        for (int64_t d = 0; d < rank; ++d) dims.push_back(d);
+    }
+    return dims;
+}
+
+Argument correction_of(bool unbiased) { return int_arg(unbiased ? 1 : 0); }
+
+// var/std with `unbiased` (a bool) are the .correction forms with correction 1 or 0.
+void variance(Builder& b, const char* core, bool has_dim) {
+    const Argument self = b.arg(0, "self");
+    const Argument dim = has_dim ? b.arg(1, "dim") : none_arg();
+    const bool unbiased = b.arg(has_dim ? 2 : 1, "unbiased").bool_value;
+    const Argument keepdim = has_dim ? b.arg(3, "keepdim") : bool_arg(false);
+    b.outputs(core, {self, dim}, {{"correction", correction_of(unbiased)}, {"keepdim", keepdim}});
+}
+
+// std_mean: the variance's square root beside the mean.
+void std_mean(Builder& b, Argument dim, Argument correction, Argument keepdim) {
+    const Argument self = b.arg(0, "self");
+    const auto parts = b.op_multi("aten.var_mean.correction", {self, std::move(dim)},
+                                  {contiguous_like(b.output_meta(0)), contiguous_like(b.output_meta(1))},
+                                  {{"correction", std::move(correction)}, {"keepdim", std::move(keepdim)}});
+    b.output(0, "aten.sqrt.default", {parts[0]});
+    b.output_is(1, parts[1]);
+}
+
+void aminmax(Builder& b) {
+    const Argument self = b.arg(0, "self");
+    const Argument dim = b.arg(1, "dim"), keepdim = b.arg(2, "keepdim");
+    const Argument dims = dim.kind == Kind::Int ? ints_arg({dim.int_value}) : ints_arg({});
+    b.output(0, "aten.amin.default", {self, dims, keepdim});
+    b.output(1, "aten.amax.default", {self, dims, keepdim});
+}
+
+Argument as_int_list(const Argument& dim) {
+    if (dim.kind == Kind::Int) return ints_arg({dim.int_value});
+    return dim;
+}
+
+void count_nonzero(Builder& b) {
+    const Argument self = b.arg(0, "self");
+    const Argument dim = b.arg(1, "dim");
+    const auto& m = b.meta(self);
+    const Argument nonzero = elementwise(b, "aten.ne.Scalar", {self, int_arg(0)}, DType::Bool);
+    const Argument counts = to_dtype(b, nonzero, DType::Int64);
+    (void)m;
+    b.output(0, "aten.sum.dim_IntList", {counts, dim.kind == Kind::None ? none_arg() : as_int_list(dim)});
+}
+
+// x with NaN replaced by 0 (x itself for integers).
+Argument nan_as_zero(Builder& b, const Argument& x) {
+    const auto& m = b.meta(x);
+    if (!is_floating(m.dtype)) return x;
+    const Argument nan = elementwise(b, "aten.isnan.default", {x}, DType::Bool);
+    return elementwise(b, "aten.where.self", {nan, float_arg(0.0), x}, m.dtype);
+}
+
+void nansum(Builder& b) {
+    const Argument self = b.arg(0, "self");
+    Keywords keywords;
+    if (b.arg(3, "dtype").kind == Kind::ScalarType) keywords.push_back({"dtype", b.arg(3, "dtype")});
+    b.output(0, "aten.sum.dim_IntList", {nan_as_zero(b, self), b.arg(1, "dim"), b.arg(2, "keepdim")}, std::move(keywords));
+}
+
+void nanmean(Builder& b) {
+    const Argument self = b.arg(0, "self");
+    const Argument dim = b.arg(1, "dim"), keepdim = b.arg(2, "keepdim");
+    const TensorMeta& out = b.output_meta();
+    const auto dims = reduced_dims(b, dim, b.rank(self));
+    const Argument values = to_dtype(b, nan_as_zero(b, self), out.dtype);
+    const Argument total = b.op("aten.sum.dim_IntList", {values, dim, keepdim}, contiguous_like(out));
+    const Argument present = elementwise(b, "aten.logical_not.default", {elementwise(b, "aten.isnan.default", {self}, DType::Bool)}, DType::Bool);
+    const Argument count = b.op("aten.sum.dim_IntList", {to_dtype(b, present, out.dtype), dim, keepdim}, contiguous_like(out));
+    (void)dims;
+    b.output(0, "aten.div.Tensor", {total, count});
+}
+
+// isclose as torch._refs has it: equal, or (equal_nan) both NaN, or a finite difference within
+// atol + |rtol * other|.
+void isclose(Builder& b) {
+    Argument x = b.arg(0, "self"), y = b.arg(1, "other");
+    const double rtol = number(b, b.arg(2, "rtol")), atol = number(b, b.arg(3, "atol"));
+    const bool equal_nan = b.arg(4, "equal_nan").bool_value;
+    const DType dtype = b.meta(x).dtype;
+    Argument close = elementwise(b, "aten.eq.Tensor", {x, y}, DType::Bool);
+    const bool floating = is_floating(dtype);
+    if (equal_nan && floating) {
+        const Argument both = elementwise(b, "aten.logical_and.default",
+                                          {elementwise(b, "aten.isnan.default", {x}, DType::Bool), elementwise(b, "aten.isnan.default", {y}, DType::Bool)}, DType::Bool);
+        close = elementwise(b, "aten.logical_or.default", {close, both}, DType::Bool);
+    }
+    if (rtol == 0.0 && atol == 0.0) return b.output_is(0, close);
+    const DType work = floating ? dtype : DType::Float64;
+    x = to_dtype(b, x, work);
+    y = to_dtype(b, y, work);
+    const Argument allowed = elementwise(b, "aten.add.Tensor", {elementwise(b, "aten.abs.default", {elementwise(b, "aten.mul.Tensor", {y, float_arg(rtol)}, work)}, work), float_arg(atol)}, work);
+    const Argument actual = elementwise(b, "aten.abs.default", {elementwise(b, "aten.sub.Tensor", {x, y}, work)}, work);
+    const Argument within = elementwise(b, "aten.logical_and.default",
+                                        {elementwise(b, "aten.isfinite.default", {actual}, DType::Bool), elementwise(b, "aten.le.Tensor", {actual, allowed}, DType::Bool)}, DType::Bool);
+    b.output(0, "aten.logical_or.default", {close, within});
+}
+
+void dist(Builder& b) {
+    const Argument x = b.arg(0, "self"), y = b.arg(1, "other");
+    const Argument difference = elementwise(b, "aten.sub.Tensor", {x, y}, b.output_meta().dtype);
+    b.output(0, "aten.linalg_vector_norm.default", {difference, b.arg(2, "p")});
+}
+
+// linalg_norm of vectors (ord a number or None over at most one dim, or None over all) and the
+// Frobenius norm; matrix norms of other orders are not decomposed.
+void linalg_norm(Builder& b, bool ord_is_string) {
+    const Argument self = b.arg(0, "self");
+    const Argument ord = b.arg(1, "ord"), dim = b.arg(2, "dim"), keepdim = b.arg(3, "keepdim");
+    Keywords keywords;
+    if (b.arg(4, "dtype").kind == Kind::ScalarType) keywords.push_back({"dtype", b.arg(4, "dtype")});
+    const size_t dims = dim.kind == Kind::List ? dim.items.size() : dim.kind == Kind::Int ? 1 : 0;
+    if (ord_is_string) {
+        if (ord.string_value != "fro" || !(dims == 2 || (dims == 0 && b.rank(self) == 2))) b.refuse("only the Frobenius matrix norm is decomposed");
+        return b.output(0, "aten.linalg_vector_norm.default", {self, int_arg(2), dim, keepdim}, std::move(keywords));
+    }
+    if (ord.kind == Kind::None) {
+        if (dim.kind == Kind::None || dims <= 2) {
+            return b.output(0, "aten.linalg_vector_norm.default", {self, int_arg(2), dim, keepdim}, std::move(keywords));
+        }
+    } else if (dims == 1 || (dim.kind == Kind::None && b.rank(self) == 1)) {
+        return b.output(0, "aten.linalg_vector_norm.default", {self, ord, dim, keepdim}, std::move(keywords));
+    }
+    b.refuse("matrix norms other than the Frobenius norm are not decomposed");
+}
+
+void matmul_output(Builder& b, const Argument& x, const Argument& y) { b.output(0, "aten.matmul.default", {x, y}); }
+
+Argument matmul(Builder& b, const Argument& x, const Argument& y, std::vector<Dim> sizes) {
+    return b.op("aten.matmul.default", {x, y}, contiguous_meta(b.meta(x).dtype, std::move(sizes)));
+}
+
+// beta * self + alpha * product, with beta == 0 ignoring self (NaN included), as ATen's addmm does.
+void scaled_sum(Builder& b, const Argument& self, Argument product) {
+    const double beta = number(b, b.arg(3, "beta")), alpha = number(b, b.arg(4, "alpha"));
+    const DType dtype = b.output_meta().dtype;
+    if (alpha != 1.0) product = elementwise(b, "aten.mul.Tensor", {product, b.arg(4, "alpha")}, dtype);
+    if (beta == 0.0) {
+        return b.output(0, "aten.expand.default", {product, sizes_arg(b, b.output_meta().sizes, {product, self})});
+    }
+    const Argument scaled = beta == 1.0 ? self : elementwise(b, "aten.mul.Tensor", {self, b.arg(3, "beta")}, dtype);
+    b.output(0, "aten.add.Tensor", {scaled, product});
+}
+
+void addmv(Builder& b) {
+    const Argument mat = b.arg(1, "mat"), vec = b.arg(2, "vec");
+    scaled_sum(b, b.arg(0, "self"), matmul(b, mat, vec, {b.meta(mat).sizes.at(0)}));
+}
+
+Argument outer(Builder& b, const Argument& u, const Argument& v) {
+    const Argument column = unsqueeze(b, u, 1);
+    return elementwise(b, "aten.mul.Tensor", {column, v}, b.meta(u).dtype);
+}
+
+void addr(Builder& b) {
+    if (!is_floating(b.output_meta().dtype)) b.refuse("is decomposed for floating-point tensors only");
+    scaled_sum(b, b.arg(0, "self"), outer(b, b.arg(1, "vec1"), b.arg(2, "vec2")));
+}
+
+void addbmm(Builder& b) {
+    const Argument b1 = b.arg(1, "batch1"), b2 = b.arg(2, "batch2");
+    const auto& m1 = b.meta(b1);
+    const auto& m2 = b.meta(b2);
+    const Argument products = b.op("aten.bmm.default", {b1, b2}, contiguous_meta(m1.dtype, {m1.sizes.at(0), m1.sizes.at(1), m2.sizes.at(2)}));
+    const Argument total = b.op("aten.sum.dim_IntList", {products, ints_arg({0})}, contiguous_meta(m1.dtype, {m1.sizes.at(1), m2.sizes.at(2)}));
+    scaled_sum(b, b.arg(0, "self"), total);
+}
+
+void outer_output(Builder& b) {
+    const Argument u = b.arg(0, "self"), v = b.arg(1, "vec2");
+    b.output(0, "aten.mul.Tensor", {unsqueeze(b, u, 1), v});
+}
+
+// Products over the last dim of both (vdot, vecdot): sum of the elementwise product.
+void product_sum(Builder& b, const Argument& x, const Argument& y, int64_t dim) {
+    const Argument product = elementwise(b, "aten.mul.Tensor", {x, y}, b.output_meta().dtype);
+    b.output(0, "aten.sum.dim_IntList", {product, ints_arg({dim})});
+}
+
+std::vector<int64_t> static_sizes_of(const Builder& b, const Argument& x) {
+    const auto& m = b.meta(x);
+    if (!m.all_static()) b.refuse("needs operands of static sizes");
+    return m.static_sizes();
+}
+
+std::vector<Dim> dims_of(const std::vector<int64_t>& sizes) {
+    std::vector<Dim> dims;
+    for (int64_t s : sizes) dims.push_back(static_dim(s));
+    return dims;
+}
+
+Argument view(Builder& b, const Argument& x, const std::vector<int64_t>& sizes) {
+    return b.op("aten.view.default", {x, ints_arg(sizes)}, contiguous_meta(b.meta(x).dtype, dims_of(sizes)));
+}
+
+Argument contiguous(Builder& b, const Argument& x) {
+    return b.op("aten.clone.default", {x}, contiguous_like(b.meta(x)), {{"memory_format", memory_format_arg(1)}});
+}
+
+// tensordot: the contracted dims of x moved last and of y first, both flattened to matrices,
+// multiplied, and the free dims restored.
+void tensordot_of(Builder& b, const Argument& x, const Argument& y, std::vector<int64_t> dx, std::vector<int64_t> dy) {
+    const auto sx = static_sizes_of(b, x), sy = static_sizes_of(b, y);
+    const int64_t rx = static_cast<int64_t>(sx.size()), ry = static_cast<int64_t>(sy.size());
+    if (dx.size() != dy.size()) b.refuse("contracts different numbers of dims");
+    for (auto& d : dx) d = b.dim(d, rx);
+    for (auto& d : dy) d = b.dim(d, ry);
+    std::vector<int64_t> px, py, free_sizes;
+    int64_t free_x = 1, free_y = 1, contracted = 1;
+    for (int64_t d = 0; d < rx; ++d) {
+        if (std::find(dx.begin(), dx.end(), d) == dx.end()) {
+            px.push_back(d);
+            free_sizes.push_back(sx[static_cast<size_t>(d)]);
+            free_x *= sx[static_cast<size_t>(d)];
+        }
+    }
+    for (size_t k = 0; k < dx.size(); ++k) {
+        px.push_back(dx[k]);
+        contracted *= sx[static_cast<size_t>(dx[k])];
+    }
+    for (int64_t d : dy) py.push_back(d);
+    for (int64_t d = 0; d < ry; ++d) {
+        if (std::find(dy.begin(), dy.end(), d) == dy.end()) {
+            py.push_back(d);
+            free_sizes.push_back(sy[static_cast<size_t>(d)]);
+            free_y *= sy[static_cast<size_t>(d)];
+        }
+    }
+    const Argument mx = view(b, contiguous(b, permute(b, x, px)), {free_x, contracted});
+    const Argument my = view(b, contiguous(b, permute(b, y, py)), {contracted, free_y});
+    const Argument product = b.op("aten.mm.default", {mx, my}, contiguous_meta(b.output_meta().dtype, {static_dim(free_x), static_dim(free_y)}));
+    b.output(0, "aten.view.default", {product, ints_arg(free_sizes)});
+}
+
+void tensordot(Builder& b) {
+    auto ints = [](const Argument& a) {
+        std::vector<int64_t> v;
+        for (const auto& i : a.items) v.push_back(i.int_value);
+        return v;
+    };
+    tensordot_of(b, b.arg(0, "self"), b.arg(1, "other"), ints(b.arg(2, "dims_self")), ints(b.arg(3, "dims_other")));
+}
+
+void inner(Builder& b) {
+    const Argument x = b.arg(0, "self"), y = b.arg(1, "other");
+    if (b.rank(x) == 0 || b.rank(y) == 0) return b.output(0, "aten.mul.Tensor", {x, y});
+    if (b.rank(x) == 1 && b.rank(y) == 1) return product_sum(b, x, y, 0);
+    tensordot_of(b, x, y, {-1}, {-1});
+}
+
+// kron: x's dim k and y's dim k interleaved, multiplied by broadcasting, and merged.
+void kron(Builder& b) {
+    const Argument x = b.arg(0, "self"), y = b.arg(1, "other");
+    auto sx = static_sizes_of(b, x), sy = static_sizes_of(b, y);
+    const size_t rank = std::max(sx.size(), sy.size());
+    sx.insert(sx.begin(), rank - sx.size(), 1);
+    sy.insert(sy.begin(), rank - sy.size(), 1);
+    std::vector<int64_t> vx, vy, merged;
+    for (size_t k = 0; k < rank; ++k) {
+        vx.push_back(sx[k]);
+        vx.push_back(1);
+        vy.push_back(1);
+        vy.push_back(sy[k]);
+        merged.push_back(sx[k] * sy[k]);
+    }
+    const Argument product = elementwise(b, "aten.mul.Tensor", {view(b, x, vx), view(b, y, vy)}, b.output_meta().dtype);
+    b.output(0, "aten.view.default", {contiguous(b, product), ints_arg(merged)});
+}
+
+// cross product along a dim of size 3: roll(x, -1) * roll(y, -2) - roll(x, -2) * roll(y, -1).
+void cross_along(Builder& b, const Argument& x, const Argument& y, int64_t dim) {
+    const DType dtype = b.output_meta().dtype;
+    auto rolled = [&](const Argument& t, int64_t shift) {
+        return b.op("aten.roll.default", {t, ints_arg({shift}), ints_arg({dim - b.rank(t)})}, contiguous_like(b.meta(t)));
+    };
+    const Argument first = elementwise(b, "aten.mul.Tensor", {rolled(x, -1), rolled(y, -2)}, dtype);
+    const Argument second = elementwise(b, "aten.mul.Tensor", {rolled(x, -2), rolled(y, -1)}, dtype);
+    b.output(0, "aten.sub.Tensor", {first, second});
+}
+
+void linalg_cross(Builder& b) {
+    const Argument x = b.arg(0, "self"), y = b.arg(1, "other");
+    const int64_t rank = static_cast<int64_t>(b.output_meta().rank());
+    cross_along(b, x, y, b.dim(b.arg(2, "dim").int_value, rank));
+}
+
+// cross without dim: the first dim of size 3.
+void cross(Builder& b) {
+    const Argument x = b.arg(0, "self"), y = b.arg(1, "other");
+    const Argument dim = b.arg(2, "dim");
+    const auto& out = b.output_meta();
+    const int64_t rank = static_cast<int64_t>(out.rank());
+    if (dim.kind == Kind::Int) return cross_along(b, x, y, b.dim(dim.int_value, rank));
+    for (int64_t d = 0; d < rank; ++d) {
+        const Dim& s = out.sizes[static_cast<size_t>(d)];
+        if (s.is_static() && *s.value == 3) return cross_along(b, x, y, d);
+    }
+    b.refuse("has no dim of size 3");
+}
+
+// cosine_similarity as ATen computes it: each operand divided by its norm (at least eps), then
+// the product summed.
+void cosine_similarity(Builder& b) {
+    const DType dtype = b.output_meta().dtype;
+    const Argument x = to_dtype(b, b.arg(0, "x1"), dtype), y = to_dtype(b, b.arg(1, "x2"), dtype);
+    const std::vector<Dim> sizes = broadcast_sizes(b, {x, y});
+    const int64_t rank = static_cast<int64_t>(sizes.size());
+    const int64_t dim = b.dim(b.arg(2, "dim").int_value, rank);
+    const Argument eps = b.arg(3, "eps");
+    auto normalized = [&](const Argument& t) {
+        const Argument full = b.op("aten.expand.default", {t, sizes_arg(b, sizes, {x, y})}, contiguous_meta(dtype, sizes));
+        const Argument norm = b.op("aten.linalg_vector_norm.default", {full, int_arg(2), ints_arg({dim}), bool_arg(true)},
+                                   reduced_meta(b.meta(full), {dim}, true, dtype));
+        const Argument at_least = b.op("aten.clamp_min.default", {norm, eps}, b.meta(norm));
+        return elementwise(b, "aten.div.Tensor", {full, at_least}, dtype);
+    };
+    const Argument product = elementwise(b, "aten.mul.Tensor", {normalized(x), normalized(y)}, dtype);
+    b.output(0, "aten.sum.dim_IntList", {product, ints_arg({dim})});
+}
+
+void pairwise_distance(Builder& b) {
+    const Argument x = b.arg(0, "x1"), y = b.arg(1, "x2");
+    const DType dtype = b.output_meta().dtype;
+    const Argument difference = elementwise(b, "aten.add.Tensor", {elementwise(b, "aten.sub.Tensor", {x, y}, dtype), b.arg(3, "eps")}, dtype);
+    const int64_t rank = std::max(b.rank(x), b.rank(y));
+    b.output(0, "aten.linalg_vector_norm.default", {difference, b.arg(2, "p"), ints_arg({std::max<int64_t>(rank - 1, 0)}), b.arg(4, "keepdim")});
+}
+
+}  // namespace
+
+PT2OV_DECOMPOSITION("aten.var.default", [](Builder& b) { variance(b, "aten.var.correction", false); });
+PT2OV_DECOMPOSITION("aten.var.dim", [](Builder& b) { variance(b, "aten.var.correction", true); });
+PT2OV_DECOMPOSITION("aten.std.default", [](Builder& b) { variance(b, "aten.std.correction", false); });
+PT2OV_DECOMPOSITION("aten.var_mean.default", [](Builder& b) { variance(b, "aten.var_mean.correction", false); });
+PT2OV_DECOMPOSITION("aten.var_mean.dim", [](Builder& b) { variance(b, "aten.var_mean.correction", true); });
+PT2OV_DECOMPOSITION("aten.std_mean.default", [](Builder& b) {
+    std_mean(b, none_arg(), correction_of(b.arg(1, "unbiased").bool_value), bool_arg(false));
+});
+PT2OV_DECOMPOSITION("aten.std_mean.dim", [](Builder& b) {
+    std_mean(b, b.arg(1, "dim"), correction_of(b.arg(2, "unbiased").bool_value), b.arg(3, "keepdim"));
+});
+PT2OV_DECOMPOSITION("aten.std_mean.correction", [](Builder& b) {
+    const Argument correction = b.arg(2, "correction");
+    std_mean(b, b.arg(1, "dim"), correction.kind == Kind::None ? int_arg(1) : correction, b.arg(3, "keepdim"));
+});
+PT2OV_DECOMPOSITION("aten.aminmax.default", aminmax);
+PT2OV_DECOMPOSITION("aten.count_nonzero.default", count_nonzero);
+PT2OV_DECOMPOSITION("aten.count_nonzero.dim_IntList", count_nonzero);
+PT2OV_DECOMPOSITION("aten.nansum.default", nansum);
+PT2OV_DECOMPOSITION("aten.nanmean.default", nanmean);
+PT2OV_DECOMPOSITION("aten.isclose.default", isclose);
+PT2OV_DECOMPOSITION("aten.dist.default", dist);
+PT2OV_DECOMPOSITION("aten.linalg_norm.default", [](Builder& b) { linalg_norm(b, false); });
+PT2OV_DECOMPOSITION("aten.linalg_norm.ord_str", [](Builder& b) { linalg_norm(b, true); });
+PT2OV_DECOMPOSITION("aten.mv.default", [](Builder& b) { matmul_output(b, b.arg(0, "self"), b.arg(1, "vec")); });
+PT2OV_DECOMPOSITION("aten.addmv.default", addmv);
+PT2OV_DECOMPOSITION("aten.addr.default", addr);
+PT2OV_DECOMPOSITION("aten.addbmm.default", addbmm);
+PT2OV_DECOMPOSITION("aten.outer.default", outer_output);
+PT2OV_DECOMPOSITION("aten.ger.default", outer_output);
+PT2OV_DECOMPOSITION("aten.vdot.default", [](Builder& b) { product_sum(b, b.arg(0, "self"), b.arg(1, "other"), 0); });
+PT2OV_DECOMPOSITION("aten.linalg_vecdot.default", [](Builder& b) {
+    product_sum(b, b.arg(0, "x"), b.arg(1, "y"), b.arg(2, "dim").int_value);
+});
+PT2OV_DECOMPOSITION("aten.tensordot.default", tensordot);
+PT2OV_DECOMPOSITION("aten.inner.default", inner);
+PT2OV_DECOMPOSITION("aten.kron.default", kron);
+PT2OV_DECOMPOSITION("aten.cross.default", cross);
+PT2OV_DECOMPOSITION("aten.linalg_cross.default", linalg_cross);
+PT2OV_DECOMPOSITION("aten.cosine_similarity.default", cosine_similarity);
+PT2OV_DECOMPOSITION("aten.pairwise_distance.default", pairwise_distance);
+
+}  // namespace pt2ov::graph::decompose
