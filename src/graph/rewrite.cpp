@@ -721,9 +721,10 @@ void lower_training_ops(Graph& graph, const std::string& where) {
                 throw InternalError(where + ": decompositions do not terminate at node " + graph.nodes[i].name + " (" +
                                     graph.nodes[i].target + ")");
             }
-            decompose::decompose_node(graph, i, *decomposition, where);
-            --i;  // the first node made (or, when none was, the next node) is visited next
-            continue;
+            if (decompose::decompose_node(graph, i, *decomposition, where)) {
+                --i;  // the first node made (or, when none was, the next node) is visited next
+                continue;
+            }
         }
         auto it = rewrites.find(graph.nodes[i].target);
         if (it == rewrites.end()) continue;

@@ -242,19 +242,31 @@ std::vector<Node> Builder::take() {
     return std::move(made_);
 }
 
+namespace {
+struct Declined {};
+}  // namespace
+
+void Builder::decline() const { throw Declined{}; }
+
 void Builder::refuse(const std::string& why) const {
     throw UnsupportedError("node " + node_.name + " (" + node_.source_target() + "): " + why);
 }
 
-size_t decompose_node(Graph& graph, size_t index, const Decomposition& decomposition, const std::string& where) {
+std::optional<size_t> decompose_node(Graph& graph, size_t index, const Decomposition& decomposition, const std::string& where) {
     const Node original = graph.nodes[index];
     std::vector<Node> made;
-    with_context("decomposing node " + original.name + " (" + original.target + ") into core ATen", [&] {
+    const auto values_before = graph.values;
+    try {
+        with_context("decomposing node " + original.name + " (" + original.target + ") into core ATen", [&] {
         Builder builder(graph, original, where);
         decomposition(builder);
         made = builder.take();
         for (auto& node : made) resolve_node(node, where);
-    });
+        });
+    } catch (const Declined&) {
+        graph.values = values_before;  // the values a declined decomposition made
+        return std::nullopt;
+    }
     graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(index));
     graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(index), made.begin(), made.end());
     return made.size();

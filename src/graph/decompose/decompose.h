@@ -74,6 +74,9 @@ public:
     // The nodes made, in order; throws InternalError when a used output was not produced.
     std::vector<Node> take();
 
+    // Leaves the node as it is (the decomposition does not apply to these arguments): the node
+    // goes on to its one-node rewrite, if any, and to placement.
+    [[noreturn]] void decline() const;
     // Fails the decomposition with an UnsupportedError naming the node: it cannot be run this way.
     [[noreturn]] void refuse(const std::string& why) const;
 
@@ -119,8 +122,9 @@ struct DecompositionRegistrar {
 };
 
 // Replaces node `index` of `graph` by the nodes its decomposition makes (resolved); returns
-// how many. The graph's producers are not reindexed.
-size_t decompose_node(Graph& graph, size_t index, const Decomposition& decomposition, const std::string& where);
+// how many, or nullopt when the decomposition declined and the node is unchanged. The graph's
+// producers are not reindexed.
+std::optional<size_t> decompose_node(Graph& graph, size_t index, const Decomposition& decomposition, const std::string& where);
 
 }  // namespace pt2ov::graph::decompose
 
