@@ -440,12 +440,34 @@ def dim_order_program(*xs):
     return tuple(outs)
 
 
+# fmax / fmin ---------------------------------------------------------------------------------
+def nan_ignoring_extremum_program(*pairs):
+    outs = []
+    for k in range(0, len(pairs), 2):
+        a, b = pairs[k].t(), pairs[k + 1].t()
+        outs += [torch.fmax(a, b), torch.fmin(a, b), torch.fmax(a, b[0]), torch.fmin(b[:, :1], a), torch.fmax(a, a)]
+    outs += [torch.fmax(pairs[0].t(), pairs[8].t()), torch.fmin(pairs[10].t(), pairs[2].t())]
+    return tuple(outs)
+
+
+def nan_ignoring_extremum_inputs():
+    dtypes = (torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.int8,
+              torch.uint8)
+    out = []
+    for k, d in enumerate(dtypes):
+        out += [sample(d, (4, 3), 200 + k), sample(d, (4, 3), 300 + k)]
+    return tuple(out)
+
+
 # ---------------------------------------------------------------------------------------------
 def per_dtype(shape, dtypes=ALL_DTYPES, seed=0):
     return tuple(sample(d, shape, seed + k) for k, d in enumerate(dtypes))
 
 
 FAMILIES = [
+    Family("fmax_fmin", lambda: Lambda(nan_ignoring_extremum_program), nan_ignoring_extremum_inputs,
+           ("aten.fmax", "aten.fmin", "aten.t", "aten.permute", "aten.select", "aten.slice"),
+           absent={"exported": ("aten.permute",), "decomposed": ("aten.t",)}),
     Family("copies", lambda: Lambda(copies_program), lambda: per_dtype((2, 3, 2, 2)),
            ("aten.clone", "aten.alias_copy", "aten.detach_copy", "aten.lift_fresh_copy", "aten.contiguous", "aten.copy",
             "aten.transpose", "aten.permute", "aten.alias", "aten.detach", "aten.slice", "aten.select"),
