@@ -54,6 +54,13 @@ bool spells_default_correction(const Node& node) {
     return !correction || correction->arg.kind == Kind::None;
 }
 
+// linalg_vector_norm over dim=None (every dim): OpenVINO's converter fails on it, so the dims
+// are spelled out, which is the same norm.
+bool norm_over_every_dim(const Graph& graph, const Node& node) {
+    return node.target == "aten.linalg_vector_norm.default" && node.arity() >= 3 && node.arg(0).kind == Kind::Tensor &&
+           node.arg(2).kind == Kind::None && graph.value(node.arg(0).name).meta.rank() > 0;
+}
+
 }  // namespace
 
 bool is_identity_node(const Graph& graph, const Node& node) { return identity_copy(graph, node) != nullptr; }
@@ -69,6 +76,17 @@ void canonicalize(Graph& graph, const std::string& where) {
         } else if (spells_default_correction(node)) {
             std::erase_if(node.inputs, [](const NamedArgument& input) { return input.name == "correction"; });
             node.inputs.push_back({"correction", int_arg(1), true});
+            resolve_node(node, where);
+        } else if (norm_over_every_dim(graph, node)) {
+            std::vector<int64_t> dims(graph.value(node.arg(0).name).meta.rank());
+            for (size_t d = 0; d < dims.size(); ++d) dims[d] = static_cast<int64_t>(d);
+            std::vector<NamedArgument> inputs = {{"self", node.arg(0), false}, {"ord", node.arg(1), false},
+                                                 {"dim", ints_arg(dims), false}, {"keepdim", node.arg(3), false}};
+            for (const auto& input : node.inputs) {
+                if (input.keyword && input.name == "dtype") inputs.push_back(input);
+            }
+            node.origin_target = node.source_target();
+            node.inputs = std::move(inputs);
             resolve_node(node, where);
         }
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "graph/schema.h"
 
 namespace pt2ov::lower::openvino_facts {
 
@@ -47,6 +48,16 @@ const std::vector<Fact>& all() {
          "expand of a 0-d tensor to [] (f32, f16, int32, bool) crashes the process (segfault) when the model is run",
          "an expand to its input's own sizes is a view of its input: pt2ov rewrites it to alias before conversion "
          "(graph/canonical_forms.cpp), so no such node reaches OpenVINO"},
+        {"MatMulViewToScalarCrashes", "2026.4.1",
+         "compile_model on the CPU plugin dies (SIGSEGV, in a graph-rewrite pass) on a MatMul whose result is "
+         "reshaped to a 0-d tensor: torch.mm(m, m.T).view([]) for m of shape (1, 5)",
+         "a view or reshape to 0-d of a matmul-family result runs on pt2ov's CPU kernel"},
+        {"ConstantOverReductionReversed", "2026.4.1",
+         "the CPU plugin computes Divide(c, reduce(x)) as reduce(x) / c when the frontend marks the Divide as "
+         "true division and the reduction covers dim 0 and every dim after dim 1 (or all dims): "
+         "ones(1, 3, 1) / x.sum([0, 2], keepdim=True) gives the sum itself",
+         "a division whose divisor is a reduction (sum, mean, max, min, prod, norms, var, std) runs on pt2ov's CPU "
+         "kernel, whatever its dims"},
         {"RepeatZeroDimUninitialised", "2026.4.1",
          "repeat (and tile) of a 0-d tensor with repeats () returns uninitialised memory",
          "a repeat by all ones that adds no dim is a copy of its input: pt2ov rewrites it to clone before conversion "
@@ -143,6 +154,49 @@ double number_of(const graph::Argument& arg, double fallback) {
 
 }  // namespace
 
+namespace {
+
+// The target of the node that produces tensor argument `arg`; empty for a graph input.
+std::string producer_target(const graph::Graph& graph, const graph::Argument& arg) {
+    if (arg.kind != ArgKind::Tensor) return "";
+    const auto* value = graph.find_value(arg.name);
+    if (!value || value->producer < 0 || static_cast<size_t>(value->producer) >= graph.nodes.size()) return "";
+    return graph.nodes[static_cast<size_t>(value->producer)].target;
+}
+
+bool starts_with_any(const std::string& target, std::initializer_list<std::string_view> prefixes) {
+    for (auto prefix : prefixes) {
+        if (target.rfind(prefix, 0) == 0) return true;
+    }
+    return false;
+}
+
+// Faults that depend on which op produces an input.
+const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph) {
+    const std::string& op = node.target;
+    if ((op == "aten.view.default" || op == "aten._unsafe_view.default" || op == "aten.reshape.default" ||
+         op == "aten.view_copy.default") &&
+        !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
+        graph.value(node.outputs[0].name).meta.rank() == 0 &&
+        starts_with_any(producer_target(graph, node.arg(0)),
+                        {"aten.mm.", "aten.bmm.", "aten.matmul.", "aten.addmm.", "aten.baddbmm.", "aten.linear.",
+                         "aten.dot.", "aten.mv."})) {
+        return &fact("MatMulViewToScalarCrashes");
+    }
+    if ((op == "aten.div.Tensor" || op == "aten.div.Tensor_mode") && node.arity() >= 2 &&
+        starts_with_any(producer_target(graph, node.arg(1)),
+                        {"aten.sum.", "aten.mean.", "aten.amax.", "aten.amin.", "aten.max.", "aten.min.", "aten.prod.",
+                         "aten.linalg_vector_norm.", "aten.norm.", "aten.var.", "aten.std.", "aten.logsumexp.",
+                         "aten.var_mean.", "aten.std_mean."})) {
+        // Measured on plain OpenVINO for reductions over dim 0, but seen through the frontend
+        // over the last dim alone too: every reduction's dims are taken as affected.
+        return &fact("ConstantOverReductionReversed");
+    }
+    return nullptr;
+}
+
+}  // namespace
+
 const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) {
     const std::string& op = node.target;
     if (op == "aten.kthvalue.default") return &fact("KthvalueConvertedWrongly");
@@ -150,6 +204,7 @@ const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) 
     if (op == "aten._safe_softmax.default") return &fact("SafeSoftmaxMaskedRowsNaN");
     if (op == "aten.gcd.default") return &fact("GcdSignWithZero");
     if (node.arity() == 0) return nullptr;  // the rest read arguments: resolved nodes only
+    if (const Fact* f = fault_of_producer(node, graph)) return f;
     static const std::set<std::string> promoting = {"aten.atan2.default", "aten.cumsum.default", "aten.prod.default",
                                                     "aten.prod.dim_int", "aten.logsumexp.default"};
     const auto* dtype = node.find_input("dtype");

@@ -91,6 +91,7 @@ _MODEL_FILES = (
     "regressions",
     "slicing",
     "converter_faults",
+    "decompositions",
 )
 
 for _file in _MODEL_FILES:

@@ -202,3 +202,40 @@ register(
         "now bitwise_or, as run_decompositions() gives.",
     )
 )
+
+
+class ConstantOverReduction(nn.Module):
+    """Weight norm over the middle dim spelled out: a constant divided by reductions."""
+
+    def forward(self, x):
+        norm = torch.linalg.vector_norm(x, 2, [0, 2], keepdim=True)
+        return (x * (torch.ones(1, 3, 1) / norm), torch.full((1, 3, 1), 2.0) / x.sum([0, 2], keepdim=True),
+                torch.ones(1, 3, 1) / torch.linalg.vector_norm(x, 2, [2], keepdim=True), torch._weight_norm(x, torch.ones(1, 3, 1), 1))
+
+
+register(
+    ModelCase(
+        name="constant_over_reduction",
+        make_module=lambda: ConstantOverReduction().eval(),
+        make_inputs=lambda variant: (torch.randn(2 + variant, 3, 6, generator=torch.Generator().manual_seed(40 + variant)),),
+        notes="OpenVINO's CPU plugin computes a constant divided by a reduction the other way round "
+        "(openvino_facts ConstantOverReductionReversed): every output came back wrong with exit 0. "
+        "Such divisions run on pt2ov's CPU kernel.",
+    )
+)
+
+
+class MatMulToScalar(nn.Module):
+    def forward(self, m):
+        return torch.mm(m, m.T).view([]) + 1, torch.inner(m[0], m[0])
+
+
+register(
+    ModelCase(
+        name="matmul_view_to_scalar",
+        make_module=lambda: MatMulToScalar().eval(),
+        make_inputs=lambda variant: (torch.randn(1, 5, generator=torch.Generator().manual_seed(50 + variant)),),
+        notes="A matmul reshaped to 0-d killed the process in OpenVINO's compile_model "
+        "(openvino_facts MatMulViewToScalarCrashes); the view runs on pt2ov's CPU kernel.",
+    )
+)

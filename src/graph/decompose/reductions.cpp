@@ -135,7 +135,9 @@ void isclose(Builder& b) {
 void dist(Builder& b) {
     const Argument x = b.arg(0, "self"), y = b.arg(1, "other");
     const Argument difference = elementwise(b, "aten.sub.Tensor", {x, y}, b.output_meta().dtype);
-    b.output(0, "aten.linalg_vector_norm.default", {difference, b.arg(2, "p")});
+    std::vector<int64_t> all(static_cast<size_t>(b.meta(difference).rank()));
+    for (size_t d = 0; d < all.size(); ++d) all[d] = static_cast<int64_t>(d);
+    b.output(0, "aten.linalg_vector_norm.default", {difference, b.arg(2, "p"), ints_arg(all), bool_arg(false)});
 }
 
 // linalg_norm of vectors (ord a number or None over at most one dim, or None over all) and the

@@ -39,6 +39,8 @@
 #include "openvino/op/multiply.hpp"
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/relu.hpp"
+#include "openvino/op/matmul.hpp"
+#include "openvino/op/reduce_sum.hpp"
 #include "openvino/op/reshape.hpp"
 #include "openvino/op/result.hpp"
 #include "openvino/op/sin.hpp"
@@ -604,6 +606,109 @@ TEST(OpenVINOFacts, LinspaceDtypeIgnored) {
 }
 
 // Every fact of the table has its test here, under the fact's name.
+// Divide(2, ReduceSum(x, {0, 2}, keepdim)) as OpenVINO's PyTorch frontend leaves it: the Divide
+// marked as true division, so it is not turned into a multiplication by a power.
+TEST(OpenVINOFacts, ConstantOverReductionReversed) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::PartialShape{-1, -1, -1});
+    auto axes = ov::op::v0::Constant::create(ov::element::i64, {2}, {0, 2});
+    auto sum = std::make_shared<ov::op::v1::ReduceSum>(x, axes, true);
+    auto two = ov::op::v0::Constant::create(ov::element::f32, {1, 3, 1}, {2.0f, 2.0f, 2.0f});
+    auto divide = std::make_shared<ov::op::v1::Divide>(two, sum);
+    divide->get_rt_info()["nonconvertable_divide_0"] = true;
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{divide->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<float> values(18);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = 0.25f * static_cast<float>(i % 7) - 0.5f;
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {2, 3, 3}, values.data()));
+    request.infer();
+    const auto out = request.get_output_tensor(0);
+    ASSERT_EQ(out.get_size(), 3u);
+    bool right = true;
+    std::ostringstream text;
+    for (size_t c = 0; c < 3; ++c) {
+        float total = 0;
+        for (size_t n = 0; n < 2; ++n) {
+            for (size_t k = 0; k < 3; ++k) total += values[n * 9 + c * 3 + k];
+        }
+        const float want = 2.0f / total, got = out.data<float>()[c];
+        right = right && std::abs(got - want) <= 1e-5f * std::abs(want) + 1e-6f;
+        text << (c ? ", " : "") << got << " (want " << want << ")";
+    }
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": 2 / x.sum([0, 2], keepdim) gives " << text.str() << ": "
+              << (right ? "right" : "REVERSED") << "\n";
+    RecordProperty("constant_over_reduction_right", right ? "yes" : "no");
+
+    // pt2ov's rule: a division by a reduction's result runs on the CPU kernel.
+    pt2ov::test::GraphBuilder b;
+    b.value("x", pt2ov::DType::Float32, {2, 3, 3});
+    b.value("s", pt2ov::DType::Float32, {1, 3, 1});
+    b.value("q", pt2ov::DType::Float32, {1, 3, 1});
+    b.node("s", "aten.sum.dim_IntList", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", pt2ov::graph::ints_arg({0, 2}), false},
+                                          {"keepdim", pt2ov::graph::bool_arg(true), false}}, {pt2ov::graph::tensor_arg("s")});
+    b.node("q", "aten.div.Tensor", {{"self", pt2ov::graph::float_arg(2.0), false}, {"other", pt2ov::graph::tensor_arg("s"), false}},
+           {pt2ov::graph::tensor_arg("q")});
+    for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[1], b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "ConstantOverReductionReversed");
+    EXPECT_EQ(pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph), nullptr);
+}
+
+// MatMul then Reshape to a 0-d tensor, compiled in a child process (it may die).
+std::shared_ptr<ov::Model> matmul_to_scalar() {
+    auto m = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 5});
+    auto product = std::make_shared<ov::op::v0::MatMul>(m, m, false, true);
+    auto scalar = std::make_shared<ov::op::v1::Reshape>(product, ov::op::v0::Constant::create(ov::element::i64, {0}, std::vector<int64_t>{}), false);
+    return std::make_shared<ov::Model>(ov::OutputVector{scalar->output(0)}, ov::ParameterVector{m});
+}
+
+TEST(OpenVINOFactsChild, MatMulViewToScalar) {
+    if (!std::getenv("PT2OV_FACT_CHILD")) GTEST_SKIP() << "run by OpenVINOFacts.MatMulViewToScalarCrashes in a child process";
+    auto request = compile_on_cpu(matmul_to_scalar()).create_infer_request();
+    std::vector<float> m{1, 2, 3, 4, 5};
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {1, 5}, m.data()));
+    request.infer();
+    std::cout << "[child] m m^T gave " << request.get_output_tensor(0).data<float>()[0] << "\n";
+}
+
+TEST(OpenVINOFacts, MatMulViewToScalarCrashes) {
+    std::string filter = "--gtest_filter=OpenVINOFactsChild.MatMulViewToScalar";
+    char* argv[] = {const_cast<char*>("pt2ov_tests"), filter.data(), nullptr};
+    std::vector<std::string> env_strings{"PT2OV_FACT_CHILD=1"};
+    for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+    std::vector<char*> envp;
+    for (auto& e : env_strings) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t child = 0;
+    ASSERT_EQ(posix_spawn(&child, "/proc/self/exe", &actions, nullptr, argv, envp.data()), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    const bool crashed = WIFSIGNALED(status);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": MatMul reshaped to 0-d "
+              << (crashed ? "crashes (signal " + std::to_string(WTERMSIG(status)) + ")" : "compiles and runs") << "\n";
+    RecordProperty("matmul_view_to_scalar_crashes", crashed ? "yes" : "no");
+
+    // pt2ov's rule: such a view runs on the CPU kernel.
+    pt2ov::test::GraphBuilder b;
+    b.value("m", pt2ov::DType::Float32, {1, 5});
+    b.value("t", pt2ov::DType::Float32, {5, 1});
+    b.value("p", pt2ov::DType::Float32, {1, 1});
+    b.value("s", pt2ov::DType::Float32, {});
+    b.node("p", "aten.mm.default", {{"self", pt2ov::graph::tensor_arg("m"), false}, {"mat2", pt2ov::graph::tensor_arg("t"), false}},
+           {pt2ov::graph::tensor_arg("p")});
+    b.node("s", "aten.view.default", {{"self", pt2ov::graph::tensor_arg("p"), false}, {"size", pt2ov::graph::ints_arg({}), false}},
+           {pt2ov::graph::tensor_arg("s")});
+    for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[1], b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "MatMulViewToScalarCrashes");
+}
+
 TEST(OpenVINOFacts, EveryFactHasItsTest) {
     std::set<std::string> tests;
     const auto* unit = ::testing::UnitTest::GetInstance();
