@@ -359,8 +359,17 @@ void flip_dim(Builder& b, int64_t dim) {
     b.output(0, "aten.flip.default", {self, ints_arg({dim})});
 }
 
+// empty_permuted: uninitialized memory of `size` laid out in another dim order; every element is
+// written before it is read, so its layout is not the program's business.
+void empty_permuted(Builder& b) {
+    Keywords keywords;
+    if (b.arg(2, "dtype").kind == Kind::ScalarType) keywords.push_back({"dtype", b.arg(2, "dtype")});
+    b.output(0, "aten.empty.memory_format", {b.arg(0, "size")}, std::move(keywords));
+}
+
 }  // namespace
 
+PT2OV_DECOMPOSITION("aten.empty_permuted.default", empty_permuted);
 PT2OV_DECOMPOSITION("aten.expand_as.default", expand_as);
 PT2OV_DECOMPOSITION("aten.broadcast_to.default", broadcast_to);
 PT2OV_DECOMPOSITION("aten.broadcast_tensors.default", broadcast_tensors);
