@@ -1,6 +1,7 @@
 #include "lower/openvino_facts.h"
 
 #include <algorithm>
+#include <set>
 
 #include "common/error.h"
 #include "graph/schema.h"
@@ -164,6 +165,24 @@ std::string producer_target(const graph::Graph& graph, const graph::Argument& ar
     return graph.nodes[static_cast<size_t>(value->producer)].target;
 }
 
+// The target of the op behind `arg` once views and reshapes are looked through (the MatMul
+// they move unchanged is what the CPU plugin's rewrite sees).
+std::string matmul_source_target(const graph::Graph& graph, graph::Argument arg) {
+    static const std::set<std::string> moves = {"aten.view.default", "aten._unsafe_view.default", "aten.reshape.default",
+                                                "aten.permute.default", "aten.squeeze.dims", "aten.squeeze.dim",
+                                                "aten.squeeze.default", "aten.unsqueeze.default", "aten.alias.default",
+                                                "aten.clone.default", "aten.transpose.int"};
+    for (int hops = 0; hops < 16; ++hops) {
+        if (arg.kind != ArgKind::Tensor) return "";
+        const auto* value = graph.find_value(arg.name);
+        if (!value || value->producer < 0 || static_cast<size_t>(value->producer) >= graph.nodes.size()) return "";
+        const graph::Node& producer = graph.nodes[static_cast<size_t>(value->producer)];
+        if (!moves.count(producer.target) || producer.arity() == 0) return producer.target;
+        arg = producer.arg(0);
+    }
+    return "";
+}
+
 bool starts_with_any(const std::string& target, std::initializer_list<std::string_view> prefixes) {
     for (auto prefix : prefixes) {
         if (target.rfind(prefix, 0) == 0) return true;
@@ -178,7 +197,7 @@ const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph
          op == "aten.view_copy.default") &&
         !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
         graph.value(node.outputs[0].name).meta.rank() == 0 &&
-        starts_with_any(producer_target(graph, node.arg(0)),
+        starts_with_any(matmul_source_target(graph, node.arg(0)),
                         {"aten.mm.", "aten.bmm.", "aten.matmul.", "aten.addmm.", "aten.baddbmm.", "aten.linear.",
                          "aten.dot.", "aten.mv."})) {
         return &fact("MatMulViewToScalarCrashes");

@@ -239,3 +239,15 @@ register(ModelCase("wav2vec2_features", _seeded_module(_Wav2Vec2Features, 780), 
                    dynamic_shapes=({0: _batch()},)))
 register(ModelCase("t5_gated_feed_forward", _seeded_module(_GatedFeedForward, 790), _seeded(791, ("B", 5, 8)),
                    dynamic_shapes=({0: _batch()},)))
+
+
+def _einsum(a, b, m, v, q, k):
+    return (
+        torch.einsum("bij,bjk->bik", a, b), torch.einsum("ij->ji", m), torch.einsum("ij->", m), torch.einsum("i,i->", v, v),
+        torch.einsum("i,j->ij", v, v), torch.einsum("bhqd,bhkd->bhqk", q, k), torch.einsum("ij,jk,kl->il", m, m, m),
+        torch.einsum("bij, bjk", a, b), torch.einsum("ijk->kj", a), torch.einsum("bij,k->bik", a, v),
+    )
+
+
+register(ModelCase("decompose_einsum", lambda: _Fn(_einsum).eval(),
+                   _seeded(800, (2, 3, 4), (2, 4, 5), (4, 4), (4,), (2, 2, 3, 4), (2, 2, 5, 4))))
