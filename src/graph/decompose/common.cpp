@@ -29,6 +29,19 @@ Dim shrunk(const Dim& size, int64_t amount) {
     return d;
 }
 
+double number(const Builder& b, const Argument& arg) {
+    switch (arg.kind) {
+        case Argument::Kind::Int: return static_cast<double>(arg.int_value);
+        case Argument::Kind::Float: return arg.float_value;
+        case Argument::Kind::Bool: return arg.bool_value ? 1.0 : 0.0;
+        default: b.refuse("needs a number where it has " + std::string(kind_name(arg.kind)));
+    }
+}
+
+Argument scalar_tensor(Builder& b, double value, DType dtype) {
+    return b.op("aten.full.default", {ints_arg({}), float_arg(value)}, contiguous_meta(dtype, {}), {{"dtype", dtype_arg(dtype)}});
+}
+
 Argument permute(Builder& b, const Argument& x, const std::vector<int64_t>& perm) {
     return b.op("aten.permute.default", {x, ints_arg(perm)}, permuted_meta(b.meta(x), perm));
 }

@@ -17,10 +17,14 @@ TensorMeta squeezed_meta(const TensorMeta& meta, int64_t d);
 // A dim of `size - amount` (symbolic sizes keep a hint only).
 Dim shrunk(const Dim& size, int64_t amount);
 
+// A Scalar argument's value (Int, Float or Bool); refused for any other kind.
+double number(const Builder& b, const Argument& arg);
+
 // The nodes.
 Argument permute(Builder& b, const Argument& x, const std::vector<int64_t>& perm);
 Argument unsqueeze(Builder& b, const Argument& x, int64_t d);
 Argument squeeze_dim(Builder& b, const Argument& x, int64_t d);
+Argument scalar_tensor(Builder& b, double value, DType dtype);  // a 0-d tensor holding `value`
 Argument to_dtype(Builder& b, const Argument& x, DType dtype);  // x itself when already dtype
 // Elementwise: the result has the broadcast sizes of the operands (tensors or numbers) and `dtype`.
 Argument elementwise(Builder& b, const std::string& target, std::vector<Argument> operands, DType dtype);

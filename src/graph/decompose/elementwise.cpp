@@ -15,21 +15,7 @@ namespace {
 
 using Kind = Argument::Kind;
 
-double number(const Builder& b, const Argument& arg) {
-    switch (arg.kind) {
-        case Kind::Int: return static_cast<double>(arg.int_value);
-        case Kind::Float: return arg.float_value;
-        case Kind::Bool: return arg.bool_value ? 1.0 : 0.0;
-        default: b.refuse("needs a number where it has " + std::string(kind_name(arg.kind)));
-    }
-}
-
 DType out_dtype(const Builder& b) { return b.output_meta().dtype; }
-
-// A 0-d tensor holding `value`.
-Argument scalar_tensor(Builder& b, double value, DType dtype) {
-    return b.op("aten.full.default", {ints_arg({}), float_arg(value)}, contiguous_meta(dtype, {}), {{"dtype", dtype_arg(dtype)}});
-}
 
 Argument compare(Builder& b, const std::string& target, Argument x, Argument y) {
     return elementwise(b, target, {std::move(x), std::move(y)}, DType::Bool);

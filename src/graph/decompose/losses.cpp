@@ -21,10 +21,6 @@ Argument boolean(Builder& b, const std::string& target, std::vector<Argument> op
     return elementwise(b, target, std::move(operands), DType::Bool);
 }
 
-Argument scalar_tensor(Builder& b, double value) {
-    return b.op("aten.full.default", {ints_arg({}), float_arg(value)}, contiguous_meta(out_dtype(b), {}), {{"dtype", dtype_arg(out_dtype(b))}});
-}
-
 void reduce(Builder& b, const Argument& loss, int64_t reduction) {
     if (reduction == 0) return b.output_is(0, loss);
     if (reduction == 1) return b.output(0, "aten.mean.default", {loss});
@@ -135,7 +131,7 @@ Argument weighted(Builder& b, Argument loss, const Argument& weight) {
 // (t - 1) max(log(1 - x), -100) - t max(log x, -100), as ATen clamps the logs.
 void binary_cross_entropy(Builder& b) {
     const Argument x = b.arg(0, "self"), t = b.arg(1, "target");
-    const Argument floor = scalar_tensor(b, -100.0);
+    const Argument floor = scalar_tensor(b, -100.0, out_dtype(b));
     const Argument log_rest = ew(b, "aten.maximum.default", {ew(b, "aten.log1p.default", {ew(b, "aten.neg.default", {x})}), floor});
     const Argument log_x = ew(b, "aten.maximum.default", {ew(b, "aten.log.default", {x}), floor});
     const Argument loss = ew(b, "aten.sub.Tensor", {ew(b, "aten.mul.Tensor", {ew(b, "aten.sub.Tensor", {t, int_arg(1)}), log_rest}),
@@ -147,7 +143,7 @@ void binary_cross_entropy(Builder& b) {
 void binary_cross_entropy_with_logits(Builder& b) {
     const Argument x = b.arg(0, "self"), t = b.arg(1, "target");
     const Argument pos_weight = b.arg(3, "pos_weight");
-    const Argument zero = scalar_tensor(b, 0.0);
+    const Argument zero = scalar_tensor(b, 0.0, out_dtype(b));
     const Argument log_sigmoid = ew(b, "aten.sub.Tensor", {ew(b, "aten.minimum.default", {x, zero}),
                                                            ew(b, "aten.log1p.default", {ew(b, "aten.exp.default", {ew(b, "aten.neg.default", {ew(b, "aten.abs.default", {x})})})})});
     Argument scaled = log_sigmoid;

@@ -13,15 +13,6 @@ namespace {
 
 using Kind = Argument::Kind;
 
-double number(const Builder& b, const Argument& arg) {
-    switch (arg.kind) {
-        case Kind::Int: return static_cast<double>(arg.int_value);
-        case Kind::Float: return arg.float_value;
-        case Kind::Bool: return arg.bool_value ? 1.0 : 0.0;
-        default: b.refuse("needs a number where it has " + std::string(kind_name(arg.kind)));
-    }
-}
-
 // The dims a reduction's `dim` argument names, in [0, rank); every dim for None or [].
 std::vector<int64_t> reduced_dims(const Builder& b, const Argument& dim, int64_t rank) {
     std::vector<int64_t> dims;

@@ -357,6 +357,29 @@ TEST(OpenVINOFacts, RepeatZeroDimUninitialised) {
 // process below runs it (this binary again, with PT2OV_FACT_CHILD set), and this test records
 // how the child ended and asserts pt2ov's rule instead: the node is an identity, rewritten to
 // alias before any conversion.
+// Runs one OpenVINOFactsChild test in a child process (a crash there is a measurement, not a
+// failure here); returns its wait status.
+int run_fact_child(const std::string& test) {
+    std::string filter = "--gtest_filter=" + test;
+    char* argv[] = {const_cast<char*>("pt2ov_tests"), filter.data(), nullptr};
+    std::vector<std::string> env_strings{"PT2OV_FACT_CHILD=1"};
+    for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+    std::vector<char*> envp;
+    for (auto& e : env_strings) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t child = 0;
+    const int spawned = posix_spawn(&child, "/proc/self/exe", &actions, nullptr, argv, envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    EXPECT_EQ(spawned, 0) << "could not start " << test;
+    int status = 0;
+    if (spawned == 0) EXPECT_EQ(waitpid(child, &status, 0), child);
+    return status;
+}
+
 OneNode expand_zero_dim() {
     OneNode n;
     n.input("x", pt2ov::DType::Float32, {});
@@ -375,22 +398,7 @@ TEST(OpenVINOFacts, ExpandZeroDimToEmptyCrashes) {
     OneNode n = expand_zero_dim();
     EXPECT_TRUE(pt2ov::graph::is_identity_node(n.b.graph, n.b.graph.nodes[0]));  // pt2ov's rule fires
 
-    std::string filter = "--gtest_filter=OpenVINOFactsChild.ExpandZeroDimToEmpty";
-    char* argv[] = {const_cast<char*>("pt2ov_tests"), filter.data(), nullptr};
-    std::vector<std::string> env_strings{"PT2OV_FACT_CHILD=1"};
-    for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
-    std::vector<char*> envp;
-    for (auto& e : env_strings) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    pid_t child = 0;
-    ASSERT_EQ(posix_spawn(&child, "/proc/self/exe", &actions, nullptr, argv, envp.data()), 0);
-    posix_spawn_file_actions_destroy(&actions);
-    int status = 0;
-    ASSERT_EQ(waitpid(child, &status, 0), child);
+    const int status = run_fact_child("OpenVINOFactsChild.ExpandZeroDimToEmpty");
     const bool crashed = WIFSIGNALED(status);
     std::cout << "[fact] OpenVINO " << openvino_build() << ": expand of a 0-d tensor to [] "
               << (crashed ? "crashes (signal " + std::to_string(WTERMSIG(status)) + ")"
@@ -672,22 +680,7 @@ TEST(OpenVINOFactsChild, MatMulViewToScalar) {
 }
 
 TEST(OpenVINOFacts, MatMulViewToScalarCrashes) {
-    std::string filter = "--gtest_filter=OpenVINOFactsChild.MatMulViewToScalar";
-    char* argv[] = {const_cast<char*>("pt2ov_tests"), filter.data(), nullptr};
-    std::vector<std::string> env_strings{"PT2OV_FACT_CHILD=1"};
-    for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
-    std::vector<char*> envp;
-    for (auto& e : env_strings) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    pid_t child = 0;
-    ASSERT_EQ(posix_spawn(&child, "/proc/self/exe", &actions, nullptr, argv, envp.data()), 0);
-    posix_spawn_file_actions_destroy(&actions);
-    int status = 0;
-    ASSERT_EQ(waitpid(child, &status, 0), child);
+    const int status = run_fact_child("OpenVINOFactsChild.MatMulViewToScalar");
     const bool crashed = WIFSIGNALED(status);
     std::cout << "[fact] OpenVINO " << openvino_build() << ": MatMul reshaped to 0-d "
               << (crashed ? "crashes (signal " + std::to_string(WTERMSIG(status)) + ")" : "compiles and runs") << "\n";
