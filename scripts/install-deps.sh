@@ -2,7 +2,7 @@
 # Installs the Debian packages the C++ build needs, only those missing, so a machine that has
 # never seen the project can build it. Run as root (CI and sessions are) or with sudo.
 set -euo pipefail
-packages=(cmake g++ make pkg-config nlohmann-json3-dev libzip-dev libcli11-dev libfmt-dev libgtest-dev)
+packages=(cmake g++ make pkg-config nlohmann-json3-dev libzip-dev libcli11-dev libfmt-dev libgtest-dev libeigen3-dev)
 # The Python module is built against the interpreter the venv comes from: its headers too.
 python_has_headers=$(${PYTHON_BOOT:-python3} -c 'import os, sysconfig; print(int(os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))))' 2>/dev/null || echo 0)
 [ "$python_has_headers" = 1 ] || packages+=(python3-dev)

@@ -670,6 +670,13 @@ def assert_forced_ops_on_cpu(path: pathlib.Path, family: Family, mode: str) -> N
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("family", FAMILIES, ids=[f.name for f in FAMILIES])
 def test_kernel_family(family: Family, mode: str, exported_families, tmp_path):
+    check_family(family, mode, exported_families, tmp_path)
+
+
+def check_family(family: Family, mode: str, exported_families, tmp_path) -> None:
+    """Runs one family in one mode: its forced ops on the CPU, every call equal to eager.
+    Kernel families kept in files of their own (tests/e2e/test_kernels_*.py) import this, the
+    `exported_families` fixture and `sample`, and parametrize their own test over MODES."""
     program = exported_families(family, mode)
     assert_forced_ops_on_cpu(program.path, family, mode)
     calls = [family.inputs()] + (family.more_calls() if family.more_calls else [])
