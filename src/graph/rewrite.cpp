@@ -689,21 +689,6 @@ std::map<std::string, Rewrite> training_rewrites() {
                         {"self", schema_arg(node, 1, "self")},
                         {"other", schema_arg(node, 2, "other")}});
     };
-    // chunk(n) is split(ceil(size / n)) along a static dim.
-    rewrites["aten.chunk.default"] = [](Graph& g, size_t i, std::vector<Node>&) {
-        Node& node = g.nodes[i];
-        const Argument self = schema_arg(node, 0, "self");
-        const auto& meta = meta_of(g, self);
-        const int64_t chunks = schema_arg(node, 1, "chunks").int_value;
-        int64_t dim = schema_arg(node, 2, "dim").int_value;
-        if (dim < 0) dim += static_cast<int64_t>(meta.rank());
-        const Dim& size = meta.sizes.at(dim);
-        if (!size.is_static() || chunks <= 0) {
-            throw UnsupportedError("node " + node.name + " chunks a dynamic dim; save the program after ep.run_decompositions()");
-        }
-        set_positional(node, "aten.split.Tensor",
-                       {{"self", self}, {"split_size", int_arg((*size.value + chunks - 1) / chunks)}, {"dim", int_arg(dim)}});
-    };
     return rewrites;
 }
 

@@ -59,6 +59,13 @@ const std::vector<Fact>& all() {
          "ones(1, 3, 1) / x.sum([0, 2], keepdim=True) gives the sum itself",
          "a division whose divisor is a reduction (sum, mean, max, min, prod, norms, var, std) runs on pt2ov's CPU "
          "kernel, whatever its dims"},
+        {"ReductionOverConstantHalfZero", "2026.4.1",
+         "the CPU plugin computes Divide(reduce(x), c), c a constant, with zeros in place of every result after the "
+         "first slice of dim 0 when x has 3 dims and the reduction covers dim 1 (alone or with dim 2; or dim 2 when "
+         "dim 1 has size 1): x.sum(1) / 2 for x of shape (2, 4, 5) gives x[0].sum(0) / 2 and then five zeros; "
+         "a Multiply in its place is right",
+         "a division whose dividend is a reduction (sum, mean, max, min, prod, norms, var, std) runs on pt2ov's CPU "
+         "kernel, whatever its rank and dims"},
         {"RepeatZeroDimUninitialised", "2026.4.1",
          "repeat (and tile) of a 0-d tensor with repeats () returns uninitialised memory",
          "a repeat by all ones that adds no dim is a copy of its input: pt2ov rewrites it to clone before conversion "
@@ -202,14 +209,21 @@ const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph
                          "aten.dot.", "aten.mv."})) {
         return &fact("MatMulViewToScalarCrashes");
     }
-    if ((op == "aten.div.Tensor" || op == "aten.div.Tensor_mode") && node.arity() >= 2 &&
-        starts_with_any(producer_target(graph, node.arg(1)),
-                        {"aten.sum.", "aten.mean.", "aten.amax.", "aten.amin.", "aten.max.", "aten.min.", "aten.prod.",
-                         "aten.linalg_vector_norm.", "aten.norm.", "aten.var.", "aten.std.", "aten.logsumexp.",
-                         "aten.var_mean.", "aten.std_mean."})) {
+    static const std::initializer_list<std::string_view> reductions = {
+        "aten.sum.", "aten.mean.", "aten.amax.", "aten.amin.", "aten.max.", "aten.min.", "aten.prod.",
+        "aten.linalg_vector_norm.", "aten.norm.", "aten.var.", "aten.std.", "aten.logsumexp.",
+        "aten.var_mean.", "aten.std_mean."};
+    const bool division = op == "aten.div.Tensor" || op == "aten.div.Tensor_mode" || op == "aten.div.Scalar" ||
+                          op == "aten.div.Scalar_mode";
+    if (division && node.arity() >= 2 && starts_with_any(producer_target(graph, node.arg(1)), reductions)) {
         // Measured on plain OpenVINO for reductions over dim 0, but seen through the frontend
         // over the last dim alone too: every reduction's dims are taken as affected.
         return &fact("ConstantOverReductionReversed");
+    }
+    if (division && node.arity() >= 1 && starts_with_any(producer_target(graph, node.arg(0)), reductions)) {
+        // Measured on rank-3 inputs only, but which fused forms go wrong is the plugin's choice:
+        // every reduction's rank and dims are taken as affected.
+        return &fact("ReductionOverConstantHalfZero");
     }
     return nullptr;
 }

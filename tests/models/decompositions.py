@@ -251,3 +251,39 @@ def _einsum(a, b, m, v, q, k):
 
 register(ModelCase("decompose_einsum", lambda: _Fn(_einsum).eval(),
                    _seeded(800, (2, 3, 4), (2, 4, 5), (4, 4), (4,), (2, 2, 3, 4), (2, 2, 5, 4))))
+
+
+def _composites(x, y, v, w):
+    # composites torch.export keeps whole in the training IR: block matrices, products of sets,
+    # integration, shifts, size reductions, renormalization, backward ops of programs of gradients
+    soft = torch.softmax(x[0], 1)
+    return (
+        torch.block_diag(x[0], v, v[0], w), torch.cartesian_prod(v, w[0]), torch.cartesian_prod(v),
+        torch.trapezoid(x, dim=1), torch.trapezoid(x, v[:4] * 0.5 + 1, dim=1), torch.trapz(x, dx=0.3),
+        torch.cumulative_trapezoid(x, dim=2), torch.cumulative_trapezoid(x, y[0, 0], dim=2),
+        torch.fft.fftshift(x), torch.fft.ifftshift(x, dim=(1, 2)), torch.fft.fftshift(x[0, 0]),
+        x.sum_to_size(1, 4, 1), y.sum_to_size(4, 5), torch.msort(x), torch.renorm(x, 2, 1, 1.5),
+        torch.renorm(x, 1, 0, 3.0), *torch.chunk(x, 3, dim=1), *torch.chunk(x, 2, dim=2),
+        torch.linalg.vector_norm(x, 0), torch.linalg.vector_norm(x, 0, dim=1, keepdim=True),
+        torch.linalg.vector_norm(x[0, 0, 0], 3), torch.linalg.vector_norm(x[0, 0, 0], 0),
+        F.pad(x, (-2, 3), mode="replicate"), F.pad(x, (1, -1, -5, 6), mode="replicate"),
+        torch.ops.aten._softmax_backward_data(y[0], soft, 1, torch.float32),
+        torch.ops.aten.native_dropout_backward(y[0], x > 0, 2.0),
+    )
+
+
+register(ModelCase("decompose_composites", lambda: _Fn(_composites).eval(),
+                   _seeded(810, (2, 4, 5), (2, 4, 5), (5,), (2, 3), specials=False)))
+
+
+def _transposed_convolutions(x1, x2, w1, w2):
+    # unbatched inputs of conv_transpose1d/2d get a batch of one
+    return (
+        F.conv_transpose1d(x1, w1, stride=2, padding=1, output_padding=1),
+        F.conv_transpose2d(x2, w2, stride=(2, 1), padding=(1, 0), dilation=(1, 2)),
+        F.conv_transpose1d(x1[None], w1, groups=1),
+    )
+
+
+register(ModelCase("decompose_transposed_convolutions", lambda: _Fn(_transposed_convolutions).eval(),
+                   _seeded(820, (3, 6), (3, 5, 4), (3, 2, 3), (3, 2, 3, 3))))

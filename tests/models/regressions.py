@@ -239,3 +239,22 @@ register(
         "(openvino_facts MatMulViewToScalarCrashes); the view runs on pt2ov's CPU kernel.",
     )
 )
+
+
+class ReductionOverConstant(nn.Module):
+    """A mean over the middle dim spelled as a sum divided by its count, as model code writes it."""
+
+    def forward(self, x):
+        return x.sum(1) / 4, x.sum(1, keepdim=True) / 2, x.amax((1, 2)) / 3, x.mean(1) / 0.5, x[:, :1].sum(2) / 2
+
+
+register(
+    ModelCase(
+        name="reduction_over_constant",
+        make_module=lambda: ReductionOverConstant().eval(),
+        make_inputs=lambda variant: (torch.randn(2 + variant, 4, 5, generator=torch.Generator().manual_seed(50 + variant)),),
+        notes="OpenVINO's CPU plugin fills every slice after the first of dim 0 with zeros when a reduction over "
+        "dim 1 of a 3-d tensor is divided by a constant (openvino_facts ReductionOverConstantHalfZero): found in "
+        "the trapezoid decomposition, wrong values with exit 0. Such divisions run on pt2ov's CPU kernel.",
+    )
+)

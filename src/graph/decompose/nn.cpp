@@ -1,6 +1,7 @@
 // Neural-network layers of the training IR: pad in every mode, group_norm, _weight_norm, the 1-d
-// pools (through their 2-d forms, as PyTorch computes them), max_pool3d, convolutions with
-// padding='same' or an unbatched input, and dropouts in eval mode.
+// pools (through their 2-d forms, as PyTorch computes them), max_pool3d, convolutions (plain and
+// transposed) with padding='same' or an unbatched input, dropouts in eval mode, and the backward
+// ops of softmax and dropout that programs of gradients contain.
 #include <algorithm>
 #include <limits>
 
@@ -44,7 +45,6 @@ void pad_each_dim(Builder& b, Argument x, const std::vector<int64_t>& pad, PadDi
         const int64_t dim = rank - 1 - static_cast<int64_t>(k);
         const int64_t before = pad[2 * k], after = pad[2 * k + 1];
         if (before == 0 && after == 0) continue;
-        if (before < 0 || after < 0) b.refuse("pads by a negative amount in this mode");
         x = pad_dim(x, dim, before, after);
     }
     b.output_is(0, x);
@@ -76,6 +76,29 @@ Argument replicate_dim(Builder& b, const Argument& x, int64_t dim, int64_t befor
     return cat_along(b, parts, dim);
 }
 
+// replicate with a negative amount on a side: output element j reads x[clamp(j - l, 0, n - 1)],
+// which is a run of x[0], a slice of x, and a run of x[n - 1] (torch._refs clamps the indices).
+Argument replicate_cropped_dim(Builder& b, const Argument& x, int64_t dim, int64_t before, int64_t after) {
+    const Dim& size = b.meta(x).sizes[static_cast<size_t>(dim)];
+    if (!size.is_static()) b.refuse("crops a dim of dynamic size");
+    const int64_t n = *size.value, first = -before, end = n + after;  // source indices [first, end)
+    if (n == 0 || end <= first) b.refuse("pads a dim to nothing or pads an empty dim");
+    const int64_t low = std::max<int64_t>(0, std::min<int64_t>(0, end) - first);
+    const int64_t middle_start = std::max<int64_t>(first, 0), middle_end = std::min(end, n);
+    const int64_t high = std::max<int64_t>(0, end - std::max(n, first));
+    auto run = [&](int64_t index, int64_t width) {
+        const Argument one = slice(b, x, dim, index, index + 1, static_dim(1));
+        std::vector<Dim> sizes = b.meta(x).sizes;
+        sizes[static_cast<size_t>(dim)] = static_dim(width);
+        return b.op("aten.expand.default", {one, sizes_arg(b, sizes, {x})}, contiguous_meta(b.meta(x).dtype, sizes));
+    };
+    std::vector<Argument> parts;
+    if (low > 0) parts.push_back(run(0, low));
+    if (middle_end > middle_start) parts.push_back(slice(b, x, dim, middle_start, middle_end, static_dim(middle_end - middle_start)));
+    if (high > 0) parts.push_back(run(n - 1, high));
+    return parts.size() == 1 ? parts[0] : cat_along(b, parts, dim);
+}
+
 // circular: the last `before` elements in front, the first `after` behind.
 Argument circular_dim(Builder& b, const Argument& x, int64_t dim, int64_t before, int64_t after) {
     std::vector<Argument> parts;
@@ -100,20 +123,33 @@ void pad(Builder& b) {
         if (dims < 1 || dims > 3 || rank < static_cast<int64_t>(dims) + 1) b.refuse("reflects over " + std::to_string(dims) + " dims of a rank " + std::to_string(rank) + " tensor");
         return b.output(0, "aten.reflection_pad" + std::to_string(dims) + "d.default", {self, b.arg(1, "pad")});
     }
-    if (mode == "replicate") return pad_each_dim(b, self, amounts, [&](const Argument& x, int64_t d, int64_t l, int64_t r) { return replicate_dim(b, x, d, l, r); });
-    if (mode == "circular") return pad_each_dim(b, self, amounts, [&](const Argument& x, int64_t d, int64_t l, int64_t r) { return circular_dim(b, x, d, l, r); });
+    if (mode == "replicate") {
+        return pad_each_dim(b, self, amounts, [&](const Argument& x, int64_t d, int64_t l, int64_t r) {
+            return (l < 0 || r < 0) ? replicate_cropped_dim(b, x, d, l, r) : replicate_dim(b, x, d, l, r);
+        });
+    }
+    if (mode == "circular") {
+        return pad_each_dim(b, self, amounts, [&](const Argument& x, int64_t d, int64_t l, int64_t r) {
+            if (l < 0 || r < 0) b.refuse("pads by a negative amount in circular mode");
+            return circular_dim(b, x, d, l, r);
+        });
+    }
     b.refuse("pads in mode '" + mode + "'");
 }
 
 template <int N>
 void replication_pad(Builder& b) {
-    pad_each_dim(b, b.arg(0, "self"), ints_of(b, b.arg(1, "padding")),
-                 [&](const Argument& x, int64_t d, int64_t l, int64_t r) { return replicate_dim(b, x, d, l, r); });
+    pad_each_dim(b, b.arg(0, "self"), ints_of(b, b.arg(1, "padding")), [&](const Argument& x, int64_t d, int64_t l, int64_t r) {
+        if (l < 0 || r < 0) b.refuse("pads by a negative amount");
+        return replicate_dim(b, x, d, l, r);
+    });
 }
 
 void pad_circular(Builder& b) {
-    pad_each_dim(b, b.arg(0, "self"), ints_of(b, b.arg(1, "pad")),
-                 [&](const Argument& x, int64_t d, int64_t l, int64_t r) { return circular_dim(b, x, d, l, r); });
+    pad_each_dim(b, b.arg(0, "self"), ints_of(b, b.arg(1, "pad")), [&](const Argument& x, int64_t d, int64_t l, int64_t r) {
+        if (l < 0 || r < 0) b.refuse("pads by a negative amount in circular mode");
+        return circular_dim(b, x, d, l, r);
+    });
 }
 
 // group_norm is native_group_norm with N, C and H*W spelled out (run at run time when dynamic).
@@ -270,6 +306,29 @@ void convolution(Builder& b, const std::string& target, bool transposed) {
     b.output(0, "aten.squeeze.dims", {y, ints_arg({0})});
 }
 
+// _softmax_backward_data: (grad - sum(grad * y, dim)) * y, as torch._decomp computes it, in the
+// input's dtype.
+void softmax_backward(Builder& b) {
+    const Argument grad = b.arg(0, "grad_output"), y = b.arg(1, "output");
+    const int64_t dim = b.dim(b.arg(2, "dim").int_value, b.rank(y));
+    const DType dtype = b.meta(grad).dtype;
+    const Argument product = elementwise(b, "aten.mul.Tensor", {grad, y}, dtype);
+    const Argument total = b.op("aten.sum.dim_IntList", {product, ints_arg({dim}), bool_arg(true)}, reduced_meta(b.meta(product), {dim}, true, dtype));
+    const Argument share = elementwise(b, "aten.mul.Tensor", {y, total}, dtype);
+    const Argument result = elementwise(b, "aten.sub.Tensor", {product, share}, dtype);
+    if (b.output_meta().dtype == dtype) return b.output_is(0, result);
+    b.output(0, "aten._to_copy.default", {result}, {{"dtype", dtype_arg(b.output_meta().dtype)}});
+}
+
+// native_dropout_backward: grad * (mask * scale).
+void dropout_backward(Builder& b) {
+    const Argument grad = b.arg(0, "grad_output"), mask = b.arg(1, "mask");
+    const DType dtype = b.meta(grad).dtype;
+    const Argument kept = to_dtype(b, mask, dtype);
+    const Argument scaled = elementwise(b, "aten.mul.Tensor", {kept, scalar_tensor(b, number(b, b.arg(2, "scale")), dtype)}, dtype);
+    b.output(0, "aten.mul.Tensor", {grad, scaled});
+}
+
 void eval_dropout(Builder& b) {
     const Argument train = b.arg(2, "train");
     if (train.kind == Kind::Bool && train.bool_value) b.refuse("is a dropout in training mode; export the module in eval mode");
@@ -296,6 +355,11 @@ PT2OV_DECOMPOSITION("aten.conv3d.default", [](Builder& b) { convolution(b, "aten
 PT2OV_DECOMPOSITION("aten.conv1d.padding", [](Builder& b) { convolution(b, "aten.conv1d.default", false); });
 PT2OV_DECOMPOSITION("aten.conv2d.padding", [](Builder& b) { convolution(b, "aten.conv2d.default", false); });
 PT2OV_DECOMPOSITION("aten.conv3d.padding", [](Builder& b) { convolution(b, "aten.conv3d.default", false); });
+PT2OV_DECOMPOSITION("aten.conv_transpose1d.default", [](Builder& b) { convolution(b, "aten.conv_transpose1d.default", true); });
+PT2OV_DECOMPOSITION("aten.conv_transpose2d.input", [](Builder& b) { convolution(b, "aten.conv_transpose2d.input", true); });
+PT2OV_DECOMPOSITION("aten.conv_transpose3d.input", [](Builder& b) { convolution(b, "aten.conv_transpose3d.input", true); });
+PT2OV_DECOMPOSITION("aten._softmax_backward_data.default", softmax_backward);
+PT2OV_DECOMPOSITION("aten.native_dropout_backward.default", dropout_backward);
 PT2OV_DECOMPOSITION("aten.alpha_dropout.default", eval_dropout);
 PT2OV_DECOMPOSITION("aten.feature_alpha_dropout.default", eval_dropout);
 

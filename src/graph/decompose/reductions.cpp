@@ -153,6 +153,127 @@ void linalg_norm(Builder& b, bool ord_is_string) {
     b.refuse("matrix norms other than the Frobenius norm are not decomposed");
 }
 
+// linalg_vector_norm where OpenVINO's converter fails: of a 0-d tensor, |x| (or x != 0 for the
+// order 0), and the order 0 of any tensor, the count of nonzero elements; both in the result
+// dtype. Other orders are left to OpenVINO.
+void vector_norm(Builder& b) {
+    const Argument self = b.arg(0, "self");
+    const Argument ord = b.arg(1, "ord");
+    const double order = number(b, ord);
+    const DType dtype = b.output_meta().dtype;
+    if (order == 0 && b.rank(self) > 0) {
+        const std::vector<int64_t> dims = reduced_dims(b, b.arg(2, "dim"), b.rank(self));
+        const bool keepdim = b.arg(3, "keepdim").bool_value;
+        const Argument nonzero = b.op("aten.ne.Scalar", {self, int_arg(0)}, with_dtype(b.meta(self), DType::Bool));
+        const Argument counted = to_dtype(b, nonzero, dtype);
+        return b.output(0, "aten.sum.dim_IntList", {counted, ints_arg(dims), bool_arg(keepdim)});
+    }
+    if (b.rank(self) != 0) b.decline();
+    if (order == 0) {
+        const Argument nonzero = b.op("aten.ne.Scalar", {self, int_arg(0)}, with_dtype(b.meta(self), DType::Bool));
+        return b.output(0, "aten._to_copy.default", {nonzero}, {{"dtype", dtype_arg(dtype)}});
+    }
+    const Argument magnitude = b.op("aten.abs.default", {self}, contiguous_like(b.meta(self)));
+    if (b.meta(magnitude).dtype == dtype) return b.output_is(0, magnitude);
+    b.output(0, "aten._to_copy.default", {magnitude}, {{"dtype", dtype_arg(dtype)}});
+}
+
+// The slices [1:] and [:-1] of x along dim.
+std::pair<Argument, Argument> neighbours(Builder& b, const Argument& x, int64_t dim) {
+    std::vector<Dim> sizes = b.meta(x).sizes;
+    sizes[static_cast<size_t>(dim)] = shrunk(sizes[static_cast<size_t>(dim)], 1);
+    const TensorMeta shorter = contiguous_meta(b.meta(x).dtype, sizes);
+    const Argument right = b.op("aten.slice.Tensor", {x, int_arg(dim), int_arg(1), int_arg(std::numeric_limits<int64_t>::max()), int_arg(1)}, shorter);
+    const Argument left = b.op("aten.slice.Tensor", {x, int_arg(dim), int_arg(0), int_arg(-1), int_arg(1)}, shorter);
+    return {right, left};
+}
+
+// trapezoid/trapz and cumulative_trapezoid over floating samples, as ATen's Integration.cpp
+// computes them: with spacing dx, (sum(y) - (y[0] + y[-1]) / 2) * dx (or the running sum of
+// dx / 2 * (y[:-1] + y[1:])); with sample points x (1-d, or broadcast from the right), the
+// differences of x times the neighbours' sums, halved.
+void trapezoid(Builder& b, bool has_x, bool cumulative) {
+    const Argument y = b.arg(0, "y");
+    const DType dtype = b.output_meta().dtype;
+    if (!is_floating(b.meta(y).dtype) || !is_floating(dtype)) b.refuse("integrates integer samples; convert them to a floating dtype first");
+    const int64_t rank = b.rank(y);
+    if (rank == 0) b.refuse("needs samples of at least 1 dim");
+    const int64_t dim = b.dim(b.arg(2, "dim").int_value, rank);
+    const Dim& length = b.meta(y).sizes[static_cast<size_t>(dim)];
+    if (!length.is_static()) b.refuse("integrates along a dim of dynamic size");
+    if (*length.value == 0) b.refuse("integrates zero samples");
+    const auto [right, left] = neighbours(b, y, dim);
+    const Argument pair_sum = elementwise(b, "aten.add.Tensor", {right, left}, dtype);
+    if (!has_x) {
+        const Argument dx = b.arg(1, "dx");
+        if (dx.kind == Kind::Tensor) b.refuse("takes dx as a tensor");
+        const double spacing = dx.kind == Kind::None ? 1.0 : number(b, dx);
+        if (cumulative) {
+            const Argument areas = elementwise(b, "aten.mul.Tensor", {pair_sum, scalar_tensor(b, spacing / 2.0, dtype)}, dtype);
+            return b.output(0, "aten.cumsum.default", {areas, int_arg(dim)});
+        }
+        const Argument total = b.op("aten.sum.dim_IntList", {y, ints_arg({dim}), bool_arg(false)}, reduced_meta(b.meta(y), {dim}, false, dtype));
+        const Argument first = b.op("aten.select.int", {y, int_arg(dim), int_arg(0)}, squeezed_meta(b.meta(y), dim));
+        const Argument last = b.op("aten.select.int", {y, int_arg(dim), int_arg(-1)}, squeezed_meta(b.meta(y), dim));
+        const Argument ends = elementwise(b, "aten.add.Tensor", {first, last}, dtype);
+        const Argument half_ends = elementwise(b, "aten.mul.Tensor", {ends, scalar_tensor(b, 0.5, dtype)}, dtype);
+        const Argument inner = elementwise(b, "aten.sub.Tensor", {total, half_ends}, dtype);
+        return b.output(0, "aten.mul.Tensor", {inner, scalar_tensor(b, spacing, dtype)});
+    }
+    Argument x = b.arg(1, "x");
+    if (!is_floating(b.meta(x).dtype)) b.refuse("takes integer sample points; convert them to a floating dtype first");
+    const int64_t x_rank = b.rank(x);
+    if (x_rank == 1) {
+        std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
+        shape[static_cast<size_t>(dim)] = -1;
+        std::vector<Dim> sizes(static_cast<size_t>(rank), static_dim(1));
+        sizes[static_cast<size_t>(dim)] = b.meta(x).sizes[0];
+        x = b.op("aten.view.default", {x, ints_arg(shape)}, contiguous_meta(b.meta(x).dtype, sizes));
+    } else if (x_rank < rank) {
+        std::vector<Dim> sizes(static_cast<size_t>(rank - x_rank), static_dim(1));
+        std::vector<int64_t> shape(static_cast<size_t>(rank - x_rank), 1);
+        for (const auto& d : b.meta(x).sizes) {
+            if (!d.is_static()) b.refuse("takes sample points of dynamic size");
+            sizes.push_back(d);
+            shape.push_back(*d.value);
+        }
+        x = b.op("aten.view.default", {x, ints_arg(shape)}, contiguous_meta(b.meta(x).dtype, sizes));
+    }
+    const auto [x_right, x_left] = neighbours(b, x, dim);
+    const Argument dx = elementwise(b, "aten.sub.Tensor", {x_right, x_left}, b.meta(x).dtype);
+    const Argument weighted = elementwise(b, "aten.mul.Tensor", {dx, pair_sum}, dtype);
+    if (cumulative) {
+        const Argument areas = elementwise(b, "aten.div.Tensor", {weighted, scalar_tensor(b, 2.0, dtype)}, dtype);
+        return b.output(0, "aten.cumsum.default", {areas, int_arg(dim)});
+    }
+    const Argument total = b.op("aten.sum.dim_IntList", {weighted, ints_arg({dim}), bool_arg(false)}, reduced_meta(b.meta(weighted), {dim}, false, dtype));
+    b.output(0, "aten.div.Tensor", {total, scalar_tensor(b, 2.0, dtype)});
+}
+
+// renorm: each slice along dim whose p-norm exceeds maxnorm scaled to maxnorm / (norm + 1e-7),
+// as torch._refs.renorm computes it.
+void renorm(Builder& b) {
+    const Argument self = b.arg(0, "self");
+    const DType dtype = b.meta(self).dtype;
+    if (!is_floating(dtype)) b.refuse("renormalizes an integer tensor");
+    const int64_t rank = b.rank(self);
+    if (rank <= 1) b.refuse("needs a tensor of at least 2 dims");
+    const int64_t dim = b.dim(b.arg(2, "dim").int_value, rank);
+    std::vector<int64_t> others;
+    for (int64_t d = 0; d < rank; ++d) {
+        if (d != dim) others.push_back(d);
+    }
+    const double maxnorm = number(b, b.arg(3, "maxnorm"));
+    const Argument norm = b.op("aten.linalg_vector_norm.default", {self, b.arg(1, "p"), ints_arg(others), bool_arg(true)},
+                               reduced_meta(b.meta(self), others, true, dtype));
+    const Argument limit = scalar_tensor(b, maxnorm, dtype);
+    const Argument padded = elementwise(b, "aten.add.Tensor", {norm, scalar_tensor(b, 1e-7, dtype)}, dtype);
+    const Argument shrink = elementwise(b, "aten.div.Tensor", {limit, padded}, dtype);
+    const Argument over = b.op("aten.gt.Tensor", {norm, limit}, with_dtype(b.meta(norm), DType::Bool));
+    const Argument factor = elementwise(b, "aten.where.self", {over, shrink, scalar_tensor(b, 1.0, dtype)}, dtype);
+    b.output(0, "aten.mul.Tensor", {self, factor});
+}
+
 void matmul_output(Builder& b, const Argument& x, const Argument& y) { b.output(0, "aten.matmul.default", {x, y}); }
 
 Argument matmul(Builder& b, const Argument& x, const Argument& y, std::vector<Dim> sizes) {
@@ -493,6 +614,14 @@ void einsum(Builder& b) {
 }  // namespace
 
 PT2OV_DECOMPOSITION("aten.einsum.default", einsum);
+PT2OV_DECOMPOSITION("aten.linalg_vector_norm.default", vector_norm);
+PT2OV_DECOMPOSITION("aten.trapezoid.x", [](Builder& b) { trapezoid(b, true, false); });
+PT2OV_DECOMPOSITION("aten.trapezoid.dx", [](Builder& b) { trapezoid(b, false, false); });
+PT2OV_DECOMPOSITION("aten.trapz.x", [](Builder& b) { trapezoid(b, true, false); });
+PT2OV_DECOMPOSITION("aten.trapz.dx", [](Builder& b) { trapezoid(b, false, false); });
+PT2OV_DECOMPOSITION("aten.cumulative_trapezoid.x", [](Builder& b) { trapezoid(b, true, true); });
+PT2OV_DECOMPOSITION("aten.cumulative_trapezoid.dx", [](Builder& b) { trapezoid(b, false, true); });
+PT2OV_DECOMPOSITION("aten.renorm.default", renorm);
 PT2OV_DECOMPOSITION("aten.var.default", [](Builder& b) { variance(b, "aten.var.correction", false); });
 PT2OV_DECOMPOSITION("aten.var.dim", [](Builder& b) { variance(b, "aten.var.correction", true); });
 PT2OV_DECOMPOSITION("aten.std.default", [](Builder& b) { variance(b, "aten.std.correction", false); });

@@ -350,6 +350,138 @@ void diff(Builder& b) {
     }
 }
 
+// block_diag: each input (a 0-d one as 1x1, a 1-d one as one row) in the promoted dtype, padded
+// with zeros to the full width at its column offset; the rows concatenated.
+void block_diag(Builder& b) {
+    const auto tensors = tensor_list(b, b.arg(0, "tensors"));
+    if (tensors.empty()) b.refuse("needs at least one tensor");
+    const DType dtype = b.output_meta().dtype;
+    std::vector<std::pair<int64_t, int64_t>> shapes;
+    int64_t width = 0;
+    for (const auto& t : tensors) {
+        const auto& m = b.meta(t);
+        if (m.rank() > 2) b.refuse("takes tensors of at most 2 dims");
+        for (const auto& d : m.sizes) {
+            if (!d.is_static()) b.refuse("takes tensors of static sizes");
+        }
+        const int64_t rows = m.rank() == 2 ? *m.sizes[0].value : 1;
+        const int64_t cols = m.rank() == 0 ? 1 : *m.sizes[m.rank() - 1].value;
+        shapes.emplace_back(rows, cols);
+        width += cols;
+    }
+    std::vector<Argument> rows;
+    int64_t left = 0;
+    for (size_t k = 0; k < tensors.size(); ++k) {
+        const auto [height, cols] = shapes[k];
+        Argument x = to_dtype(b, tensors[k], dtype);
+        if (b.rank(x) < 2) {
+            x = b.op("aten.view.default", {x, ints_arg({height, cols})}, contiguous_meta(dtype, {static_dim(height), static_dim(cols)}));
+        }
+        rows.push_back(b.op("aten.constant_pad_nd.default", {x, ints_arg({left, width - left - cols}), float_arg(0.0)},
+                            contiguous_meta(dtype, {static_dim(height), static_dim(width)})));
+        left += cols;
+    }
+    cat_output(b, std::move(rows), 0);
+}
+
+// cartesian_prod: the meshgrid ('ij') of the 1-d inputs, each flattened, stacked as columns; one
+// input is returned as it is.
+void cartesian_prod(Builder& b) {
+    const auto tensors = tensor_list(b, b.arg(0, "tensors"));
+    if (tensors.empty()) b.refuse("needs at least one tensor");
+    if (tensors.size() == 1) return b.output_is(0, tensors[0]);
+    std::vector<Dim> grid;
+    int64_t count = 1;
+    for (const auto& t : tensors) {
+        if (b.rank(t) != 1) b.refuse("takes 1-d tensors");
+        const Dim& n = b.meta(t).sizes[0];
+        if (!n.is_static()) b.refuse("takes tensors of static sizes");
+        grid.push_back(n);
+        count *= *n.value;
+    }
+    std::vector<Argument> columns;
+    for (size_t k = 0; k < tensors.size(); ++k) {
+        const DType dtype = b.meta(tensors[k]).dtype;
+        std::vector<int64_t> shape(tensors.size(), 1);
+        shape[k] = -1;
+        std::vector<Dim> line_sizes(tensors.size(), static_dim(1));
+        line_sizes[k] = grid[k];
+        const Argument line = b.op("aten.view.default", {tensors[k], ints_arg(shape)}, contiguous_meta(dtype, line_sizes));
+        const Argument full = b.op("aten.expand.default", {line, sizes_arg(b, grid, tensors)}, contiguous_meta(dtype, grid));
+        columns.push_back(b.op("aten.reshape.default", {full, ints_arg({-1})}, contiguous_meta(dtype, {static_dim(count)})));
+    }
+    b.output(0, "aten.stack.default", {list_arg(std::move(columns)), int_arg(1)});
+}
+
+// fftshift/ifftshift: a roll by half of each dim's size (rounded down, or up for the inverse).
+void fft_shift(Builder& b, bool inverse) {
+    const Argument self = b.arg(0, "self");
+    const int64_t rank = b.rank(self);
+    const Argument dim = b.arg(1, "dim");
+    std::vector<int64_t> dims;
+    if (dim.kind == Kind::None) {
+        for (int64_t d = 0; d < rank; ++d) dims.push_back(d);
+    } else if (dim.kind == Kind::Int) {
+        dims.push_back(b.dim(dim.int_value, rank));
+    } else {
+        for (const auto& d : dim.items) dims.push_back(b.dim(d.int_value, rank));
+    }
+    if (dims.empty()) return b.output(0, "aten.clone.default", {self});
+    std::vector<int64_t> shifts;
+    for (int64_t d : dims) {
+        const int64_t n = static_size(b, self, d);
+        shifts.push_back(inverse ? (n + 1) / 2 : n / 2);
+    }
+    b.output(0, "aten.roll.default", {self, ints_arg(shifts), ints_arg(dims)});
+}
+
+// sum_to_size: the leading dims summed away, and every dim the size makes 1 summed keeping it.
+void sum_to_size(Builder& b) {
+    const Argument self = b.arg(0, "self");
+    const auto& m = b.meta(self);
+    const Argument size = b.arg(1, "size");
+    std::vector<int64_t> target;
+    for (const auto& item : size.items) {
+        if (item.kind != Kind::Int) b.refuse("sums to a symbolic size");
+        target.push_back(item.int_value);
+    }
+    const int64_t rank = b.rank(self), leading = rank - static_cast<int64_t>(target.size());
+    if (leading < 0) b.refuse("sums to a size of more dims than the tensor's");
+    std::vector<int64_t> dims;
+    for (int64_t d = 0; d < rank; ++d) {
+        if (d < leading) {
+            dims.push_back(d);
+            continue;
+        }
+        const Dim& have = m.sizes[static_cast<size_t>(d)];
+        if (target[static_cast<size_t>(d - leading)] == 1 && !(have.is_static() && *have.value == 1)) dims.push_back(d);
+    }
+    if (dims.empty()) return b.output_is(0, self);
+    const Argument summed = b.op("aten.sum.dim_IntList", {self, ints_arg(dims), bool_arg(true)},
+                                 reduced_meta(m, dims, true, b.output_meta().dtype));
+    if (leading == 0) return b.output_is(0, summed);
+    b.output(0, "aten.view.default", {summed, ints_arg(target)});
+}
+
+// msort: the values of a sort along dim 0.
+void msort(Builder& b) {
+    const Argument self = b.arg(0, "self");
+    const auto parts = b.op_multi("aten.sort.default", {self, int_arg(0), bool_arg(false)},
+                                  {contiguous_like(b.meta(self)), with_dtype(b.meta(self), DType::Int64)});
+    b.output_is(0, parts[0]);
+}
+
+// nonzero_numpy: the columns of nonzero, one tensor per dim.
+void nonzero_numpy(Builder& b) {
+    const Argument self = b.arg(0, "self");
+    const int64_t rank = b.rank(self);
+    const Dim count = b.output_meta(0).sizes.at(0);
+    // A 0-d tensor gives one index tensor, as its one-element view does.
+    const Argument input = rank > 0 ? self : unsqueeze(b, self, 0);
+    const Argument indices = b.op("aten.nonzero.default", {input}, contiguous_meta(DType::Int64, {count, static_dim(std::max<int64_t>(rank, 1))}));
+    for (int64_t d = 0; d < std::max<int64_t>(rank, 1); ++d) b.output(static_cast<size_t>(d), "aten.select.int", {indices, int_arg(1), int_arg(d)});
+}
+
 void alias(Builder& b) { b.output_is(0, b.arg(0, "self")); }
 void clone_self(Builder& b) { b.output(0, "aten.clone.default", {b.arg(0, "self")}); }
 
@@ -410,6 +542,14 @@ PT2OV_DECOMPOSITION("aten.dsplit.array", directional_split_array<2>);
 PT2OV_DECOMPOSITION("aten.split.Tensor", split_tensor);
 PT2OV_DECOMPOSITION("aten.unsafe_split.Tensor", split_tensor);
 PT2OV_DECOMPOSITION("aten.unsafe_chunk.default", chunk);
+PT2OV_DECOMPOSITION("aten.chunk.default", chunk);
+PT2OV_DECOMPOSITION("aten.block_diag.default", block_diag);
+PT2OV_DECOMPOSITION("aten.cartesian_prod.default", cartesian_prod);
+PT2OV_DECOMPOSITION("aten.fft_fftshift.default", [](Builder& b) { fft_shift(b, false); });
+PT2OV_DECOMPOSITION("aten.fft_ifftshift.default", [](Builder& b) { fft_shift(b, true); });
+PT2OV_DECOMPOSITION("aten.sum_to_size.default", sum_to_size);
+PT2OV_DECOMPOSITION("aten.msort.default", msort);
+PT2OV_DECOMPOSITION("aten.nonzero_numpy.default", nonzero_numpy);
 PT2OV_DECOMPOSITION("aten.meshgrid.default", meshgrid);
 PT2OV_DECOMPOSITION("aten.meshgrid.indexing", meshgrid_indexing);
 PT2OV_DECOMPOSITION("aten.diff.default", diff);

@@ -662,6 +662,51 @@ TEST(OpenVINOFacts, ConstantOverReductionReversed) {
     EXPECT_EQ(pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph), nullptr);
 }
 
+// Divide(ReduceSum(x, {1}), 2) as OpenVINO's PyTorch frontend leaves x.sum(1) / 2: the Divide
+// marked as true division.
+TEST(OpenVINOFacts, ReductionOverConstantHalfZero) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::PartialShape{-1, -1, -1});
+    auto axes = ov::op::v0::Constant::create(ov::element::i64, {1}, {1});
+    auto sum = std::make_shared<ov::op::v1::ReduceSum>(x, axes, false);
+    auto two = ov::op::v0::Constant::create(ov::element::f32, {}, {2.0f});
+    auto divide = std::make_shared<ov::op::v1::Divide>(sum, two);
+    divide->get_rt_info()["nonconvertable_divide_0"] = true;
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{divide->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<float> values(40);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = 0.25f * static_cast<float>(i % 7) - 0.5f;
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {2, 4, 5}, values.data()));
+    request.infer();
+    const auto out = request.get_output_tensor(0);
+    ASSERT_EQ(out.get_size(), 10u);
+    size_t wrong = 0;
+    for (size_t n = 0; n < 2; ++n) {
+        for (size_t k = 0; k < 5; ++k) {
+            float total = 0;
+            for (size_t c = 0; c < 4; ++c) total += values[n * 20 + c * 5 + k];
+            const float want = total / 2.0f, got = out.data<float>()[n * 5 + k];
+            wrong += std::abs(got - want) > 1e-5f * std::abs(want) + 1e-6f;
+        }
+    }
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": x.sum(1) / 2 for x of shape (2, 4, 5): " << wrong
+              << " of 10 values wrong\n";
+    RecordProperty("reduction_over_constant_wrong_values", static_cast<int>(wrong));
+
+    // pt2ov's rule: a division of a reduction's result runs on the CPU kernel.
+    pt2ov::test::GraphBuilder b;
+    b.value("x", pt2ov::DType::Float32, {2, 4, 5});
+    b.value("s", pt2ov::DType::Float32, {2, 5});
+    b.value("q", pt2ov::DType::Float32, {2, 5});
+    b.node("s", "aten.sum.dim_IntList", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", pt2ov::graph::ints_arg({1}), false},
+                                          {"keepdim", pt2ov::graph::bool_arg(false), false}}, {pt2ov::graph::tensor_arg("s")});
+    b.node("q", "aten.div.Tensor", {{"self", pt2ov::graph::tensor_arg("s"), false}, {"other", pt2ov::graph::float_arg(2.0), false}},
+           {pt2ov::graph::tensor_arg("q")});
+    for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[1], b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "ReductionOverConstantHalfZero");
+}
+
 // MatMul then Reshape to a 0-d tensor, compiled in a child process (it may die).
 std::shared_ptr<ov::Model> matmul_to_scalar() {
     auto m = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 5});
