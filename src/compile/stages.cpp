@@ -1,7 +1,9 @@
 #include "compile/stages.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <string_view>
 
 #include "common/error.h"
 #include "graph/from_json.h"
@@ -263,17 +265,68 @@ lower::Conversion convert_step(const PreparedMethod& method, const partition::St
 
 }  // namespace
 
+// The archive name of the node a failed conversion names: a pass of OpenVINO's frontend that
+// throws names the framework node it was rewriting, "<node>/<op type>" as the decoder tags it.
+std::optional<std::string> node_named_by_failure(const std::string& message, const graph::Graph& graph) {
+    static constexpr std::string_view marker = "PtFrameworkNode ";
+    const size_t at = message.find(marker);
+    if (at == std::string::npos) return std::nullopt;
+    const size_t start = at + marker.size(), end = message.find('/', start);
+    if (end == std::string::npos) return std::nullopt;
+    const std::string name = message.substr(start, end - start);
+    for (const auto& node : graph.nodes) {
+        if (node.source_name() == name) return name;
+    }
+    return std::nullopt;
+}
+
+// " (AtenIndexPutReplacer)" for a message naming the frontend pass that threw, else "".
+std::string failing_pass(const std::string& message) {
+    static constexpr std::string_view marker = "::pass::";
+    const size_t at = message.find(marker);
+    if (at == std::string::npos) return "";
+    const size_t start = at + marker.size(), end = message.find(']', start);
+    if (end == std::string::npos || end - start > 80) return "";
+    return " (" + message.substr(start, end - start) + ")";
+}
+
 Support learn_support(const PreparedMethod& method) {
     const auto& graph = method.graph;
     Support support;
     support.sources = value_sources(method);
     support.whole = partition::whole_method(graph, support.sources);
     if (support.whole.steps.empty()) return support;
-    support.whole_conversion = convert_step(method, support.whole.steps[0]);
+    // A frontend pass that throws on one node would fail the whole method: that node is left
+    // out (it goes to placement as unsupported) and the OpenVINO steps around it are converted.
+    std::set<std::string> left_out;
+    for (;;) {
+        try {
+            if (left_out.empty()) {
+                support.whole_conversion = convert_step(method, support.whole.steps[0]);
+            } else {
+                lower::Conversion combined;  // no model: placement converts its own steps
+                for (const auto& step : support.whole.steps) {
+                    if (step.where != partition::Where::OpenVINO) continue;
+                    auto part = convert_step(method, step);
+                    combined.unconverted.insert(combined.unconverted.end(), part.unconverted.begin(), part.unconverted.end());
+                    combined.nodes_with_ops.insert(part.nodes_with_ops.begin(), part.nodes_with_ops.end());
+                    for (auto& [name, types] : part.op_types_by_node) combined.op_types_by_node[name].insert(types.begin(), types.end());
+                }
+                support.whole_conversion = std::move(combined);
+            }
+            break;
+        } catch (const Error& error) {
+            const auto name = node_named_by_failure(error.what(), graph);
+            if (!name || left_out.count(*name) || left_out.size() >= 16) throw;
+            left_out.insert(*name);
+            support.unsupported[*name] = "a pass of OpenVINO's PyTorch frontend" + failing_pass(error.what()) + " throws on it";
+            support.whole = partition::whole_method(graph, support.sources, left_out);
+        }
+    }
     for (const auto& node : support.whole_conversion.unconverted) support.unsupported[node.node] = first_line(node.reason);
     for (const auto& node : graph.nodes) {
         const auto& name = node.source_name();
-        if (!support.unsupported.count(name) && !support.whole_conversion.nodes_with_ops.count(name)) {
+        if (!support.unsupported.count(name) && !left_out.count(name) && !support.whole_conversion.nodes_with_ops.count(name)) {
             support.sources.passthrough_nodes.insert(name);
         }
     }

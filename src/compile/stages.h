@@ -45,7 +45,9 @@ void bind_signature(PreparedMethod& method);
 struct Support {
     std::map<std::string, std::string> unsupported;  // node (archive name) → OpenVINO's reason
     partition::ValueSources sources;
-    partition::Plan whole;  // every node on OpenVINO, one step (empty for a method with no nodes)
+    // every node on OpenVINO, one step (empty for a method with no nodes); when a frontend pass
+    // threw on some node, those nodes are on the CPU and whole_conversion has no model
+    partition::Plan whole;
     lower::Conversion whole_conversion;
 };
 Support learn_support(const PreparedMethod& method);

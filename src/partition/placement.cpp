@@ -322,10 +322,13 @@ void pass7_step_edges(const graph::Graph& graph, const ValueSources& sources, Pl
     }
 }
 
-Plan whole_method(const graph::Graph& graph, const ValueSources& sources) {
+Plan whole_method(const graph::Graph& graph, const ValueSources& sources, const std::set<std::string>& left_out) {
     Plan plan;
     plan.where.assign(graph.nodes.size(), Where::OpenVINO);
     plan.reason.assign(graph.nodes.size(), "");
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        if (left_out.count(graph.nodes[i].source_name())) plan.where[i] = Where::Cpu;
+    }
     pass5_group_into_steps(graph, plan);
     pass7_step_edges(graph, sources, plan);
     return plan;

@@ -57,8 +57,10 @@ Plan place(const graph::Graph& graph, const std::map<std::string, std::string>& 
            const ValueSources& sources, const PlacementOptions& options);
 
 // Every node on OpenVINO, in one step with its edges: what the load pipeline hands OpenVINO
-// to learn which nodes it supports. Empty steps for a method with no nodes.
-Plan whole_method(const graph::Graph& graph, const ValueSources& sources);
+// to learn which nodes it supports. Empty steps for a method with no nodes. Nodes whose
+// archive name is in `left_out` (whose conversion makes OpenVINO's frontend throw) are on the
+// CPU instead, which cuts the method into the OpenVINO steps around them.
+Plan whole_method(const graph::Graph& graph, const ValueSources& sources, const std::set<std::string>& left_out = {});
 
 // True when `op` ("aten.atan" or "aten.atan.default") names `target`.
 bool op_matches(const std::string& op, const std::string& target);
