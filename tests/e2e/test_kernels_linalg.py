@@ -184,6 +184,8 @@ def checked_inputs(dtype=torch.float64):
 
 CHECKED_OPS = ("aten.linalg_cholesky", "aten.linalg_inv", "aten.linalg_solve", "aten.linalg_lu_factor", "aten.linalg_tensorinv",
                "aten.linalg_tensorsolve", "aten.linalg_matrix_power")
+# Decomposed, each checked op is its *_ex op with the check threaded through an effect token.
+CHECKED_EX_OPS = ("aten.linalg_cholesky_ex", "aten.linalg_inv_ex", "aten._linalg_solve_ex", "aten.linalg_lu_factor_ex")
 
 
 def per_dtype(inputs_fn):
@@ -211,8 +213,8 @@ for dtype in (torch.float32, torch.float64):
         Family(f"spectral_{tag}", lambda: Lambda(spectral_program), per_dtype(spectral_inputs)(dtype), SPECTRAL_OPS + VIEWS,
                absent=SPECTRAL_ABSENT),
         Family(f"misc_{tag}", lambda: Lambda(misc_program), per_dtype(misc_inputs)(dtype), MISC_OPS + VIEWS, absent=MISC_ABSENT),
-        Family(f"checked_{tag}", lambda: Lambda(checked_program), per_dtype(checked_inputs)(dtype), CHECKED_OPS,
-               absent={"decomposed": CHECKED_OPS}, modes=("exported",)),
+        Family(f"checked_{tag}", lambda: Lambda(checked_program), per_dtype(checked_inputs)(dtype), CHECKED_OPS + CHECKED_EX_OPS,
+               absent={"exported": CHECKED_EX_OPS, "decomposed": CHECKED_OPS}),
     ]
 
 
@@ -233,6 +235,8 @@ ERROR_CASES = [
     ("old_cholesky_not_pd", lambda a: torch.cholesky(a), NOT_PD, "not positive-definite"),
     ("cholesky_ex_checked", lambda a: L.cholesky_ex(a, check_errors=True).L, NOT_PD, "not positive-definite"),
     ("inv_singular", lambda a: L.inv(a), SINGULAR, "The diagonal element 2 is zero"),
+    ("tensorinv_singular", lambda a: L.tensorinv(a.reshape(2, 2), ind=1), SINGULAR, "is zero"),
+    ("negative_power_singular", lambda a: L.matrix_power(a, -1), SINGULAR, "is zero"),
     ("solve_singular", lambda a: L.solve(a, a[0]), SINGULAR, "input matrix is singular"),
     ("lu_factor_singular", lambda a: L.lu_factor(a)[0], SINGULAR, "U[2,2] is zero"),
     ("cholesky_inverse_singular", lambda a: torch.cholesky_inverse(a), torch.tensor([[1.0, 0.0], [1.0, 0.0]]),
@@ -253,11 +257,12 @@ def run_failing(tmp_path, name, fn, inputs, mode):
     return run_cli(["run", path, "--inputs", tmp_path / "in.npz", "--outputs", tmp_path / "out.npz"])
 
 
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name,fn,matrix,message", ERROR_CASES, ids=[c[0] for c in ERROR_CASES])
-def test_linalg_errors_name_the_node(name, fn, matrix, message, tmp_path):
+def test_linalg_errors_name_the_node(name, fn, matrix, message, mode, tmp_path):
     with pytest.raises(Exception, match=".*"):
         fn(matrix)  # eager raises too
-    proc = run_failing(tmp_path, name, fn, (matrix,), "exported")
+    proc = run_failing(tmp_path, name, fn, (matrix,), mode)
     assert proc.returncode == 2, describe(proc)
     assert message in proc.stderr, describe(proc)
     assert "node " in proc.stderr, describe(proc)
