@@ -188,6 +188,24 @@ CHECKED_OPS = ("aten.linalg_cholesky", "aten.linalg_inv", "aten.linalg_solve", "
 CHECKED_EX_OPS = ("aten.linalg_cholesky_ex", "aten.linalg_inv_ex", "aten._linalg_solve_ex", "aten.linalg_lu_factor_ex")
 
 
+# --- LDL --------------------------------------------------------------------------------------
+def ldl_program(sym, singular, rhs):
+    ld, pivots, info = L.ldl_factor_ex(sym)
+    ld_t, pivots_t = L.ldl_factor(sym.transpose(-1, -2), hermitian=True)
+    return (ld, pivots, info, L.ldl_solve(ld, pivots, rhs), ld_t, pivots_t, L.ldl_solve(ld_t, pivots_t, rhs[0, :, :1]),
+            *L.ldl_factor_ex(singular)[1:])
+
+
+def ldl_inputs(dtype=torch.float64):
+    a = matrices(torch.float64, (3, 5, 5), 25)
+    sym = a + a.mT
+    sym[:, range(5), range(5)] *= 0.05  # small diagonals: 2x2 pivots
+    return sym.to(dtype), torch.zeros(2, 3, 3, dtype=dtype), matrices(dtype, (3, 5, 2), 26)
+
+
+LDL_OPS = ("aten.linalg_ldl_factor_ex", "aten.linalg_ldl_factor", "aten.linalg_ldl_solve")
+
+
 def per_dtype(inputs_fn):
     return lambda dtype: (lambda: inputs_fn(dtype))
 
@@ -213,6 +231,8 @@ for dtype in (torch.float32, torch.float64):
         Family(f"spectral_{tag}", lambda: Lambda(spectral_program), per_dtype(spectral_inputs)(dtype), SPECTRAL_OPS + VIEWS,
                absent=SPECTRAL_ABSENT),
         Family(f"misc_{tag}", lambda: Lambda(misc_program), per_dtype(misc_inputs)(dtype), MISC_OPS + VIEWS, absent=MISC_ABSENT),
+        Family(f"ldl_{tag}", lambda: Lambda(ldl_program), per_dtype(ldl_inputs)(dtype), LDL_OPS + VIEWS,
+               absent=absent((), ("aten.linalg_ldl_factor",))),
         Family(f"checked_{tag}", lambda: Lambda(checked_program), per_dtype(checked_inputs)(dtype), CHECKED_OPS + CHECKED_EX_OPS,
                absent={"exported": CHECKED_EX_OPS, "decomposed": CHECKED_OPS}),
     ]
