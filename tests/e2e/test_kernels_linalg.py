@@ -206,6 +206,24 @@ def ldl_inputs(dtype=torch.float64):
 LDL_OPS = ("aten.linalg_ldl_factor_ex", "aten.linalg_ldl_factor", "aten.linalg_ldl_solve")
 
 
+# --- edge values: empty batches and matrices, NaN ------------------------------------------------
+def edge_program(empty_batch, empty_matrix, nan_matrix, wide_empty):
+    return (L.det(empty_batch), L.inv_ex(empty_batch)[0], L.cholesky_ex(empty_matrix)[1], L.det(empty_matrix),
+            *L.slogdet(empty_matrix), L.lu_factor_ex(empty_batch)[0], *L.qr(wide_empty), L.svdvals(wide_empty),
+            L.pinv(wide_empty), L.matrix_rank(wide_empty), L.det(nan_matrix), L.solve_ex(nan_matrix, nan_matrix[:, :, :1])[0],
+            L.lu_factor_ex(nan_matrix)[0], L.matrix_norm(nan_matrix))
+
+
+def edge_inputs(dtype=torch.float64):
+    nan_matrix = well_conditioned(dtype, (2, 3, 3), 27)
+    nan_matrix[0, 1, 1] = float("nan")
+    return (torch.zeros(0, 3, 3, dtype=dtype), torch.zeros(2, 0, 0, dtype=dtype), nan_matrix, torch.zeros(0, 4, dtype=dtype))
+
+
+EDGE_OPS = ("aten.linalg_det", "aten._linalg_det", "aten.linalg_inv_ex", "aten.linalg_cholesky_ex", "aten.linalg_slogdet",
+            "aten._linalg_slogdet", "aten.linalg_lu_factor_ex", "aten.linalg_qr", "aten.linalg_pinv")
+
+
 def per_dtype(inputs_fn):
     return lambda dtype: (lambda: inputs_fn(dtype))
 
@@ -233,6 +251,9 @@ for dtype in (torch.float32, torch.float64):
         Family(f"misc_{tag}", lambda: Lambda(misc_program), per_dtype(misc_inputs)(dtype), MISC_OPS + VIEWS, absent=MISC_ABSENT),
         Family(f"ldl_{tag}", lambda: Lambda(ldl_program), per_dtype(ldl_inputs)(dtype), LDL_OPS + VIEWS,
                absent=absent((), ("aten.linalg_ldl_factor",))),
+        Family(f"edge_{tag}", lambda: Lambda(edge_program), per_dtype(edge_inputs)(dtype), EDGE_OPS,
+               absent={"exported": ("aten._linalg_det", "aten._linalg_slogdet"),
+                       "decomposed": ("aten.linalg_det", "aten.linalg_slogdet")}),
         Family(f"checked_{tag}", lambda: Lambda(checked_program), per_dtype(checked_inputs)(dtype), CHECKED_OPS + CHECKED_EX_OPS,
                absent={"exported": CHECKED_EX_OPS, "decomposed": CHECKED_OPS}),
     ]
