@@ -261,7 +261,11 @@ Argument tensor_argument(const json& tensor) {
 Argument unsupported_argument(const std::string& tag, const json& body) {
     Argument arg = make_kind(Argument::Kind::Unsupported);
     arg.string_value = tag;
-    if (const json* name = optional_field(body, "name"); name && name->is_string()) arg.name = name->get<std::string>();
+    if (body.is_string()) {
+        arg.name = body.get<std::string>();  // as_operator: the operator's qualified name
+    } else if (const json* name = optional_field(body, "name"); name && name->is_string()) {
+        arg.name = name->get<std::string>();
+    }
     return arg;
 }
 

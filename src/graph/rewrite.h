@@ -1,4 +1,6 @@
 // Rewrites of the IR before lowering, each a numbered pass over one method's graph:
+//   0. fold the error checks run_decompositions() orders by effect tokens into the *_ex op
+//      that made their info (check_errors=True), and drop the tokens then unused (effects.cpp);
 //   1. drop nodes with no outputs (runtime assertions; the engine checks input ranges itself);
 //   2. functionalize in-place ops (training-IR archives mutate buffers in place, with no
 //      buffer_mutation output): the op becomes its functional form, later readers read its
@@ -18,6 +20,7 @@ namespace pt2ov::graph {
 // node for an in-place op on a user input, a parameter or a view.
 void prepare_for_lowering(Graph& graph, const std::string& where);
 
+void fold_error_checks(Graph& graph, const std::string& where);
 void drop_assertions(Graph& graph);
 void functionalize_in_place_ops(Graph& graph, const std::string& where);
 void lower_training_ops(Graph& graph, const std::string& where);
