@@ -1,0 +1,217 @@
+"""The neural-network layer kernels end to end (src/kernels/sampling.cpp, pooling.cpp,
+embedding_bag.cpp, nn_misc.cpp): each family's layer ops forced onto pt2ov's CPU kernels with
+`--cpu-op`, in both program forms, compared with PyTorch eager (see tests/e2e/test_kernels.py).
+Inputs are made non-contiguous inside the programs (transposed, channels-last), with the layout
+ops kept on the CPU so the kernels receive those strides."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+import torch
+
+from test_kernels import Family, Lambda, MODES, sample, check_family, exported_families  # noqa: F401
+
+F = torch.nn.functional
+LAYOUT = ("aten.transpose", "aten.permute")
+LAYOUT_ABSENT = {"exported": ("aten.permute",), "decomposed": ("aten.transpose",)}
+
+
+def absent(exported=(), decomposed=()):
+    return {"exported": tuple(exported) + LAYOUT_ABSENT["exported"],
+            "decomposed": tuple(decomposed) + LAYOUT_ABSENT["decomposed"]}
+
+
+# grid_sampler --------------------------------------------------------------------------------
+def grid_program(*pairs):
+    """pairs: (input, grid) for 2-d (any float dtype), then (input, grid) for 3-d."""
+    outs = []
+    for x, g in zip(pairs[0::2], pairs[1::2]):
+        x = x.transpose(-1, -2)  # strided input: the kernel reads it in place
+        modes = ("bilinear", "nearest", "bicubic") if x.dim() == 4 else ("bilinear", "nearest")
+        for mode, padding, align in itertools.product(modes, ("zeros", "border", "reflection"), (False, True)):
+            outs.append(F.grid_sample(x, g, mode=mode, padding_mode=padding, align_corners=align))
+    return tuple(outs)
+
+
+def grid_inputs(dtypes_2d, dtypes_3d, specials):
+    out = []
+    for k, d in enumerate(dtypes_2d):
+        out += [sample(d, (2, 3, 5, 4), 10 + k, specials=False),
+                sample(d, (2, 4, 3, 2), 20 + k, specials=specials, low=-1.4, high=1.4)]
+    for k, d in enumerate(dtypes_3d):
+        out += [sample(d, (1, 2, 3, 5, 4), 30 + k, specials=False),
+                sample(d, (1, 2, 3, 4, 3), 40 + k, specials=specials, low=-1.4, high=1.4)]
+    return tuple(out)
+
+
+GRID_OPS = ("aten.grid_sampler", "aten.grid_sampler_2d", "aten.grid_sampler_3d") + LAYOUT
+
+
+# upsampling ----------------------------------------------------------------------------------
+def upsample_program(x1, x2, x3, h, b, u8):
+    x2t = x2.transpose(2, 3)
+    return (F.interpolate(x1, scale_factor=1.7, mode="nearest-exact"), F.interpolate(x1, size=3, mode="nearest-exact"),
+            F.interpolate(x2t, size=(7, 3), mode="nearest-exact"), F.interpolate(x2, scale_factor=(0.6, 2.5), mode="nearest-exact"),
+            F.interpolate(x3, scale_factor=(1.5, 0.5, 2.0), mode="nearest-exact"), F.interpolate(h, size=(5, 2), mode="nearest-exact"),
+            F.interpolate(u8, size=(3, 7), mode="nearest-exact"),
+            F.interpolate(x2t, size=(3, 2), mode="bilinear", antialias=True),
+            F.interpolate(x2, size=(9, 3), mode="bilinear", antialias=True, align_corners=True),
+            F.interpolate(x2, scale_factor=0.4, mode="bilinear", antialias=True),
+            F.interpolate(b, scale_factor=(1.5, 0.3), mode="bilinear", antialias=True),
+            torch.ops.aten._upsample_bilinear2d_aa(x2t, [4, 3], False, 0.7, None),
+            torch.ops.aten._upsample_nearest_exact2d(x2t, [4, 9], 0.6, 1.7),
+            torch.ops.aten._upsample_nearest_exact1d(x1, [4]),
+            torch.ops.aten._upsample_nearest_exact3d(x3, [2, 3, 5], None, 1.2, None))
+
+
+def upsample_inputs():
+    return (sample(torch.float32, (2, 3, 5), 50), sample(torch.float32, (2, 3, 5, 6), 51),
+            sample(torch.float32, (1, 2, 3, 4, 5), 52), sample(torch.float16, (1, 2, 4, 3), 53),
+            sample(torch.float64, (2, 2, 5, 6), 54, specials=False), sample(torch.uint8, (1, 2, 4, 5), 55))
+
+
+UPSAMPLE_OPS = ("aten._upsample_nearest_exact1d", "aten._upsample_nearest_exact2d", "aten._upsample_nearest_exact3d",
+                "aten._upsample_bilinear2d_aa") + LAYOUT
+
+
+# max_unpool ----------------------------------------------------------------------------------
+def unpool_program(v1, i1, x2, x3, d2, h2):
+    # v1, i1: pooled values with NaN and infinities, and their indices, pooled by PyTorch (OpenVINO's
+    # max_pool skips NaN, a limit of its own)
+    outs = [F.max_unpool1d(v1, i1, 2), F.max_unpool1d(v1, i1, 2, output_size=[9])]
+    for x in (x2, d2, h2):
+        v, i = F.max_pool2d(x, 2, stride=2, padding=1, return_indices=True)
+        outs += [F.max_unpool2d(v, i, 2, stride=2, padding=1, output_size=x.shape[2:]), F.max_unpool2d(v.transpose(2, 3), i.transpose(2, 3), 3)]
+    v, i = F.max_pool3d(x3, 2, return_indices=True)
+    outs += [F.max_unpool3d(v, i, 2), F.max_unpool3d(v, i, (2, 3, 2), output_size=(4, 7, 5))]
+    v, i = F.max_pool2d(x2[0], 2, return_indices=True)  # unbatched
+    outs.append(F.max_unpool2d(v, i, 2, output_size=(6, 5)))
+    return tuple(outs)
+
+
+def unpool_inputs():
+    return (*F.max_pool1d(sample(torch.float32, (2, 3, 8), 60), 2, return_indices=True), sample(torch.float32, (2, 3, 6, 5), 61, specials=False),
+            sample(torch.float32, (1, 2, 4, 6, 4), 62, specials=False), sample(torch.float64, (1, 2, 4, 4), 63, specials=False),
+            sample(torch.float16, (1, 2, 4, 4), 64, specials=False))
+
+
+UNPOOL_OPS = ("aten.max_unpool2d", "aten.max_unpool3d") + LAYOUT
+
+
+# avg_pool ------------------------------------------------------------------------------------
+AVG_2D_ARGS = [dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=False),
+               dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=True),
+               dict(kernel_size=(2, 3), stride=(3, 1), padding=(1, 0), ceil_mode=False),
+               dict(kernel_size=2, divisor_override=3), dict(kernel_size=3, stride=2, padding=1, divisor_override=2, ceil_mode=True),
+               dict(kernel_size=2, stride=3, ceil_mode=True)]
+
+
+def avg_pool_program(x, l, x3, l3, h, b, x1, l1):
+    outs = []
+    for xx in (x, x.transpose(2, 3), l, h, b, x[0]):
+        outs += [F.avg_pool2d(xx, **a) for a in AVG_2D_ARGS]
+    for xx in (x3, l3, x3.transpose(2, 4)):
+        outs += [F.avg_pool3d(xx, 3, 2, 1, ceil_mode=True, count_include_pad=False), F.avg_pool3d(xx, 2, divisor_override=5),
+                 F.avg_pool3d(xx, (2, 1, 3), (1, 2, 2), (1, 0, 1), ceil_mode=True)]
+    for xx in (x1, l1):
+        outs += [F.avg_pool1d(xx, 3, 2, 1, ceil_mode=True, count_include_pad=False), F.avg_pool1d(xx, 2)]
+    return tuple(outs)
+
+
+def avg_pool_inputs():
+    return (sample(torch.float32, (2, 3, 7, 6), 70), sample(torch.int64, (2, 3, 7, 6), 71, low=-1000, high=1000),
+            sample(torch.float32, (1, 2, 5, 6, 7), 72), sample(torch.int64, (1, 2, 5, 6, 7), 73),
+            sample(torch.float16, (1, 2, 7, 6), 74, specials=False), sample(torch.bfloat16, (1, 2, 7, 6), 75, specials=False),
+            sample(torch.float64, (2, 3, 9), 76), sample(torch.int64, (2, 3, 9), 77, specials=False))
+
+
+AVG_POOL_OPS = ("aten.avg_pool2d", "aten.avg_pool3d") + LAYOUT
+
+
+# adaptive_avg_pool3d, unfold, fold ------------------------------------------------------------
+def adaptive_program(x, d, h):
+    return (F.adaptive_avg_pool3d(x, (2, 3, 4)), F.adaptive_avg_pool3d(x.transpose(2, 4), 3), F.adaptive_avg_pool3d(d, (1, 5, 2)),
+            F.adaptive_avg_pool3d(h, (3, None, 2)), F.adaptive_avg_pool3d(x[0], (4, 4, 4)))
+
+
+def unfold_program(x, d, h, b, flag):
+    return (F.unfold(x, 2), F.unfold(x.transpose(2, 3), (2, 3), dilation=(2, 1), padding=1, stride=(1, 2)), F.unfold(d, 3, padding=2),
+            F.unfold(h, 2, stride=2), F.unfold(b, (1, 3)), F.unfold(flag, 2), F.unfold(x[0], 3))
+
+
+def fold_program(c, d, h, b):
+    return (F.fold(c, (4, 5), 2), F.fold(c.transpose(1, 2).transpose(1, 2), (4, 4), (2, 2), dilation=(2, 1), padding=1, stride=(1, 2)),
+            F.fold(d, (3, 3), 1), F.fold(h, (4, 4), 2, stride=2), F.fold(b, (2, 6), (1, 3)), F.fold(c[0], (4, 5), 2))
+
+
+# ---------------------------------------------------------------------------------------------
+FAMILIES = [
+    Family("grid_sampler", lambda: Lambda(grid_program),
+           lambda: grid_inputs((torch.float32, torch.float64), (torch.float32, torch.float64), True), GRID_OPS,
+           absent=absent(("aten.grid_sampler_2d", "aten.grid_sampler_3d"), ("aten.grid_sampler",))),
+    Family("upsample", lambda: Lambda(upsample_program), upsample_inputs, UPSAMPLE_OPS,
+           absent=absent(decomposed=("aten._upsample_nearest_exact1d", "aten._upsample_nearest_exact2d",
+                                     "aten._upsample_nearest_exact3d"))),
+    Family("max_unpool", lambda: Lambda(unpool_program), unpool_inputs, UNPOOL_OPS,
+           absent=absent(decomposed=("aten.max_unpool2d", "aten.max_unpool3d"))),
+    Family("avg_pool", lambda: Lambda(avg_pool_program), avg_pool_inputs, AVG_POOL_OPS, absent=absent()),
+    Family("adaptive_avg_pool3d", lambda: Lambda(adaptive_program),
+           lambda: (sample(torch.float32, (2, 3, 5, 7, 6), 80), sample(torch.float64, (1, 2, 3, 6, 5), 81),
+                    sample(torch.bfloat16, (1, 2, 6, 4, 5), 82, specials=False)),
+           ("aten.adaptive_avg_pool3d", "aten._adaptive_avg_pool3d") + LAYOUT,
+           absent=absent(("aten._adaptive_avg_pool3d",), ("aten.adaptive_avg_pool3d",))),
+    Family("unfold", lambda: Lambda(unfold_program),
+           lambda: (sample(torch.float32, (2, 3, 5, 6), 83), sample(torch.float64, (1, 2, 4, 4), 84, specials=False),
+                    sample(torch.float16, (1, 2, 4, 6), 85), sample(torch.bfloat16, (2, 1, 3, 5), 86),
+                    sample(torch.bool, (1, 2, 3, 3), 87)),
+           ("aten.im2col",) + LAYOUT, absent=absent(decomposed=("aten.im2col",))),
+    # The decomposed fold (index_put into a padded buffer) fails in OpenVINO's frontend, so fold
+    # runs as exported only.
+    Family("fold", lambda: Lambda(fold_program),
+           lambda: (sample(torch.float32, (2, 12, 12), 88), sample(torch.float64, (1, 4, 9), 89),
+                    sample(torch.float16, (1, 8, 4), 90), sample(torch.bfloat16, (2, 6, 8), 91)),
+           ("aten.col2im",) + LAYOUT, absent=absent(), modes=("exported",)),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("family", FAMILIES, ids=[f.name for f in FAMILIES])
+def test_nn_family(family, mode, exported_families, tmp_path):
+    if mode not in family.modes:
+        pytest.skip(f"{family.name} does not run {mode}")
+    check_family(family, mode, exported_families, tmp_path)
+
+
+# --- what the kernels refuse, naming the node ----------------------------------------------------
+ERROR_CASES = [
+    ("grid_sampler_float16", lambda x, g: F.grid_sample(x, g, align_corners=False),
+     (torch.rand(1, 2, 3, 4).half(), torch.rand(1, 2, 2, 2).half()), ("aten.grid_sampler",), "does not sample float16"),
+    ("max_unpool_index_outside", lambda v, i: F.max_unpool2d(v, i, 2),
+     (torch.rand(1, 1, 2, 2), torch.tensor([[[[0, 1], [2, 3]]]])), ("aten.max_unpool2d",), "invalid max index 16"),
+]
+
+
+@pytest.mark.parametrize("name,fn,inputs,ops,message", ERROR_CASES, ids=[c[0] for c in ERROR_CASES])
+def test_nn_kernel_errors_name_the_node(name, fn, inputs, ops, message, tmp_path):
+    import warnings
+
+    import numpy as np
+    from conftest import describe, run_cli
+    from tests.models.compare import to_numpy
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ep = torch.export.export(Lambda(fn), inputs)
+    path = tmp_path / f"{name}.pt2"
+    torch.export.save(ep, str(path))
+    bad = list(inputs)
+    if name == "max_unpool_index_outside":
+        bad[1] = torch.tensor([[[[0, 1], [16, 3]]]])
+    np.savez(tmp_path / "in.npz", *[to_numpy(t) for t in bad])
+    proc = run_cli(["run", path, "--inputs", tmp_path / "in.npz", "--outputs", tmp_path / "out.npz"]
+                   + [a for op in ops for a in ("--cpu-op", op)])
+    assert proc.returncode != 0, describe(proc)
+    assert message in proc.stderr, describe(proc)
+    assert "node " in proc.stderr, describe(proc)
