@@ -146,6 +146,77 @@ def fold_program(c, d, h, b):
             F.fold(d, (3, 3), 1), F.fold(h, (4, 4), 2, stride=2), F.fold(b, (2, 6), (1, 3)), F.fold(c[0], (4, 5), 2))
 
 
+# embedding_bag -------------------------------------------------------------------------------
+def embedding_bag_program(wt, idx, off, off_last, psw, idx2d, w64, idx32, off32, h, b):
+    w = wt.transpose(0, 1)  # a strided weight
+    outs = [F.embedding_bag(idx, w, off, mode=m) for m in ("sum", "mean", "max")]
+    outs += [F.embedding_bag(idx, w, off, mode="sum", per_sample_weights=psw),
+             F.embedding_bag(idx, w, off, mode="mean", padding_idx=2), F.embedding_bag(idx, w, off, mode="max", padding_idx=-7),
+             F.embedding_bag(idx, w, off, mode="sum", padding_idx=0),
+             F.embedding_bag(idx, w, off_last, mode="mean", include_last_offset=True),
+             F.embedding_bag(idx, w, off_last, mode="sum", include_last_offset=True, per_sample_weights=psw),
+             F.embedding_bag(idx2d, w, mode="max"), F.embedding_bag(idx32, w64, off32, mode="sum"),
+             F.embedding_bag(idx32, w64, off32, mode="mean", padding_idx=1), F.embedding_bag(idx, h, off, mode="mean"),
+             F.embedding_bag(idx, h, off, mode="sum", per_sample_weights=psw.half()), F.embedding_bag(idx, b, off, mode="max")]
+    # every output PyTorch fills (mean and max size their bags; a float64 sum fills offset2bag)
+    outs += list(torch.ops.aten._embedding_bag_forward_only(w, idx, off, False, 1, False, None, False, -1))
+    outs += list(torch.ops.aten._embedding_bag_forward_only(w, idx, off, False, 2, False, None, False, 2))
+    outs += list(torch.ops.aten._embedding_bag_forward_only(w64, idx32, off32, False, 0, False, None, False, -1)[:2])
+    return tuple(outs)
+
+
+def embedding_bag_inputs():
+    idx = torch.tensor([3, 2, 0, 6, 2, 2, 5, 1, 3])
+    off = torch.tensor([0, 2, 2, 6])  # an empty bag
+    return (sample(torch.float32, (4, 7), 100), idx, off, torch.tensor([0, 2, 2, 6, 9]),
+            sample(torch.float32, (9,), 101, specials=False), torch.tensor([[1, 2, 2], [0, 6, 5]]),
+            sample(torch.float64, (7, 3), 102), idx.to(torch.int32), off.to(torch.int32),
+            sample(torch.float16, (7, 3), 103, specials=False), sample(torch.bfloat16, (7, 3), 104))
+
+
+# pdist, bilinear, margin losses, group norm, segment_reduce ------------------------------------
+def misc_program(x, d, a, b, w, bias, scores, target, cw, labels, g, gd, seg, lengths, offsets, hseg, gw, gb):
+    outs = [F.pdist(x, p) for p in (2.0, 1.0, 0.0, math.inf, 3.0, 0.5)] + [F.pdist(x.t(), 2), F.pdist(d)]
+    outs += [F.bilinear(a, b, w, bias), F.bilinear(a.t().t(), b, w), F.bilinear(a[None], b[None], w, bias)]
+    for reduction in ("none", "mean", "sum"):
+        outs += [F.multi_margin_loss(scores, target, reduction=reduction),
+                 F.multi_margin_loss(scores.t().t(), target, p=2, margin=0.7, weight=cw, reduction=reduction),
+                 F.multilabel_margin_loss(scores, labels[:, :5], reduction=reduction)]
+    outs += [F.multi_margin_loss(scores[0], target[:1]), F.multilabel_margin_loss(scores[0], labels[0, :5])]
+    outs += [F.group_norm(g, 2), F.group_norm(g.transpose(2, 3), 3, gw, gb, eps=1e-3), F.group_norm(gd, 1)]
+    outs += list(torch.ops.aten.native_group_norm(g, None, None, 2, 6, 20, 3, 1e-5))
+    for reduce in ("sum", "mean", "max", "min", "prod"):
+        outs += [torch.segment_reduce(seg, reduce, lengths=lengths), torch.segment_reduce(seg, reduce, offsets=offsets),
+                 torch.segment_reduce(seg, reduce, lengths=lengths, initial=2.5),
+                 torch.segment_reduce(seg.t(), reduce, lengths=lengths[None].expand(3, -1), axis=1),
+                 torch.segment_reduce(hseg, reduce, lengths=lengths)]
+    return tuple(outs)
+
+
+def misc_inputs():
+    return (sample(torch.float32, (5, 4), 110, specials=False), sample(torch.float64, (4, 3), 111),
+            sample(torch.float32, (3, 4), 112, specials=False), sample(torch.float32, (3, 5), 113, specials=False),
+            sample(torch.float32, (2, 4, 5), 114, specials=False), sample(torch.float32, (2,), 115, specials=False),
+            sample(torch.float32, (3, 5), 116, specials=False), torch.tensor([4, 0, 2]),
+            sample(torch.float32, (5,), 117, specials=False, low=0.5, high=2.0),
+            # targets with no -1 before the end: PyTorch's own decomposition (run_decompositions)
+            # counts the entries after a -1, unlike eager; the family below covers -1 as exported
+            torch.tensor([[3, 0, 3, 1, 1], [1, 2, 3, 4, 0], [4, 4, 4, 4, 4]]),
+            sample(torch.float32, (2, 6, 4, 5), 118, specials=False), sample(torch.float64, (3, 4, 5), 119, specials=False),
+            sample(torch.float32, (7, 3), 120), torch.tensor([2, 0, 4, 1]), torch.tensor([0, 3, 3, 7]),
+            sample(torch.float16, (7, 3), 121, specials=False), sample(torch.float32, (6,), 122, specials=False),
+            sample(torch.float32, (6,), 123, specials=False))
+
+
+def multilabel_program(scores, labels):
+    return tuple(F.multilabel_margin_loss(scores, labels, reduction=r) for r in ("none", "mean", "sum")) + (
+        torch.ops.aten.multilabel_margin_loss_forward(scores.t().t(), labels, 1)[1], F.multilabel_margin_loss(scores[0], labels[0]))
+
+
+MISC_OPS = ("aten.pdist", "aten._pdist_forward", "aten.bilinear", "aten._trilinear", "aten.multi_margin_loss",
+            "aten.multilabel_margin_loss", "aten.native_group_norm", "aten.segment_reduce") + LAYOUT
+
+
 # ---------------------------------------------------------------------------------------------
 FAMILIES = [
     Family("grid_sampler", lambda: Lambda(grid_program),
@@ -169,6 +240,17 @@ FAMILIES = [
            ("aten.im2col",) + LAYOUT, absent=absent(decomposed=("aten.im2col",))),
     # The decomposed fold (index_put into a padded buffer) fails in OpenVINO's frontend, so fold
     # runs as exported only.
+    Family("embedding_bag", lambda: Lambda(embedding_bag_program), embedding_bag_inputs,
+           ("aten.embedding_bag", "aten._embedding_bag_forward_only") + LAYOUT,
+           absent=absent(decomposed=("aten.embedding_bag",))),
+    Family("nn_misc", lambda: Lambda(misc_program), misc_inputs, MISC_OPS,
+           absent=absent(("aten._pdist_forward", "aten._trilinear"),
+                         ("aten.pdist", "aten.bilinear", "aten.multi_margin_loss", "aten.multilabel_margin_loss"))),
+    Family("multilabel_margin_terminated", lambda: Lambda(multilabel_program),
+           lambda: (sample(torch.float32, (3, 5), 130, specials=False),
+                    torch.tensor([[3, 0, -1, 1, 2], [1, 2, 3, 4, 0], [-1, 1, 1, 0, 0]])),
+           ("aten.multilabel_margin_loss", "aten.multilabel_margin_loss_forward") + LAYOUT,
+           absent=absent(("aten.multilabel_margin_loss_forward",) + ("aten.transpose",)), modes=("exported",)),
     Family("fold", lambda: Lambda(fold_program),
            lambda: (sample(torch.float32, (2, 12, 12), 88), sample(torch.float64, (1, 4, 9), 89),
                     sample(torch.float16, (1, 8, 4), 90), sample(torch.bfloat16, (2, 6, 8), 91)),
