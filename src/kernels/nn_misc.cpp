@@ -55,6 +55,37 @@ std::vector<RuntimeValue> pdist(const KernelCall& call) {
 
 // ---- _trilinear, bilinear ------------------------------------------------------------------
 
+// Products of floating inputs are summed in double; of integer ones in 64-bit modular
+// arithmetic, which wraps as PyTorch's int64 does in any summation order.
+template <typename Acc>
+std::vector<Acc> dense_as(const StridedTensor& t) {
+    if constexpr (std::is_same_v<Acc, double>) {
+        return dense_values<double>(t);
+    } else {
+        const auto values = dense_int64(t);
+        return std::vector<Acc>(values.begin(), values.end());
+    }
+}
+
+template <typename Acc>
+StridedTensor products_output(const KernelCall& call, const std::vector<Acc>& values, const std::vector<int64_t>& sizes) {
+    if constexpr (std::is_same_v<Acc, double>) {
+        return output_of_values<double>(call, 0, values, sizes, call.output_meta(0).dtype);
+    } else {
+        return output_of_values<int64_t>(call, 0, std::vector<int64_t>(values.begin(), values.end()), sizes, call.output_meta(0).dtype);
+    }
+}
+
+template <typename F>
+decltype(auto) visit_products(DType dtype, F&& f) {
+    if (dtype_is_integer(dtype)) return f.template operator()<uint64_t>();
+    return f.template operator()<double>();
+}
+
+void require_numeric(const KernelCall& call, const StridedTensor& t) {
+    if (t.dtype == DType::Bool) call.fail("expects numeric inputs, got bool");
+}
+
 // i1, i2, i3 each unsqueezed at its expand dims to one rank, broadcast, multiplied, and summed
 // over sumdim.
 std::vector<RuntimeValue> trilinear(const KernelCall& call) {
@@ -66,7 +97,7 @@ std::vector<RuntimeValue> trilinear(const KernelCall& call) {
     std::vector<int64_t> sizes(static_cast<size_t>(total), 1);
     for (int k = 0; k < 3; ++k) {
         const StridedTensor& t = *inputs[k];
-        require_floating(call, t, "input");
+        require_numeric(call, t);
         if (t.dtype != inputs[0]->dtype) call.fail("expects three inputs of one dtype");
         if (static_cast<int64_t>(t.rank() + expands[k].size()) != total) call.fail("expects every input to expand to one rank");
         std::vector<bool> expanded(static_cast<size_t>(total), false);
@@ -97,23 +128,25 @@ std::vector<RuntimeValue> trilinear(const KernelCall& call) {
             result_sizes.push_back(sizes[static_cast<size_t>(d)]);
         }
     }
-    std::vector<std::vector<double>> dense;
-    for (const auto& v : views) dense.push_back(dense_values<double>(broadcast_to(call, v, sizes)));
-    std::vector<double> out(static_cast<size_t>(product(out_sizes)), 0.0);
     const auto out_strides = contiguous_strides(out_sizes);
-    std::vector<int64_t> index(static_cast<size_t>(total), 0);
     const int64_t count = product(sizes);
-    for (int64_t k = 0; k < count; ++k) {
-        int64_t rest = k, at = 0;
-        for (int64_t d = total - 1; d >= 0; --d) {
-            const int64_t i = rest % sizes[static_cast<size_t>(d)];
-            rest /= sizes[static_cast<size_t>(d)];
-            if (!summed[static_cast<size_t>(d)]) at += i * out_strides[static_cast<size_t>(d)];
+    return visit_products(inputs[0]->dtype, [&]<typename Acc>() {
+        std::vector<std::vector<Acc>> dense;
+        for (const auto& v : views) dense.push_back(dense_as<Acc>(broadcast_to(call, v, sizes)));
+        std::vector<Acc> out(static_cast<size_t>(product(out_sizes)), Acc(0));
+        for (int64_t k = 0; k < count; ++k) {
+            int64_t rest = k, at = 0;
+            for (int64_t d = total - 1; d >= 0; --d) {
+                const int64_t i = rest % sizes[static_cast<size_t>(d)];
+                rest /= sizes[static_cast<size_t>(d)];
+                if (!summed[static_cast<size_t>(d)]) at += i * out_strides[static_cast<size_t>(d)];
+            }
+            const auto kk = static_cast<size_t>(k);
+            out[static_cast<size_t>(at)] += dense[0][kk] * dense[1][kk] * dense[2][kk];
         }
-        out[static_cast<size_t>(at)] += dense[0][static_cast<size_t>(k)] * dense[1][static_cast<size_t>(k)] * dense[2][static_cast<size_t>(k)];
-    }
-    // PyTorch drops the summed dims (the values' order is the same either way).
-    return single(output_of_values<double>(call, 0, out, result_sizes, call.output_meta(0).dtype));
+        // PyTorch drops the summed dims (the values' order is the same either way).
+        return single(products_output<Acc>(call, out, result_sizes));
+    });
 }
 
 // bilinear(x1 [..., A], x2 [..., B], weight [O, A, B], bias [O]): [..., O].
@@ -122,7 +155,7 @@ std::vector<RuntimeValue> bilinear(const KernelCall& call) {
     const StridedTensor& x2 = call.tensor("input2", 1);
     const StridedTensor& weight = call.tensor("weight", 2);
     const auto bias = call.optional_tensor("bias", 3);
-    for (const auto* t : {&x1, &x2, &weight}) require_floating(call, *t, "input");
+    for (const auto* t : {&x1, &x2, &weight}) require_numeric(call, *t);
     if (x1.dtype != weight.dtype || x2.dtype != weight.dtype || (bias && bias->dtype != weight.dtype)) {
         call.fail("expects inputs, weight and bias of one dtype");
     }
@@ -131,22 +164,24 @@ std::vector<RuntimeValue> bilinear(const KernelCall& call) {
     if (x1.sizes.back() != a || x2.sizes.back() != b) call.fail("input features do not match the weight's shape " + shape_string(weight.sizes));
     if (!std::equal(x1.sizes.begin(), x1.sizes.end() - 1, x2.sizes.begin())) call.fail("expects inputs with the same leading dims");
     if (bias && (bias->rank() != 1 || bias->sizes[0] != outs)) call.fail("expects a bias of " + std::to_string(outs) + " values");
-    const auto u = dense_values<double>(x1), v = dense_values<double>(x2), w = dense_values<double>(weight);
-    std::vector<double> bv = bias ? dense_values<double>(*bias) : std::vector<double>(static_cast<size_t>(outs), 0.0);
-    const int64_t rows = a ? static_cast<int64_t>(u.size()) / a : product(x1.sizes, 0, x1.rank() - 1);
-    std::vector<double> out(static_cast<size_t>(rows * outs));
-    for (int64_t r = 0; r < rows; ++r) {
-        for (int64_t o = 0; o < outs; ++o) {
-            double sum = 0;
-            for (int64_t i = 0; i < a; ++i) {
-                for (int64_t j = 0; j < b; ++j) sum += u[r * a + i] * w[(o * a + i) * b + j] * v[r * b + j];
-            }
-            out[static_cast<size_t>(r * outs + o)] = sum + bv[static_cast<size_t>(o)];
-        }
-    }
+    const int64_t rows = product(x1.sizes, 0, x1.rank() - 1);
     std::vector<int64_t> sizes(x1.sizes.begin(), x1.sizes.end() - 1);
     sizes.push_back(outs);
-    return single(output_of_values<double>(call, 0, out, sizes, call.output_meta(0).dtype));
+    return visit_products(weight.dtype, [&]<typename Acc>() {
+        const auto u = dense_as<Acc>(x1), v = dense_as<Acc>(x2), w = dense_as<Acc>(weight);
+        const std::vector<Acc> bv = bias ? dense_as<Acc>(*bias) : std::vector<Acc>(static_cast<size_t>(outs), Acc(0));
+        std::vector<Acc> out(static_cast<size_t>(rows * outs));
+        for (int64_t r = 0; r < rows; ++r) {
+            for (int64_t o = 0; o < outs; ++o) {
+                Acc sum = 0;
+                for (int64_t i = 0; i < a; ++i) {
+                    for (int64_t j = 0; j < b; ++j) sum += u[r * a + i] * w[(o * a + i) * b + j] * v[r * b + j];
+                }
+                out[static_cast<size_t>(r * outs + o)] = sum + bv[static_cast<size_t>(o)];
+            }
+        }
+        return single(products_output<Acc>(call, out, sizes));
+    });
 }
 
 // ---- margin losses -------------------------------------------------------------------------

@@ -246,6 +246,12 @@ FAMILIES = [
     Family("nn_misc", lambda: Lambda(misc_program), misc_inputs, MISC_OPS,
            absent=absent(("aten._pdist_forward", "aten._trilinear"),
                          ("aten.pdist", "aten.bilinear", "aten.multi_margin_loss", "aten.multilabel_margin_loss"))),
+    Family("bilinear_int64", lambda: Lambda(lambda a, b, w, bias: (F.bilinear(a, b, w, bias), F.bilinear(a.t().t(), b, w))),
+           lambda: (sample(torch.int64, (3, 4), 131, low=-5, high=5), sample(torch.int64, (3, 2), 132, low=-5, high=5),
+                    sample(torch.int64, (2, 4, 2), 133, specials=False, low=-2**40, high=2**40),
+                    torch.tensor([2**50, -3])),
+           ("aten.bilinear", "aten._trilinear") + LAYOUT,
+           absent=absent(("aten._trilinear", "aten.transpose"), ("aten.bilinear",))),
     Family("multilabel_margin_terminated", lambda: Lambda(multilabel_program),
            lambda: (sample(torch.float32, (3, 5), 130, specials=False),
                     torch.tensor([[3, 0, -1, 1, 2], [1, 2, 3, 4, 0], [-1, 1, 1, 0, 0]])),
@@ -297,3 +303,23 @@ def test_nn_kernel_errors_name_the_node(name, fn, inputs, ops, message, tmp_path
     assert proc.returncode != 0, describe(proc)
     assert message in proc.stderr, describe(proc)
     assert "node " in proc.stderr, describe(proc)
+
+
+def test_integer_avg_pool_runs_on_the_cpu_kernel(tmp_path):
+    """IntegerAvgPoolRounds: OpenVINO rounds an integer mean, PyTorch truncates it; the node runs on
+    pt2ov's kernel (its reason names the fact) and returns PyTorch's numbers, unforced."""
+    import numpy as np
+    from conftest import describe, run_cli, run_engine_in
+
+    x = torch.tensor([[[[1, 2], [4, 8]], [[-1, -2], [-4, -8]]]])
+    module = Lambda(lambda x: F.avg_pool2d(x, 2))
+    path = tmp_path / "int_avg_pool.pt2"
+    torch.export.save(torch.export.export(module, (x,)), str(path))
+    proc = run_cli(["inspect", path, "--json"])
+    assert proc.returncode == 0, describe(proc)
+    import json
+    nodes = [(s["kind"], n) for s in json.loads(proc.stdout)["methods"]["forward"]["steps"] for n in s["nodes"]]
+    pool = [(kind, n) for kind, n in nodes if n["target"] == "aten.avg_pool2d.default"]
+    assert pool and all(kind == "cpu" and "IntegerAvgPoolRounds" in n.get("reason", "") for kind, n in pool), pool
+    (actual,), = run_engine_in(tmp_path, path, [(x,)])
+    assert np.array_equal(actual, module(x).numpy()), (actual, module(x))
