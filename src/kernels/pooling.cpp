@@ -1,0 +1,364 @@
+// Pooling layers OpenVINO has no converter for, or whose converter fails or rounds: max_unpool
+// (2-d, 3-d), adaptive_avg_pool3d, avg_pool2d/3d (every ceil_mode, count_include_pad and
+// divisor_override; integer inputs truncate the mean as PyTorch's integer division does,
+// where OpenVINO rounds it: openvino_facts IntegerAvgPoolRounds), im2col and col2im.
+// Floating inputs are summed in double and rounded once; integer ones in int64.
+#include <cmath>
+
+#include "kernels/layer_common.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+// A [N, C, spatial...] or unbatched [C, spatial...] input seen as planes of spatial elements.
+struct Planes {
+    bool batched = true;
+    int64_t count = 0;            // N * C
+    std::vector<int64_t> leading; // the sizes before the spatial dims
+    std::vector<int64_t> spatial;
+};
+
+Planes planes_of(const KernelCall& call, const std::vector<int64_t>& sizes, size_t spatial) {
+    if (sizes.size() != spatial + 1 && sizes.size() != spatial + 2) {
+        call.fail("expects a " + std::to_string(spatial + 1) + "-d or " + std::to_string(spatial + 2) + "-d input, got shape " +
+                  shape_string(sizes));
+    }
+    Planes p;
+    p.batched = sizes.size() == spatial + 2;
+    const size_t lead = sizes.size() - spatial;
+    p.leading.assign(sizes.begin(), sizes.begin() + static_cast<std::ptrdiff_t>(lead));
+    p.spatial.assign(sizes.begin() + static_cast<std::ptrdiff_t>(lead), sizes.end());
+    p.count = product(p.leading);
+    return p;
+}
+
+std::vector<int64_t> with_leading(const Planes& p, const std::vector<int64_t>& spatial) {
+    auto sizes = p.leading;
+    sizes.insert(sizes.end(), spatial.begin(), spatial.end());
+    return sizes;
+}
+
+// An int[S] argument given as one value or S values.
+std::vector<int64_t> per_dim(const KernelCall& call, std::string_view name, size_t position, size_t spatial,
+                             std::vector<int64_t> fallback) {
+    auto values = call.ints(name, position, fallback);
+    if (values.size() == 1) values.assign(spatial, values[0]);
+    if (values.size() != spatial) {
+        call.fail("argument '" + std::string(name) + "' needs 1 or " + std::to_string(spatial) + " values, got " +
+                  std::to_string(values.size()));
+    }
+    return values;
+}
+
+// Visits the elements of `sizes` (row-major), giving the flat index and the multi-index.
+template <typename Body>
+void for_each_index(const std::vector<int64_t>& sizes, Body&& body) {
+    const int64_t total = product(sizes);
+    std::vector<int64_t> index(sizes.size(), 0);
+    for (int64_t k = 0; k < total; ++k) {
+        body(k, index);
+        for (size_t d = sizes.size(); d-- > 0;) {
+            if (++index[d] < sizes[d]) break;
+            index[d] = 0;
+        }
+    }
+}
+
+// ---- max_unpool ----------------------------------------------------------------------------
+
+std::vector<RuntimeValue> max_unpool(const KernelCall& call, size_t spatial) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const StridedTensor& indices = call.tensor("indices", 1);
+    const auto output_size = call.ints("output_size", 2);
+    if (indices.dtype != DType::Int64) call.fail("expects int64 indices, got " + std::string(dtype_name(indices.dtype)));
+    if (indices.sizes != self.sizes) {
+        call.fail("expects indices of the input's shape " + shape_string(self.sizes) + ", got " + shape_string(indices.sizes));
+    }
+    if (output_size.size() != spatial) call.fail("output_size needs " + std::to_string(spatial) + " values");
+    const Planes planes = planes_of(call, self.sizes, spatial);
+    for (auto s : output_size) {
+        if (s < 0) call.fail("output_size must not be negative");
+    }
+    const int64_t in_plane = product(planes.spatial), out_plane = product(output_size);
+    const auto out_sizes = with_leading(planes, output_size);
+    StridedTensor dense = StridedTensor::allocate(self.dtype, out_sizes);  // zero-filled
+    const auto where = dense_int64(indices);
+    const auto from = byte_offsets(self.sizes, self.strides, self.element_size());
+    const size_t element = self.element_size();
+    for (int64_t plane = 0; plane < planes.count; ++plane) {
+        for (int64_t i = 0; i < in_plane; ++i) {
+            const int64_t k = plane * in_plane + i;
+            const int64_t target = where[static_cast<size_t>(k)];
+            if (target < 0 || target >= out_plane) {
+                call.fail("found an invalid max index " + std::to_string(target) + " (output plane of " +
+                          std::to_string(out_plane) + " elements)");
+            }
+            std::memcpy(dense.data + (plane * out_plane + target) * static_cast<int64_t>(element),
+                        self.data + from[static_cast<size_t>(k)], element);
+        }
+    }
+    StridedTensor out = allocate_output(call, 0, out_sizes, self.dtype);
+    copy_into(dense, out);
+    return single(std::move(out));
+}
+
+// ---- avg_pool ------------------------------------------------------------------------------
+
+int64_t floor_div(int64_t a, int64_t b) {
+    const int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+// pooling_output_shape (ATen/native/Pool.h), dilation 1.
+int64_t pooled_size(int64_t in, int64_t kernel, int64_t pad, int64_t stride, bool ceil_mode) {
+    int64_t out = floor_div(in + 2 * pad - (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0), stride) + 1;
+    if (ceil_mode && (out - 1) * stride >= in + pad) --out;  // the last window starts inside the input
+    return out;
+}
+
+template <typename Acc>
+std::vector<Acc> avg_pool_planes(const std::vector<Acc>& input, const Planes& planes, const std::vector<int64_t>& out,
+                                 const std::vector<int64_t>& kernel, const std::vector<int64_t>& stride,
+                                 const std::vector<int64_t>& pad, bool count_include_pad, std::optional<int64_t> divisor) {
+    const size_t rank = planes.spatial.size();
+    const int64_t in_plane = product(planes.spatial), out_plane = product(out);
+    std::vector<int64_t> in_strides(rank, 1);
+    for (size_t d = rank - 1; d > 0; --d) in_strides[d - 1] = in_strides[d] * planes.spatial[d];
+    std::vector<Acc> result(static_cast<size_t>(planes.count * out_plane), Acc(0));
+    std::vector<int64_t> lo(rank), hi(rank);
+    for_each_index(out, [&](int64_t k, const std::vector<int64_t>& o) {
+        int64_t pool_size = 1, inside = 1;
+        for (size_t d = 0; d < rank; ++d) {
+            lo[d] = o[d] * stride[d] - pad[d];
+            hi[d] = std::min(lo[d] + kernel[d], planes.spatial[d] + pad[d]);
+            pool_size *= hi[d] - lo[d];
+            lo[d] = std::max<int64_t>(lo[d], 0);
+            hi[d] = std::min(hi[d], planes.spatial[d]);
+            inside *= std::max<int64_t>(hi[d] - lo[d], 0);
+        }
+        if (inside == 0) return;  // a window wholly in the padding gives 0, as PyTorch's kernel does
+        const int64_t by = divisor ? *divisor : (count_include_pad ? pool_size : inside);
+        std::vector<int64_t> window(rank);
+        for (size_t d = 0; d < rank; ++d) window[d] = hi[d] - lo[d];
+        for (int64_t plane = 0; plane < planes.count; ++plane) {
+            const Acc* base = input.data() + plane * in_plane;
+            Acc sum = 0;
+            for_each_index(window, [&](int64_t, const std::vector<int64_t>& w) {
+                int64_t offset = 0;
+                for (size_t d = 0; d < rank; ++d) offset += (lo[d] + w[d]) * in_strides[d];
+                sum += base[offset];
+            });
+            result[static_cast<size_t>(plane * out_plane + k)] = sum / static_cast<Acc>(by);
+        }
+    });
+    return result;
+}
+
+std::vector<RuntimeValue> avg_pool(const KernelCall& call, size_t spatial) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto kernel = per_dim(call, "kernel_size", 1, spatial, {});
+    auto stride = call.ints("stride", 2, {});
+    if (stride.empty()) stride = kernel;
+    if (stride.size() == 1) stride.assign(spatial, stride[0]);
+    if (stride.size() != spatial) call.fail("argument 'stride' needs 1 or " + std::to_string(spatial) + " values");
+    const auto pad = per_dim(call, "padding", 3, spatial, {0});
+    const bool ceil_mode = call.bool_arg("ceil_mode", 4, false);
+    const bool count_include_pad = call.bool_arg("count_include_pad", 5, true);
+    std::optional<int64_t> divisor;
+    if (call.has("divisor_override", 6)) divisor = call.int_arg("divisor_override", 6);
+    if (self.dtype == DType::Bool) call.fail("does not pool bool tensors");
+    if (divisor && *divisor == 0) call.fail("divisor_override must not be zero");
+    const Planes planes = planes_of(call, self.sizes, spatial);
+    std::vector<int64_t> out;
+    for (size_t d = 0; d < spatial; ++d) {
+        if (kernel[d] <= 0 || stride[d] <= 0 || pad[d] < 0) call.fail("needs positive kernel sizes and strides and non-negative padding");
+        if (pad[d] > kernel[d] / 2) call.fail("padding should be at most half of the kernel size");
+        out.push_back(pooled_size(planes.spatial[d], kernel[d], pad[d], stride[d], ceil_mode));
+        if (out.back() <= 0) call.fail("the output would be empty for an input of shape " + shape_string(self.sizes));
+    }
+    const auto out_sizes = with_leading(planes, out);
+    const DType dtype = call.output_meta(0).dtype;
+    if (dtype_is_integer(self.dtype)) {
+        const auto result = avg_pool_planes<int64_t>(dense_int64(self), planes, out, kernel, stride, pad, count_include_pad, divisor);
+        return single(output_of_values<int64_t>(call, 0, result, out_sizes, dtype));
+    }
+    const auto result = avg_pool_planes<double>(dense_values<double>(self), planes, out, kernel, stride, pad, count_include_pad, divisor);
+    return single(output_of_values<double>(call, 0, result, out_sizes, dtype));
+}
+
+// ---- adaptive_avg_pool3d -------------------------------------------------------------------
+
+// Summed and divided as PyTorch's kernel does, in the input's type (rounding every step for
+// float16 and bfloat16): sum / kT / kH / kW.
+template <typename T>
+StridedTensor adaptive_avg_pool3d_as(const KernelCall& call, const StridedTensor& self, const Planes& planes,
+                                     const std::vector<int64_t>& out) {
+    using V = compute_t<T>;
+    const auto values = dense_values<V>(self);
+    const int64_t in_plane = product(planes.spatial), out_plane = product(out);
+    std::vector<V> result(static_cast<size_t>(planes.count * out_plane), V(0));
+    const auto& in = planes.spatial;
+    for_each_index(out, [&](int64_t k, const std::vector<int64_t>& o) {
+        int64_t lo[3], hi[3];
+        for (size_t d = 0; d < 3; ++d) {
+            lo[d] = (o[d] * in[d]) / out[d];                     // floor(o * in / out)
+            hi[d] = ((o[d] + 1) * in[d] + out[d] - 1) / out[d];  // ceil((o + 1) * in / out)
+        }
+        for (int64_t plane = 0; plane < planes.count; ++plane) {
+            const V* base = values.data() + plane * in_plane;
+            V sum = 0;
+            for (int64_t z = lo[0]; z < hi[0]; ++z) {
+                for (int64_t y = lo[1]; y < hi[1]; ++y) {
+                    for (int64_t x = lo[2]; x < hi[2]; ++x) sum = cast<T>(sum + base[(z * in[1] + y) * in[2] + x]);
+                }
+            }
+            V mean = cast<T>(sum / static_cast<V>(hi[0] - lo[0]));
+            mean = cast<T>(mean / static_cast<V>(hi[1] - lo[1]));
+            result[static_cast<size_t>(plane * out_plane + k)] = cast<T>(mean / static_cast<V>(hi[2] - lo[2]));
+        }
+    });
+    return output_of_values<V>(call, 0, result, with_leading(planes, out), call.output_meta(0).dtype);
+}
+
+std::vector<RuntimeValue> adaptive_avg_pool3d(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto out = per_dim(call, "output_size", 1, 3, {});
+    if (!dtype_is_floating(self.dtype)) call.fail("expects a floating input, got " + std::string(dtype_name(self.dtype)));
+    const Planes planes = planes_of(call, self.sizes, 3);
+    for (size_t d = 0; d < 3; ++d) {
+        if (out[d] < 0) call.fail("output_size must not be negative");
+        if (planes.spatial[d] == 0 && out[d] > 0) call.fail("expects non-empty spatial dims, got " + shape_string(self.sizes));
+    }
+    return visit_floating(self.dtype, [&]<typename T>() { return single(adaptive_avg_pool3d_as<T>(call, self, planes, out)); });
+}
+
+// ---- im2col / col2im -----------------------------------------------------------------------
+
+struct Patches {
+    int64_t kh, kw, dh, dw, ph, pw, sh, sw;
+    int64_t blocks_h = 0, blocks_w = 0;  // sliding positions
+};
+
+Patches patches_of(const KernelCall& call, size_t kernel_pos, size_t dilation_pos, size_t padding_pos, size_t stride_pos,
+                   int64_t height, int64_t width) {
+    const auto k = per_dim(call, "kernel_size", kernel_pos, 2, {});
+    const auto d = per_dim(call, "dilation", dilation_pos, 2, {});
+    const auto p = per_dim(call, "padding", padding_pos, 2, {});
+    const auto s = per_dim(call, "stride", stride_pos, 2, {});
+    Patches x{k[0], k[1], d[0], d[1], p[0], p[1], s[0], s[1]};
+    if (x.kh <= 0 || x.kw <= 0 || x.dh <= 0 || x.dw <= 0 || x.sh <= 0 || x.sw <= 0 || x.ph < 0 || x.pw < 0) {
+        call.fail("needs positive kernel_size, dilation and stride and non-negative padding");
+    }
+    x.blocks_h = (height + 2 * x.ph - (x.dh * (x.kh - 1) + 1)) / x.sh + 1;
+    x.blocks_w = (width + 2 * x.pw - (x.dw * (x.kw - 1) + 1)) / x.sw + 1;
+    if (height + 2 * x.ph - (x.dh * (x.kh - 1) + 1) < 0 || width + 2 * x.pw - (x.dw * (x.kw - 1) + 1) < 0 || x.blocks_h <= 0 ||
+        x.blocks_w <= 0) {
+        call.fail("the kernel does not fit in the padded input of " + std::to_string(height) + "x" + std::to_string(width));
+    }
+    return x;
+}
+
+// Calls body(row, column, y, x) for each patch element that lies inside the image.
+template <typename Body>
+void for_each_patch_element(const Patches& x, int64_t height, int64_t width, Body&& body) {
+    for (int64_t i = 0; i < x.kh; ++i) {
+        for (int64_t j = 0; j < x.kw; ++j) {
+            for (int64_t bh = 0; bh < x.blocks_h; ++bh) {
+                const int64_t y = bh * x.sh - x.ph + i * x.dh;
+                if (y < 0 || y >= height) continue;
+                for (int64_t bw = 0; bw < x.blocks_w; ++bw) {
+                    const int64_t xx = bw * x.sw - x.pw + j * x.dw;
+                    if (xx < 0 || xx >= width) continue;
+                    body(i * x.kw + j, bh * x.blocks_w + bw, y, xx);
+                }
+            }
+        }
+    }
+}
+
+std::vector<RuntimeValue> im2col(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const Planes planes = planes_of(call, self.sizes, 2);
+    const int64_t n = planes.batched ? self.sizes[0] : 1, channels = planes.leading.back();
+    const int64_t height = planes.spatial[0], width = planes.spatial[1];
+    if (channels == 0 || height == 0 || width == 0) call.fail("expects non-empty channel and spatial dims");
+    const Patches x = patches_of(call, 1, 2, 3, 4, height, width);
+    const int64_t rows = channels * x.kh * x.kw, columns = x.blocks_h * x.blocks_w;
+    std::vector<int64_t> out_sizes{rows, columns};
+    if (planes.batched) out_sizes.insert(out_sizes.begin(), n);
+    StridedTensor dense = StridedTensor::allocate(self.dtype, out_sizes);  // zero-filled: the padding
+    const size_t element = self.element_size();
+    const int64_t rank = static_cast<int64_t>(self.rank());
+    for (int64_t b = 0; b < n; ++b) {
+        for (int64_t c = 0; c < channels; ++c) {
+            const std::byte* plane = self.data + ((planes.batched ? b * self.strides[0] : 0) + c * self.strides[rank - 3]) *
+                                                     static_cast<int64_t>(element);
+            std::byte* out = dense.data + ((b * channels + c) * x.kh * x.kw * columns) * static_cast<int64_t>(element);
+            for_each_patch_element(x, height, width, [&](int64_t row, int64_t column, int64_t y, int64_t xx) {
+                std::memcpy(out + (row * columns + column) * static_cast<int64_t>(element),
+                            plane + (y * self.strides[rank - 2] + xx * self.strides[rank - 1]) * static_cast<int64_t>(element),
+                            element);
+            });
+        }
+    }
+    StridedTensor result = allocate_output(call, 0, out_sizes, self.dtype);
+    copy_into(dense, result);
+    return single(std::move(result));
+}
+
+// Each patch element added into the image in PyTorch's order, in the input's type (rounding
+// every addition for float16 and bfloat16, as PyTorch's kernel does).
+template <typename T>
+std::vector<compute_t<T>> col2im_sum(const std::vector<compute_t<T>>& columns, int64_t n, int64_t channels,
+                                     const Patches& x, int64_t height, int64_t width) {
+    using V = compute_t<T>;
+    std::vector<V> out(static_cast<size_t>(n * channels * height * width), V(0));
+    const int64_t blocks = x.blocks_h * x.blocks_w, per_channel = x.kh * x.kw * blocks;
+    for (int64_t b = 0; b < n; ++b) {
+        for (int64_t c = 0; c < channels; ++c) {
+            const V* in = columns.data() + (b * channels + c) * per_channel;
+            V* plane = out.data() + (b * channels + c) * height * width;
+            for_each_patch_element(x, height, width, [&](int64_t row, int64_t column, int64_t y, int64_t xx) {
+                plane[y * width + xx] = cast<T>(plane[y * width + xx] + in[row * blocks + column]);
+            });
+        }
+    }
+    return out;
+}
+
+std::vector<RuntimeValue> col2im(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto output_size = per_dim(call, "output_size", 1, 2, {});
+    if (self.rank() != 2 && self.rank() != 3) call.fail("expects a 2-d or 3-d input, got shape " + shape_string(self.sizes));
+    if (!dtype_is_floating(self.dtype)) call.fail("expects a floating input, got " + std::string(dtype_name(self.dtype)));
+    const bool batched = self.rank() == 3;
+    const int64_t n = batched ? self.sizes[0] : 1;
+    const int64_t rows = self.sizes[self.rank() - 2], columns = self.sizes.back();
+    const int64_t height = output_size[0], width = output_size[1];
+    if (height <= 0 || width <= 0) call.fail("output_size must be positive");
+    const Patches x = patches_of(call, 2, 3, 4, 5, height, width);
+    if (rows == 0 || rows % (x.kh * x.kw) != 0) call.fail("expects dim -2 to be a non-zero multiple of the kernel's size");
+    if (columns != x.blocks_h * x.blocks_w) {
+        call.fail("expects " + std::to_string(x.blocks_h * x.blocks_w) + " blocks in dim -1, got " + std::to_string(columns));
+    }
+    const int64_t channels = rows / (x.kh * x.kw);
+    std::vector<int64_t> out_sizes{channels, height, width};
+    if (batched) out_sizes.insert(out_sizes.begin(), n);
+    const DType dtype = call.output_meta(0).dtype;
+    return visit_floating(self.dtype, [&]<typename T>() {
+        using V = compute_t<T>;
+        return single(output_of_values<V>(call, 0, col2im_sum<T>(dense_values<V>(self), n, channels, x, height, width), out_sizes, dtype));
+    });
+}
+
+PT2OV_KERNEL("aten.max_unpool2d.default", [](const KernelCall& c) { return max_unpool(c, 2); });
+PT2OV_KERNEL("aten.max_unpool3d.default", [](const KernelCall& c) { return max_unpool(c, 3); });
+PT2OV_KERNEL("aten.avg_pool2d.default", [](const KernelCall& c) { return avg_pool(c, 2); });
+PT2OV_KERNEL("aten.avg_pool3d.default", [](const KernelCall& c) { return avg_pool(c, 3); });
+PT2OV_KERNEL("aten.adaptive_avg_pool3d.default", adaptive_avg_pool3d);
+PT2OV_KERNEL("aten._adaptive_avg_pool3d.default", adaptive_avg_pool3d);
+PT2OV_KERNEL("aten.im2col.default", im2col);
+PT2OV_KERNEL("aten.col2im.default", col2im);
+
+}  // namespace
+}  // namespace pt2ov::kernels

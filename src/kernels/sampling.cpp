@@ -1,0 +1,382 @@
+// Sampling layers OpenVINO has no converter for: grid_sampler (2-d and 3-d; bilinear, nearest,
+// bicubic; zeros, border and reflection padding), nearest-exact upsampling (1-d to 3-d) and
+// antialiased bilinear upsampling. Coordinates are computed in the input's compute type (float
+// for float32, float16 and bfloat16; double for float64) with PyTorch's formulas
+// (ATen/native/GridSampler.h, UpSample.h), so a coordinate on a rounding tie falls as it does
+// in PyTorch; the result is rounded once into the input's dtype.
+#include <cmath>
+
+#include "kernels/layer_common.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+// ---- grid_sampler --------------------------------------------------------------------------
+
+enum class Interpolation { Bilinear = 0, Nearest = 1, Bicubic = 2 };
+enum class Padding { Zeros = 0, Border = 1, Reflection = 2 };
+
+template <typename V>
+V unnormalize(V coord, int64_t size, bool align_corners) {
+    if (align_corners) return ((coord + 1) / 2) * static_cast<V>(size - 1);
+    return ((coord + 1) * static_cast<V>(size) - 1) / 2;
+}
+
+// PyTorch's 2-d CPU kernel is vectorized, and its max(NaN, 0) is 0 (clipping NaN to the first
+// index); the 3-d kernel's std::max keeps NaN and std::min then gives the last index.
+template <typename V>
+V clip_coordinates(V in, int64_t clip_limit, bool vectorized) {
+    if (vectorized && std::isnan(in)) return V(0);
+    return std::min(static_cast<V>(clip_limit - 1), std::max(in, static_cast<V>(0)));
+}
+
+template <typename V>
+V reflect_coordinates(V in, int64_t twice_low, int64_t twice_high) {
+    if (twice_low == twice_high) return 0;
+    const V min = static_cast<V>(twice_low) / 2;
+    const V span = static_cast<V>(twice_high - twice_low) / 2;
+    in = std::fabs(in - min);
+    const V extra = std::fmod(in, span);
+    const V flips = std::floor(in / span);
+    return std::fmod(flips, V(2)) == 0 ? extra + min : span - extra + min;
+}
+
+template <typename V>
+V padded_coordinate(V coord, int64_t size, Padding padding, bool align_corners, bool vectorized) {
+    if (padding == Padding::Border) {
+        coord = clip_coordinates(coord, size, vectorized);
+    } else if (padding == Padding::Reflection) {
+        coord = align_corners ? reflect_coordinates(coord, 0, 2 * (size - 1)) : reflect_coordinates(coord, -1, 2 * size - 1);
+        coord = clip_coordinates(coord, size, vectorized);
+    }
+    return coord;
+}
+
+// A whole-number coordinate as an index; NaN, infinities and values far outside become an
+// index that stays out of bounds after a step of a few taps.
+constexpr int64_t kFarOutside = -(int64_t{1} << 40);
+template <typename V>
+int64_t to_index(V value) {
+    if (!(value > V(-1e9) && value < V(1e12))) return kFarOutside;
+    return static_cast<int64_t>(value);
+}
+
+template <typename V>
+V cubic_convolution1(V x, V a) {
+    return ((a + 2) * x - (a + 3)) * x * x + 1;
+}
+template <typename V>
+V cubic_convolution2(V x, V a) {
+    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a;
+}
+template <typename V>
+V cubic_interp1d(V x0, V x1, V x2, V x3, V t) {
+    const V a = V(-0.75);
+    const V c0 = cubic_convolution2<V>(t + 1, a), c1 = cubic_convolution1<V>(t, a);
+    const V c2 = cubic_convolution1<V>(1 - t, a), c3 = cubic_convolution2<V>(2 - t, a);
+    return x0 * c0 + x1 * c1 + x2 * c2 + x3 * c3;
+}
+
+struct GridShape {
+    int64_t batch = 0, channels = 0;
+    std::vector<int64_t> in;   // spatial sizes of the input (D, H, W or H, W)
+    std::vector<int64_t> out;  // spatial sizes of the grid
+};
+
+// The input as [N, C, spatial...] values, the grid as [N, out..., S] with coordinate k
+// addressing spatial dim S-1-k (x is the width).
+template <typename V>
+std::vector<V> grid_sample(const GridShape& shape, const std::vector<V>& input, const std::vector<V>& grid,
+                           Interpolation mode, Padding padding, bool align_corners) {
+    const size_t rank = shape.in.size();
+    const bool vectorized = rank == 2;
+    const int64_t in_plane = product(shape.in), out_plane = product(shape.out);
+    std::vector<int64_t> in_strides(rank, 1);
+    for (size_t d = rank - 1; d > 0; --d) in_strides[d - 1] = in_strides[d] * shape.in[d];
+    std::vector<V> out(static_cast<size_t>(shape.batch * shape.channels * out_plane), V(0));
+    std::vector<V> source(rank);
+    for (int64_t n = 0; n < shape.batch; ++n) {
+        const V* in_n = input.data() + n * shape.channels * in_plane;
+        V* out_n = out.data() + n * shape.channels * out_plane;
+        for (int64_t p = 0; p < out_plane; ++p) {
+            const V* g = grid.data() + (n * out_plane + p) * static_cast<int64_t>(rank);
+            for (size_t d = 0; d < rank; ++d) {
+                const V coord = unnormalize(g[rank - 1 - d], shape.in[d], align_corners);
+                source[d] = mode == Interpolation::Bicubic ? coord : padded_coordinate(coord, shape.in[d], padding, align_corners, vectorized);
+            }
+            auto in_bounds = [&](const std::vector<int64_t>& index) {
+                for (size_t d = 0; d < rank; ++d) {
+                    if (index[d] < 0 || index[d] >= shape.in[d]) return false;
+                }
+                return true;
+            };
+            auto value_at = [&](int64_t c, const std::vector<int64_t>& index) -> V {
+                int64_t offset = 0;
+                for (size_t d = 0; d < rank; ++d) {
+                    if (index[d] < 0 || index[d] >= shape.in[d]) return V(0);
+                    offset += index[d] * in_strides[d];
+                }
+                return in_n[c * in_plane + offset];
+            };
+            if (mode == Interpolation::Nearest) {
+                std::vector<int64_t> index(rank);
+                for (size_t d = 0; d < rank; ++d) index[d] = to_index(std::nearbyint(source[d]));
+                for (int64_t c = 0; c < shape.channels; ++c) out_n[c * out_plane + p] = value_at(c, index);
+            } else if (mode == Interpolation::Bilinear) {
+                std::vector<int64_t> low(rank), index(rank);
+                std::vector<V> frac(rank);
+                for (size_t d = 0; d < rank; ++d) {
+                    const V floor = std::floor(source[d]);
+                    low[d] = to_index(floor);
+                    frac[d] = source[d] - floor;
+                }
+                for (int64_t corner = 0; corner < (int64_t{1} << rank); ++corner) {
+                    V weight = 1;
+                    for (size_t d = 0; d < rank; ++d) {
+                        const bool high = (corner >> (rank - 1 - d)) & 1;
+                        index[d] = low[d] + (high ? 1 : 0);
+                        weight *= high ? frac[d] : 1 - frac[d];
+                    }
+                    // The vectorized 2-d kernel adds every corner, a corner outside as 0, so a NaN
+                    // weight (a NaN or infinite coordinate) makes NaN; the 3-d one skips them.
+                    if (!vectorized && !in_bounds(index)) continue;
+                    for (int64_t c = 0; c < shape.channels; ++c) out_n[c * out_plane + p] += value_at(c, index) * weight;
+                }
+            } else {  // bicubic, 2-d only: 4x4 taps, each tap's coordinate padded on its own
+                const V x = source[1], y = source[0];
+                const V x0 = std::floor(x), y0 = std::floor(y);
+                const V tx = x - x0, ty = y - y0;
+                auto tap = [&](int64_t c, V tap_x, V tap_y) -> V {
+                    const V px = padded_coordinate(tap_x, shape.in[1], padding, align_corners, vectorized);
+                    const V py = padded_coordinate(tap_y, shape.in[0], padding, align_corners, vectorized);
+                    return value_at(c, {to_index(py), to_index(px)});
+                };
+                for (int64_t c = 0; c < shape.channels; ++c) {
+                    V rows[4];
+                    for (int i = 0; i < 4; ++i) {
+                        const V ty_i = y0 - 1 + V(i);
+                        rows[i] = cubic_interp1d(tap(c, x0 - 1, ty_i), tap(c, x0, ty_i), tap(c, x0 + 1, ty_i),
+                                                 tap(c, x0 + 2, ty_i), tx);
+                    }
+                    out_n[c * out_plane + p] = cubic_interp1d(rows[0], rows[1], rows[2], rows[3], ty);
+                }
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<RuntimeValue> grid_sampler(const KernelCall& call) {
+    const StridedTensor& input = call.tensor("input", 0);
+    const StridedTensor& grid = call.tensor("grid", 1);
+    const int64_t mode = call.int_arg("interpolation_mode", 2);
+    const int64_t padding = call.int_arg("padding_mode", 3);
+    const bool align_corners = call.bool_arg("align_corners", 4, false);
+    if (input.rank() != 4 && input.rank() != 5) call.fail("expects a 4-d or 5-d input, got rank " + std::to_string(input.rank()));
+    const size_t rank = input.rank() - 2;
+    if (call.node().target.find("grid_sampler_2d") != std::string::npos && rank != 2) call.fail("grid_sampler_2d expects a 4-d input");
+    if (call.node().target.find("grid_sampler_3d") != std::string::npos && rank != 3) call.fail("grid_sampler_3d expects a 5-d input");
+    if (dtype_is_reduced_float(input.dtype)) {
+        // PyTorch's CPU kernels compute these in the 16-bit type itself, rounding after every
+        // operation; a float computation differs from it by several units in the last place.
+        call.fail("does not sample " + std::string(dtype_name(input.dtype)) +
+                  " inputs (PyTorch rounds every step to 16 bits); convert the input and grid to float32");
+    }
+    if (!dtype_is_floating(input.dtype) || grid.dtype != input.dtype) {
+        call.fail("expects a floating input and a grid of the same dtype, got " + std::string(dtype_name(input.dtype)) +
+                  " and " + std::string(dtype_name(grid.dtype)));
+    }
+    if (grid.rank() != input.rank() || grid.sizes[0] != input.sizes[0] || grid.sizes.back() != static_cast<int64_t>(rank)) {
+        call.fail("expects a grid of shape (N, " + std::string(rank == 2 ? "H, W, 2" : "D, H, W, 3") + ") for an input of shape " +
+                  shape_string(input.sizes) + ", got " + shape_string(grid.sizes));
+    }
+    if (mode < 0 || mode > 2) call.fail("unknown interpolation_mode " + std::to_string(mode));
+    if (padding < 0 || padding > 2) call.fail("unknown padding_mode " + std::to_string(padding));
+    if (mode == 2 && rank != 2) call.fail("bicubic interpolation needs a 4-d input");
+    for (size_t d = 2; d < input.rank(); ++d) {
+        if (input.sizes[d] == 0) call.fail("expects non-empty spatial dims, got input of shape " + shape_string(input.sizes));
+    }
+    GridShape shape{input.sizes[0], input.sizes[1], {input.sizes.begin() + 2, input.sizes.end()},
+                    {grid.sizes.begin() + 1, grid.sizes.end() - 1}};
+    std::vector<int64_t> out_sizes{shape.batch, shape.channels};
+    out_sizes.insert(out_sizes.end(), shape.out.begin(), shape.out.end());
+    const DType dtype = call.output_meta(0).dtype;
+    return visit_floating(input.dtype, [&]<typename T>() {
+        using V = compute_t<T>;
+        const auto out = grid_sample<V>(shape, dense_values<V>(input), dense_values<V>(grid), static_cast<Interpolation>(mode),
+                                        static_cast<Padding>(padding), align_corners);
+        return single(output_of_values<V>(call, 0, out, out_sizes, dtype));
+    });
+}
+
+// ---- upsampling ----------------------------------------------------------------------------
+
+// Output spatial sizes: given, or the input's sizes times the scale factors (floored), as
+// upsample's compute_output_size does. `scales` are the factors to compute the source
+// indices with (empty entries: derive them from the sizes).
+struct UpsamplePlan {
+    std::vector<int64_t> out;
+    std::vector<std::optional<double>> scales;
+};
+
+UpsamplePlan plan_upsample(const KernelCall& call, const StridedTensor& input, size_t spatial, bool vec_overload,
+                           size_t first_scale_position) {
+    if (input.rank() != spatial + 2) {
+        call.fail("expects a " + std::to_string(spatial + 2) + "-d input, got rank " + std::to_string(input.rank()));
+    }
+    UpsamplePlan plan;
+    plan.scales.assign(spatial, std::nullopt);
+    const auto sizes = call.ints(vec_overload ? "output_size" : "output_size", 1, {});
+    if (vec_overload) {
+        const auto factors = float_list(call, "scale_factors", first_scale_position);
+        if (sizes.empty() == factors.empty()) call.fail("needs exactly one of output_size and scale_factors");
+        if (!factors.empty()) {
+            if (factors.size() != spatial) call.fail("needs one scale factor per spatial dim");
+            for (size_t d = 0; d < spatial; ++d) {
+                plan.out.push_back(static_cast<int64_t>(std::floor(static_cast<double>(input.sizes[d + 2]) * factors[d])));
+                plan.scales[d] = factors[d];
+            }
+        }
+    } else {
+        static const char* const names[3][3] = {{"scales", "", ""}, {"scales_h", "scales_w", ""}, {"scales_d", "scales_h", "scales_w"}};
+        for (size_t d = 0; d < spatial; ++d) plan.scales[d] = optional_float(call, names[spatial - 1][d], first_scale_position + d);
+    }
+    if (plan.out.empty()) plan.out = sizes;
+    if (plan.out.size() != spatial) call.fail("needs one output size per spatial dim");
+    for (size_t d = 0; d < spatial; ++d) {
+        if (plan.out[d] <= 0 || input.sizes[d + 2] <= 0) {
+            call.fail("expects non-empty input and output spatial sizes, got input " + shape_string(input.sizes) +
+                      " and output " + shape_string(plan.out));
+        }
+    }
+    return plan;
+}
+
+// compute_scales_value: 1/scale when a positive scale is given, else input/output.
+template <typename V>
+V scale_of(std::optional<double> scale, int64_t in, int64_t out) {
+    return scale && *scale > 0 ? static_cast<V>(1.0 / *scale) : static_cast<V>(in) / static_cast<V>(out);
+}
+
+std::vector<RuntimeValue> upsample_nearest_exact(const KernelCall& call, size_t spatial) {
+    const bool vec = call.node().target.ends_with(".vec");
+    const StridedTensor& input = call.tensor(vec ? "input" : "self", 0);
+    const UpsamplePlan plan = plan_upsample(call, input, spatial, vec, 2);
+    // Per output dim, the source index: min(floor((i + 0.5) * scale), in - 1), in float.
+    std::vector<std::vector<int64_t>> source(spatial);
+    for (size_t d = 0; d < spatial; ++d) {
+        const int64_t in = input.sizes[d + 2];
+        const float scale = scale_of<float>(plan.scales[d], in, plan.out[d]);
+        for (int64_t i = 0; i < plan.out[d]; ++i) {
+            const auto index = static_cast<int64_t>(std::floor(static_cast<float>((static_cast<double>(i) + 0.5) * scale)));
+            source[d].push_back(std::min(index, in - 1));
+        }
+    }
+    std::vector<int64_t> out_sizes{input.sizes[0], input.sizes[1]};
+    out_sizes.insert(out_sizes.end(), plan.out.begin(), plan.out.end());
+    StridedTensor out = allocate_output(call, 0, out_sizes, input.dtype);
+    const size_t element = input.element_size();
+    // The output walked in its own strides; each element copied from the source index.
+    std::vector<int64_t> index(out_sizes.size(), 0);
+    const int64_t total = product(out_sizes);
+    for (int64_t k = 0; k < total; ++k) {
+        int64_t rest = k, in_offset = 0, out_offset = 0;
+        for (size_t d = out_sizes.size(); d-- > 0;) {
+            index[d] = rest % out_sizes[d];
+            rest /= out_sizes[d];
+            const int64_t source_index = d < 2 ? index[d] : source[d - 2][static_cast<size_t>(index[d])];
+            in_offset += source_index * input.strides[d];
+            out_offset += index[d] * out.strides[d];
+        }
+        std::memcpy(out.data + out_offset * static_cast<int64_t>(element), input.data + in_offset * static_cast<int64_t>(element),
+                    element);
+    }
+    return single(std::move(out));
+}
+
+// Antialiased bilinear (PIL's triangle filter widened by the downscale factor), separable:
+// the width first, then the height, in double.
+struct AntialiasTaps {
+    std::vector<int64_t> start;
+    std::vector<std::vector<double>> weights;
+};
+
+AntialiasTaps antialias_taps(int64_t in, int64_t out, bool align_corners, std::optional<double> scale_arg) {
+    double scale;
+    if (align_corners) {
+        scale = out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0.0;
+    } else {
+        scale = scale_of<double>(scale_arg, in, out);
+    }
+    const double support = scale >= 1.0 ? 1.0 * scale : 1.0;
+    const double inv_scale = scale >= 1.0 ? 1.0 / scale : 1.0;
+    AntialiasTaps taps;
+    for (int64_t i = 0; i < out; ++i) {
+        const double center = scale * (static_cast<double>(i) + 0.5);
+        const int64_t lo = std::max<int64_t>(static_cast<int64_t>(center - support + 0.5), 0);
+        const int64_t hi = std::min<int64_t>(static_cast<int64_t>(center + support + 0.5), in);
+        std::vector<double> w;
+        double total = 0;
+        for (int64_t j = lo; j < hi; ++j) {
+            const double x = std::fabs((static_cast<double>(j) - center + 0.5) * inv_scale);
+            w.push_back(x < 1.0 ? 1.0 - x : 0.0);
+            total += w.back();
+        }
+        if (total != 0) {
+            for (auto& v : w) v /= total;
+        }
+        taps.start.push_back(lo);
+        taps.weights.push_back(std::move(w));
+    }
+    return taps;
+}
+
+std::vector<RuntimeValue> upsample_bilinear2d_aa(const KernelCall& call) {
+    const bool vec = call.node().target.ends_with(".vec");
+    const StridedTensor& input = call.tensor(vec ? "input" : "self", 0);
+    if (!dtype_is_floating(input.dtype)) call.fail("expects a floating input, got " + std::string(dtype_name(input.dtype)));
+    const bool align_corners = call.bool_arg("align_corners", 2, false);
+    const UpsamplePlan plan = plan_upsample(call, input, 2, vec, 3);
+    const int64_t planes = input.sizes[0] * input.sizes[1], h = input.sizes[2], w = input.sizes[3];
+    const int64_t oh = plan.out[0], ow = plan.out[1];
+    const AntialiasTaps rows = antialias_taps(h, oh, align_corners, plan.scales[0]);
+    const AntialiasTaps cols = antialias_taps(w, ow, align_corners, plan.scales[1]);
+    const auto values = dense_values<double>(input);
+    std::vector<double> across(static_cast<size_t>(planes * h * ow), 0.0), out(static_cast<size_t>(planes * oh * ow), 0.0);
+    for (int64_t p = 0; p < planes * h; ++p) {
+        for (int64_t j = 0; j < ow; ++j) {
+            double sum = 0;
+            const auto& wt = cols.weights[static_cast<size_t>(j)];
+            for (size_t t = 0; t < wt.size(); ++t) sum += wt[t] * values[static_cast<size_t>(p * w + cols.start[j] + static_cast<int64_t>(t))];
+            across[static_cast<size_t>(p * ow + j)] = sum;
+        }
+    }
+    // PyTorch's CPU kernel (2.x) gives every row of a plane the first row's value when the
+    // output is one column wide and the height is resized; pt2ov returns what PyTorch returns.
+    const bool first_row_only = ow == 1 && oh != h;
+    for (int64_t p = 0; p < planes; ++p) {
+        for (int64_t i = 0; i < oh; ++i) {
+            const int64_t taps = first_row_only ? 0 : i;
+            const auto& wt = rows.weights[static_cast<size_t>(taps)];
+            for (int64_t j = 0; j < ow; ++j) {
+                double sum = 0;
+                for (size_t t = 0; t < wt.size(); ++t) {
+                    sum += wt[t] * across[static_cast<size_t>((p * h + rows.start[taps] + static_cast<int64_t>(t)) * ow + j)];
+                }
+                out[static_cast<size_t>((p * oh + i) * ow + j)] = sum;
+            }
+        }
+    }
+    return single(output_of_values<double>(call, 0, out, {input.sizes[0], input.sizes[1], oh, ow}, call.output_meta(0).dtype));
+}
+
+PT2OV_KERNEL("aten.grid_sampler.default", grid_sampler);
+PT2OV_KERNEL("aten.grid_sampler_2d.default", grid_sampler);
+PT2OV_KERNEL("aten.grid_sampler_3d.default", grid_sampler);
+PT2OV_KERNEL("aten._upsample_nearest_exact1d", [](const KernelCall& c) { return upsample_nearest_exact(c, 1); });
+PT2OV_KERNEL("aten._upsample_nearest_exact2d", [](const KernelCall& c) { return upsample_nearest_exact(c, 2); });
+PT2OV_KERNEL("aten._upsample_nearest_exact3d", [](const KernelCall& c) { return upsample_nearest_exact(c, 3); });
+PT2OV_KERNEL("aten._upsample_bilinear2d_aa", upsample_bilinear2d_aa);
+
+}  // namespace
+}  // namespace pt2ov::kernels

@@ -1,0 +1,325 @@
+"""The neural-network layer kernels end to end (src/kernels/sampling.cpp, pooling.cpp,
+embedding_bag.cpp, nn_misc.cpp): each family's layer ops forced onto pt2ov's CPU kernels with
+`--cpu-op`, in both program forms, compared with PyTorch eager (see tests/e2e/test_kernels.py).
+Inputs are made non-contiguous inside the programs (transposed, channels-last), with the layout
+ops kept on the CPU so the kernels receive those strides."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+import torch
+
+from test_kernels import Family, Lambda, MODES, sample, check_family, exported_families  # noqa: F401
+
+F = torch.nn.functional
+LAYOUT = ("aten.transpose", "aten.permute")
+LAYOUT_ABSENT = {"exported": ("aten.permute",), "decomposed": ("aten.transpose",)}
+
+
+def absent(exported=(), decomposed=()):
+    return {"exported": tuple(exported) + LAYOUT_ABSENT["exported"],
+            "decomposed": tuple(decomposed) + LAYOUT_ABSENT["decomposed"]}
+
+
+# grid_sampler --------------------------------------------------------------------------------
+def grid_program(*pairs):
+    """pairs: (input, grid) for 2-d (any float dtype), then (input, grid) for 3-d."""
+    outs = []
+    for x, g in zip(pairs[0::2], pairs[1::2]):
+        x = x.transpose(-1, -2)  # strided input: the kernel reads it in place
+        modes = ("bilinear", "nearest", "bicubic") if x.dim() == 4 else ("bilinear", "nearest")
+        for mode, padding, align in itertools.product(modes, ("zeros", "border", "reflection"), (False, True)):
+            outs.append(F.grid_sample(x, g, mode=mode, padding_mode=padding, align_corners=align))
+    return tuple(outs)
+
+
+def grid_inputs(dtypes_2d, dtypes_3d, specials):
+    out = []
+    for k, d in enumerate(dtypes_2d):
+        out += [sample(d, (2, 3, 5, 4), 10 + k, specials=False),
+                sample(d, (2, 4, 3, 2), 20 + k, specials=specials, low=-1.4, high=1.4)]
+    for k, d in enumerate(dtypes_3d):
+        out += [sample(d, (1, 2, 3, 5, 4), 30 + k, specials=False),
+                sample(d, (1, 2, 3, 4, 3), 40 + k, specials=specials, low=-1.4, high=1.4)]
+    return tuple(out)
+
+
+GRID_OPS = ("aten.grid_sampler", "aten.grid_sampler_2d", "aten.grid_sampler_3d") + LAYOUT
+
+
+# upsampling ----------------------------------------------------------------------------------
+def upsample_program(x1, x2, x3, h, b, u8):
+    x2t = x2.transpose(2, 3)
+    return (F.interpolate(x1, scale_factor=1.7, mode="nearest-exact"), F.interpolate(x1, size=3, mode="nearest-exact"),
+            F.interpolate(x2t, size=(7, 3), mode="nearest-exact"), F.interpolate(x2, scale_factor=(0.6, 2.5), mode="nearest-exact"),
+            F.interpolate(x3, scale_factor=(1.5, 0.5, 2.0), mode="nearest-exact"), F.interpolate(h, size=(5, 2), mode="nearest-exact"),
+            F.interpolate(u8, size=(3, 7), mode="nearest-exact"),
+            F.interpolate(x2t, size=(3, 2), mode="bilinear", antialias=True),
+            F.interpolate(x2, size=(9, 3), mode="bilinear", antialias=True, align_corners=True),
+            F.interpolate(x2, scale_factor=0.4, mode="bilinear", antialias=True),
+            F.interpolate(b, scale_factor=(1.5, 0.3), mode="bilinear", antialias=True),
+            torch.ops.aten._upsample_bilinear2d_aa(x2t, [4, 3], False, 0.7, None),
+            torch.ops.aten._upsample_nearest_exact2d(x2t, [4, 9], 0.6, 1.7),
+            torch.ops.aten._upsample_nearest_exact1d(x1, [4]),
+            torch.ops.aten._upsample_nearest_exact3d(x3, [2, 3, 5], None, 1.2, None))
+
+
+def upsample_inputs():
+    return (sample(torch.float32, (2, 3, 5), 50), sample(torch.float32, (2, 3, 5, 6), 51),
+            sample(torch.float32, (1, 2, 3, 4, 5), 52), sample(torch.float16, (1, 2, 4, 3), 53),
+            sample(torch.float64, (2, 2, 5, 6), 54, specials=False), sample(torch.uint8, (1, 2, 4, 5), 55))
+
+
+UPSAMPLE_OPS = ("aten._upsample_nearest_exact1d", "aten._upsample_nearest_exact2d", "aten._upsample_nearest_exact3d",
+                "aten._upsample_bilinear2d_aa") + LAYOUT
+
+
+# max_unpool ----------------------------------------------------------------------------------
+def unpool_program(v1, i1, x2, x3, d2, h2):
+    # v1, i1: pooled values with NaN and infinities, and their indices, pooled by PyTorch (OpenVINO's
+    # max_pool skips NaN, a limit of its own)
+    outs = [F.max_unpool1d(v1, i1, 2), F.max_unpool1d(v1, i1, 2, output_size=[9])]
+    for x in (x2, d2, h2):
+        v, i = F.max_pool2d(x, 2, stride=2, padding=1, return_indices=True)
+        outs += [F.max_unpool2d(v, i, 2, stride=2, padding=1, output_size=x.shape[2:]), F.max_unpool2d(v.transpose(2, 3), i.transpose(2, 3), 3)]
+    v, i = F.max_pool3d(x3, 2, return_indices=True)
+    outs += [F.max_unpool3d(v, i, 2), F.max_unpool3d(v, i, (2, 3, 2), output_size=(4, 7, 5))]
+    v, i = F.max_pool2d(x2[0], 2, return_indices=True)  # unbatched
+    outs.append(F.max_unpool2d(v, i, 2, output_size=(6, 5)))
+    return tuple(outs)
+
+
+def unpool_inputs():
+    return (*F.max_pool1d(sample(torch.float32, (2, 3, 8), 60), 2, return_indices=True), sample(torch.float32, (2, 3, 6, 5), 61, specials=False),
+            sample(torch.float32, (1, 2, 4, 6, 4), 62, specials=False), sample(torch.float64, (1, 2, 4, 4), 63, specials=False),
+            sample(torch.float16, (1, 2, 4, 4), 64, specials=False))
+
+
+UNPOOL_OPS = ("aten.max_unpool2d", "aten.max_unpool3d") + LAYOUT
+
+
+# avg_pool ------------------------------------------------------------------------------------
+AVG_2D_ARGS = [dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=False),
+               dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=True),
+               dict(kernel_size=(2, 3), stride=(3, 1), padding=(1, 0), ceil_mode=False),
+               dict(kernel_size=2, divisor_override=3), dict(kernel_size=3, stride=2, padding=1, divisor_override=2, ceil_mode=True),
+               dict(kernel_size=2, stride=3, ceil_mode=True)]
+
+
+def avg_pool_program(x, l, x3, l3, h, b, x1, l1):
+    outs = []
+    for xx in (x, x.transpose(2, 3), l, h, b, x[0]):
+        outs += [F.avg_pool2d(xx, **a) for a in AVG_2D_ARGS]
+    for xx in (x3, l3, x3.transpose(2, 4)):
+        outs += [F.avg_pool3d(xx, 3, 2, 1, ceil_mode=True, count_include_pad=False), F.avg_pool3d(xx, 2, divisor_override=5),
+                 F.avg_pool3d(xx, (2, 1, 3), (1, 2, 2), (1, 0, 1), ceil_mode=True)]
+    for xx in (x1, l1):
+        outs += [F.avg_pool1d(xx, 3, 2, 1, ceil_mode=True, count_include_pad=False), F.avg_pool1d(xx, 2)]
+    return tuple(outs)
+
+
+def avg_pool_inputs():
+    return (sample(torch.float32, (2, 3, 7, 6), 70), sample(torch.int64, (2, 3, 7, 6), 71, low=-1000, high=1000),
+            sample(torch.float32, (1, 2, 5, 6, 7), 72), sample(torch.int64, (1, 2, 5, 6, 7), 73),
+            sample(torch.float16, (1, 2, 7, 6), 74, specials=False), sample(torch.bfloat16, (1, 2, 7, 6), 75, specials=False),
+            sample(torch.float64, (2, 3, 9), 76), sample(torch.int64, (2, 3, 9), 77, specials=False))
+
+
+AVG_POOL_OPS = ("aten.avg_pool2d", "aten.avg_pool3d") + LAYOUT
+
+
+# adaptive_avg_pool3d, unfold, fold ------------------------------------------------------------
+def adaptive_program(x, d, h):
+    return (F.adaptive_avg_pool3d(x, (2, 3, 4)), F.adaptive_avg_pool3d(x.transpose(2, 4), 3), F.adaptive_avg_pool3d(d, (1, 5, 2)),
+            F.adaptive_avg_pool3d(h, (3, None, 2)), F.adaptive_avg_pool3d(x[0], (4, 4, 4)))
+
+
+def unfold_program(x, d, h, b, flag):
+    return (F.unfold(x, 2), F.unfold(x.transpose(2, 3), (2, 3), dilation=(2, 1), padding=1, stride=(1, 2)), F.unfold(d, 3, padding=2),
+            F.unfold(h, 2, stride=2), F.unfold(b, (1, 3)), F.unfold(flag, 2), F.unfold(x[0], 3))
+
+
+def fold_program(c, d, h, b):
+    return (F.fold(c, (4, 5), 2), F.fold(c.transpose(1, 2).transpose(1, 2), (4, 4), (2, 2), dilation=(2, 1), padding=1, stride=(1, 2)),
+            F.fold(d, (3, 3), 1), F.fold(h, (4, 4), 2, stride=2), F.fold(b, (2, 6), (1, 3)), F.fold(c[0], (4, 5), 2))
+
+
+# embedding_bag -------------------------------------------------------------------------------
+def embedding_bag_program(wt, idx, off, off_last, psw, idx2d, w64, idx32, off32, h, b):
+    w = wt.transpose(0, 1)  # a strided weight
+    outs = [F.embedding_bag(idx, w, off, mode=m) for m in ("sum", "mean", "max")]
+    outs += [F.embedding_bag(idx, w, off, mode="sum", per_sample_weights=psw),
+             F.embedding_bag(idx, w, off, mode="mean", padding_idx=2), F.embedding_bag(idx, w, off, mode="max", padding_idx=-7),
+             F.embedding_bag(idx, w, off, mode="sum", padding_idx=0),
+             F.embedding_bag(idx, w, off_last, mode="mean", include_last_offset=True),
+             F.embedding_bag(idx, w, off_last, mode="sum", include_last_offset=True, per_sample_weights=psw),
+             F.embedding_bag(idx2d, w, mode="max"), F.embedding_bag(idx32, w64, off32, mode="sum"),
+             F.embedding_bag(idx32, w64, off32, mode="mean", padding_idx=1), F.embedding_bag(idx, h, off, mode="mean"),
+             F.embedding_bag(idx, h, off, mode="sum", per_sample_weights=psw.half()), F.embedding_bag(idx, b, off, mode="max")]
+    # every output PyTorch fills (mean and max size their bags; a float64 sum fills offset2bag)
+    outs += list(torch.ops.aten._embedding_bag_forward_only(w, idx, off, False, 1, False, None, False, -1))
+    outs += list(torch.ops.aten._embedding_bag_forward_only(w, idx, off, False, 2, False, None, False, 2))
+    outs += list(torch.ops.aten._embedding_bag_forward_only(w64, idx32, off32, False, 0, False, None, False, -1)[:2])
+    return tuple(outs)
+
+
+def embedding_bag_inputs():
+    idx = torch.tensor([3, 2, 0, 6, 2, 2, 5, 1, 3])
+    off = torch.tensor([0, 2, 2, 6])  # an empty bag
+    return (sample(torch.float32, (4, 7), 100), idx, off, torch.tensor([0, 2, 2, 6, 9]),
+            sample(torch.float32, (9,), 101, specials=False), torch.tensor([[1, 2, 2], [0, 6, 5]]),
+            sample(torch.float64, (7, 3), 102), idx.to(torch.int32), off.to(torch.int32),
+            sample(torch.float16, (7, 3), 103, specials=False), sample(torch.bfloat16, (7, 3), 104))
+
+
+# pdist, bilinear, margin losses, group norm, segment_reduce ------------------------------------
+def misc_program(x, d, a, b, w, bias, scores, target, cw, labels, g, gd, seg, lengths, offsets, hseg, gw, gb):
+    outs = [F.pdist(x, p) for p in (2.0, 1.0, 0.0, math.inf, 3.0, 0.5)] + [F.pdist(x.t(), 2), F.pdist(d)]
+    outs += [F.bilinear(a, b, w, bias), F.bilinear(a.t().t(), b, w), F.bilinear(a[None], b[None], w, bias)]
+    for reduction in ("none", "mean", "sum"):
+        outs += [F.multi_margin_loss(scores, target, reduction=reduction),
+                 F.multi_margin_loss(scores.t().t(), target, p=2, margin=0.7, weight=cw, reduction=reduction),
+                 F.multilabel_margin_loss(scores, labels[:, :5], reduction=reduction)]
+    outs += [F.multi_margin_loss(scores[0], target[:1]), F.multilabel_margin_loss(scores[0], labels[0, :5])]
+    outs += [F.group_norm(g, 2), F.group_norm(g.transpose(2, 3), 3, gw, gb, eps=1e-3), F.group_norm(gd, 1)]
+    outs += list(torch.ops.aten.native_group_norm(g, None, None, 2, 6, 20, 3, 1e-5))
+    for reduce in ("sum", "mean", "max", "min", "prod"):
+        outs += [torch.segment_reduce(seg, reduce, lengths=lengths), torch.segment_reduce(seg, reduce, offsets=offsets),
+                 torch.segment_reduce(seg, reduce, lengths=lengths, initial=2.5),
+                 torch.segment_reduce(seg.t(), reduce, lengths=lengths[None].expand(3, -1), axis=1),
+                 torch.segment_reduce(hseg, reduce, lengths=lengths)]
+    return tuple(outs)
+
+
+def misc_inputs():
+    return (sample(torch.float32, (5, 4), 110, specials=False), sample(torch.float64, (4, 3), 111),
+            sample(torch.float32, (3, 4), 112, specials=False), sample(torch.float32, (3, 5), 113, specials=False),
+            sample(torch.float32, (2, 4, 5), 114, specials=False), sample(torch.float32, (2,), 115, specials=False),
+            sample(torch.float32, (3, 5), 116, specials=False), torch.tensor([4, 0, 2]),
+            sample(torch.float32, (5,), 117, specials=False, low=0.5, high=2.0),
+            # targets with no -1 before the end: PyTorch's own decomposition (run_decompositions)
+            # counts the entries after a -1, unlike eager; the family below covers -1 as exported
+            torch.tensor([[3, 0, 3, 1, 1], [1, 2, 3, 4, 0], [4, 4, 4, 4, 4]]),
+            sample(torch.float32, (2, 6, 4, 5), 118, specials=False), sample(torch.float64, (3, 4, 5), 119, specials=False),
+            sample(torch.float32, (7, 3), 120), torch.tensor([2, 0, 4, 1]), torch.tensor([0, 3, 3, 7]),
+            sample(torch.float16, (7, 3), 121, specials=False), sample(torch.float32, (6,), 122, specials=False),
+            sample(torch.float32, (6,), 123, specials=False))
+
+
+def multilabel_program(scores, labels):
+    return tuple(F.multilabel_margin_loss(scores, labels, reduction=r) for r in ("none", "mean", "sum")) + (
+        torch.ops.aten.multilabel_margin_loss_forward(scores.t().t(), labels, 1)[1], F.multilabel_margin_loss(scores[0], labels[0]))
+
+
+MISC_OPS = ("aten.pdist", "aten._pdist_forward", "aten.bilinear", "aten._trilinear", "aten.multi_margin_loss",
+            "aten.multilabel_margin_loss", "aten.native_group_norm", "aten.segment_reduce") + LAYOUT
+
+
+# ---------------------------------------------------------------------------------------------
+FAMILIES = [
+    Family("grid_sampler", lambda: Lambda(grid_program),
+           lambda: grid_inputs((torch.float32, torch.float64), (torch.float32, torch.float64), True), GRID_OPS,
+           absent=absent(("aten.grid_sampler_2d", "aten.grid_sampler_3d"), ("aten.grid_sampler",))),
+    Family("upsample", lambda: Lambda(upsample_program), upsample_inputs, UPSAMPLE_OPS,
+           absent=absent(decomposed=("aten._upsample_nearest_exact1d", "aten._upsample_nearest_exact2d",
+                                     "aten._upsample_nearest_exact3d"))),
+    Family("max_unpool", lambda: Lambda(unpool_program), unpool_inputs, UNPOOL_OPS,
+           absent=absent(decomposed=("aten.max_unpool2d", "aten.max_unpool3d"))),
+    Family("avg_pool", lambda: Lambda(avg_pool_program), avg_pool_inputs, AVG_POOL_OPS, absent=absent()),
+    Family("adaptive_avg_pool3d", lambda: Lambda(adaptive_program),
+           lambda: (sample(torch.float32, (2, 3, 5, 7, 6), 80), sample(torch.float64, (1, 2, 3, 6, 5), 81),
+                    sample(torch.bfloat16, (1, 2, 6, 4, 5), 82, specials=False)),
+           ("aten.adaptive_avg_pool3d", "aten._adaptive_avg_pool3d") + LAYOUT,
+           absent=absent(("aten._adaptive_avg_pool3d",), ("aten.adaptive_avg_pool3d",))),
+    Family("unfold", lambda: Lambda(unfold_program),
+           lambda: (sample(torch.float32, (2, 3, 5, 6), 83), sample(torch.float64, (1, 2, 4, 4), 84, specials=False),
+                    sample(torch.float16, (1, 2, 4, 6), 85), sample(torch.bfloat16, (2, 1, 3, 5), 86),
+                    sample(torch.bool, (1, 2, 3, 3), 87)),
+           ("aten.im2col",) + LAYOUT, absent=absent(decomposed=("aten.im2col",))),
+    # The decomposed fold (index_put into a padded buffer) fails in OpenVINO's frontend, so fold
+    # runs as exported only.
+    Family("embedding_bag", lambda: Lambda(embedding_bag_program), embedding_bag_inputs,
+           ("aten.embedding_bag", "aten._embedding_bag_forward_only") + LAYOUT,
+           absent=absent(decomposed=("aten.embedding_bag",))),
+    Family("nn_misc", lambda: Lambda(misc_program), misc_inputs, MISC_OPS,
+           absent=absent(("aten._pdist_forward", "aten._trilinear"),
+                         ("aten.pdist", "aten.bilinear", "aten.multi_margin_loss", "aten.multilabel_margin_loss"))),
+    Family("bilinear_int64", lambda: Lambda(lambda a, b, w, bias: (F.bilinear(a, b, w, bias), F.bilinear(a.t().t(), b, w))),
+           lambda: (sample(torch.int64, (3, 4), 131, low=-5, high=5), sample(torch.int64, (3, 2), 132, low=-5, high=5),
+                    sample(torch.int64, (2, 4, 2), 133, specials=False, low=-2**40, high=2**40),
+                    torch.tensor([2**50, -3])),
+           ("aten.bilinear", "aten._trilinear") + LAYOUT,
+           absent=absent(("aten._trilinear", "aten.transpose"), ("aten.bilinear",))),
+    Family("multilabel_margin_terminated", lambda: Lambda(multilabel_program),
+           lambda: (sample(torch.float32, (3, 5), 130, specials=False),
+                    torch.tensor([[3, 0, -1, 1, 2], [1, 2, 3, 4, 0], [-1, 1, 1, 0, 0]])),
+           ("aten.multilabel_margin_loss", "aten.multilabel_margin_loss_forward") + LAYOUT,
+           absent=absent(("aten.multilabel_margin_loss_forward",) + ("aten.transpose",)), modes=("exported",)),
+    Family("fold", lambda: Lambda(fold_program),
+           lambda: (sample(torch.float32, (2, 12, 12), 88), sample(torch.float64, (1, 4, 9), 89),
+                    sample(torch.float16, (1, 8, 4), 90), sample(torch.bfloat16, (2, 6, 8), 91)),
+           ("aten.col2im",) + LAYOUT, absent=absent(), modes=("exported",)),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("family", FAMILIES, ids=[f.name for f in FAMILIES])
+def test_nn_family(family, mode, exported_families, tmp_path):
+    if mode not in family.modes:
+        pytest.skip(f"{family.name} does not run {mode}")
+    check_family(family, mode, exported_families, tmp_path)
+
+
+# --- what the kernels refuse, naming the node ----------------------------------------------------
+ERROR_CASES = [
+    ("grid_sampler_float16", lambda x, g: F.grid_sample(x, g, align_corners=False),
+     (torch.rand(1, 2, 3, 4).half(), torch.rand(1, 2, 2, 2).half()), ("aten.grid_sampler",), "does not sample float16"),
+    ("max_unpool_index_outside", lambda v, i: F.max_unpool2d(v, i, 2),
+     (torch.rand(1, 1, 2, 2), torch.tensor([[[[0, 1], [2, 3]]]])), ("aten.max_unpool2d",), "invalid max index 16"),
+]
+
+
+@pytest.mark.parametrize("name,fn,inputs,ops,message", ERROR_CASES, ids=[c[0] for c in ERROR_CASES])
+def test_nn_kernel_errors_name_the_node(name, fn, inputs, ops, message, tmp_path):
+    import warnings
+
+    import numpy as np
+    from conftest import describe, run_cli
+    from tests.models.compare import to_numpy
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ep = torch.export.export(Lambda(fn), inputs)
+    path = tmp_path / f"{name}.pt2"
+    torch.export.save(ep, str(path))
+    bad = list(inputs)
+    if name == "max_unpool_index_outside":
+        bad[1] = torch.tensor([[[[0, 1], [16, 3]]]])
+    np.savez(tmp_path / "in.npz", *[to_numpy(t) for t in bad])
+    proc = run_cli(["run", path, "--inputs", tmp_path / "in.npz", "--outputs", tmp_path / "out.npz"]
+                   + [a for op in ops for a in ("--cpu-op", op)])
+    assert proc.returncode != 0, describe(proc)
+    assert message in proc.stderr, describe(proc)
+    assert "node " in proc.stderr, describe(proc)
+
+
+def test_integer_avg_pool_runs_on_the_cpu_kernel(tmp_path):
+    """IntegerAvgPoolRounds: OpenVINO rounds an integer mean, PyTorch truncates it; the node runs on
+    pt2ov's kernel (its reason names the fact) and returns PyTorch's numbers, unforced."""
+    import numpy as np
+    from conftest import describe, run_cli, run_engine_in
+
+    x = torch.tensor([[[[1, 2], [4, 8]], [[-1, -2], [-4, -8]]]])
+    module = Lambda(lambda x: F.avg_pool2d(x, 2))
+    path = tmp_path / "int_avg_pool.pt2"
+    torch.export.save(torch.export.export(module, (x,)), str(path))
+    proc = run_cli(["inspect", path, "--json"])
+    assert proc.returncode == 0, describe(proc)
+    import json
+    nodes = [(s["kind"], n) for s in json.loads(proc.stdout)["methods"]["forward"]["steps"] for n in s["nodes"]]
+    pool = [(kind, n) for kind, n in nodes if n["target"] == "aten.avg_pool2d.default"]
+    assert pool and all(kind == "cpu" and "IntegerAvgPoolRounds" in n.get("reason", "") for kind, n in pool), pool
+    (actual,), = run_engine_in(tmp_path, path, [(x,)])
+    assert np.array_equal(actual, module(x).numpy()), (actual, module(x))
