@@ -114,8 +114,13 @@ const std::vector<Fact>& all() {
          "a linspace whose dtype= is not int64, float32 or float64 runs on pt2ov's CPU kernel"},
         {"IntegerAvgPoolRounds", "2026.4.1",
          "avg_pool1d/2d/3d of an integer tensor rounds the mean (1 and 2 average to 2); PyTorch truncates it (to 1)",
-         "such a node is kept off OpenVINO; pt2ov has no CPU kernel for it yet, so loading fails naming it instead "
-         "of returning wrong numbers"},
+         "such a node runs on pt2ov's CPU kernel (which truncates as PyTorch does)"},
+        {"AvgPoolCeilPaddedDivisor", "2026.4.1",
+         "avg_pool with ceil_mode=True, count_include_pad=True and padding divides a last window that runs past "
+         "the padded input by the whole kernel size; PyTorch divides by the part inside input plus padding: "
+         "avg_pool2d(ones(1, 1, 1, 4), (1, 3), (1, 2), (0, 1), ceil_mode=True) gives [0.667, 1, 0.333], "
+         "PyTorch [0.667, 1, 0.5]",
+         "such an avg_pool2d/3d (and avg_pool1d, which pt2ov computes as avg_pool2d) runs on pt2ov's CPU kernel"},
     };
     return facts;
 }
@@ -265,6 +270,19 @@ const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) 
     if (avg_pools.count(op) && node.arg(0).kind == ArgKind::Tensor &&
         !dtype_is_floating(graph.value(node.arg(0).name).meta.dtype)) {
         return &fact("IntegerAvgPoolRounds");
+    }
+    if (avg_pools.count(op)) {
+        const auto* ceil_mode = node.find_input("ceil_mode");
+        const auto* include_pad = node.find_input("count_include_pad");
+        const auto* padding = node.find_input("padding");
+        const bool ceil = ceil_mode && ceil_mode->arg.kind == ArgKind::Bool && ceil_mode->arg.bool_value;
+        const bool counts_pad = !include_pad || include_pad->arg.kind != ArgKind::Bool || include_pad->arg.bool_value;
+        bool padded = false;
+        if (padding) {
+            if (padding->arg.kind == ArgKind::Int) padded = padding->arg.int_value != 0;
+            for (const auto& item : padding->arg.items) padded |= item.kind != ArgKind::Int || item.int_value != 0;
+        }
+        if (ceil && counts_pad && padded) return &fact("AvgPoolCeilPaddedDivisor");
     }
     if (op == "aten.nonzero.default" && node.arg(0).kind == ArgKind::Tensor && rank_of(graph, node.arg(0)) == 0) {
         return &fact("NonzeroOfZeroDimHasAColumn");

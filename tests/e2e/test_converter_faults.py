@@ -59,28 +59,6 @@ def test_strict_refuses_naming_the_fact(zoo_programs, name, mode):
     assert "converts it wrongly" in proc.stderr and f"openvino_facts {fact}" in proc.stderr, describe(proc)
 
 
-class IntegerAvgPool(torch.nn.Module):
-    def forward(self, x):
-        return torch.nn.functional.avg_pool2d(x, 2)
-
-
-def test_integer_avg_pool_is_refused_not_wrong(tmp_path):
-    """IntegerAvgPoolRounds: no CPU kernel yet, so loading fails naming the fact (a wrong number
-    with exit 0 would be worse)."""
-    x = torch.tensor([[[[1, 2], [4, 8]]]])
-    ep = torch.export.export(IntegerAvgPool(), (x,))
-    path = tmp_path / "int_avg_pool.pt2"
-    torch.export.save(ep, str(path))
-    proc = run_cli(["inspect", path])
-    assert proc.returncode != 0, describe(proc)
-    assert "openvino_facts IntegerAvgPoolRounds" in proc.stderr, describe(proc)
-    float_ep = torch.export.export(IntegerAvgPool(), (x.float(),))
-    float_path = tmp_path / "float_avg_pool.pt2"
-    torch.export.save(float_ep, str(float_path))
-    doc = inspect_json(float_path)  # a float avg_pool stays on OpenVINO
-    assert all(kind == "openvino" for kind, _ in _nodes(doc)), doc
-
-
 @pytest.mark.parametrize("mode", ["exported", "decomposed"])
 def test_variance_with_its_default_correction_stays_on_openvino(zoo_programs, mode):
     doc = inspect_json(zoo_programs.get("variance_corrections", mode, "static").path)

@@ -28,6 +28,7 @@
 #include "lower/convert.h"
 #include "lower/openvino_facts.h"
 #include "openvino/core/model.hpp"
+#include "openvino/op/avg_pool.hpp"
 #include "openvino/op/add.hpp"
 #include "openvino/op/broadcast.hpp"
 #include "openvino/op/concat.hpp"
@@ -705,6 +706,47 @@ TEST(OpenVINOFacts, ReductionOverConstantHalfZero) {
     const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[1], b.graph);
     ASSERT_NE(fault, nullptr);
     EXPECT_EQ(fault->name, "ReductionOverConstantHalfZero");
+}
+
+// AvgPool with ceil rounding, padding counted: avg_pool2d(ones(1, 1, 1, 4), (1, 3), (1, 2), (0, 1),
+// ceil_mode=True). PyTorch's last window covers input index 3 and the right pad only: 2 / 2... of
+// which one is padding, so 1 / 2; OpenVINO divides by 3.
+TEST(OpenVINOFacts, AvgPoolCeilPaddedDivisor) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 1, 1, 4});
+    auto pool = std::make_shared<ov::op::v14::AvgPool>(x, ov::Strides{1, 2}, ov::Shape{0, 1}, ov::Shape{0, 1}, ov::Shape{1, 3},
+                                                       false, ov::op::RoundingType::CEIL_TORCH);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{pool->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<float> ones(4, 1.0f);
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {1, 1, 1, 4}, ones.data()));
+    request.infer();
+    const auto out = request.get_output_tensor(0);
+    ASSERT_EQ(out.get_size(), 3u);
+    const float last = out.data<float>()[2];
+    const bool right = std::abs(last - 0.5f) < 1e-6f;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": the last ceil-mode window of avg_pool2d(ones(1, 1, 1, 4), (1, 3), "
+              << "(1, 2), (0, 1)) gives " << last << " (PyTorch: 0.5): " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("avg_pool_ceil_padded_right", right ? "yes" : "no");
+
+    // pt2ov's rule: such an avg_pool runs on the CPU kernel; without ceil_mode it stays.
+    for (const bool ceil : {true, false}) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", pt2ov::DType::Float32, {1, 1, 1, 4});
+        b.value("y", pt2ov::DType::Float32, {1, 1, 1, ceil ? 3 : 2});
+        b.node("y", "aten.avg_pool2d.default",
+               {{"self", pt2ov::graph::tensor_arg("x"), false}, {"kernel_size", pt2ov::graph::ints_arg({1, 3}), false},
+                {"stride", pt2ov::graph::ints_arg({1, 2}), false}, {"padding", pt2ov::graph::ints_arg({0, 1}), false},
+                {"ceil_mode", pt2ov::graph::bool_arg(ceil), false}},
+               {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        if (ceil) {
+            ASSERT_NE(fault, nullptr);
+            EXPECT_EQ(fault->name, "AvgPoolCeilPaddedDivisor");
+        } else {
+            EXPECT_EQ(fault, nullptr);
+        }
+    }
 }
 
 // MatMul then Reshape to a 0-d tensor, compiled in a child process (it may die).
