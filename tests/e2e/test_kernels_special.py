@@ -121,6 +121,27 @@ def bessel_i_erf_inputs():
     return (*floats, *fulls, sample(torch.int64, (7,), 75, low=-20, high=20), sample(torch.bool, (5,), 76))
 
 
+# --- regularized incomplete gamma functions --------------------------------------------------
+def incomplete_gamma_program(*xs):
+    outs = []
+    for k in range(0, len(xs), 2):
+        a, x = xs[k].t(), xs[k + 1].t()
+        outs += [torch.igamma(a, x), torch.igammac(a, x), torch.igamma(a, x[0]), torch.igammac(a[:, :1], x)]
+    return tuple(outs)
+
+
+def incomplete_gamma_inputs():
+    # Each regime: a near x for large a (the asymptotic series), x > 1.1 on both sides of a, x
+    # below 0.5 and in between; the boundaries (0, inf, negative, NaN).
+    a_edges = [0.0, 0.0, 1.0, -1.0, float("inf"), float("inf"), 30.0, 250.0, 50.0, 3.0, 0.2, 5.0, 1.0, 120.0]
+    x_edges = [1.0, 0.0, 0.0, 1.0, 2.0, float("inf"), 28.0, 245.0, 80.0, 0.3, 0.7, 1.05, float("inf"), 119.0]
+    out = []
+    for k, d in enumerate((torch.float32, torch.float64, torch.float16, torch.bfloat16)):
+        out += [with_edges(sample(d, (5, 6), 130 + k, low=0.0, high=12.0), a_edges),
+                with_edges(sample(d, (5, 6), 140 + k, low=0.0, high=12.0), x_edges)]
+    return tuple(out)
+
+
 # --- Bessel functions, Airy Ai -------------------------------------------------------------------
 def bessel_program(*xs):
     outs = []
@@ -188,6 +209,8 @@ FAMILIES = [
            ("aten.i0", "aten.special_i0e", "aten.special_i1", "aten.special_i1e", "aten.special_erfcx",
             "aten.special_ndtri", "aten.special_ndtr", "aten.special_log_ndtr", "aten.special_entr", *TRANSPOSES),
            absent=absent(decomposed=("aten.special_ndtr", "aten.special_log_ndtr", "aten.special_entr"))),
+    Family("incomplete_gamma", lambda: Lambda(incomplete_gamma_program), incomplete_gamma_inputs,
+           ("aten.igamma", "aten.igammac", *TRANSPOSES), absent=TRANSPOSES_ABSENT),
     Family("bessel", lambda: Lambda(bessel_program), bessel_inputs,
            ("aten.special_bessel_j0", "aten.special_bessel_j1", "aten.special_bessel_y0", "aten.special_bessel_y1",
             "aten.special_modified_bessel_i0", "aten.special_modified_bessel_i1", "aten.special_modified_bessel_k0",
