@@ -49,11 +49,10 @@ std::vector<RuntimeValue> copysign_kernel(const KernelCall& call) {
     });
 }
 
-// hypot(Tensor self, Tensor other): floating dtypes only, as PyTorch's CPU kernel.
+// hypot(Tensor self, Tensor other): floating results only, as PyTorch's CPU kernel.
 std::vector<RuntimeValue> hypot_kernel(const KernelCall& call) {
     const Operand a = read_operand(call, "self", 0);
     const Operand b = read_operand(call, "other", 1);
-    if (a.tensor && !dtype_is_floating(a.tensor->dtype)) call.fail("hypot() is not implemented for integer tensors");
     return map_pair_to_floating(call, a, b, FloatingDtypes::All, []<typename C>() {
         return [](C x, C y) { return std::hypot(x, y); };
     });
@@ -83,11 +82,10 @@ float next_after_16(float from, float to) {
     return value_of_16<T>(static_cast<uint16_t>(away_from_zero ? bits + 1 : bits - 1));
 }
 
-// nextafter(Tensor self, Tensor other): floating dtypes only.
+// nextafter(Tensor self, Tensor other): floating results only.
 std::vector<RuntimeValue> nextafter_kernel(const KernelCall& call) {
     const Operand a = read_operand(call, "self", 0);
     const Operand b = read_operand(call, "other", 1);
-    if (a.tensor && !dtype_is_floating(a.tensor->dtype)) call.fail("nextafter() is not implemented for integer tensors");
     const DType dtype = call.output_meta(0).dtype;
     check_floating_result(call, dtype, FloatingDtypes::All);
     return single(elementwise_binary(call, a, b, dtype, []<typename T>() {
