@@ -1,0 +1,224 @@
+// PyTorch's orthogonal polynomials p_n(x): Chebyshev T, U, V, W and their shifted forms on
+// [0, 1], the physicists' and probabilists' Hermite H and He, Laguerre L and Legendre P. Each
+// op takes (x, n) as two tensors or with one of them a number (the x_scalar and n_scalar
+// overloads); n is truncated to an integer, a negative n (or a NaN or infinite one) gives 0.
+//
+// The values follow PyTorch's CPU kernels (ATen/native/Math.h): the closed forms at the ends
+// of the interval, the trigonometric form for large n inside it, the three-term recurrence
+// elsewhere (stopped once it turns NaN). float32 and float64 only, as PyTorch's CPU kernels.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "kernels/dispatch.h"
+#include "kernels/floating_map.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+// The three-term recurrence r = (2 y) q - p shared by the Chebyshev families, from p_0 = 1 and
+// p_1 = first, up to p_n.
+template <typename T>
+T chebyshev_recurrence(T y, T first, int64_t n) {
+    if (n == 0) return T(1);
+    if (n == 1) return first;
+    T p = T(1), q = first, r = first;
+    for (int64_t k = 2; k <= n && !std::isnan(q); ++k) {
+        r = (y + y) * q - p;
+        p = q;
+        q = r;
+    }
+    return r;
+}
+
+// Chebyshev T_n(y); `large_n` is where the trigonometric form takes over inside (-1, 1).
+template <typename T>
+T chebyshev_t(T y, int64_t n, int64_t large_n) {
+    if (n < 0) return T(0);
+    if (std::fabs(y) == T(1)) return y > T(0) || n % 2 == 0 ? T(1) : T(-1);
+    if (n > large_n && std::fabs(y) < T(1)) return std::cos(static_cast<T>(n) * std::acos(y));
+    return chebyshev_recurrence(y, y, n);
+}
+
+template <typename T>
+T chebyshev_u(T y, int64_t n, int64_t large_n) {
+    if (n < 0) return T(0);
+    const T n1 = static_cast<T>(n + 1);
+    if (std::fabs(y) == T(1)) return y > T(0) || n % 2 == 0 ? n1 : -n1;
+    if (n > large_n && std::fabs(y) < T(1)) {
+        const T theta = std::acos(y);
+        if (std::sin(theta) != T(0)) return std::sin(n1 * theta) / std::sin(theta);
+        return n1 * std::cos(n1 * theta) / y;
+    }
+    return chebyshev_recurrence(y, y + y, n);
+}
+
+template <typename T>
+T chebyshev_v(T y, int64_t n, int64_t large_n) {
+    if (n < 0) return T(0);
+    const T odd = static_cast<T>(n + n + 1);
+    if (std::fabs(y) == T(1)) {
+        if (y > T(0)) return T(1);
+        return n % 2 == 0 ? odd : -odd;
+    }
+    if (n > large_n && std::fabs(y) < T(1)) {
+        const T theta = std::acos(y);
+        if (std::sin(theta / T(2)) != T(1)) return std::cos((static_cast<T>(n) + T(0.5)) * theta) / std::cos(theta / T(2));
+        return n % 2 == 0 ? odd : -odd;
+    }
+    return chebyshev_recurrence(y, y + y - T(1), n);
+}
+
+template <typename T>
+T chebyshev_w(T y, int64_t n, int64_t large_n) {
+    if (n < 0) return T(0);
+    const T odd = static_cast<T>(n + n + 1);
+    if (std::fabs(y) == T(1)) {
+        if (y > T(0)) return odd;
+        return n % 2 == 0 ? T(1) : T(-1);
+    }
+    if (n > large_n && std::fabs(y) < T(1)) {
+        const T theta = std::acos(y);
+        if (std::cos(theta / T(2)) != T(1)) return std::sin((static_cast<T>(n) + T(0.5)) * theta) / std::sin(theta / T(2));
+        if (y > T(0)) return odd;
+        return n % 2 == 0 ? T(1) : T(-1);
+    }
+    return chebyshev_recurrence(y, y + y + T(1), n);
+}
+
+// The shifted forms are the plain ones at y = 2x - 1, with their end values tested on x
+// itself (x == 1 and x == 0) and their own thresholds for the trigonometric form.
+template <typename T>
+T shifted_chebyshev_t(T x, int64_t n) {
+    if (n < 0) return T(0);
+    if (x == T(1)) return T(1);
+    if (x == T(0)) return n % 2 == 0 ? T(1) : T(-1);
+    return chebyshev_t(x + x - T(1), n, 6);
+}
+
+template <typename T>
+T shifted_chebyshev_u(T x, int64_t n) {
+    if (n < 0) return T(0);
+    const T n1 = static_cast<T>(n + 1);
+    if (x == T(1)) return n1;
+    if (x == T(0)) return n % 2 == 0 ? n1 : -n1;
+    return chebyshev_u(x + x - T(1), n, 6);
+}
+
+template <typename T>
+T shifted_chebyshev_v(T x, int64_t n) {
+    if (n < 0) return T(0);
+    const T odd = static_cast<T>(n + n + 1);
+    if (x == T(1)) return T(1);
+    if (x == T(0)) return n % 2 == 0 ? odd : -odd;
+    return chebyshev_v(x + x - T(1), n, 6);
+}
+
+template <typename T>
+T shifted_chebyshev_w(T x, int64_t n) {
+    if (n < 0) return T(0);
+    if (x == T(1)) return static_cast<T>(n + n + 1);
+    if (x == T(0)) return n % 2 == 0 ? T(1) : T(-1);
+    return chebyshev_w(x + x - T(1), n, 4);
+}
+
+// Beyond this degree PyTorch gives NaN for the Hermite polynomials.
+template <typename T>
+constexpr int64_t kHermiteLimit = std::is_same_v<T, float> ? 128 : 512;
+
+template <typename T>
+T hermite_h(T x, int64_t n) {
+    if (n < 0) return T(0);
+    if (n == 0) return T(1);
+    if (n == 1) return x + x;
+    if (n > kHermiteLimit<T>) return std::numeric_limits<T>::quiet_NaN();
+    T p = T(1), q = x + x, r = T(0);
+    for (int64_t k = 2; k < n + n; k += 2) {
+        r = (x + x) * q - static_cast<T>(k) * p;
+        p = q;
+        q = r;
+    }
+    return r;
+}
+
+template <typename T>
+T hermite_he(T x, int64_t n) {
+    if (n < 0) return T(0);
+    if (n == 0) return T(1);
+    if (n == 1) return x;
+    if (n > kHermiteLimit<T>) return std::numeric_limits<T>::quiet_NaN();
+    T p = T(1), q = x, r = x;
+    for (int64_t k = 1; k < n; ++k) {
+        r = x * q - static_cast<T>(k) * p;
+        p = q;
+        q = r;
+    }
+    return r;
+}
+
+template <typename T>
+T laguerre_l(T x, int64_t n) {
+    if (n < 0) return T(0);
+    if (std::fabs(x) == T(0)) return T(1);
+    if (n == 0) return T(1);
+    if (n == 1) return T(1) - x;
+    T p = T(1), q = T(1) - x, r = q;
+    for (int64_t k = 1; k < n && !std::isnan(q); ++k) {
+        r = ((static_cast<T>(k + k) + (T(1) - x)) * q - static_cast<T>(k) * p) / static_cast<T>(k + 1);
+        p = q;
+        q = r;
+    }
+    return r;
+}
+
+template <typename T>
+T legendre_p(T x, int64_t n) {
+    if (n < 0) return T(0);
+    if (std::fabs(x) == T(1)) return x > T(0) || n % 2 == 0 ? T(1) : T(-1);
+    if (n == 0) return T(1);
+    if (n == 1) return x;
+    T p = T(1), q = x, r = x;
+    for (int64_t k = 1; k < n && !std::isnan(q); ++k) {
+        r = (static_cast<T>(k + k + 1) * x * q - static_cast<T>(k) * p) / static_cast<T>(k + 1);
+        p = q;
+        q = r;
+    }
+    return r;
+}
+
+// n as the integer PyTorch truncates it to (NaN and out-of-range values become the minimum,
+// so negative, as x86's conversion gives; the Hermite kernels make that explicit).
+template <typename T>
+int64_t degree_of(T n) {
+    return float_to_integer<int64_t>(static_cast<double>(n));
+}
+
+template <typename Polynomial>
+Kernel polynomial_kernel(Polynomial polynomial) {
+    return [polynomial](const KernelCall& call) {
+        const Operand x = read_operand(call, "x", 0);
+        const Operand n = read_operand(call, "n", 1);
+        return map_pair_to_floating(call, x, n, FloatingDtypes::Full, [&]<typename C>() {
+            return [polynomial](C value, C degree) -> C { return polynomial(value, degree_of(degree)); };
+        });
+    };
+}
+
+#define PT2OV_POLYNOMIAL(op, expression)                                                              \
+    PT2OV_KERNEL("aten." op, polynomial_kernel([](auto x, int64_t n) { return expression; }))
+
+PT2OV_POLYNOMIAL("special_chebyshev_polynomial_t", chebyshev_t(x, n, 6));
+PT2OV_POLYNOMIAL("special_chebyshev_polynomial_u", chebyshev_u(x, n, 8));
+PT2OV_POLYNOMIAL("special_chebyshev_polynomial_v", chebyshev_v(x, n, 8));
+PT2OV_POLYNOMIAL("special_chebyshev_polynomial_w", chebyshev_w(x, n, 8));
+PT2OV_POLYNOMIAL("special_shifted_chebyshev_polynomial_t", shifted_chebyshev_t(x, n));
+PT2OV_POLYNOMIAL("special_shifted_chebyshev_polynomial_u", shifted_chebyshev_u(x, n));
+PT2OV_POLYNOMIAL("special_shifted_chebyshev_polynomial_v", shifted_chebyshev_v(x, n));
+PT2OV_POLYNOMIAL("special_shifted_chebyshev_polynomial_w", shifted_chebyshev_w(x, n));
+PT2OV_POLYNOMIAL("special_hermite_polynomial_h", hermite_h(x, n));
+PT2OV_POLYNOMIAL("special_hermite_polynomial_he", hermite_he(x, n));
+PT2OV_POLYNOMIAL("special_laguerre_polynomial_l", laguerre_l(x, n));
+PT2OV_POLYNOMIAL("special_legendre_polynomial_p", legendre_p(x, n));
+
+}  // namespace
+}  // namespace pt2ov::kernels

@@ -1,0 +1,235 @@
+// The CPU kernels of special functions, orthogonal polynomials and the ops on a float's parts,
+// run through find_kernel on hand-built nodes. Expected values come from identities and closed
+// forms (Gamma(5) = 24, psi(1) = -Euler's gamma, zeta(2) = pi^2/6, T_n(cos t) = cos(n t), ...),
+// never from PyTorch; its own numbers are compared end to end in tests/e2e/test_kernels_special.py.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "../fixtures/graph_builder.h"
+#include "graph/graph.h"
+#include "graph/schema.h"
+#include "kernels/dispatch.h"
+#include "kernels/registry.h"
+#include "pt2ov/error.h"
+
+namespace {
+
+using pt2ov::DType;
+using pt2ov::graph::Argument;
+using pt2ov::graph::NamedArgument;
+using pt2ov::graph::int_arg;
+using pt2ov::graph::tensor_arg;
+using namespace pt2ov::kernels;
+
+// One node under test over values fed by name, as the runtime calls a kernel.
+class SpecialHarness {
+public:
+    std::string input(const std::string& name, StridedTensor t) {
+        builder_.value(name, t.dtype, t.sizes);
+        values_[name] = RuntimeValue::of(std::move(t));
+        return name;
+    }
+    std::vector<RuntimeValue> run(const std::string& target, std::vector<NamedArgument> inputs,
+                                  const std::vector<std::pair<DType, std::vector<int64_t>>>& outputs) {
+        node_ = pt2ov::graph::Node{};
+        node_.name = "node_under_test";
+        node_.target = target;
+        node_.inputs = std::move(inputs);
+        for (size_t i = 0; i < outputs.size(); ++i) {
+            const std::string name = "out" + std::to_string(i);
+            builder_.value(name, outputs[i].first, outputs[i].second);
+            node_.outputs.push_back(tensor_arg(name));
+        }
+        pt2ov::graph::resolve_node(node_, "test");
+        const Kernel* kernel = find_kernel(target);
+        if (!kernel) throw std::runtime_error("no kernel for " + target);
+        KernelCall call(node_, builder_.graph, [this](const Argument& arg) -> const RuntimeValue& { return values_.at(arg.name); });
+        return (*kernel)(call);
+    }
+    StridedTensor run1(const std::string& target, std::vector<NamedArgument> inputs, DType dtype,
+                       const std::vector<int64_t>& sizes) {
+        return run(target, std::move(inputs), {{dtype, sizes}}).at(0).tensor();
+    }
+
+private:
+    pt2ov::test::GraphBuilder builder_;
+    pt2ov::graph::Node node_;
+    std::map<std::string, RuntimeValue> values_;
+};
+
+NamedArgument positional(const std::string& name, Argument a) { return {name, std::move(a), false}; }
+
+template <typename T>
+StridedTensor tensor_of(DType dtype, std::vector<int64_t> sizes, const std::vector<T>& values) {
+    StridedTensor t = StridedTensor::allocate(dtype, std::move(sizes));
+    std::memcpy(t.data, values.data(), values.size() * sizeof(T));
+    return t;
+}
+
+// Row-major values of a tensor whatever its strides (rank 1 or 2).
+template <typename T>
+std::vector<T> values_of(const StridedTensor& t) {
+    std::vector<T> out;
+    const int64_t rows = t.rank() == 2 ? t.sizes[0] : 1, cols = t.sizes.back();
+    for (int64_t i = 0; i < rows; ++i) {
+        for (int64_t j = 0; j < cols; ++j) {
+            const int64_t offset = (t.rank() == 2 ? i * t.strides[0] : 0) + j * t.strides.back();
+            T v;
+            std::memcpy(&v, t.data + offset * static_cast<int64_t>(t.element_size()), sizeof(T));
+            out.push_back(v);
+        }
+    }
+    return out;
+}
+
+std::vector<double> unary(const std::string& target, const std::string& name, const std::vector<double>& x) {
+    SpecialHarness h;
+    const int64_t n = static_cast<int64_t>(x.size());
+    const auto in = h.input("x", tensor_of(DType::Float64, {n}, x));
+    return values_of<double>(h.run1(target, {positional(name, tensor_arg(in))}, DType::Float64, {n}));
+}
+
+constexpr double kPi = std::numbers::pi;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+TEST(SpecialKernels, GammaFamilyAtKnownPoints) {
+    const auto lg = unary("aten.lgamma.default", "self", {5.0, 0.5, 1.0});
+    EXPECT_NEAR(lg[0], std::log(24.0), 1e-12);
+    EXPECT_NEAR(lg[1], 0.5 * std::log(kPi), 1e-12);
+    EXPECT_EQ(lg[2], 0.0);
+    const auto psi = unary("aten.digamma.default", "self", {1.0, 0.0, -0.0, -2.0, 0.5, 10.0});
+    EXPECT_NEAR(psi[0], -0.57721566490153286, 1e-13);
+    EXPECT_EQ(psi[1], -kInf);
+    EXPECT_EQ(psi[2], kInf);
+    EXPECT_TRUE(std::isnan(psi[3]));
+    EXPECT_NEAR(psi[4], -0.57721566490153286 - 2 * std::log(2.0), 1e-13);
+    EXPECT_NEAR(psi[5], -0.57721566490153286 + 7129.0 / 2520.0, 1e-13);  // H_9 - gamma
+
+    SpecialHarness h;
+    const auto x = h.input("x", tensor_of(DType::Float64, {2}, std::vector<double>{1.0, 0.5}));
+    const auto trigamma = values_of<double>(
+        h.run1("aten.polygamma.default", {positional("n", int_arg(1)), positional("self", tensor_arg(x))}, DType::Float64, {2}));
+    // PyTorch's trigamma (six recurrence steps, a short asymptotic tail) is good to about 1e-9.
+    EXPECT_NEAR(trigamma[0], kPi * kPi / 6, 1e-8);
+    EXPECT_NEAR(trigamma[1], kPi * kPi / 2, 1e-8);
+    // polygamma(2, 1) = -2 zeta(3).
+    const auto tetragamma = values_of<double>(
+        h.run1("aten.polygamma.default", {positional("n", int_arg(2)), positional("self", tensor_arg(x))}, DType::Float64, {2}));
+    EXPECT_NEAR(tetragamma[0], -2 * 1.2020569031595943, 1e-12);
+    EXPECT_THROW(h.run1("aten.polygamma.default", {positional("n", int_arg(-1)), positional("self", tensor_arg(x))},
+                        DType::Float64, {2}),
+                 pt2ov::Error);
+}
+
+TEST(SpecialKernels, ZetaAndIncompleteGamma) {
+    SpecialHarness h;
+    const auto s = h.input("s", tensor_of(DType::Float64, {3}, std::vector<double>{2.0, 4.0, 1.0}));
+    const auto q = h.input("q", tensor_of(DType::Float64, {3}, std::vector<double>{1.0, 1.0, 1.0}));
+    const auto z = values_of<double>(
+        h.run1("aten.special_zeta.default", {positional("self", tensor_arg(s)), positional("other", tensor_arg(q))}, DType::Float64, {3}));
+    EXPECT_NEAR(z[0], kPi * kPi / 6, 1e-12);
+    EXPECT_NEAR(z[1], std::pow(kPi, 4) / 90, 1e-12);
+    EXPECT_EQ(z[2], kInf);
+
+    // P(1, x) = 1 - exp(-x); P(a, x) + Q(a, x) = 1, also where a is large and near x.
+    const auto a = h.input("a", tensor_of(DType::Float64, {4}, std::vector<double>{1.0, 1.0, 50.0, 300.0}));
+    const auto x = h.input("x", tensor_of(DType::Float64, {4}, std::vector<double>{0.3, 4.0, 48.0, 305.0}));
+    const auto p = values_of<double>(
+        h.run1("aten.igamma.default", {positional("self", tensor_arg(a)), positional("other", tensor_arg(x))}, DType::Float64, {4}));
+    const auto c = values_of<double>(
+        h.run1("aten.igammac.default", {positional("self", tensor_arg(a)), positional("other", tensor_arg(x))}, DType::Float64, {4}));
+    EXPECT_NEAR(p[0], 1 - std::exp(-0.3), 1e-14);
+    EXPECT_NEAR(p[1], 1 - std::exp(-4.0), 1e-14);
+    for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(p[i] + c[i], 1.0, 1e-12) << i;
+}
+
+TEST(SpecialKernels, BesselAndErrorFunctionsAtKnownPoints) {
+    EXPECT_EQ(unary("aten.i0.default", "self", {0.0})[0], 1.0);
+    EXPECT_NEAR(unary("aten.special_i0e.default", "self", {1.0})[0], 1.2660658777520082 * std::exp(-1.0), 1e-14);
+    EXPECT_NEAR(unary("aten.special_i1.default", "self", {-1.0})[0], -0.5651591039924851, 1e-14);
+    EXPECT_EQ(unary("aten.special_erfcx.default", "self", {0.0})[0], 1.0);
+    EXPECT_NEAR(unary("aten.special_erfcx.default", "self", {30.0})[0], std::exp(900.0 - 900.0) / (30.0 * std::sqrt(kPi)) *
+                                                                          (1 - 1 / (2 * 900.0) + 3 / (4 * 810000.0)), 1e-9);
+    const auto ndtri = unary("aten.special_ndtri.default", "self", {0.5, 0.0, 1.0, 1.5, 0.975});
+    EXPECT_EQ(ndtri[0], 0.0);
+    EXPECT_EQ(ndtri[1], -kInf);
+    EXPECT_EQ(ndtri[2], kInf);
+    EXPECT_TRUE(std::isnan(ndtri[3]));
+    EXPECT_NEAR(ndtri[4], 1.959963984540054, 1e-12);
+    const auto entr = unary("aten.special_entr.default", "self", {0.5, 0.0, -1.0, kNaN});
+    EXPECT_NEAR(entr[0], 0.5 * std::log(2.0), 1e-15);
+    EXPECT_EQ(entr[1], 0.0);
+    EXPECT_EQ(entr[2], -kInf);
+    EXPECT_TRUE(std::isnan(entr[3]));
+    // J0, J1, Y0 against their first zeros; K0 and Y0 at 0; j0(x) = sin x / x.
+    EXPECT_NEAR(unary("aten.special_bessel_j0.default", "self", {2.404825557695773})[0], 0.0, 1e-14);
+    // PyTorch's large-argument J1 is good to a few 1e-8 absolute (2.6e-8 at this zero).
+    EXPECT_NEAR(unary("aten.special_bessel_j1.default", "self", {7.015586669815619})[0], 0.0, 1e-7);
+    EXPECT_NEAR(unary("aten.special_bessel_y0.default", "self", {0.8935769662791675})[0], 0.0, 1e-14);
+    EXPECT_EQ(unary("aten.special_bessel_y0.default", "self", {0.0})[0], -kInf);
+    EXPECT_EQ(unary("aten.special_modified_bessel_k0.default", "self", {0.0})[0], kInf);
+    EXPECT_TRUE(std::isnan(unary("aten.special_modified_bessel_k1.default", "self", {-1.0})[0]));
+    EXPECT_NEAR(unary("aten.special_spherical_bessel_j0.default", "x", {2.0})[0], std::sin(2.0) / 2.0, 1e-15);
+    EXPECT_NEAR(unary("aten.special_airy_ai.default", "x", {0.0})[0], 0.3550280538878172, 1e-15);
+    EXPECT_TRUE(std::isnan(unary("aten.special_airy_ai.default", "x", {kInf})[0]));
+}
+
+TEST(SpecialKernels, ChebyshevOnATransposedTensorAndNegativeDegrees) {
+    SpecialHarness h;
+    // x laid out as a transposed (3, 2) tensor; n = -1 gives 0, NaN n gives 0.
+    const std::vector<double> theta = {0.3, 1.1, 2.0, 0.7, 2.9, 1.6};
+    std::vector<double> stored(6);
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 2; ++j) stored[j * 3 + i] = std::cos(theta[i * 2 + j]);
+    }
+    StridedTensor x = tensor_of(DType::Float64, {2, 3}, stored);
+    const auto xin = h.input("x", x.view({3, 2}, {1, 3}));
+    const auto n = h.input("n", tensor_of(DType::Float64, {3, 2}, std::vector<double>{3, 9, 12, 0, -1, kNaN}));
+    const auto t = values_of<double>(h.run1("aten.special_chebyshev_polynomial_t.default",
+                                            {positional("x", tensor_arg(xin)), positional("n", tensor_arg(n))},
+                                            DType::Float64, {3, 2}));
+    const double degree[] = {3, 9, 12, 0};
+    for (int k = 0; k < 4; ++k) EXPECT_NEAR(t[k], std::cos(degree[k] * theta[k]), 1e-12) << k;
+    EXPECT_EQ(t[4], 0.0);
+    EXPECT_EQ(t[5], 0.0);
+}
+
+TEST(SpecialKernels, RefusesDtypesPyTorchHasNoKernelFor) {
+    SpecialHarness h;
+    const auto x = h.input("x", StridedTensor::allocate(DType::BFloat16, {2}));
+    EXPECT_THROW(h.run1("aten.special_bessel_j0.default", {positional("self", tensor_arg(x))}, DType::BFloat16, {2}),
+                 pt2ov::Error);
+    const auto i = h.input("i", StridedTensor::allocate(DType::Int64, {2}));
+    EXPECT_THROW(h.run1("aten.frexp.Tensor", {positional("self", tensor_arg(i))}, DType::Int64, {2}), pt2ov::Error);
+}
+
+TEST(SpecialKernels, FloatPartsFromTheirDefinitions) {
+    SpecialHarness h;
+    const auto x = h.input("x", tensor_of(DType::Float32, {4}, std::vector<float>{-0.0f, 3.0f, 6.0f, -1.5f}));
+    const auto e = h.input("e", tensor_of(DType::Int64, {4}, std::vector<int64_t>{140, -150, 2, 0}));
+    const auto ldexp = values_of<float>(
+        h.run1("aten.ldexp.Tensor", {positional("self", tensor_arg(x)), positional("other", tensor_arg(e))}, DType::Float32, {4}));
+    EXPECT_TRUE(ldexp[0] == 0.0f && std::signbit(ldexp[0]));  // exact: no inf * 0
+    EXPECT_EQ(ldexp[1], std::ldexp(1.0f, -148));              // 1.5 * 2^-149 rounds to even
+    EXPECT_EQ(ldexp[2], 24.0f);
+    const auto frexp = h.run("aten.frexp.Tensor", {positional("self", tensor_arg(x))}, {{DType::Float32, {4}}, {DType::Int32, {4}}});
+    EXPECT_EQ(values_of<float>(frexp.at(0).tensor()), (std::vector<float>{-0.0f, 0.75f, 0.75f, -0.75f}));
+    EXPECT_EQ(values_of<int32_t>(frexp.at(1).tensor()), (std::vector<int32_t>{0, 2, 3, 1}));
+
+    // nextafter on float16 steps the 16-bit pattern: 1 -> 1 + 2^-10, 0 -> the smallest subnormal.
+    const auto hx = h.input("hx", tensor_of(DType::Float16, {2}, std::vector<uint16_t>{0x3C00, 0x0000}));
+    const auto hy = h.input("hy", tensor_of(DType::Float16, {2}, std::vector<uint16_t>{0x4000, 0xBC00}));
+    const auto next = values_of<uint16_t>(h.run1("aten.nextafter.default",
+                                                 {positional("self", tensor_arg(hx)), positional("other", tensor_arg(hy))},
+                                                 DType::Float16, {2}));
+    EXPECT_EQ(next, (std::vector<uint16_t>{0x3C01, 0x8001}));
+}
+
+}  // namespace
