@@ -1,0 +1,176 @@
+// Reshuffles of a tensor's elements: unfold (a view of sliding windows) and unfold_copy,
+// narrow_copy, unbind_copy, roll and flip; and the functional fills (fill.Scalar, fill.Tensor,
+// zero), which return a new tensor shaped and laid out like self.
+#include <algorithm>
+
+#include "kernels/dispatch.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+// unfold(Tensor(a) self, int dimension, int size, int step): dim `dimension` becomes the
+// window count, and a last dim of `size` walks each window (a 0-dim self gives [size]).
+StridedTensor unfolded(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto rank = static_cast<int64_t>(self.rank());
+    const int64_t dim = normalize_dim(call, call.int_arg("dimension", 1), rank);
+    const int64_t size = call.int_arg("size", 2);
+    const int64_t step = call.int_arg("step", 3);
+    const int64_t extent = rank == 0 ? 1 : self.sizes[dim];
+    if (size < 0 || size > extent) {
+        call.fail("unfold(): the maximum size for dimension " + std::to_string(dim) + " is " + std::to_string(extent) +
+                  ", got size " + std::to_string(size));
+    }
+    if (step <= 0) call.fail("unfold(): step must be positive, got " + std::to_string(step));
+    std::vector<int64_t> sizes = self.sizes, strides = self.strides;
+    sizes.push_back(size);
+    strides.push_back(rank == 0 ? 1 : self.strides[dim]);
+    if (rank > 0) {
+        sizes[dim] = (self.sizes[dim] - size) / step + 1;
+        strides[dim] = step * self.strides[dim];
+    }
+    return self.view(sizes, strides);
+}
+
+// narrow_copy(Tensor self, int dim, SymInt start, SymInt length): start may count from the end.
+StridedTensor narrowed(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (self.rank() == 0) call.fail("narrow() cannot be applied to a 0-dim tensor");
+    const int64_t dim = normalize_dim(call, call.int_arg("dim", 1), static_cast<int64_t>(self.rank()));
+    const int64_t size = self.sizes[dim];
+    int64_t start = call.int_arg("start", 2);
+    const int64_t length = call.int_arg("length", 3);
+    if (start < -size || start > size) {
+        call.fail("narrow(): start " + std::to_string(start) + " is out of range for dimension " + std::to_string(dim) +
+                  " of size " + std::to_string(size));
+    }
+    if (start < 0) start += size;
+    if (length < 0 || start > size - length) {
+        call.fail("narrow(): start (" + std::to_string(start) + ") + length (" + std::to_string(length) +
+                  ") exceeds dimension size (" + std::to_string(size) + ")");
+    }
+    std::vector<int64_t> sizes = self.sizes;
+    sizes[dim] = length;
+    return self.view(sizes, self.strides, start * self.strides[dim]);
+}
+
+std::vector<RuntimeValue> copied(const KernelCall& call, const StridedTensor& view) {
+    StridedTensor out = allocate_output(call, 0, view.sizes, view.dtype);
+    copy_into(view, out);
+    return single(out);
+}
+
+// unbind_copy.int(Tensor self, int dim=0) -> Tensor[]: one row-major copy per index along dim.
+std::vector<RuntimeValue> unbind_copy(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (self.rank() == 0) call.fail("unbind() cannot be applied to a 0-dim tensor");
+    const int64_t dim = normalize_dim(call, call.int_arg("dim", 1, 0), static_cast<int64_t>(self.rank()));
+    std::vector<int64_t> sizes = self.sizes, strides = self.strides;
+    sizes.erase(sizes.begin() + dim);
+    strides.erase(strides.begin() + dim);
+    std::vector<RuntimeValue> outputs;
+    for (int64_t i = 0; i < self.sizes[dim]; ++i) {
+        StridedTensor out = StridedTensor::allocate(self.dtype, sizes);
+        copy_into(self.view(sizes, strides, i * self.strides[dim]), out);
+        outputs.push_back(RuntimeValue::of(std::move(out)));
+    }
+    return outputs;
+}
+
+// `source` rolled by `shift` (in [0, size)) along dim into `target`: target[(i + shift) % n] = source[i].
+void roll_dim(const StridedTensor& source, const StridedTensor& target, size_t dim, int64_t shift) {
+    const int64_t n = source.sizes[dim];
+    auto part = [&](const StridedTensor& t, int64_t start, int64_t length) {
+        std::vector<int64_t> sizes = t.sizes;
+        sizes[dim] = length;
+        return t.view(sizes, t.strides, start * t.strides[dim]);
+    };
+    copy_into(part(source, 0, n - shift), part(target, shift, n - shift));
+    if (shift > 0) copy_into(part(source, n - shift, shift), part(target, 0, shift));
+}
+
+// roll(Tensor self, SymInt[1] shifts, int[1] dims=[]): without dims, the row-major elements
+// roll as one vector; a dim listed twice rolls twice.
+std::vector<RuntimeValue> roll(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto shifts = call.ints("shifts", 1);
+    const auto dims_arg = call.ints("dims", 2, {});
+    StridedTensor out = allocate_output(call, 0, self.sizes, self.dtype);
+    if (self.numel() == 0) return single(out);
+    if (dims_arg.empty()) {
+        if (shifts.size() != 1) call.fail("roll() without dims takes one shift, got " + std::to_string(shifts.size()));
+        const StridedTensor flat = contiguous_as(self, self.dtype);
+        StridedTensor rolled = StridedTensor::allocate(self.dtype, {self.numel()});
+        const int64_t n = self.numel();
+        roll_dim(flat.view({n}, {1}), rolled, 0, ((shifts[0] % n) + n) % n);
+        copy_into(rolled.view(self.sizes, contiguous_strides(self.sizes)), out);
+        return single(out);
+    }
+    if (shifts.size() != dims_arg.size()) {
+        call.fail("roll(): shifts (" + std::to_string(shifts.size()) + ") and dims (" + std::to_string(dims_arg.size()) +
+                  ") must align");
+    }
+    std::vector<int64_t> total(self.rank(), 0);
+    for (size_t k = 0; k < dims_arg.size(); ++k) {
+        const int64_t dim = normalize_dim(call, dims_arg[k], static_cast<int64_t>(self.rank()));
+        const int64_t n = self.sizes[dim];
+        total[dim] = (total[dim] + shifts[k] % n + n) % n;
+    }
+    StridedTensor current = self;
+    for (size_t d = 0; d < self.rank(); ++d) {
+        if (total[d] == 0) continue;
+        StridedTensor next = StridedTensor::allocate(self.dtype, self.sizes);
+        roll_dim(current, next, d, total[d]);
+        current = next;
+    }
+    copy_into(current, out);
+    return single(out);
+}
+
+// flip(Tensor self, int[] dims): each listed dim reversed.
+std::vector<RuntimeValue> flip(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto dims = normalize_dims(call, call.ints("dims", 1), static_cast<int64_t>(self.rank()));
+    std::vector<int64_t> strides = self.strides;
+    int64_t offset = 0;
+    for (int64_t d : dims) {
+        if (self.rank() == 0 || self.sizes[d] == 0) continue;
+        offset += (self.sizes[d] - 1) * self.strides[d];
+        strides[d] = -self.strides[d];
+    }
+    return copied(call, self.view(self.sizes, strides, offset));
+}
+
+// fill.Scalar(Tensor self, Scalar value) / fill.Tensor(Tensor self, Tensor value) / zero(Tensor
+// self): a new tensor like self holding one value, converted to self's dtype.
+std::vector<RuntimeValue> filled(const KernelCall& call, const StridedTensor& value) {
+    const StridedTensor& self = call.tensor("self", 0);
+    StridedTensor out = allocate_output(call, 0, self.sizes, self.dtype);
+    copy_into(value.view(self.sizes, std::vector<int64_t>(self.rank(), 0)), out);
+    return single(out);
+}
+
+std::vector<RuntimeValue> fill_tensor(const KernelCall& call) {
+    const StridedTensor& value = call.tensor("value", 1);
+    if (value.rank() != 0) call.fail("fill() only supports a 0-dim value tensor, got shape " + shape_string(value.sizes));
+    StridedTensor converted = StridedTensor::allocate(call.tensor("self", 0).dtype, {});
+    copy_into(value, converted);
+    return filled(call, converted);
+}
+
+PT2OV_KERNEL("aten.unfold.default", [](const KernelCall& c) { return single(unfolded(c)); });
+PT2OV_KERNEL("aten.unfold_copy.default", [](const KernelCall& c) { return copied(c, unfolded(c)); });
+PT2OV_KERNEL("aten.narrow_copy.default", [](const KernelCall& c) { return copied(c, narrowed(c)); });
+PT2OV_KERNEL("aten.unbind_copy.int", unbind_copy);
+PT2OV_KERNEL("aten.roll.default", roll);
+PT2OV_KERNEL("aten.flip.default", flip);
+PT2OV_KERNEL("aten.fill.Scalar", [](const KernelCall& c) {
+    return filled(c, scalar_tensor_as(c.scalar("value", 1), c.tensor("self", 0).dtype));
+});
+PT2OV_KERNEL("aten.fill.Tensor", fill_tensor);
+PT2OV_KERNEL("aten.zero.default", [](const KernelCall& c) {
+    return filled(c, StridedTensor::allocate(c.tensor("self", 0).dtype, {}));
+});
+
+}  // namespace
+}  // namespace pt2ov::kernels
