@@ -151,6 +151,88 @@ QUANTILE_OPS = ("aten.quantile", "aten.nanquantile", "aten.sort", "aten.permute"
 QUANTILE_ABSENT = {"exported": ("aten.sort",), "decomposed": ("aten.quantile", "aten.nanquantile")}
 
 
+# unique, isin, searchsorted, bucketize ----------------------------------------------------------
+SET_DTYPES = FLOATS + INTEGERS + (torch.bool,)
+
+
+def unique_program(*xs):
+    outs = []
+    for x in xs:  # [4, 6]
+        t = x.permute(1, 0)
+        outs += [torch.unique(t), *torch.unique(t, return_inverse=True, return_counts=True),
+                 *torch.unique(t, sorted=False, return_counts=True), *torch.unique(t, dim=1, return_inverse=True),
+                 *torch.unique(t[:, :2], dim=0, return_counts=True),
+                 *torch.unique_consecutive(t, return_inverse=True, return_counts=True),
+                 torch.unique_consecutive(t[0]), *torch.unique_consecutive(t, dim=0, return_counts=True),
+                 *torch.unique(t[0, 0], return_inverse=True), *torch.unique(t[:0], return_inverse=True)]
+    return tuple(outs)
+
+
+def unique_inputs():
+    xs = []
+    for k, d in enumerate(SET_DTYPES):
+        x = sample(torch.int64, (4, 6), 100 + k, specials=False, low=0, high=2).to(d)
+        x[:, 3] = x[:, 1]  # equal slices for unique(dim=...)
+        if d.is_floating_point:
+            x[0, 0], x[2, 5], x[1, 1] = math.nan, math.nan, -0.0
+        xs.append(x)
+    return tuple(xs)
+
+
+UNIQUE_OPS = ("aten._unique2", "aten.unique_dim", "aten.unique_consecutive", "aten.permute")
+
+
+def search_program(b32, v32, b64, v64, bi, vi, b2, v2, sorter_input, bf16, vf16):
+    outs = []
+    for b, v in ((b32, v32), (b64, v64), (bi, vi), (bf16, vf16), (bi, v32), (b32, vi)):
+        vt = v.permute(1, 0)
+        outs += [torch.searchsorted(b, vt), torch.searchsorted(b, vt, right=True),
+                 torch.searchsorted(b, vt, side="right", out_int32=True), torch.searchsorted(b, 1),
+                 torch.searchsorted(b, 0.5, right=True), torch.bucketize(vt, b), torch.bucketize(vt, b, right=True),
+                 torch.bucketize(vt, b, out_int32=True), torch.bucketize(2, b), torch.searchsorted(b, vt[0, 0])]
+    order = torch.argsort(sorter_input)
+    outs += [torch.searchsorted(sorter_input, v32, sorter=order), torch.searchsorted(sorter_input, v32, sorter=order, right=True),
+             torch.searchsorted(b2.permute(1, 0), v2.permute(1, 0)),
+             torch.searchsorted(b2.permute(1, 0), v2.permute(1, 0), side="right"),
+             torch.searchsorted(b32[:0], v32)]
+    return tuple(outs)
+
+
+def search_inputs():
+    b32 = torch.tensor([-2.0, -0.5, -0.0, 0.0, 0.5, 0.5, 1.0, 3.0, math.inf, math.nan])
+    v32 = sample(torch.float32, (3, 5), 110, low=-3.0, high=3.5)
+    v32[1, 1], v32[2, 2] = 0.5, 1.0
+    bi = torch.tensor([-3, -1, 0, 0, 2, 5, 9])
+    vi = sample(torch.int64, (3, 5), 111, specials=False, low=-5, high=10)
+    b2 = torch.sort(sample(torch.float32, (6, 3), 112, specials=False), 0).values  # rows sorted once transposed
+    v2 = sample(torch.float32, (4, 3), 113)
+    return (b32, v32, b32.double(), v32.double(), bi, vi, b2, v2, sample(torch.float32, (8,), 114, specials=False),
+            b32.to(torch.bfloat16), v32.to(torch.float16))
+
+
+# argsort on the CPU too: the sorter's order must be PyTorch's.
+SEARCH_OPS = ("aten.searchsorted", "aten.bucketize", "aten.argsort", "aten.sort", "aten.permute")
+SEARCH_ABSENT = {"exported": ("aten.sort",), "decomposed": ("aten.argsort",)}
+
+
+def isin_program(a, b, i, j, h, small):
+    return (torch.isin(a.permute(1, 0), b), torch.isin(a, b, invert=True), torch.isin(a, 0.5), torch.isin(2.0, b),
+            torch.isin(i, j), torch.isin(i.permute(1, 0), j[:3], invert=True), torch.isin(i, 3), torch.isin(5, j),
+            torch.isin(i, b), torch.isin(a, j), torch.isin(h, a), torch.isin(small, j), torch.isin(i, j[:0]),
+            torch.isin(a[0, 0], b))
+
+
+def isin_inputs():
+    a = sample(torch.float32, (4, 3), 120, specials=False, low=-2.0, high=2.0).round()
+    a[0, 0], a[1, 1], a[2, 2] = math.nan, -0.0, 0.5
+    b = torch.tensor([0.0, 1.0, math.nan, 0.5, -2.0])
+    i = sample(torch.int64, (4, 3), 121, specials=False, low=-3, high=3)
+    return a, b, i, torch.tensor([1, -2, 3, 0, 0]), a.to(torch.float16), i.to(torch.int8)
+
+
+ISIN_OPS = ("aten.isin", "aten.permute")
+
+
 FAMILIES = [
     Family("scans", lambda: Lambda(scans_program), scans_inputs, SCAN_OPS),
     Family("masked_select", lambda: Lambda(selection_program), selection_inputs, SELECTION_OPS,
@@ -160,6 +242,10 @@ FAMILIES = [
     Family("mode_bool", lambda: Lambda(mode_bool_program), lambda: (sample(torch.bool, (5, 7), 90),),
            ("aten.mode", "aten.permute")),
     Family("quantile", lambda: Lambda(quantile_program), quantile_inputs, QUANTILE_OPS, absent=QUANTILE_ABSENT),
+    Family("unique", lambda: Lambda(unique_program), unique_inputs, UNIQUE_OPS),
+    Family("searchsorted", lambda: Lambda(search_program), search_inputs, SEARCH_OPS, absent=SEARCH_ABSENT),
+    # Decomposed, isin is eq and any over a broadcast (OpenVINO's ops); exported it is the kernel.
+    Family("isin", lambda: Lambda(isin_program), isin_inputs, ISIN_OPS, absent={"decomposed": ("aten.isin",)}),
 ]
 
 
