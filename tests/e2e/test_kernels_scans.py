@@ -233,6 +233,42 @@ def isin_inputs():
 ISIN_OPS = ("aten.isin", "aten.permute")
 
 
+# histograms --------------------------------------------------------------------------------------
+def histogram_program(x, w, edges, h, b16, x64, w64, points, pw):
+    t = x.permute(1, 0)  # [6, 5]
+    outs = [torch.histc(t, 7), torch.histc(t, 4, min=-1.0, max=1.0), torch.histc(t[0, 0], 3), torch.histc(h, 5),
+            torch.histc(b16, 6, min=-2, max=3), torch.histc(x64.permute(1, 0), 9, min=-3.0, max=3.0),
+            *torch.histogram(t, 6), *torch.histogram(t, 5, range=(-1.0, 2.0), weight=w.permute(1, 0)),
+            *torch.histogram(t, 4, density=True), *torch.histogram(t, edges), *torch.histogram(t, edges, density=True),
+            *torch.histogram(x64, 8, weight=w64, density=True), *torch.histogram(t[:0], 3),
+            *torch.histogramdd(points, [3, 4]), *torch.histogramdd(points, 2, range=[-1.0, 1.0, 0.0, 2.0], weight=pw),
+            *torch.histogramdd(points, [edges, edges[1:]], density=True), *torch.histogramdd(points, [2, 3], density=True)]
+    return tuple(outs)
+
+
+def histogram_inputs():
+    x = sample(torch.float32, (5, 6), 130, specials=False, low=-2.0, high=2.0)
+    x[0, 0], x[1, 1] = 2.0, -2.0  # the outer edges themselves
+    x[2, 2] = 0.5
+    w = sample(torch.float32, (5, 6), 131, specials=False, low=0.0, high=3.0)
+    edges = torch.tensor([-2.0, -0.5, 0.0, 0.5, 1.5, 2.0])
+    h = sample(torch.float16, (4, 5), 132, specials=False, low=-1.0, high=1.0)
+    b16 = sample(torch.bfloat16, (4, 5), 133, specials=False, low=-3.0, high=4.0)
+    b16[0, 0], b16[0, 1] = math.nan, math.inf  # outside any range given: skipped
+    x64 = sample(torch.float64, (4, 5), 134, specials=False, low=-3.0, high=3.0)
+    w64 = sample(torch.float64, (4, 5), 135, specials=False, low=0.0, high=1.0)
+    points = sample(torch.float32, (12, 2), 136, specials=False, low=-1.0, high=2.0)
+    pw = sample(torch.float32, (12,), 137, specials=False, low=0.0, high=2.0)
+    return x, w, edges, h, b16, x64, w64, points, pw
+
+
+HISTOGRAM_OPS = ("aten.histc", "aten.histogram", "aten.histogramdd", "aten._histogramdd_bin_edges",
+                 "aten._histogramdd_from_bin_cts", "aten._histogramdd_from_bin_tensors", "aten.permute")
+HISTOGRAM_ABSENT = {"exported": ("aten._histogramdd_bin_edges", "aten._histogramdd_from_bin_cts",
+                                 "aten._histogramdd_from_bin_tensors"),
+                    "decomposed": ("aten.histogramdd",)}
+
+
 FAMILIES = [
     Family("scans", lambda: Lambda(scans_program), scans_inputs, SCAN_OPS),
     Family("masked_select", lambda: Lambda(selection_program), selection_inputs, SELECTION_OPS,
@@ -246,6 +282,7 @@ FAMILIES = [
     Family("searchsorted", lambda: Lambda(search_program), search_inputs, SEARCH_OPS, absent=SEARCH_ABSENT),
     # Decomposed, isin is eq and any over a broadcast (OpenVINO's ops); exported it is the kernel.
     Family("isin", lambda: Lambda(isin_program), isin_inputs, ISIN_OPS, absent={"decomposed": ("aten.isin",)}),
+    Family("histogram", lambda: Lambda(histogram_program), histogram_inputs, HISTOGRAM_OPS, absent=HISTOGRAM_ABSENT),
 ]
 
 
