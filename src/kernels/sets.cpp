@@ -1,4 +1,4 @@
-// Set-like ops: unique (_unique2, unique_dim, unique_consecutive), isin, and the binary
+// Set-like ops: unique (_unique2, unique_dim, unique_consecutive), isin, combinations, and the binary
 // searches searchsorted and bucketize. Values compare with == and <, as in PyTorch: NaN equals
 // nothing (each NaN is its own unique value and is in no set), -0.0 equals 0.0.
 #include <algorithm>
@@ -336,6 +336,47 @@ std::vector<RuntimeValue> bucketize(const KernelCall& call) {
                          std::nullopt);
 }
 
+// combinations(self, r=2, with_replacement=False): the r-element combinations of a 1-d tensor's
+// elements in lexicographic order of their indices, as rows of [count, r] (r = 0 gives [0]).
+std::vector<RuntimeValue> combinations(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (self.rank() != 1) call.fail("combinations needs a 1-d tensor, got shape " + shape_string(self.sizes));
+    const int64_t r = call.int_arg("r", 1, 2);
+    const bool with_replacement = call.bool_arg("with_replacement", 2, false);
+    if (r < 0) call.fail("combinations needs r >= 0, got " + std::to_string(r));
+    if (r == 0) return single(allocate_output(call, 0, {0}, self.dtype));
+    const int64_t n = self.sizes[0];
+    std::vector<std::vector<int64_t>> rows;
+    std::vector<int64_t> pick(static_cast<size_t>(r));
+    // Odometer over non-decreasing (with replacement) or increasing index tuples.
+    auto fill_from = [&](size_t k) {
+        for (size_t j = k; j < pick.size(); ++j) pick[j] = j == 0 ? 0 : pick[j - 1] + (with_replacement ? 0 : 1);
+    };
+    fill_from(0);
+    auto valid = [&] { return pick.back() < n; };
+    while (n > 0 && valid()) {
+        rows.push_back(pick);
+        size_t k = pick.size();
+        while (k-- > 0) {
+            const int64_t room = with_replacement ? n - 1 : n - r + static_cast<int64_t>(k);
+            if (pick[k] < room) break;
+        }
+        if (k == static_cast<size_t>(-1)) break;
+        ++pick[k];
+        fill_from(k + 1);
+    }
+    StridedTensor out = allocate_output(call, 0, {static_cast<int64_t>(rows.size()), r}, self.dtype);
+    const auto element = static_cast<int64_t>(self.element_size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+        for (int64_t j = 0; j < r; ++j) {
+            std::memcpy(out.data + (static_cast<int64_t>(i) * out.strides[0] + j * out.strides[1]) * element,
+                        self.data + rows[i][static_cast<size_t>(j)] * self.strides[0] * element, static_cast<size_t>(element));
+        }
+    }
+    return single(out);
+}
+
+PT2OV_KERNEL("aten.combinations.default", combinations);
 PT2OV_KERNEL("aten._unique2.default", unique2);
 PT2OV_KERNEL("aten.unique_dim.default", unique_dim);
 PT2OV_KERNEL("aten.unique_consecutive.default", unique_consecutive);

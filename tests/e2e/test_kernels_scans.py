@@ -269,6 +269,19 @@ HISTOGRAM_ABSENT = {"exported": ("aten._histogramdd_bin_edges", "aten._histogram
                     "decomposed": ("aten.histogramdd",)}
 
 
+# torch.export traces combinations only for r <= 1 (r >= 2: tests/cpp/kernels/test_set_kernels.cpp).
+def combinations_program(x, i, flag):
+    outs = []
+    for v in (x, i, flag):
+        s = v[::2]  # strided
+        outs += [torch.combinations(s, 1), torch.combinations(s, 1, with_replacement=True), torch.combinations(s, 0)]
+    return tuple(outs)
+
+
+COMBINATIONS_OPS = ("aten.combinations", "aten.slice")
+COMBINATIONS_ABSENT = {"decomposed": ("aten.combinations",)}
+
+
 FAMILIES = [
     Family("scans", lambda: Lambda(scans_program), scans_inputs, SCAN_OPS),
     Family("masked_select", lambda: Lambda(selection_program), selection_inputs, SELECTION_OPS,
@@ -283,6 +296,9 @@ FAMILIES = [
     # Decomposed, isin is eq and any over a broadcast (OpenVINO's ops); exported it is the kernel.
     Family("isin", lambda: Lambda(isin_program), isin_inputs, ISIN_OPS, absent={"decomposed": ("aten.isin",)}),
     Family("histogram", lambda: Lambda(histogram_program), histogram_inputs, HISTOGRAM_OPS, absent=HISTOGRAM_ABSENT),
+    Family("combinations", lambda: Lambda(combinations_program),
+           lambda: (sample(torch.float32, (10,), 140), sample(torch.int64, (10,), 141), sample(torch.bool, (10,), 142)),
+           COMBINATIONS_OPS, absent=COMBINATIONS_ABSENT),
 ]
 
 
