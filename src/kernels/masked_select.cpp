@@ -1,0 +1,111 @@
+// Ops whose result size depends on the values: masked_select, and the nonzero family beyond
+// nonzero itself (argwhere, nonzero_numpy, nonzero_static). Elements are visited in row-major
+// order, as PyTorch does.
+#include "kernels/dispatch.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+// The row-major numbers of the non-zero elements of `self`.
+std::vector<int64_t> nonzero_positions(const StridedTensor& self) {
+    const auto offsets = byte_offsets(self.sizes, self.strides, self.element_size());
+    std::vector<int64_t> found;
+    visit_dtype(self.dtype, [&]<typename T>() {
+        for (size_t i = 0; i < offsets.size(); ++i) {
+            if (load<T>(self.data + offsets[i]) != compute_t<T>(0)) found.push_back(static_cast<int64_t>(i));
+        }
+    });
+    return found;
+}
+
+// Writes the index of row-major element `position` of `sizes` into row `row` of the int64
+// matrix `out` ([rows, rank]).
+void write_index(const StridedTensor& out, int64_t row, int64_t position, const std::vector<int64_t>& sizes) {
+    for (size_t d = sizes.size(); d-- > 0;) {
+        store<int64_t>(out.data + (row * out.strides[0] + static_cast<int64_t>(d) * out.strides[1]) * 8,
+                       position % sizes[d]);
+        position /= sizes[d];
+    }
+}
+
+// masked_select(self, mask) -> 1-d: the elements of self where the bool mask is true, both
+// broadcast to one shape.
+std::vector<RuntimeValue> masked_select(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const StridedTensor& mask = call.tensor("mask", 1);
+    if (mask.dtype != DType::Bool) call.fail("masked_select needs a bool mask, got " + std::string(dtype_name(mask.dtype)));
+    const auto sizes = broadcast_shapes(call, self.sizes, mask.sizes);
+    const StridedTensor values = broadcast_to(call, self, sizes), selected = broadcast_to(call, mask, sizes);
+    const auto value_offsets = byte_offsets(sizes, values.strides, values.element_size());
+    std::vector<int64_t> picked;
+    for (int64_t position : nonzero_positions(selected)) picked.push_back(value_offsets[static_cast<size_t>(position)]);
+    StridedTensor out = allocate_output(call, 0, {static_cast<int64_t>(picked.size())}, self.dtype);
+    const size_t element = self.element_size();
+    for (size_t i = 0; i < picked.size(); ++i) {
+        std::memcpy(out.data + static_cast<int64_t>(i) * out.strides[0] * static_cast<int64_t>(element),
+                    values.data + picked[i], element);
+    }
+    return single(out);
+}
+
+// argwhere(self) -> int64 [n, rank], as nonzero.
+std::vector<RuntimeValue> argwhere(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto found = nonzero_positions(self);
+    const auto count = static_cast<int64_t>(found.size());
+    StridedTensor out = allocate_output(call, 0, {count, static_cast<int64_t>(self.rank())}, DType::Int64);
+    for (int64_t r = 0; r < count; ++r) write_index(out, r, found[static_cast<size_t>(r)], self.sizes);
+    return single(out);
+}
+
+// nonzero_numpy(self) -> one int64 1-d tensor per dim (nonzero(as_tuple=True)); a 0-d tensor
+// gives one tensor, [0] when its element is non-zero.
+std::vector<RuntimeValue> nonzero_numpy(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto found = nonzero_positions(self);
+    const auto count = static_cast<int64_t>(found.size());
+    const size_t rank = self.rank();
+    std::vector<RuntimeValue> outs;
+    for (size_t d = 0; d < std::max<size_t>(rank, 1); ++d) {
+        StridedTensor out = allocate_output(call, d, {count}, DType::Int64);
+        outs.push_back(RuntimeValue::of(out));
+    }
+    for (int64_t r = 0; r < count; ++r) {
+        int64_t position = found[static_cast<size_t>(r)];
+        for (size_t d = rank; d-- > 0;) {
+            const auto& out = outs[d].tensor();
+            store<int64_t>(out.data + r * out.strides[0] * 8, position % self.sizes[d]);
+            position /= self.sizes[d];
+        }
+        if (rank == 0) store<int64_t>(outs[0].tensor().data, 0);
+    }
+    return outs;
+}
+
+// nonzero_static(self, *, size, fill_value=-1) -> int64 [size, rank]: the first `size` indices
+// of nonzero, the rows beyond them filled with fill_value.
+std::vector<RuntimeValue> nonzero_static(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const int64_t size = call.int_arg("size", kKeywordOnly);
+    const int64_t fill = call.int_arg("fill_value", kKeywordOnly, -1);
+    if (size < 0) call.fail("nonzero_static: size must be non-negative, got " + std::to_string(size));
+    const auto found = nonzero_positions(self);
+    const auto rank = static_cast<int64_t>(self.rank());
+    StridedTensor out = allocate_output(call, 0, {size, rank}, DType::Int64);
+    for (int64_t r = 0; r < size; ++r) {
+        if (r < static_cast<int64_t>(found.size())) {
+            write_index(out, r, found[static_cast<size_t>(r)], self.sizes);
+            continue;
+        }
+        for (int64_t d = 0; d < rank; ++d) store<int64_t>(out.data + (r * out.strides[0] + d * out.strides[1]) * 8, fill);
+    }
+    return single(out);
+}
+
+PT2OV_KERNEL("aten.masked_select.default", masked_select);
+PT2OV_KERNEL("aten.argwhere.default", argwhere);
+PT2OV_KERNEL("aten.nonzero_numpy.default", nonzero_numpy);
+PT2OV_KERNEL("aten.nonzero_static.default", nonzero_static);
+
+}  // namespace
+}  // namespace pt2ov::kernels

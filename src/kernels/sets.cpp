@@ -1,0 +1,392 @@
+// Set-like ops: unique (_unique2, unique_dim, unique_consecutive), isin, combinations, and the binary
+// searches searchsorted and bucketize. Values compare with == and <, as in PyTorch: NaN equals
+// nothing (each NaN is its own unique value and is in no set), -0.0 equals 0.0.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "kernels/dispatch.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+template <typename V>
+bool is_nan(V v) {
+    if constexpr (std::is_floating_point_v<V>) {
+        return std::isnan(v);
+    } else {
+        return false;
+    }
+}
+
+template <typename T>
+std::vector<compute_t<T>> row_major_values(const StridedTensor& t) {
+    std::vector<compute_t<T>> values;
+    for (int64_t offset : byte_offsets(t.sizes, t.strides, t.element_size())) values.push_back(load<T>(t.data + offset));
+    return values;
+}
+
+void store_int64s(const StridedTensor& out, const std::vector<int64_t>& values) {
+    for (size_t i = 0; i < values.size(); ++i) store<int64_t>(out.data + static_cast<int64_t>(i) * out.strides[0] * 8, values[i]);
+}
+
+// Writes `values` (row-major) into `out`, whatever its strides.
+template <typename T>
+void store_row_major(const StridedTensor& out, const std::vector<compute_t<T>>& values) {
+    const auto offsets = byte_offsets(out.sizes, out.strides, out.element_size());
+    for (size_t i = 0; i < offsets.size(); ++i) store<T>(out.data + offsets[i], values[i]);
+}
+
+// The unique values of a flattened tensor, from runs of equal values in `order` (the positions
+// of the elements in the order they are walked): each run's first element is its value.
+struct Runs {
+    std::vector<size_t> first;       // the position of each run's first element
+    std::vector<int64_t> counts;     // each run's length
+    std::vector<int64_t> inverse;    // for each position, its run
+};
+
+template <typename V>
+Runs runs_of(const std::vector<V>& values, const std::vector<size_t>& order) {
+    Runs runs;
+    runs.inverse.resize(values.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        const size_t at = order[i];
+        if (i == 0 || !(values[at] == values[runs.first.back()])) {
+            runs.first.push_back(at);
+            runs.counts.push_back(0);
+        }
+        ++runs.counts.back();
+        runs.inverse[at] = static_cast<int64_t>(runs.first.size()) - 1;
+    }
+    return runs;
+}
+
+// Outputs (values, inverse, counts) of a flat unique: inverse has self's sizes when asked for,
+// counts one per value when asked for; either is empty ([0]) otherwise.
+template <typename T>
+std::vector<RuntimeValue> flat_unique_outputs(const KernelCall& call, const StridedTensor& self, const Runs& runs,
+                                              bool return_inverse, bool return_counts) {
+    const auto count = static_cast<int64_t>(runs.first.size());
+    StridedTensor out = allocate_output(call, 0, {count}, self.dtype);
+    const size_t element = self.element_size();
+    const auto offsets = byte_offsets(self.sizes, self.strides, element);
+    for (int64_t i = 0; i < count; ++i) {
+        // The element itself, bit for bit (the sign of a zero that stands for -0.0 and 0.0).
+        std::memcpy(out.data + i * out.strides[0] * static_cast<int64_t>(element),
+                    self.data + offsets[runs.first[static_cast<size_t>(i)]], element);
+    }
+    StridedTensor inverse = allocate_output(call, 1, return_inverse ? self.sizes : std::vector<int64_t>{0}, DType::Int64);
+    if (return_inverse) {
+        const auto inverse_offsets = byte_offsets(inverse.sizes, inverse.strides, 8);
+        for (size_t i = 0; i < inverse_offsets.size(); ++i) store<int64_t>(inverse.data + inverse_offsets[i], runs.inverse[i]);
+    }
+    StridedTensor counts = allocate_output(call, 2, {return_counts ? count : 0}, DType::Int64);
+    if (return_counts) store_int64s(counts, runs.counts);
+    return {RuntimeValue::of(out), RuntimeValue::of(inverse), RuntimeValue::of(counts)};
+}
+
+// _unique2(self, sorted=True, return_inverse=False, return_counts=False): PyTorch's CPU kernel
+// always sorts, whatever `sorted` says: a std::sort with NaN last, whose order among equal
+// values (which NaN comes first, whether -0.0 or 0.0 stands for zero) is std::sort's.
+std::vector<RuntimeValue> unique2(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const bool return_inverse = call.bool_arg("return_inverse", 2, false);
+    const bool return_counts = call.bool_arg("return_counts", 3, false);
+    return visit_dtype(self.dtype, [&]<typename T>() {
+        using V = compute_t<T>;
+        const auto values = row_major_values<T>(self);
+        std::vector<size_t> order(values.size());
+        std::iota(order.begin(), order.end(), size_t{0});
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            const V x = values[a], y = values[b];
+            return (!is_nan(x) && is_nan(y)) || x < y;
+        });
+        return flat_unique_outputs<T>(call, self, runs_of(values, order), return_inverse, return_counts);
+    });
+}
+
+// self viewed as [size of dim, everything else] in row-major order of the moved dims: one
+// vector of values per slice.
+template <typename T>
+std::vector<std::vector<compute_t<T>>> slices_along(const StridedTensor& self, int64_t dim) {
+    std::vector<int64_t> sizes = self.sizes, strides = self.strides;
+    sizes.erase(sizes.begin() + dim);
+    strides.erase(strides.begin() + dim);
+    const auto inner = byte_offsets(sizes, strides, self.element_size());
+    std::vector<std::vector<compute_t<T>>> slices(static_cast<size_t>(self.sizes[static_cast<size_t>(dim)]));
+    for (size_t s = 0; s < slices.size(); ++s) {
+        const std::byte* base = self.data + static_cast<int64_t>(s) * self.strides[static_cast<size_t>(dim)] *
+                                                static_cast<int64_t>(self.element_size());
+        for (int64_t offset : inner) slices[s].push_back(load<T>(base + offset));
+    }
+    return slices;
+}
+
+// unique over slices along dim (unique_dim, unique_consecutive with dim): the output keeps
+// each run's first slice; inverse and counts are always returned, one per slice and per run.
+std::vector<RuntimeValue> unique_slices(const KernelCall& call, const StridedTensor& self, int64_t dim, bool sort_first) {
+    for (size_t d = 0; d < self.rank(); ++d) {
+        if (self.sizes[d] == 0 && static_cast<int64_t>(d) != dim) {
+            call.fail("there are zero-sized dims other than dim " + std::to_string(dim) + ", so unique cannot be applied");
+        }
+    }
+    return visit_dtype(self.dtype, [&]<typename T>() {
+        using V = compute_t<T>;
+        const auto slices = slices_along<T>(self, dim);
+        std::vector<int64_t> order(slices.size());
+        std::iota(order.begin(), order.end(), int64_t{0});
+        if (sort_first) {
+            // PyTorch's comparator, lexicographic by < and > (NaN compares neither way).
+            std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+                const auto &x = slices[static_cast<size_t>(a)], &y = slices[static_cast<size_t>(b)];
+                for (size_t i = 0; i < x.size(); ++i) {
+                    if (x[i] < y[i]) return true;
+                    if (x[i] > y[i]) return false;
+                }
+                return false;
+            });
+        }
+        auto equal = [](const std::vector<V>& x, const std::vector<V>& y) {
+            for (size_t i = 0; i < x.size(); ++i) {
+                if (!(x[i] == y[i])) return false;
+            }
+            return true;
+        };
+        std::vector<int64_t> kept, counts, inverse(slices.size());
+        size_t run_start = 0;
+        for (size_t i = 0; i < order.size(); ++i) {
+            const auto& slice = slices[static_cast<size_t>(order[i])];
+            if (i == 0 || !equal(slice, slices[static_cast<size_t>(kept.back())])) {
+                if (i > 0) counts.push_back(static_cast<int64_t>(i - run_start));
+                run_start = i;
+                kept.push_back(order[i]);
+            }
+            inverse[static_cast<size_t>(order[i])] = static_cast<int64_t>(kept.size()) - 1;
+        }
+        if (!order.empty()) counts.push_back(static_cast<int64_t>(order.size() - run_start));
+        std::vector<int64_t> out_sizes = self.sizes;
+        out_sizes[static_cast<size_t>(dim)] = static_cast<int64_t>(kept.size());
+        StridedTensor out = allocate_output(call, 0, out_sizes, self.dtype);
+        for (size_t k = 0; k < kept.size(); ++k) {
+            std::vector<int64_t> sizes = self.sizes;
+            sizes[static_cast<size_t>(dim)] = 1;
+            const int64_t dim_stride = self.strides[static_cast<size_t>(dim)];
+            const StridedTensor from = self.view(sizes, self.strides, kept[k] * dim_stride);
+            const StridedTensor to = out.view(sizes, out.strides, static_cast<int64_t>(k) * out.strides[static_cast<size_t>(dim)]);
+            copy_into(from, to);
+        }
+        StridedTensor inverse_out = allocate_output(call, 1, {static_cast<int64_t>(inverse.size())}, DType::Int64);
+        store_int64s(inverse_out, inverse);
+        StridedTensor counts_out = allocate_output(call, 2, {static_cast<int64_t>(counts.size())}, DType::Int64);
+        store_int64s(counts_out, counts);
+        return std::vector<RuntimeValue>{RuntimeValue::of(out), RuntimeValue::of(inverse_out), RuntimeValue::of(counts_out)};
+    });
+}
+
+// unique_dim(self, dim, sorted=True, return_inverse=False, return_counts=False)
+std::vector<RuntimeValue> unique_dim(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (self.rank() == 0) call.fail("unique_dim needs a tensor with at least one dim");
+    const int64_t dim = normalize_dim(call, call.int_arg("dim", 1), static_cast<int64_t>(self.rank()));
+    return unique_slices(call, self, dim, true);
+}
+
+// unique_consecutive(self, return_inverse=False, return_counts=False, dim=None)
+std::vector<RuntimeValue> unique_consecutive(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (call.has("dim", 3)) {
+        if (self.rank() == 0) call.fail("unique_consecutive with dim needs a tensor with at least one dim");
+        const int64_t dim = normalize_dim(call, call.int_arg("dim", 3), static_cast<int64_t>(self.rank()));
+        return unique_slices(call, self, dim, false);
+    }
+    const bool return_inverse = call.bool_arg("return_inverse", 1, false);
+    const bool return_counts = call.bool_arg("return_counts", 2, false);
+    return visit_dtype(self.dtype, [&]<typename T>() {
+        const auto values = row_major_values<T>(self);
+        std::vector<size_t> order(values.size());
+        std::iota(order.begin(), order.end(), size_t{0});
+        return flat_unique_outputs<T>(call, self, runs_of(values, order), return_inverse, return_counts);
+    });
+}
+
+// isin(elements, test_elements, *, assume_unique=False, invert=False), with either a number
+// (Tensor_Scalar, Scalar_Tensor): bool of elements' sizes, compared in the promoted dtype.
+std::vector<RuntimeValue> isin(const KernelCall& call, const char* elements_name, const char* tests_name) {
+    const Operand elements = read_operand(call, elements_name, 0), tests = read_operand(call, tests_name, 1);
+    const bool invert = call.bool_arg("invert", kKeywordOnly, false);
+    const DType common = common_dtype(call, {&elements, &tests});
+    const StridedTensor a = elements.as_dtype(common), b = tests.as_dtype(common);
+    StridedTensor out = allocate_output(call, 0, a.sizes, DType::Bool);
+    visit_dtype(common, [&]<typename T>() {
+        using V = compute_t<T>;
+        const auto candidates = row_major_values<T>(b);
+        for_each_element<2>(a.sizes, {&out, &a}, [&](const std::array<std::byte*, 2>& p) {
+            const V v = load<T>(p[1]);
+            const bool found = std::any_of(candidates.begin(), candidates.end(), [v](V c) { return c == v; });
+            store<bool>(p[0], found != invert);
+        });
+    });
+    return single(out);
+}
+
+// The binary searches of PyTorch's bucketization kernel, over `size` boundaries read through
+// `at(i)`: the first boundary >= value (left) or > value (right); NaN goes past the end.
+template <typename V, typename At>
+int64_t search(int64_t size, V value, bool right, At&& at) {
+    int64_t start = 0, end = size;
+    while (start < end) {
+        const int64_t mid = start + ((end - start) >> 1);
+        const V mid_value = at(mid);
+        const bool before = right ? !(mid_value > value) : !(mid_value >= value);
+        if (before) {
+            start = mid + 1;
+        } else {
+            end = mid;
+        }
+    }
+    return start;
+}
+
+// The search of every element of `values` in the last dim of `boundaries` (1-d, or with the
+// same leading sizes as values), into the recorded int64 or int32 output.
+std::vector<RuntimeValue> search_sorted(const KernelCall& call, const Operand& boundaries_operand, const Operand& values_operand,
+                                        bool right, const std::optional<StridedTensor>& sorter) {
+    const StridedTensor& raw_boundaries = *boundaries_operand.tensor;
+    const DType common = common_dtype(call, {&boundaries_operand, &values_operand});
+    const StridedTensor boundaries = boundaries_operand.as_dtype(common), values = values_operand.as_dtype(common);
+    if (boundaries.rank() == 0) call.fail("the boundaries must have at least one dim (got a 0-d tensor)");
+    const bool one_row = boundaries.rank() == 1;
+    if (!one_row) {
+        bool leading_match = boundaries.rank() == values.rank();
+        for (size_t d = 0; leading_match && d + 1 < boundaries.rank(); ++d) leading_match = boundaries.sizes[d] == values.sizes[d];
+        if (!leading_match) {
+            call.fail("boundaries of shape " + shape_string(raw_boundaries.sizes) +
+                      " need to be 1-d or match the input's leading dims (input shape " + shape_string(values.sizes) + ")");
+        }
+    }
+    if (sorter) {
+        if (sorter->dtype != DType::Int64) call.fail("sorter must be an int64 tensor");
+        if (sorter->sizes != raw_boundaries.sizes) call.fail("sorter must have the boundaries' shape");
+        for (int64_t offset : byte_offsets(sorter->sizes, sorter->strides, 8)) {
+            const int64_t s = load<int64_t>(sorter->data + offset);
+            if (s < 0 || s >= sorter->sizes.back()) call.fail("sorter index " + std::to_string(s) + " is out of range");
+        }
+    }
+    const DType out_dtype = call.output_meta(0).dtype;
+    StridedTensor out = allocate_output(call, 0, values.sizes, out_dtype);
+    const int64_t size = boundaries.sizes.back();
+    const int64_t step = boundaries.strides.back() * static_cast<int64_t>(boundaries.element_size());
+    // The byte offset of each boundary row, and of the matching sorter row.
+    std::vector<int64_t> leading(boundaries.sizes.begin(), boundaries.sizes.end() - 1);
+    std::vector<int64_t> leading_strides(boundaries.strides.begin(), boundaries.strides.end() - 1);
+    const auto rows = byte_offsets(leading, leading_strides, boundaries.element_size());
+    std::vector<int64_t> sorter_rows;
+    if (sorter) {
+        std::vector<int64_t> sorter_strides(sorter->strides.begin(), sorter->strides.end() - 1);
+        sorter_rows = byte_offsets(leading, sorter_strides, 8);
+    }
+    const int64_t row_length = values.rank() == 0 ? 1 : values.sizes.back();
+    visit_dtype(common, [&]<typename T>() {
+        using V = compute_t<T>;
+        const auto value_offsets = byte_offsets(values.sizes, values.strides, values.element_size());
+        const auto out_offsets = byte_offsets(out.sizes, out.strides, out.element_size());
+        for (size_t i = 0; i < value_offsets.size(); ++i) {
+            const size_t row = one_row ? 0 : i / static_cast<size_t>(row_length);
+            const std::byte* base = boundaries.data + rows[row];
+            auto at = [&](int64_t k) {
+                if (sorter) k = load<int64_t>(sorter->data + sorter_rows[row] + k * sorter->strides.back() * 8);
+                return load<T>(base + k * step);
+            };
+            const int64_t position = search<V>(size, load<T>(values.data + value_offsets[i]), right, at);
+            if (out_dtype == DType::Int32) {
+                store<int32_t>(out.data + out_offsets[i], static_cast<int32_t>(position));
+            } else {
+                store<int64_t>(out.data + out_offsets[i], position);
+            }
+        }
+    });
+    return single(out);
+}
+
+bool right_of(const KernelCall& call) {
+    const bool right = call.bool_arg("right", kKeywordOnly, false);
+    const auto* side = call.arg("side", kKeywordOnly);
+    if (!side || side->kind != graph::Argument::Kind::String) return right;
+    if (side->string_value != "left" && side->string_value != "right") {
+        call.fail("side must be 'left' or 'right', got '" + side->string_value + "'");
+    }
+    if (side->string_value == "left" && right) call.fail("side='left' and right=True contradict each other");
+    return side->string_value == "right";
+}
+
+// searchsorted(sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None)
+std::vector<RuntimeValue> searchsorted(const KernelCall& call) {
+    const Operand boundaries{call.tensor("sorted_sequence", 0), int64_t{0}};
+    return search_sorted(call, boundaries, read_operand(call, "self", 1), right_of(call),
+                         call.optional_tensor("sorter", kKeywordOnly));
+}
+
+// bucketize(self, boundaries, *, out_int32=False, right=False): boundaries 1-d.
+std::vector<RuntimeValue> bucketize(const KernelCall& call) {
+    const Operand boundaries{call.tensor("boundaries", 1), int64_t{0}};
+    if (boundaries.tensor->rank() != 1) {
+        call.fail("bucketize needs 1-d boundaries, got shape " + shape_string(boundaries.tensor->sizes));
+    }
+    return search_sorted(call, boundaries, read_operand(call, "self", 0), call.bool_arg("right", kKeywordOnly, false),
+                         std::nullopt);
+}
+
+// combinations(self, r=2, with_replacement=False): the r-element combinations of a 1-d tensor's
+// elements in lexicographic order of their indices, as rows of [count, r] (r = 0 gives [0]).
+std::vector<RuntimeValue> combinations(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (self.rank() != 1) call.fail("combinations needs a 1-d tensor, got shape " + shape_string(self.sizes));
+    const int64_t r = call.int_arg("r", 1, 2);
+    const bool with_replacement = call.bool_arg("with_replacement", 2, false);
+    if (r < 0) call.fail("combinations needs r >= 0, got " + std::to_string(r));
+    if (r == 0) return single(allocate_output(call, 0, {0}, self.dtype));
+    const int64_t n = self.sizes[0];
+    std::vector<std::vector<int64_t>> rows;
+    std::vector<int64_t> pick(static_cast<size_t>(r));
+    // Odometer over non-decreasing (with replacement) or increasing index tuples.
+    auto fill_from = [&](size_t k) {
+        for (size_t j = k; j < pick.size(); ++j) pick[j] = j == 0 ? 0 : pick[j - 1] + (with_replacement ? 0 : 1);
+    };
+    fill_from(0);
+    auto valid = [&] { return pick.back() < n; };
+    while (n > 0 && valid()) {
+        rows.push_back(pick);
+        size_t k = pick.size();
+        while (k-- > 0) {
+            const int64_t room = with_replacement ? n - 1 : n - r + static_cast<int64_t>(k);
+            if (pick[k] < room) break;
+        }
+        if (k == static_cast<size_t>(-1)) break;
+        ++pick[k];
+        fill_from(k + 1);
+    }
+    StridedTensor out = allocate_output(call, 0, {static_cast<int64_t>(rows.size()), r}, self.dtype);
+    const auto element = static_cast<int64_t>(self.element_size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+        for (int64_t j = 0; j < r; ++j) {
+            std::memcpy(out.data + (static_cast<int64_t>(i) * out.strides[0] + j * out.strides[1]) * element,
+                        self.data + rows[i][static_cast<size_t>(j)] * self.strides[0] * element, static_cast<size_t>(element));
+        }
+    }
+    return single(out);
+}
+
+PT2OV_KERNEL("aten.combinations.default", combinations);
+PT2OV_KERNEL("aten._unique2.default", unique2);
+PT2OV_KERNEL("aten.unique_dim.default", unique_dim);
+PT2OV_KERNEL("aten.unique_consecutive.default", unique_consecutive);
+PT2OV_KERNEL("aten.isin.Tensor_Tensor", [](const KernelCall& c) { return isin(c, "elements", "test_elements"); });
+PT2OV_KERNEL("aten.isin.Tensor_Scalar", [](const KernelCall& c) { return isin(c, "elements", "test_element"); });
+PT2OV_KERNEL("aten.isin.Scalar_Tensor", [](const KernelCall& c) { return isin(c, "element", "test_elements"); });
+PT2OV_KERNEL("aten.searchsorted.Tensor", searchsorted);
+PT2OV_KERNEL("aten.searchsorted.Scalar", searchsorted);
+PT2OV_KERNEL("aten.bucketize.Tensor", bucketize);
+PT2OV_KERNEL("aten.bucketize.Scalar", bucketize);
+
+}  // namespace
+}  // namespace pt2ov::kernels
