@@ -299,6 +299,7 @@ Support learn_support(const PreparedMethod& method) {
     // A frontend pass that throws on one node would fail the whole method: that node is left
     // out (it goes to placement as unsupported) and the OpenVINO steps around it are converted.
     std::set<std::string> left_out;
+    int failures = 0;
     for (;;) {
         try {
             if (left_out.empty()) {
@@ -317,9 +318,21 @@ Support learn_support(const PreparedMethod& method) {
             break;
         } catch (const Error& error) {
             const auto name = node_named_by_failure(error.what(), graph);
-            if (!name || left_out.count(*name) || left_out.size() >= 16) throw;
-            left_out.insert(*name);
-            support.unsupported[*name] = "a pass of OpenVINO's PyTorch frontend" + failing_pass(error.what()) + " throws on it";
+            if (!name || left_out.count(*name) || ++failures > 16) throw;
+            // Every node of the same op is left out with it: a pass that throws on one index_put
+            // throws on its siblings, and each retry converts the method again.
+            std::string target;
+            for (const auto& node : graph.nodes) {
+                if (node.source_name() == *name) target = node.target;
+            }
+            const std::string reason = "a pass of OpenVINO's PyTorch frontend" + failing_pass(error.what()) + " throws on " +
+                                       *name + " (" + target + ")";
+            for (const auto& node : graph.nodes) {
+                if (node.source_name() == *name || node.target == target) {
+                    left_out.insert(node.source_name());
+                    support.unsupported[node.source_name()] = reason;
+                }
+            }
             support.whole = partition::whole_method(graph, support.sources, left_out);
         }
     }

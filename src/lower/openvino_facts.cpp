@@ -66,6 +66,14 @@ const std::vector<Fact>& all() {
          "a Multiply in its place is right",
          "a division whose dividend is a reduction (sum, mean, max, min, prod, norms, var, std) runs on pt2ov's CPU "
          "kernel, whatever its rank and dims"},
+        {"SortOrderNotPyTorchs", "2026.4.1",
+         "sort and argsort (converted to TopK) do not put NaN last (first when descending), and return equal values "
+         "in another order than PyTorch's, also with stable=True: sort([0.5, nan, 2, 2, nan, -inf, 2, 0.5]) gives "
+         "[nan, 2, 2, nan, -inf, 2, 0.5, 0.5]",
+         "every sort and argsort runs on pt2ov's CPU kernel (PyTorch's comparators and algorithms)"},
+        {"BucketizeNanFirst", "2026.4.1",
+         "bucketize with right=False puts NaN in bucket 0; PyTorch puts it after the last boundary",
+         "every bucketize with right=False runs on pt2ov's CPU kernel"},
         {"RepeatZeroDimUninitialised", "2026.4.1",
          "repeat (and tile) of a 0-d tensor with repeats () returns uninitialised memory",
          "a repeat by all ones that adds no dim is a copy of its input: pt2ov rewrites it to clone before conversion "
@@ -238,6 +246,13 @@ const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph
 const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) {
     const std::string& op = node.target;
     if (op == "aten.kthvalue.default") return &fact("KthvalueConvertedWrongly");
+    if (op == "aten.sort.default" || op == "aten.sort.stable" || op == "aten.argsort.default" || op == "aten.argsort.stable") {
+        return &fact("SortOrderNotPyTorchs");
+    }
+    if (op == "aten.bucketize.Tensor" || op == "aten.bucketize.Scalar") {
+        const auto* right = node.find_input("right");
+        if (!right || right->arg.kind != ArgKind::Bool || !right->arg.bool_value) return &fact("BucketizeNanFirst");
+    }
     if (op == "aten.erfinv.default") return &fact("ErfinvImprecise");
     if (op == "aten._safe_softmax.default") return &fact("SafeSoftmaxMaskedRowsNaN");
     if (op == "aten.gcd.default") return &fact("GcdSignWithZero");

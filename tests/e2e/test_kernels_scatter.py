@@ -254,15 +254,10 @@ FAMILIES = [
 
 
 # OpenVINO's frontend pass AtenIndexPutReplacer throws on index_put with a bool mask, or with
-# None among its indices, while the whole method converts: the load fails even with the node
-# forced to the CPU.
-FRONTEND_THROWS = {"index_put_mask"}
-
-
+# None among its indices, while the whole method converts: the engine leaves that node out of
+# OpenVINO's conversion (index_put_mask runs because of it).
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("family", [pytest.param(f, marks=pytest.mark.xfail(
-    strict=True, reason="OpenVINO's AtenIndexPutReplacer throws on index_put with a bool mask or None indices")) if f.name in FRONTEND_THROWS else f
-    for f in FAMILIES], ids=[f.name for f in FAMILIES])
+@pytest.mark.parametrize("family", FAMILIES, ids=[f.name for f in FAMILIES])
 def test_scatter_family(family, mode, exported_families, tmp_path):
     if mode not in family.modes:
         pytest.skip(f"{family.name} means something else in the {mode} form")

@@ -258,3 +258,53 @@ register(
         "the trapezoid decomposition, wrong values with exit 0. Such divisions run on pt2ov's CPU kernel.",
     )
 )
+
+
+class NanOrderings(nn.Module):
+    """Sorts, argsorts and buckets of rows with NaN and ties."""
+
+    def forward(self, x, boundaries):
+        values, indices = torch.sort(x, dim=1, stable=True)
+        return (values, indices, torch.argsort(x, dim=1, descending=True, stable=True), torch.msort(x),
+                torch.bucketize(x, boundaries), torch.bucketize(x, boundaries, right=True))
+
+
+def _nan_ordering_inputs(variant):
+    g = torch.Generator().manual_seed(60 + variant)
+    x = torch.randint(-2, 3, (3 + variant, 7), generator=g).float()
+    x[0, 1] = x[1, 4] = x[2, 0] = float("nan")
+    x[1, 2] = -float("inf")
+    return x, torch.tensor([-1.5, 0.0, 1.0])
+
+
+register(
+    ModelCase(
+        name="nan_orderings",
+        make_module=lambda: NanOrderings().eval(),
+        make_inputs=_nan_ordering_inputs,
+        expect_exact=True,
+        notes="OpenVINO's TopK does not sort NaN last nor keep PyTorch's order of ties (openvino_facts "
+        "SortOrderNotPyTorchs), and its Bucketize puts NaN in bucket 0 (BucketizeNanFirst): wrong values and "
+        "indices with exit 0. These run on pt2ov's CPU kernels.",
+    )
+)
+
+
+class CeilModeAvgPool(nn.Module):
+    """Ceil-mode average pools whose last window runs past the padded input."""
+
+    def forward(self, x):
+        return (nn.functional.avg_pool2d(x, (1, 3), (1, 2), (0, 1), ceil_mode=True),
+                nn.functional.avg_pool2d(x, 3, 2, 1, ceil_mode=True),
+                nn.functional.avg_pool1d(x[0], 3, 2, 1, ceil_mode=True))
+
+
+register(
+    ModelCase(
+        name="ceil_mode_avg_pool",
+        make_module=lambda: CeilModeAvgPool().eval(),
+        make_inputs=lambda variant: (torch.randn(1, 2, 5 + variant, 6, generator=torch.Generator().manual_seed(70 + variant)),),
+        notes="OpenVINO divides a ceil-mode window that runs past input plus padding by the whole kernel size "
+        "(openvino_facts AvgPoolCeilPaddedDivisor): wrong values with exit 0. Such pools run on pt2ov's CPU kernel.",
+    )
+)

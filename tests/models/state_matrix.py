@@ -443,20 +443,7 @@ def case_for(program: str) -> ModelCase:
 # As exported, the mutating op forced off OpenVINO has no CPU kernel; after
 # run_decompositions() some of these ops are spelled otherwise (zero_ as zeros_like, index_copy
 # as index_put, ...), so --cpu-op of the exported name moves nothing and the cell runs.
-_NO_KERNEL = "the mutating op forced off OpenVINO has no pt2ov CPU kernel ({})"
 REFUSED: dict[str, str] = {
-    "index_put-*-cpu": _NO_KERNEL.format("index_put"),
-    "kv_index_put-*-cpu": _NO_KERNEL.format("index_put"),
-    "kv_index_copy-*-exported-cpu": _NO_KERNEL.format("index_copy"),
-    "ring_step-*-exported-cpu": _NO_KERNEL.format("index_copy"),
-    "zero-*-exported-cpu": _NO_KERNEL.format("zero"),
-    "zero-*-exported-split": _NO_KERNEL.format("zero"),
-    "fill-*-exported-cpu": _NO_KERNEL.format("fill.Tensor"),
-    "slice_add-*-cpu": _NO_KERNEL.format("slice_scatter"),
-    "kv_slice_scatter-*-cpu": _NO_KERNEL.format("slice_scatter, roll"),
-    "ring_roll-*-exported-cpu": _NO_KERNEL.format("roll, select_scatter"),
-    "setitem_int-*-exported-cpu": _NO_KERNEL.format("select_scatter"),
-    "select_add-*-exported-cpu": _NO_KERNEL.format("select_scatter"),
     "view_add-*-exported-*": "an in-place write into a view of a view (b.view(-1)[1:3] += ...) as exported; "
                              "the decomposed form runs",
     # torch 2.13's run_decompositions() makes a program that contradicts its own signature:

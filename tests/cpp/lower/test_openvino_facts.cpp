@@ -28,6 +28,8 @@
 #include "lower/convert.h"
 #include "lower/openvino_facts.h"
 #include "openvino/core/model.hpp"
+#include "openvino/op/bucketize.hpp"
+#include "openvino/op/topk.hpp"
 #include "openvino/op/avg_pool.hpp"
 #include "openvino/op/add.hpp"
 #include "openvino/op/broadcast.hpp"
@@ -747,6 +749,71 @@ TEST(OpenVINOFacts, AvgPoolCeilPaddedDivisor) {
             EXPECT_EQ(fault, nullptr);
         }
     }
+}
+
+// The ops the frontend makes of sort (TopK, ascending, stable) and of bucketize (Bucketize with
+// the right bound, which is PyTorch's right=False), fed NaN.
+TEST(OpenVINOFacts, SortOrderNotPyTorchs) {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    std::vector<float> values{0.5f, nan, 2.0f, 2.0f, nan, -inf, 2.0f, 0.5f};
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 8});
+    auto k = ov::op::v0::Constant::create(ov::element::i64, {}, {8});
+    auto topk = std::make_shared<ov::op::v11::TopK>(x, k, 1, ov::op::TopKMode::MIN, ov::op::TopKSortType::SORT_VALUES,
+                                                    ov::element::i64, true);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{topk->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {1, 8}, values.data()));
+    request.infer();
+    const float* got = request.get_output_tensor(0).data<float>();
+    const std::vector<float> want{-inf, 0.5f, 0.5f, 2.0f, 2.0f, 2.0f, nan, nan};
+    bool right = true;
+    std::ostringstream text;
+    for (size_t i = 0; i < 8; ++i) {
+        right = right && (std::isnan(want[i]) ? std::isnan(got[i]) : got[i] == want[i]);
+        text << (i ? ", " : "") << got[i];
+    }
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": a stable ascending TopK of [0.5, nan, 2, 2, nan, -inf, 2, 0.5] gives ["
+              << text.str() << "] (PyTorch's sort: [-inf, 0.5, 0.5, 2, 2, 2, nan, nan]): " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("sort_order_right", right ? "yes" : "no");
+
+    pt2ov::test::GraphBuilder b;
+    b.value("x", pt2ov::DType::Float32, {1, 8});
+    b.value("v", pt2ov::DType::Float32, {1, 8});
+    b.value("i", pt2ov::DType::Int64, {1, 8});
+    b.node("s", "aten.sort.default", {{"self", pt2ov::graph::tensor_arg("x"), false}},
+           {pt2ov::graph::tensor_arg("v"), pt2ov::graph::tensor_arg("i")});
+    for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "SortOrderNotPyTorchs");
+}
+
+TEST(OpenVINOFacts, BucketizeNanFirst) {
+    std::vector<float> value{std::numeric_limits<float>::quiet_NaN(), 0.5f, 3.0f};
+    std::vector<float> bounds{-2.0f, 0.0f, 1.0f};
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{3});
+    auto boundaries = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{3});
+    auto bucketize = std::make_shared<ov::op::v3::Bucketize>(x, boundaries, ov::element::i64, true);  // PyTorch's right=False
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{bucketize->output(0)}, ov::ParameterVector{x, boundaries});
+    auto request = compile_on_cpu(model).create_infer_request();
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {3}, value.data()));
+    request.set_input_tensor(1, ov::Tensor(ov::element::f32, {3}, bounds.data()));
+    request.infer();
+    const int64_t got = request.get_output_tensor(0).data<int64_t>()[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": bucketize([nan, 0.5, 3], [-2, 0, 1]) with the right bound puts NaN in " << got
+              << " (PyTorch: 3): " << (got == 3 ? "right" : "WRONG") << "\n";
+    RecordProperty("bucketize_nan_bucket", static_cast<int>(got));
+
+    pt2ov::test::GraphBuilder b;
+    b.value("x", pt2ov::DType::Float32, {1});
+    b.value("e", pt2ov::DType::Float32, {3});
+    b.value("y", pt2ov::DType::Int64, {1});
+    b.node("y", "aten.bucketize.Tensor", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"boundaries", pt2ov::graph::tensor_arg("e"), false}},
+           {pt2ov::graph::tensor_arg("y")});
+    for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "BucketizeNanFirst");
 }
 
 // MatMul then Reshape to a 0-d tensor, compiled in a child process (it may die).
