@@ -92,13 +92,14 @@ std::vector<RuntimeValue> matrix_exp(const KernelCall& call) {
         if (!linalg::all_finite(m)) call.fail(api + ": the input has non-finite values, whose exponential pt2ov does not reproduce");
         const Matrix e = m.size() == 0 ? m : Matrix(m.exp());
         if (reduced && e.size() > 0) {
-            // PyTorch computes in the input's precision: an element far below the largest one
-            // carries rounding error of the order eps * max|e| * (a few squarings), beyond the
-            // tolerance its result is compared with; pt2ov, computing in double, cannot return
-            // the same number there, so it refuses rather than differ.
+            // PyTorch computes in the input's precision: an element 1e3 times below the largest
+            // carries a rounding error of a few eps * max|e|, above 1e-4 of its own size, and
+            // PyTorch's own rounding decides it (measured: 2.4e-3 on an OpInfo sample); pt2ov,
+            // computing in double, cannot return the same number there, so it refuses rather
+            // than differ. Exact zeros (triangular structure) stay zeros in both.
             const double largest = e.cwiseAbs().maxCoeff();
-            const double error = 64.0 * 1.2e-7 * largest;
-            if ((e.cwiseAbs().array() * 1e-4 + 1e-5 < error).any()) {
+            const auto magnitude = e.cwiseAbs().array();
+            if (((magnitude > 0) && (magnitude * 1e3 < largest)).any()) {
                 call.fail(api + ": in " + std::string(dtype_name(a.dtype)) + " this exponential has elements far below its largest (" +
                           std::to_string(largest) + "), where PyTorch's own rounding decides the result; compute it in float64");
             }

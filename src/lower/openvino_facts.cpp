@@ -74,6 +74,11 @@ const std::vector<Fact>& all() {
         {"BucketizeNanFirst", "2026.4.1",
          "bucketize with right=False puts NaN in bucket 0; PyTorch puts it after the last boundary",
          "every bucketize with right=False runs on pt2ov's CPU kernel"},
+        {"GridSamplerHalfInFloat", "2026.4.1",
+         "grid_sampler (GridSample) on float16 or bfloat16 computes in float and rounds once; PyTorch rounds every "
+         "step to the 16-bit type, so results differ by up to 2e-2",
+         "such a grid_sampler goes to pt2ov's CPU kernel, which refuses 16-bit inputs with a message (convert "
+         "them to float32)"},
         {"RepeatZeroDimUninitialised", "2026.4.1",
          "repeat (and tile) of a 0-d tensor with repeats () returns uninitialised memory",
          "a repeat by all ones that adds no dim is a copy of its input: pt2ov rewrites it to clone before conversion "
@@ -248,6 +253,11 @@ const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) 
     if (op == "aten.kthvalue.default") return &fact("KthvalueConvertedWrongly");
     if (op == "aten.sort.default" || op == "aten.sort.stable" || op == "aten.argsort.default" || op == "aten.argsort.stable") {
         return &fact("SortOrderNotPyTorchs");
+    }
+    if ((op == "aten.grid_sampler.default" || op == "aten.grid_sampler_2d.default" || op == "aten.grid_sampler_3d.default") &&
+        node.arg(0).kind == ArgKind::Tensor) {
+        const DType dtype = graph.value(node.arg(0).name).meta.dtype;
+        if (dtype == DType::Float16 || dtype == DType::BFloat16) return &fact("GridSamplerHalfInFloat");
     }
     if (op == "aten.bucketize.Tensor" || op == "aten.bucketize.Scalar") {
         const auto* right = node.find_input("right");

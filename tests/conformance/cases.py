@@ -37,7 +37,9 @@ from tests.models.export import MODES as FORMS, for_mode  # noqa: E402,F401
 
 DTYPES = {
     "float32": torch.float32,
+    "float64": torch.float64,
     "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
     "int32": torch.int32,
     "int64": torch.int64,
     "bool": torch.bool,

@@ -250,6 +250,11 @@ def main() -> None:
     parser.add_argument("--report-only", action="store_true",
                         help="only rewrite docs/CONFORMANCE.md from the results")
     args = parser.parse_args()
+    from tests.conformance import cases
+
+    unknown = [d for d in args.dtypes.split(",") if d not in cases.DTYPES]
+    if unknown:
+        parser.error(f"unknown dtype(s) {', '.join(unknown)}; choose from {', '.join(cases.DTYPES)}")
     if args.worker is not None:
         work(args)
         return

@@ -165,6 +165,39 @@ PASSING = [
     ('xlogy', 'float32', 'exported'),
     ('addmv', 'float32', 'exported'),
     ('unflatten', 'float32', 'exported'),
+    # fixed by pt2ov's CPU kernels and the facts that route orderings and integer pools to them
+    ('argsort', 'bool', 'decomposed'),
+    ('argsort', 'bool', 'exported'),
+    ('argsort', 'float16', 'decomposed'),
+    ('argsort', 'float16', 'exported'),
+    ('nn.functional.avg_pool1d', 'int64', 'decomposed'),
+    ('nn.functional.avg_pool3d', 'int64', 'decomposed'),
+    ('nn.functional.avg_pool3d', 'int64', 'exported'),
+    ('nonzero', 'bool', 'exported'),
+    ('nonzero', 'float16', 'exported'),
+    ('nonzero', 'float32', 'exported'),
+    ('nonzero', 'int32', 'exported'),
+    ('nonzero', 'int64', 'exported'),
+    ('sort', 'bool', 'decomposed'),
+    ('sort', 'bool', 'exported'),
+    ('sort', 'float16', 'decomposed'),
+    ('sort', 'float16', 'exported'),
+    ('cumprod', 'float32', 'exported'),
+    ('median', 'float32', 'decomposed'),
+    ('masked_select', 'float32', 'exported'),
+    ('linalg.inv', 'float32', 'decomposed'),
+    ('linalg.solve', 'float32', 'exported'),
+    ('cholesky', 'float32', 'decomposed'),
+    ('linalg.svdvals', 'float32', 'exported'),
+    ('lgamma', 'float32', 'exported'),
+    ('special.i0e', 'float32', 'decomposed'),
+    ('scatter_reduce.sum', 'float32', 'exported'),
+    ('diagonal', 'float32', 'decomposed'),
+    ('index_put', 'float32', 'exported'),
+    ('nn.functional.grid_sample', 'float32', 'exported'),
+    ('nn.functional.embedding_bag', 'float32', 'exported'),
+    ('block_diag', 'float32', 'exported'),
+    ('trapezoid', 'float32', 'exported'),
 ]
 
 # (op, dtype, form) -> what is wrong, as measured: every wrong or crashing case of the sweep.
@@ -175,14 +208,6 @@ PASSING = [
 # erfinv near ±1, cdist with p=0, gcd, int64 avg_pool1d/3d, float16 grid_sample and
 # soft_margin_loss (overflow to inf).
 KNOWN_FAILING = {
-    ('argsort', 'bool', 'decomposed'):
-        'wrong: sample 0: output: 7999 of 8000 values differ',
-    ('argsort', 'bool', 'exported'):
-        'wrong: sample 0: output: 7999 of 8000 values differ',
-    ('argsort', 'float16', 'decomposed'):
-        'wrong: sample 0: output: 3935 of 8000 values differ',
-    ('argsort', 'float16', 'exported'):
-        'wrong: sample 0: output: 3935 of 8000 values differ',
     ('grid_sampler_2d', 'float16', 'decomposed'):
         'wrong: sample 0: output: 50 of 780 values off; max abs err 0.019, max rel err 0.874',
     ('grid_sampler_2d', 'float16', 'exported'):
@@ -195,34 +220,10 @@ KNOWN_FAILING = {
         'wrong: sample 0: output 0: shape [5], eager [5, 5]; output 1: shape [5], eager [5, 5]',
     ('kthvalue', 'int64', 'exported'):
         'wrong: sample 0: output 0: shape [5], eager [5, 5]; output 1: shape [5], eager [5, 5]',
-    ('nn.functional.avg_pool1d', 'int64', 'decomposed'):
-        'wrong: sample 0: output: 5 of 18 values differ',
-    ('nn.functional.avg_pool3d', 'int64', 'decomposed'):
-        'wrong: sample 0: output: 9 of 24 values differ',
-    ('nn.functional.avg_pool3d', 'int64', 'exported'):
-        'wrong: sample 0: output: 9 of 24 values differ',
     ('nn.functional.grid_sample', 'float16', 'decomposed'):
         'wrong: sample 0: output: 4 of 150 values off; max abs err 0.00299, max rel err 0.0348',
     ('nn.functional.soft_margin_loss', 'float16', 'decomposed'):
         'wrong: sample 1: output: 1 of 1 values off; max abs err inf, max rel err inf',
-    ('nonzero', 'bool', 'exported'):
-        'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
-    ('nonzero', 'float16', 'exported'):
-        'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
-    ('nonzero', 'float32', 'exported'):
-        'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
-    ('nonzero', 'int32', 'exported'):
-        'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
-    ('nonzero', 'int64', 'exported'):
-        'wrong: sample 0: output: shape [0, 1], eager [0, 0]',
-    ('sort', 'bool', 'decomposed'):
-        'wrong: sample 0: output 1: 7999 of 8000 values differ',
-    ('sort', 'bool', 'exported'):
-        'wrong: sample 0: output 1: 7999 of 8000 values differ',
-    ('sort', 'float16', 'decomposed'):
-        'wrong: sample 0: output 1: 3935 of 8000 values differ',
-    ('sort', 'float16', 'exported'):
-        'wrong: sample 0: output 1: 3935 of 8000 values differ',
     ('topk', 'int32', 'decomposed'):
         'wrong: sample 0: output 1: 16 of 150 values differ',
     ('topk', 'int32', 'exported'):

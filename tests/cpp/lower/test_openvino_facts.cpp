@@ -28,6 +28,7 @@
 #include "lower/convert.h"
 #include "lower/openvino_facts.h"
 #include "openvino/core/model.hpp"
+#include "openvino/op/grid_sample.hpp"
 #include "openvino/op/bucketize.hpp"
 #include "openvino/op/topk.hpp"
 #include "openvino/op/avg_pool.hpp"
@@ -814,6 +815,52 @@ TEST(OpenVINOFacts, BucketizeNanFirst) {
     const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
     ASSERT_NE(fault, nullptr);
     EXPECT_EQ(fault->name, "BucketizeNanFirst");
+}
+
+// GridSample on float16 against the same in float32 rounded once to float16: equal means the
+// plugin computes in float, where PyTorch rounds each step to float16.
+TEST(OpenVINOFacts, GridSamplerHalfInFloat) {
+    auto sample = [](ov::element::Type type) {
+        auto x = std::make_shared<ov::op::v0::Parameter>(type, ov::Shape{1, 1, 4, 4});
+        auto grid = std::make_shared<ov::op::v0::Parameter>(type, ov::Shape{1, 3, 3, 2});
+        auto op = std::make_shared<ov::op::v9::GridSample>(x, grid, ov::op::v9::GridSample::Attributes{});
+        return std::make_shared<ov::Model>(ov::OutputVector{op->output(0)}, ov::ParameterVector{x, grid});
+    };
+    std::vector<float> x(16), grid(18);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = 0.37f * static_cast<float>(i) - 2.1f;
+    for (size_t i = 0; i < grid.size(); ++i) grid[i] = 0.13f * static_cast<float>(i) - 1.05f;
+    std::vector<ov::float16> x16(x.begin(), x.end()), grid16(grid.begin(), grid.end());
+    std::vector<float> x_back(x16.begin(), x16.end()), grid_back(grid16.begin(), grid16.end());
+    auto in_float = compile_on_cpu(sample(ov::element::f32)).create_infer_request();
+    in_float.set_input_tensor(0, ov::Tensor(ov::element::f32, {1, 1, 4, 4}, x_back.data()));
+    in_float.set_input_tensor(1, ov::Tensor(ov::element::f32, {1, 3, 3, 2}, grid_back.data()));
+    in_float.infer();
+    auto in_half = compile_on_cpu(sample(ov::element::f16)).create_infer_request();
+    in_half.set_input_tensor(0, ov::Tensor(ov::element::f16, {1, 1, 4, 4}, x16.data()));
+    in_half.set_input_tensor(1, ov::Tensor(ov::element::f16, {1, 3, 3, 2}, grid16.data()));
+    in_half.infer();
+    size_t rounded_once = 0;
+    for (size_t i = 0; i < 9; ++i) {
+        const float want = static_cast<float>(ov::float16(in_float.get_output_tensor(0).data<float>()[i]));
+        rounded_once += static_cast<float>(in_half.get_output_tensor(0).data<ov::float16>()[i]) == want;
+    }
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": float16 GridSample equals float32 rounded once at "
+              << rounded_once << " of 9 points (computed in float where all 9 are)\n";
+    RecordProperty("grid_sample_half_rounded_once", static_cast<int>(rounded_once));
+
+    pt2ov::test::GraphBuilder b;
+    b.value("x", pt2ov::DType::Float16, {1, 1, 4, 4});
+    b.value("g", pt2ov::DType::Float16, {1, 3, 3, 2});
+    b.value("y", pt2ov::DType::Float16, {1, 1, 3, 3});
+    b.node("y", "aten.grid_sampler_2d.default",
+           {{"input", pt2ov::graph::tensor_arg("x"), false}, {"grid", pt2ov::graph::tensor_arg("g"), false},
+            {"interpolation_mode", pt2ov::graph::int_arg(0), false}, {"padding_mode", pt2ov::graph::int_arg(0), false},
+            {"align_corners", pt2ov::graph::bool_arg(false), false}},
+           {pt2ov::graph::tensor_arg("y")});
+    for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "GridSamplerHalfInFloat");
 }
 
 // MatMul then Reshape to a 0-d tensor, compiled in a child process (it may die).
