@@ -7,71 +7,12 @@
 #include <cstring>
 
 #include "kernels/dispatch.h"
+#include "kernels/index_lists.h"
 
 namespace pt2ov::kernels {
 namespace {
 
 using graph::Argument;
-
-// One entry per dim of self: that dim's int64 indices, or nothing (the dim is kept whole).
-using DimIndices = std::vector<std::optional<StridedTensor>>;
-
-bool is_mask(DType dtype) { return dtype == DType::Bool || dtype == DType::UInt8; }
-
-// A mask over dims [first, first + mask.rank()) becomes one int64 index tensor per dim: the
-// coordinates of its true elements in row-major order, as nonzero() gives them.
-void expand_mask(const KernelCall& call, const StridedTensor& self, const StridedTensor& mask, DimIndices& out) {
-    const size_t first = out.size();
-    if (first + mask.rank() > self.rank()) call.fail("too many indices for a tensor of rank " + std::to_string(self.rank()));
-    for (size_t k = 0; k < mask.rank(); ++k) {
-        if (mask.sizes[k] != self.sizes[first + k]) {
-            call.fail("the shape of mask " + shape_string(mask.sizes) + " does not match the shape " +
-                      shape_string(self.sizes) + " of the indexed tensor at dim " + std::to_string(first + k));
-        }
-    }
-    std::vector<std::vector<int64_t>> coordinates(mask.rank());
-    const StridedTensor dense = contiguous_as(mask, DType::Bool);
-    const auto* flags = reinterpret_cast<const uint8_t*>(dense.data);
-    for (int64_t i = 0; i < dense.numel(); ++i) {
-        if (!flags[i]) continue;
-        int64_t rest = i;
-        for (size_t k = mask.rank(); k-- > 0;) {
-            coordinates[k].push_back(rest % mask.sizes[k]);
-            rest /= mask.sizes[k];
-        }
-    }
-    for (auto& dim_coordinates : coordinates) {
-        const auto count = static_cast<int64_t>(dim_coordinates.size());
-        StridedTensor t = StridedTensor::allocate(DType::Int64, {count});
-        if (count) std::memcpy(t.data, dim_coordinates.data(), dim_coordinates.size() * sizeof(int64_t));
-        out.push_back(std::move(t));
-    }
-}
-
-DimIndices dim_indices(const KernelCall& call, const StridedTensor& self, size_t position, bool masks_allowed) {
-    const Argument* list = call.arg("indices", position);
-    if (!list || list->kind != Argument::Kind::List) call.fail("argument 'indices' is missing or not a list");
-    DimIndices result;
-    for (const Argument& item : list->items) {
-        if (item.kind == Argument::Kind::None) {
-            result.emplace_back();
-            continue;
-        }
-        if (item.kind != Argument::Kind::Tensor) call.fail("argument 'indices' holds something other than tensors and None");
-        const StridedTensor& t = call.value(item).tensor();
-        if (masks_allowed && is_mask(t.dtype)) {
-            expand_mask(call, self, t, result);
-        } else if (t.dtype == DType::Int64 || t.dtype == DType::Int32) {
-            result.push_back(contiguous_as(t, DType::Int64));
-        } else {
-            call.fail("index tensors must be int64 or int32" + std::string(masks_allowed ? ", bool or uint8" : "") + ", got " +
-                      std::string(dtype_name(t.dtype)));
-        }
-    }
-    if (result.size() > self.rank()) call.fail("too many indices for a tensor of rank " + std::to_string(self.rank()));
-    result.resize(self.rank());
-    return result;
-}
 
 // The shape of self[indices] and how its elements map to self's.
 struct IndexPlan {

@@ -3,71 +3,10 @@
 #include <cstring>
 
 #include "kernels/dispatch.h"
+#include "kernels/index_lists.h"
 
 namespace pt2ov::kernels {
 namespace {
-
-using graph::Argument;
-
-// index.Tensor's `indices` with bool masks expanded: one entry per leading dim of self,
-// holding int64 indices for that dim or nothing (the dim is kept whole).
-using DimIndices = std::vector<std::optional<StridedTensor>>;
-
-bool is_mask(DType dtype) { return dtype == DType::Bool || dtype == DType::UInt8; }
-
-// A mask over dims [first, first + mask.rank()) of self becomes one int64 index tensor per
-// dim: the coordinates of its true elements in row-major order, as nonzero() gives them.
-void expand_mask(const KernelCall& call, const StridedTensor& self, const StridedTensor& mask, DimIndices& out) {
-    const size_t first = out.size();
-    if (first + mask.rank() > self.rank()) call.fail("too many indices for a tensor of rank " + std::to_string(self.rank()));
-    for (size_t k = 0; k < mask.rank(); ++k) {
-        if (mask.sizes[k] != self.sizes[first + k]) {
-            call.fail("the shape of mask " + shape_string(mask.sizes) + " does not match the shape " +
-                      shape_string(self.sizes) + " of the indexed tensor at dim " + std::to_string(first + k));
-        }
-    }
-    std::vector<std::vector<int64_t>> coordinates(mask.rank());
-    std::vector<int64_t> index(mask.rank(), 0);
-    for_each_element<1>(mask.sizes, {&mask}, [&](const std::array<std::byte*, 1>& p) {
-        if (*reinterpret_cast<const uint8_t*>(p[0]) != 0) {
-            for (size_t k = 0; k < index.size(); ++k) coordinates[k].push_back(index[k]);
-        }
-        for (size_t k = index.size(); k-- > 0;) {  // row-major odometer, in step with the walk
-            if (++index[k] < mask.sizes[k]) break;
-            index[k] = 0;
-        }
-    });
-    for (auto& dim_coordinates : coordinates) {
-        const auto count = static_cast<int64_t>(dim_coordinates.size());
-        StridedTensor t = StridedTensor::allocate(DType::Int64, {count});
-        if (count) std::memcpy(t.data, dim_coordinates.data(), dim_coordinates.size() * sizeof(int64_t));
-        out.push_back(std::move(t));
-    }
-}
-
-DimIndices dim_indices(const KernelCall& call, const StridedTensor& self) {
-    const Argument* list = call.arg("indices", 1);
-    if (!list || list->kind != Argument::Kind::List) call.fail("argument 'indices' is missing or not a list");
-    DimIndices result;
-    for (const Argument& item : list->items) {
-        if (item.kind == Argument::Kind::None) {
-            result.emplace_back();
-            continue;
-        }
-        if (item.kind != Argument::Kind::Tensor) call.fail("argument 'indices' holds something other than tensors and None");
-        const StridedTensor& t = call.value(item).tensor();
-        if (is_mask(t.dtype)) {
-            expand_mask(call, self, t, result);
-        } else if (t.dtype == DType::Int64 || t.dtype == DType::Int32) {
-            result.push_back(contiguous_as(t, DType::Int64));
-        } else {
-            call.fail("index tensors must be int64, int32, bool or uint8, got " + std::string(dtype_name(t.dtype)));
-        }
-    }
-    if (result.size() > self.rank()) call.fail("too many indices for a tensor of rank " + std::to_string(self.rank()));
-    result.resize(self.rank());
-    return result;
-}
 
 // Element offsets into self for every position of the broadcast index shape, bounds-checked.
 std::vector<int64_t> gather_offsets(const KernelCall& call, const StridedTensor& self, const DimIndices& indices,
@@ -96,7 +35,7 @@ std::vector<int64_t> gather_offsets(const KernelCall& call, const StridedTensor&
 // shape replaces the indexed dims where they are adjacent, else it comes first.
 std::vector<RuntimeValue> index(const KernelCall& call) {
     const StridedTensor& self = call.tensor("self", 0);
-    const DimIndices indices = dim_indices(call, self);
+    const DimIndices indices = dim_indices(call, self, 1, true);
     std::vector<size_t> indexed, kept;
     for (size_t d = 0; d < indices.size(); ++d) (indices[d] ? indexed : kept).push_back(d);
     if (indexed.empty()) {
