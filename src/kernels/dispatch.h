@@ -177,6 +177,16 @@ decltype(auto) visit_floating(DType dtype, F&& f) {
                 " as a floating type");
 }
 
+// Whether a computed value (compute_t of any dtype) is NaN; never for integers and bools.
+template <typename V>
+bool is_nan(V v) {
+    if constexpr (std::is_floating_point_v<V>) {
+        return std::isnan(v);
+    } else {
+        return false;
+    }
+}
+
 bool dtype_is_integer(DType dtype);  // not bool, not floating
 bool dtype_is_reduced_float(DType dtype);
 

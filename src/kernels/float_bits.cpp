@@ -13,12 +13,6 @@
 namespace pt2ov::kernels {
 namespace {
 
-template <typename V>
-bool is_nan(V x) {
-    if constexpr (std::is_floating_point_v<V>) return std::isnan(x);
-    else return false;
-}
-
 Kernel nan_ignoring_extremum(bool larger) {
     return [larger](const KernelCall& call) {
         const Operand a = read_operand(call, "self", 0);

@@ -13,15 +13,6 @@
 namespace pt2ov::kernels {
 namespace {
 
-template <typename V>
-bool is_nan(V v) {
-    if constexpr (std::is_floating_point_v<V>) {
-        return std::isnan(v);
-    } else {
-        return false;
-    }
-}
-
 // PyTorch's sort orders: ascending with NaN last, descending with NaN first.
 template <typename V>
 bool less_nan_last(V a, V b) {

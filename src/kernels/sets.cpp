@@ -10,15 +10,6 @@
 namespace pt2ov::kernels {
 namespace {
 
-template <typename V>
-bool is_nan(V v) {
-    if constexpr (std::is_floating_point_v<V>) {
-        return std::isnan(v);
-    } else {
-        return false;
-    }
-}
-
 template <typename T>
 std::vector<compute_t<T>> row_major_values(const StridedTensor& t) {
     std::vector<compute_t<T>> values;
