@@ -53,6 +53,12 @@ const std::vector<Fact>& all() {
          "compile_model on the CPU plugin dies (SIGSEGV, in a graph-rewrite pass) on a MatMul whose result is "
          "reshaped to a 0-d tensor: torch.mm(m, m.T).view([]) for m of shape (1, 5)",
          "a view or reshape to 0-d of a matmul-family result runs on pt2ov's CPU kernel"},
+        {"MatMulOfEmptyUninitialised", "2026.4.1",
+         "a MatMul with an operand that has no elements: over an empty contraction dim with a constant operand "
+         "it returns uninitialised memory instead of zeros ((2, 0) @ constant (0, 3)); with no constant operand, "
+         "or an empty constant, it fails in compile_model or infer (\"object is not initialized\")",
+         "a matmul-family node (mm, bmm, addmm, matmul, linear, baddbmm, addbmm, addmv, mv, dot) with a static "
+         "zero-sized dim in any tensor operand runs on pt2ov's CPU kernel"},
         {"ConstantOverReductionReversed", "2026.4.1",
          "the CPU plugin computes Divide(c, reduce(x)) as reduce(x) / c when the frontend marks the Divide as "
          "true division and the reduction covers dim 0 and every dim after dim 1 (or all dims): "
@@ -226,6 +232,20 @@ const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph
                         {"aten.mm.", "aten.bmm.", "aten.matmul.", "aten.addmm.", "aten.baddbmm.", "aten.linear.",
                          "aten.dot.", "aten.mv."})) {
         return &fact("MatMulViewToScalarCrashes");
+    }
+    static const std::set<std::string> matmuls = {
+        "aten.mm.default",     "aten.bmm.default",    "aten.addmm.default", "aten.matmul.default",
+        "aten.linear.default", "aten.baddbmm.default", "aten.addbmm.default", "aten.addmv.default",
+        "aten.mv.default",     "aten.dot.default"};
+    if (matmuls.count(op)) {
+        for (size_t i = 0; i < node.arity(); ++i) {
+            const auto& arg = node.arg(i);
+            if (arg.kind != ArgKind::Tensor) continue;
+            for (const auto& dim : graph.value(arg.name).meta.sizes) {
+                // A symbolic dim is at least 2 unless the export said otherwise: only a static 0 is met.
+                if (dim.is_static() && *dim.value == 0) return &fact("MatMulOfEmptyUninitialised");
+            }
+        }
     }
     static const std::initializer_list<std::string_view> reductions = {
         "aten.sum.", "aten.mean.", "aten.amax.", "aten.amin.", "aten.max.", "aten.min.", "aten.prod.",

@@ -308,3 +308,30 @@ register(
         "(openvino_facts AvgPoolCeilPaddedDivisor): wrong values with exit 0. Such pools run on pt2ov's CPU kernel.",
     )
 )
+
+
+class EmptyContraction(nn.Module):
+    """Linear layers and products over a dim of size 0: PyTorch sums nothing and gives zeros (or the bias)."""
+
+    def __init__(self):
+        super().__init__()
+        self.empty_in = nn.Linear(0, 3)
+        self.right = nn.Parameter(torch.randn(0, 5, generator=torch.Generator().manual_seed(61)))
+
+    def forward(self, x, y):
+        return self.empty_in(x), x @ self.right, torch.mm(y, y.T[:, :0]), torch.bmm(x[None], self.right[None]) + y.sum()
+
+
+register(
+    ModelCase(
+        name="matmul_over_empty_dim",
+        make_module=lambda: EmptyContraction().eval(),
+        make_inputs=lambda variant: (
+            torch.randn(2, 0),
+            torch.randn(4, 3, generator=torch.Generator().manual_seed(60 + variant)),
+        ),
+        notes="OpenVINO's MatMul over an empty contraction dim with a constant operand returned uninitialised "
+        "memory, exit 0, and with no constant operand did not compile (openvino_facts MatMulOfEmptyUninitialised); "
+        "such products run on pt2ov's CPU kernels.",
+    )
+)

@@ -903,6 +903,63 @@ TEST(OpenVINOFacts, MatMulViewToScalarCrashes) {
     EXPECT_EQ(fault->name, "MatMulViewToScalarCrashes");
 }
 
+// MatMul of a (2, 0) input with a constant (0, 3): the sum over an empty dim is 0 in PyTorch. With
+// no constant operand the same product fails.
+TEST(OpenVINOFacts, MatMulOfEmptyUninitialised) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 0});
+    auto w = ov::op::v0::Constant::create(ov::element::f32, ov::Shape{0, 3}, std::vector<float>{});
+    auto product = std::make_shared<ov::op::v0::MatMul>(x, w, false, false);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{product->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    // Output memory that is not zero, so values left unwritten show.
+    std::vector<float> poison(6, 7.0f);
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {2, 0}));
+    request.set_output_tensor(0, ov::Tensor(ov::element::f32, {2, 3}, poison.data()));
+    request.infer();
+    size_t wrong = 0;
+    for (float v : poison) wrong += v != 0.0f;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": (2, 0) @ constant (0, 3): " << wrong
+              << " of 6 values not 0\n";
+    RecordProperty("matmul_empty_contraction_wrong_values", static_cast<int>(wrong));
+
+    auto a = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 0});
+    auto b = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{3, 0});
+    auto both = std::make_shared<ov::Model>(
+        ov::OutputVector{std::make_shared<ov::op::v0::MatMul>(a, b, false, true)->output(0)}, ov::ParameterVector{a, b});
+    bool runs = true;
+    try {
+        auto both_request = compile_on_cpu(both).create_infer_request();
+        both_request.set_input_tensor(0, ov::Tensor(ov::element::f32, {2, 0}));
+        both_request.set_input_tensor(1, ov::Tensor(ov::element::f32, {3, 0}));
+        both_request.infer();
+    } catch (const std::exception&) {
+        runs = false;
+    }
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": linear of parameters (2, 0) and (3, 0) "
+              << (runs ? "runs" : "fails") << "\n";
+    RecordProperty("matmul_empty_parameters_run", runs ? "yes" : "no");
+
+    // pt2ov's rule: a matmul-family node with an empty operand runs on the CPU kernel; a
+    // non-empty one stays.
+    for (int64_t rows : {int64_t{0}, int64_t{2}}) {
+        pt2ov::test::GraphBuilder g;
+        g.value("x", pt2ov::DType::Float32, {2, rows});
+        g.value("w", pt2ov::DType::Float32, {3, rows});
+        g.value("y", pt2ov::DType::Float32, {2, 3});
+        g.node("y", "aten.linear.default", {{"input", pt2ov::graph::tensor_arg("x"), false},
+                                            {"weight", pt2ov::graph::tensor_arg("w"), false}},
+               {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+        if (rows == 0) {
+            ASSERT_NE(fault, nullptr);
+            EXPECT_EQ(fault->name, "MatMulOfEmptyUninitialised");
+        } else {
+            EXPECT_EQ(fault, nullptr);
+        }
+    }
+}
+
 TEST(OpenVINOFacts, EveryFactHasItsTest) {
     std::set<std::string> tests;
     const auto* unit = ::testing::UnitTest::GetInstance();
