@@ -1,0 +1,72 @@
+// linalg_vector_norm: the p-norm of the elements over dims (all of them when dim is None or
+// empty). Computed in double, then cast to the recorded result dtype: pt2ov runs it where a
+// 64-bit float must stay 64-bit (OpenVINO's CPU plugin computes float64 in float32, so a norm
+// of float64 values came back at float32 precision and inf as float32's largest value).
+#include <cmath>
+#include <limits>
+
+#include "kernels/dispatch.h"
+
+namespace pt2ov::kernels {
+namespace {
+
+std::vector<RuntimeValue> vector_norm(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const double ord = call.has("ord", 1) ? scalar_to_double(call.scalar("ord", 1)) : 2.0;
+    std::vector<int64_t> dims;
+    if (call.has("dim", 2)) dims = normalize_dims(call, call.ints("dim", 2), static_cast<int64_t>(self.rank()));
+    const Reduction r = plan_reduction(self, dims, call.bool_arg("keepdim", 3, false));
+    const DType dtype = call.output_meta(0).dtype;
+    if (!dtype_is_floating(dtype) || !dtype_is_floating(self.dtype)) {
+        call.fail("linalg_vector_norm of " + std::string(dtype_name(self.dtype)) + " into " + std::string(dtype_name(dtype)) +
+                  ": only real floating inputs and results are supported");
+    }
+    if (std::isinf(ord) && r.reduced_count() == 0) {
+        call.fail("linalg_vector_norm cannot compute the " + std::string(ord > 0 ? "inf" : "-inf") +
+                  " norm over no elements (input shape " + shape_string(self.sizes) + ")");
+    }
+    StridedTensor folded = StridedTensor::allocate(DType::Float64, r.kept_sizes);
+    visit_floating(self.dtype, [&]<typename In>() {
+        for_each_element<2>(r.kept_sizes, {&folded, &r.kept_input}, [&](const std::array<std::byte*, 2>& p) {
+            double result = 0;
+            if (std::isinf(ord)) {
+                // max or min of |x|; NaN wins, as PyTorch's reduction propagates it.
+                result = ord > 0 ? 0.0 : std::numeric_limits<double>::infinity();
+                for (int64_t offset : r.reduced_bytes) {
+                    const double a = std::abs(static_cast<double>(load<In>(p[1] + offset)));
+                    if (std::isnan(a)) {
+                        result = a;
+                        break;
+                    }
+                    result = ord > 0 ? std::max(result, a) : std::min(result, a);
+                }
+            } else if (ord == 0) {
+                // The count of nonzero elements (NaN counts: it is not zero).
+                for (int64_t offset : r.reduced_bytes) result += static_cast<double>(load<In>(p[1] + offset)) != 0.0;
+            } else if (ord == 1) {
+                for (int64_t offset : r.reduced_bytes) result += std::abs(static_cast<double>(load<In>(p[1] + offset)));
+            } else if (ord == 2) {
+                for (int64_t offset : r.reduced_bytes) {
+                    const double v = static_cast<double>(load<In>(p[1] + offset));
+                    result += v * v;
+                }
+                result = std::sqrt(result);
+            } else {
+                for (int64_t offset : r.reduced_bytes) {
+                    result += std::pow(std::abs(static_cast<double>(load<In>(p[1] + offset))), ord);
+                }
+                result = std::pow(result, 1.0 / ord);
+            }
+            std::memcpy(p[0], &result, sizeof(double));
+        });
+    });
+    StridedTensor out = allocate_output(call, 0, r.out_sizes, dtype);
+    copy_into(folded, r.kept_output(out));
+    return single(out);
+}
+
+}  // namespace
+
+PT2OV_KERNEL("aten.linalg_vector_norm.default", vector_norm);
+
+}  // namespace pt2ov::kernels
