@@ -1,6 +1,7 @@
 #include "compile/stages.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -222,26 +223,30 @@ namespace {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-// An int64 constant holding a value OpenVINO's CPU plugin would cut (openvino_facts
+// The smallest and largest value of an int64 constant; none for another dtype or no elements.
+// A value outside 32 bits is one OpenVINO's CPU plugin would cut (openvino_facts
 // Int64BeyondThirtyTwoBits).
-bool has_wide_int64(const archive::StoredTensor& stored) {
-    if (stored.meta.dtype != DType::Int64) return false;
+std::optional<partition::Int64Range> int64_range(const archive::StoredTensor& stored) {
+    if (stored.meta.dtype != DType::Int64) return std::nullopt;
     const auto sizes = stored.meta.static_sizes();
     const auto strides = stored.meta.static_strides();
     int64_t count = 1;
     for (auto s : sizes) count *= s;
+    if (count == 0) return std::nullopt;
     std::vector<int64_t> index(sizes.size(), 0);
     const auto* data = reinterpret_cast<const int64_t*>(stored.data());
+    partition::Int64Range range{std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()};
     for (int64_t n = 0; n < count; ++n) {
         int64_t offset = 0;
         for (size_t d = 0; d < sizes.size(); ++d) offset += index[d] * strides[d];
-        if (!lower::openvino_facts::int64_passes_exactly(data[offset])) return true;
+        range.min = std::min(range.min, data[offset]);
+        range.max = std::max(range.max, data[offset]);
         for (size_t d = sizes.size(); d-- > 0;) {
             if (++index[d] < sizes[d]) break;
             index[d] = 0;
         }
     }
-    return false;
+    return range;
 }
 
 partition::ValueSources value_sources(const PreparedMethod& prepared) {
@@ -250,7 +255,13 @@ partition::ValueSources value_sources(const PreparedMethod& prepared) {
     for (const auto& [name, target] : prepared.mutated_buffers) sources.runtime_inputs.insert(name);
     for (const auto& [name, stored] : prepared.constants) {
         sources.constants.insert(name);
-        if (has_wide_int64(*stored)) sources.wide_int64_constants.insert(name);
+        if (const auto range = int64_range(*stored)) {
+            sources.int64_constant_ranges[name] = *range;
+            if (!lower::openvino_facts::int64_passes_exactly(range->min) ||
+                !lower::openvino_facts::int64_passes_exactly(range->max)) {
+                sources.wide_int64_constants.insert(name);
+            }
+        }
     }
     return sources;
 }

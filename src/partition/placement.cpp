@@ -92,11 +92,19 @@ void pass2_openvino_support(const graph::Graph& graph, const std::map<std::strin
 //  - a node reading a 64-bit value such a node made (it may hold values beyond 32 bits), or an
 //    int64 constant that does hold one;
 //  - a node with an integer argument beyond 32 bits (OpenVINO would cut the constant).
+// Except where every int64 value the node reads and writes is bounded within 32 bits at load
+// (partition/int64_ranges.h): there 32 bits compute it exactly.
 // Values entering OpenVINO from elsewhere are checked at run time instead (runtime/executor.cpp).
 void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& sources, const PlacementOptions& options,
                                Plan& plan) {
     // Under --strict these are refused (pass 4): OpenVINO alone cannot run them exactly.
     std::set<std::string> wide(sources.wide_int64_constants.begin(), sources.wide_int64_constants.end());
+    const Int64Ranges ranges(graph, sources.int64_constant_ranges);
+    auto bounded_in_32_bits = [&](const std::string& name) {
+        const auto range = ranges.of(name);
+        return range && lower::openvino_facts::int64_passes_exactly(range->min) &&
+               lower::openvino_facts::int64_passes_exactly(range->max);
+    };
     auto is_wide_dtype = [&](const std::string& name) {
         const auto* value = graph.find_value(name);
         return value && value->kind == graph::ValueKind::Tensor &&
@@ -122,7 +130,10 @@ void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& so
             put_on_cpu(plan, i, "integer division rounding toward -inf: OpenVINO's CPU plugin truncates negative "
                                 "quotients instead (tests/models/regressions.py, int32_floor_div)");
         } else if (reads && writes && !sources.moving_nodes.count(node.source_name()) &&
-                   !(options.strict && sources.passthrough_nodes.count(node.source_name()))) {
+                   !(options.strict && sources.passthrough_nodes.count(node.source_name())) &&
+                   !(ranges.fits_in_32_bits(node) && !reads_wide && !wide_argument)) {
+            // (A node whose every int64 value is bounded within 32 bits at load, such as index
+            // arithmetic on arange positions, stays: OpenVINO's 32-bit computation of it is exact.)
             // (A node that only moves values stays: its values were checked where they entered
             // OpenVINO. Under --strict so does one OpenVINO turns into nothing: pt2ov copies it.)
             put_on_cpu(plan, i, "computes 64-bit values from 64-bit values exactly (OpenVINO's CPU plugin computes them in 32 bits)");
@@ -133,7 +144,7 @@ void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& so
         }
         if (plan.where[i] == Where::Cpu) {
             for_each_written(node, [&](const std::string& name) {
-                if (is_wide_dtype(name)) wide.insert(name);
+                if (is_wide_dtype(name) && !bounded_in_32_bits(name)) wide.insert(name);
             });
         }
     }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "partition/int64_ranges.h"
 
 namespace pt2ov::partition {
 
@@ -41,6 +42,8 @@ struct ValueSources {
     std::set<std::string> constants;       // parameters, buffers, lifted constants (memory held once)
     // int64 constants whose values do not fit in 32 bits (OpenVINO's CPU plugin would cut them).
     std::set<std::string> wide_int64_constants;
+    // The smallest and largest value of every int64 constant (partition/int64_ranges.h).
+    std::map<std::string, Int64Range> int64_constant_ranges;
     // Nodes OpenVINO converts to nothing: their outputs are their inputs, unchanged (learned
     // from OpenVINO's conversion).
     std::set<std::string> passthrough_nodes;

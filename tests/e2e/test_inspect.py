@@ -122,3 +122,14 @@ def test_slice_sentinels_do_not_split_the_program(zoo_programs, mode, shapes):
     doc = inspect_json(zoo_programs.get("slices_to_the_end", mode, shapes).path)
     kinds = [step["kind"] for step in _steps(doc)]
     assert kinds == ["openvino"], doc
+
+
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+@pytest.mark.parametrize("shapes", ["static", "dynamic"])
+def test_bounded_int64_arithmetic_stays_on_openvino(zoo_programs, mode, shapes):
+    """Positions from arange, their differences, products and sums are bounded within 32 bits at
+    load, so OpenVINO computes them exactly: only the add of 2**40 runs on the CPU kernels."""
+    doc = inspect_json(zoo_programs.get("relative_position_bias", mode, shapes).path)
+    cpu = [(node["target"], node["reason"]) for step in _steps(doc) if step["kind"] == "cpu" for node in step["nodes"]]
+    assert [target for target, _ in cpu] == ["aten.add.Tensor"], cpu
+    assert "64-bit" in cpu[0][1]

@@ -28,3 +28,36 @@ register(
         exact_outputs=(1, 2),
     )
 )
+
+
+class RelativePositionBias(nn.Module):
+    """Swin's relative position index computed in forward from arange (int64 arithmetic on small
+    positions), picking a bias table; and one int64 sum that does leave 32 bits."""
+
+    def __init__(self, window=4):
+        super().__init__()
+        self.window = window
+        self.table = nn.Parameter(torch.randn((2 * window - 1) ** 2, 2, generator=torch.Generator().manual_seed(910)))
+        self.register_buffer("far", torch.tensor([2**40 + 3]))
+
+    def forward(self, x):
+        w = self.window
+        coords = torch.stack(torch.meshgrid(torch.arange(w), torch.arange(w), indexing="ij")).flatten(1)
+        rel = (coords[:, :, None] - coords[:, None, :]).permute(1, 2, 0)
+        index = (rel[..., 0] + w - 1) * (2 * w - 1) + rel[..., 1] + w - 1
+        bias = self.table[index.flatten()].view(w * w, w * w, 2)
+        positions = torch.arange(x.shape[1]) * 3 + 1
+        return x @ bias[..., 0] + bias[..., 1], positions, index.sum(), torch.arange(5) + self.far
+
+
+register(
+    ModelCase(
+        name="relative_position_bias",
+        make_module=lambda: RelativePositionBias().eval(),
+        make_inputs=lambda variant: (torch.randn((3, 5)[variant], 16, 16, generator=torch.Generator().manual_seed(911 + variant)),),
+        dynamic_shapes=({0: Dim("batch", min=1, max=64)},),
+        notes="int64 index arithmetic bounded within 32 bits at load stays on OpenVINO; arange(5) + 2**40 "
+        "runs on the CPU kernels.",
+        exact_outputs=(1, 2, 3),
+    )
+)

@@ -1,0 +1,107 @@
+// Bounds of int64 values at load (partition/int64_ranges.h) and the placement they allow: index
+// arithmetic bounded within 32 bits stays on OpenVINO, anything that may leave 32 bits does not.
+#include <gtest/gtest.h>
+
+#include "../fixtures/graph_builder.h"
+#include "graph/schema.h"
+#include "partition/int64_ranges.h"
+#include "partition/plan.h"
+
+namespace pt2ov::partition {
+namespace {
+
+using graph::int_arg;
+using graph::tensor_arg;
+using test::GraphBuilder;
+
+constexpr int64_t kLarge = 1 << 20;  // elements: too big for the small-step rule
+
+// arange(end) into `out`.
+void arange(GraphBuilder& b, const std::string& out, int64_t end) {
+    b.value(out, DType::Int64, {end});
+    b.node(out, "aten.arange.default", {{"end", int_arg(end), false}}, {tensor_arg(out)});
+}
+
+void binary(GraphBuilder& b, const std::string& out, const std::string& target, const std::string& self,
+            graph::Argument other, std::vector<int64_t> sizes) {
+    b.value(out, DType::Int64, sizes);
+    b.node(out, target, {{"self", tensor_arg(self), false}, {"other", std::move(other), false}}, {tensor_arg(out)});
+}
+
+void resolve(GraphBuilder& b) {
+    for (auto& node : b.graph.nodes) graph::resolve_node(node, "an int64 range test");
+}
+
+TEST(Int64Ranges, FollowsArangeThroughArithmetic) {
+    GraphBuilder b;
+    arange(b, "i", kLarge);
+    binary(b, "m", "aten.mul.Tensor", "i", int_arg(7), {kLarge});
+    binary(b, "s", "aten.sub.Tensor", "m", tensor_arg("i"), {kLarge});
+    binary(b, "r", "aten.rsub.Scalar", "s", int_arg(3), {kLarge});  // 3 - s
+    resolve(b);
+    const Int64Ranges ranges(b.graph, {});
+    ASSERT_TRUE(ranges.of("i"));
+    EXPECT_EQ(ranges.of("i")->min, 0);
+    EXPECT_EQ(ranges.of("i")->max, kLarge);
+    EXPECT_EQ(ranges.of("m")->max, 7 * kLarge);
+    // m - i over independent bounds: [0 - kLarge, 7 kLarge - 0].
+    EXPECT_EQ(ranges.of("s")->min, -kLarge);
+    EXPECT_EQ(ranges.of("s")->max, 7 * kLarge);
+    EXPECT_EQ(ranges.of("r")->min, 3 - 7 * kLarge);
+    EXPECT_EQ(ranges.of("r")->max, 3 + kLarge);
+    EXPECT_TRUE(ranges.fits_in_32_bits(b.graph.nodes[3]));
+}
+
+TEST(Int64Ranges, UnknownAndWideValuesHaveNoFit) {
+    GraphBuilder b;
+    b.value("user", DType::Int64, {kLarge});
+    arange(b, "i", kLarge);
+    binary(b, "u", "aten.add.Tensor", "user", tensor_arg("i"), {kLarge});          // a user input: unbounded
+    binary(b, "w", "aten.mul.Tensor", "i", int_arg(int64_t{1} << 20), {kLarge});  // up to 2**40
+    b.value("c", DType::Int64, {kLarge});
+    binary(b, "k", "aten.add.Tensor", "i", tensor_arg("c"), {kLarge});  // a constant of known bounds
+    resolve(b);
+    const Int64Ranges ranges(b.graph, {{"c", Int64Range{-5, 5}}});
+    EXPECT_FALSE(ranges.of("u"));
+    EXPECT_FALSE(ranges.fits_in_32_bits(b.graph.nodes[1]));
+    ASSERT_TRUE(ranges.of("w"));
+    EXPECT_EQ(ranges.of("w")->max, int64_t{1} << 40);
+    EXPECT_FALSE(ranges.fits_in_32_bits(b.graph.nodes[2]));
+    EXPECT_EQ(ranges.of("k")->min, -5);
+    EXPECT_EQ(ranges.of("k")->max, kLarge + 5);
+    EXPECT_TRUE(ranges.fits_in_32_bits(b.graph.nodes[3]));
+}
+
+TEST(Int64Ranges, AScaledOperandBeyond32BitsHasNoBound) {
+    // i + 2**32 * i: the product alpha * other is an intermediate OpenVINO computes in 32 bits too.
+    GraphBuilder b;
+    arange(b, "i", kLarge);
+    b.value("a", DType::Int64, {kLarge});
+    b.node("a", "aten.add.Tensor",
+           {{"self", tensor_arg("i"), false}, {"other", tensor_arg("i"), false}, {"alpha", int_arg(int64_t{1} << 32), true}},
+           {tensor_arg("a")});
+    resolve(b);
+    const Int64Ranges ranges(b.graph, {});
+    EXPECT_FALSE(ranges.of("a"));
+}
+
+TEST(Int64Ranges, PlacementKeepsBoundedArithmeticOnOpenVINO) {
+    GraphBuilder b;
+    arange(b, "i", kLarge);
+    binary(b, "m", "aten.mul.Tensor", "i", int_arg(3), {kLarge});
+    binary(b, "a", "aten.add.Tensor", "m", tensor_arg("i"), {kLarge});
+    b.value("user", DType::Int64, {kLarge});
+    binary(b, "u", "aten.add.Tensor", "a", tensor_arg("user"), {kLarge});
+    b.graph.outputs = {tensor_arg("u")};
+    resolve(b);
+    ValueSources sources;
+    sources.runtime_inputs = {"user"};
+    const Plan plan = place(b.graph, {}, sources, {});
+    EXPECT_EQ(plan.where[0], Where::OpenVINO);
+    EXPECT_EQ(plan.where[1], Where::OpenVINO) << plan.reason[1];
+    EXPECT_EQ(plan.where[2], Where::OpenVINO) << plan.reason[2];
+    EXPECT_EQ(plan.where[3], Where::Cpu);  // reads a user input: its sum may leave 32 bits
+}
+
+}  // namespace
+}  // namespace pt2ov::partition
