@@ -53,6 +53,10 @@ const std::vector<Fact>& all() {
          "compile_model on the CPU plugin dies (SIGSEGV, in a graph-rewrite pass) on a MatMul whose result is "
          "reshaped to a 0-d tensor: torch.mm(m, m.T).view([]) for m of shape (1, 5)",
          "a view or reshape to 0-d of a matmul-family result runs on pt2ov's CPU kernel"},
+        {"AbsOfRangeDropped", "2026.4.1",
+         "the CPU plugin drops an Abs whose input is a Range, as if a range were never negative: "
+         "abs(arange(-3, 3)) gives -3 ... 2 (f32, i32, i64)",
+         "an abs of an arange (through views and reshapes) runs on pt2ov's CPU kernel"},
         {"MatMulOfEmptyUninitialised", "2026.4.1",
          "a MatMul with an operand that has no elements: over an empty contraction dim with a constant operand "
          "it returns uninitialised memory instead of zeros ((2, 0) @ constant (0, 3)); with no constant operand, "
@@ -196,8 +200,8 @@ std::string producer_target(const graph::Graph& graph, const graph::Argument& ar
     return graph.nodes[static_cast<size_t>(value->producer)].target;
 }
 
-// The target of the op behind `arg` once views and reshapes are looked through (the MatMul
-// they move unchanged is what the CPU plugin's rewrite sees).
+// The target of the op behind `arg` once views and reshapes are looked through (the MatMul or
+// Range they move unchanged is what the CPU plugin's rewrites see).
 std::string matmul_source_target(const graph::Graph& graph, graph::Argument arg) {
     static const std::set<std::string> moves = {"aten.view.default", "aten._unsafe_view.default", "aten.reshape.default",
                                                 "aten.permute.default", "aten.squeeze.dims", "aten.squeeze.dim",
@@ -232,6 +236,9 @@ const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph
                         {"aten.mm.", "aten.bmm.", "aten.matmul.", "aten.addmm.", "aten.baddbmm.", "aten.linear.",
                          "aten.dot.", "aten.mv."})) {
         return &fact("MatMulViewToScalarCrashes");
+    }
+    if (op == "aten.abs.default" && starts_with_any(matmul_source_target(graph, node.arg(0)), {"aten.arange."})) {
+        return &fact("AbsOfRangeDropped");
     }
     static const std::set<std::string> matmuls = {
         "aten.mm.default",     "aten.bmm.default",    "aten.addmm.default", "aten.matmul.default",

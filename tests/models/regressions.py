@@ -335,3 +335,22 @@ register(
         "such products run on pt2ov's CPU kernels.",
     )
 )
+
+
+class AbsOfArange(nn.Module):
+    """abs of an arange that crosses zero, as a reflection pad's index arithmetic makes it."""
+
+    def forward(self, x):
+        return x + torch.arange(-3.0, 3.0).abs(), torch.arange(-2, 4).view(2, 3).abs() * 2
+
+
+register(
+    ModelCase(
+        name="abs_of_arange",
+        make_module=lambda: AbsOfArange().eval(),
+        make_inputs=lambda variant: (torch.randn(6, generator=torch.Generator().manual_seed(70 + variant)),),
+        notes="OpenVINO's CPU plugin dropped an Abs of a Range (openvino_facts AbsOfRangeDropped): wrong "
+        "values with exit 0; the abs runs on pt2ov's CPU kernel.",
+        exact_outputs=(1,),
+    )
+)

@@ -33,6 +33,8 @@
 #include "openvino/op/topk.hpp"
 #include "openvino/op/avg_pool.hpp"
 #include "openvino/op/add.hpp"
+#include "openvino/op/abs.hpp"
+#include "openvino/op/range.hpp"
 #include "openvino/op/broadcast.hpp"
 #include "openvino/op/concat.hpp"
 #include "openvino/op/constant.hpp"
@@ -954,6 +956,50 @@ TEST(OpenVINOFacts, MatMulOfEmptyUninitialised) {
         if (rows == 0) {
             ASSERT_NE(fault, nullptr);
             EXPECT_EQ(fault->name, "MatMulOfEmptyUninitialised");
+        } else {
+            EXPECT_EQ(fault, nullptr);
+        }
+    }
+}
+
+// Abs(Range(-3, 3, 1)): PyTorch gives 3 2 1 0 1 2.
+TEST(OpenVINOFacts, AbsOfRangeDropped) {
+    auto start = ov::op::v0::Constant::create(ov::element::f32, {}, {-3.0f});
+    auto stop = ov::op::v0::Constant::create(ov::element::f32, {}, {3.0f});
+    auto step = ov::op::v0::Constant::create(ov::element::f32, {}, {1.0f});
+    auto range = std::make_shared<ov::op::v4::Range>(start, stop, step, ov::element::f32);
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{6});
+    auto sum = std::make_shared<ov::op::v1::Add>(x, std::make_shared<ov::op::v0::Abs>(range));
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{sum->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<float> zeros(6, 0.0f);
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {6}, zeros.data()));
+    request.infer();
+    const auto out = request.get_output_tensor(0);
+    ASSERT_EQ(out.get_size(), 6u);
+    size_t wrong = 0;
+    for (size_t i = 0; i < 6; ++i) wrong += out.data<float>()[i] != std::abs(-3.0f + static_cast<float>(i));
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": abs(range(-3, 3)): " << wrong << " of 6 values wrong\n";
+    RecordProperty("abs_of_range_wrong_values", static_cast<int>(wrong));
+
+    // pt2ov's rule: an abs of an arange runs on the CPU kernel; an abs of anything else stays.
+    for (const char* producer : {"aten.arange.start", "aten.sin.default"}) {
+        pt2ov::test::GraphBuilder g;
+        g.value("r", pt2ov::DType::Float32, {6});
+        g.value("a", pt2ov::DType::Float32, {6});
+        if (std::string(producer) == "aten.arange.start") {
+            g.node("r", producer, {{"start", pt2ov::graph::int_arg(-3), false}, {"end", pt2ov::graph::int_arg(3), false}},
+                   {pt2ov::graph::tensor_arg("r")});
+        } else {
+            g.value("x", pt2ov::DType::Float32, {6});
+            g.node("r", producer, {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("r")});
+        }
+        g.node("a", "aten.abs.default", {{"self", pt2ov::graph::tensor_arg("r"), false}}, {pt2ov::graph::tensor_arg("a")});
+        for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[1], g.graph);
+        if (std::string(producer) == "aten.arange.start") {
+            ASSERT_NE(fault, nullptr);
+            EXPECT_EQ(fault->name, "AbsOfRangeDropped");
         } else {
             EXPECT_EQ(fault, nullptr);
         }
