@@ -80,3 +80,18 @@ CONFORMANCE_WORKERS ?= 2
 conformance: build
 	$(PY) -m tests.conformance.sweep --dtypes $(CONFORMANCE_DTYPES) --ops "$(CONFORMANCE_OPS)" \
 		--samples $(CONFORMANCE_SAMPLES) --workers $(CONFORMANCE_WORKERS)
+
+# The concurrency tests under ThreadSanitizer, in their own build folder build-tsan/ (not part
+# of `make test`: a full instrumented build takes long). OpenVINO and oneTBB are not
+# instrumented; tests/tsan.supp suppresses reports with a frame in those libraries only.
+TSAN_BUILD := build-tsan
+.PHONY: test-tsan
+test-tsan: setup
+	@cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(LAUNCHER) \
+		-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS="-fsanitize=thread" \
+		-DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread" \
+		-DOpenVINO_DIR="$$($(PY) -c 'import openvino.utils as u; print(u.get_cmake_path())')" \
+		-DPT2OV_PYTHON=OFF >/dev/null
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target pt2ov_tests
+	TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=0 exitcode=66 second_deadlock_stack=1" \
+		setarch $$(uname -m) -R $(TSAN_BUILD)/pt2ov_tests --gtest_filter='Concurrency.*'

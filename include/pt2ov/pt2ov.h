@@ -3,8 +3,17 @@
 //   auto program = pt2ov::Program::load("policy.pt2", {});
 //   std::vector<pt2ov::Tensor> outputs = program.run({image, state});
 //
-// Thread safety: a Program's run() may not be called from two threads at once (it holds one
-// inference request and the state of mutated buffers); load one Program per thread instead.
+// Thread safety: one Program may be shared by many threads. run() may be called from any
+// number of threads at once, and concurrent calls return exactly what the same calls return one
+// after another: each call takes a call context of its own from the Program's pool (an
+// OpenVINO infer request per OpenVINO step, the call's intermediates and scratch memory), made
+// when none is free and kept for later calls, so a Program holds as many contexts as the most
+// calls it ran at once. The compiled models, the CPU kernels and the constants are shared and
+// only read. A program with state (state_names() non-empty) runs one call at a time instead: its
+// calls and read_state/write_state/reset_state take one lock, so each call reads the state the
+// call before it left, in the order the calls took the lock. The other const accessors
+// (inputs, outputs, report, timings, state_names) read what load fixed and need no lock. Load,
+// move and destroy a Program on one thread, with no call running.
 #pragma once
 
 #include <cstdint>
@@ -110,7 +119,8 @@ public:
 
     // State: the buffers the method mutates (self.count += 1, self.cache.index_copy_(...)),
     // carried from call to call on this Program. Each is named by its state-dict name
-    // ("count", "layer.cache").
+    // ("count", "layer.cache"). Calls of a program with state, and these functions, are
+    // serialized on one lock of the Program: safe from many threads, never two at once.
     //
     // The mutated buffers, in the order of the program's signature.
     std::vector<std::string> state_names() const;
@@ -123,7 +133,9 @@ public:
     // Every mutated buffer back to the archive's values, as after load.
     void reset_state();
 
-    // Time spent inside OpenVINO's infer() during the last run, in nanoseconds.
+    // Time spent inside OpenVINO's infer() during the last run completed on this Program, in
+    // nanoseconds, whichever thread ran it (read and written atomically; with calls running on
+    // several threads, a thread's own call may not be the last one completed).
     int64_t last_openvino_ns() const;
 
     Program(Program&&) noexcept;

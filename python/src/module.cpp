@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -127,10 +126,10 @@ pt2ov::LoadOptions make_options(const std::string& method, const std::string& de
     return options;
 }
 
-// A loaded Program and the lock that serializes its calls (Program::run is not thread-safe).
+// A loaded Program. Its calls run without the GIL and without a lock of ours: Program::run is
+// safe from many threads at once (a program with state serializes its own calls).
 struct PyProgram {
     pt2ov::Program program;
-    std::mutex mutex;
 
     explicit PyProgram(pt2ov::Program p) : program(std::move(p)) {}
 
@@ -146,7 +145,6 @@ struct PyProgram {
         std::vector<pt2ov::Tensor> outputs;
         {
             nb::gil_scoped_release release;
-            std::lock_guard<std::mutex> lock(mutex);
             outputs = program.run(inputs);
         }
         nb::list result;
@@ -217,10 +215,7 @@ NB_MODULE(_pt2ov, m) {
             d["compile_ms"] = t.compile_ms;
             return d;
         })
-        .def_prop_ro("last_openvino_ns", [](PyProgram& p) {
-            std::lock_guard<std::mutex> lock(p.mutex);
-            return p.program.last_openvino_ns();
-        });
+        .def_prop_ro("last_openvino_ns", [](PyProgram& p) { return p.program.last_openvino_ns(); });
 
     m.def(
         "load",

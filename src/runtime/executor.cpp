@@ -218,6 +218,10 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
             }
         }
     }
+    // The first call context is made at load: a failure to make infer requests shows there, and
+    // a program called from one thread never makes another.
+    free_contexts_.push_back(make_context());
+    contexts_made_ = 1;
     compile_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
@@ -267,7 +271,6 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
     step->compiled = with_context(prepared_.where + ": OpenVINO could not compile step " + std::to_string(index + 1) +
                                       " for device '" + options.device + "'",
                                   [&] { return shared_core().compile_model(lowered.model, options.device, config); });
-    step->request = step->compiled.create_infer_request();
     for (const auto& name : lowered.parameters) {
         step->parameter_slots.push_back(slot_of(graph, name));
         step->parameter_names.push_back(name);
@@ -295,18 +298,62 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
             if (outputs_[i].slot == result.slot) result.caller_output = static_cast<int>(user_index);
             ++user_index;
         }
-        // A static intermediate no program output reads gets one buffer for the life of the
-        // loaded method, written by OpenVINO on every call.
-        if (result.is_static && !program_outputs.count(name)) {
-            result.reused = StridedTensor::allocate_for_overwrite(result.dtype, result.sizes);
-            reused_owners_.insert(result.reused.owner.get());
-        }
+        // A static intermediate no program output reads gets one buffer per call context,
+        // written by OpenVINO on every call.
+        result.reused = result.is_static && !program_outputs.count(name);
         step->results.push_back(std::move(result));
     }
-    step->bound_input_data.assign(step->parameter_slots.size(), nullptr);
-    step->bound_input_sizes.assign(step->parameter_slots.size(), {});
-    step->bound_output_data.assign(step->results.size(), nullptr);
     built.compiled = std::move(step);
+}
+
+// A compiled model makes infer requests from any thread (OpenVINO documents CompiledModel as
+// thread-safe); each request and the memory bound to it then belongs to this context only.
+std::unique_ptr<Executor::CallContext> Executor::make_context() const {
+    auto context = std::make_unique<CallContext>();
+    context->steps.resize(steps_.size());
+    for (size_t s = 0; s < steps_.size(); ++s) {
+        const CompiledStep* step = steps_[s].compiled.get();
+        if (!step) continue;
+        StepContext& made = context->steps[s];
+        made.request = with_context(prepared_.where + ": OpenVINO could not make an infer request for step " +
+                                        std::to_string(steps_[s].number),
+                                    [&] { return step->compiled.create_infer_request(); });
+        made.bound_input_data.assign(step->parameter_slots.size(), nullptr);
+        made.bound_input_sizes.assign(step->parameter_slots.size(), {});
+        made.bound_output_data.assign(step->results.size(), nullptr);
+        made.reused.resize(step->results.size());
+        for (size_t r = 0; r < step->results.size(); ++r) {
+            const auto& result = step->results[r];
+            if (!result.reused) continue;
+            made.reused[r] = StridedTensor::allocate_for_overwrite(result.dtype, result.sizes);
+            context->reused_owners.insert(made.reused[r].owner.get());
+        }
+    }
+    return context;
+}
+
+std::unique_ptr<Executor::CallContext> Executor::take_context() {
+    {
+        std::lock_guard lock(pool_mutex_);
+        if (!free_contexts_.empty()) {
+            auto context = std::move(free_contexts_.back());
+            free_contexts_.pop_back();
+            return context;
+        }
+        ++contexts_made_;
+    }
+    // Made outside the lock: calls that finish meanwhile give their contexts back unhindered.
+    return make_context();
+}
+
+void Executor::give_back(std::unique_ptr<CallContext> context) {
+    std::lock_guard lock(pool_mutex_);
+    free_contexts_.push_back(std::move(context));
+}
+
+size_t Executor::context_count() const {
+    std::lock_guard lock(pool_mutex_);
+    return contexts_made_;
 }
 
 const RuntimeValue& Executor::lookup(const Values& values, int slot) const {
@@ -346,15 +393,15 @@ void Executor::run_cpu_step(const Step& step, Values& values) const {
 }
 
 // E3: OpenVINO reads every tensor as contiguous; anything else is copied into that order.
-void Executor::bind_inputs(CompiledStep& step, Values& values) const {
-    auto& request = step.request;
+void Executor::bind_inputs(const CompiledStep& step, StepContext& context, Values& values) const {
+    auto& request = context.request;
     for (size_t p = 0; p < step.parameter_slots.size(); ++p) {
         const int slot = step.parameter_slots[p];
         const auto& value = lookup(values, slot);
         const auto& type = step.parameter_types[p];
         if (value.is_scalar()) {
             request.set_input_tensor(p, scalar_tensor(value.scalar(), type));
-            step.bound_input_data[p] = nullptr;
+            context.bound_input_data[p] = nullptr;
             continue;
         }
         StridedTensor tensor = value.tensor().is_contiguous() ? value.tensor() : contiguous_copy(value.tensor());
@@ -365,19 +412,20 @@ void Executor::bind_inputs(CompiledStep& step, Values& values) const {
         if (tensor.data != value.tensor().data) values[slot] = RuntimeValue::of(tensor);  // keeps the copy alive
         // The same memory as last call (a caller reusing its buffers, reused intermediates):
         // OpenVINO still holds it, no need to bind again.
-        if (tensor.data == step.bound_input_data[p] && tensor.sizes == step.bound_input_sizes[p]) continue;
+        if (tensor.data == context.bound_input_data[p] && tensor.sizes == context.bound_input_sizes[p]) continue;
         request.set_input_tensor(p, wrap(tensor));
-        step.bound_input_data[p] = tensor.data;
-        step.bound_input_sizes[p] = tensor.sizes;
+        context.bound_input_data[p] = tensor.data;
+        context.bound_input_sizes[p] = tensor.sizes;
     }
 }
 
 // Static results get their memory before infer(): the caller's output, a reused buffer, the
 // free half of a mutated buffer, or new memory. Dynamic ones are read back after.
-std::vector<StridedTensor> Executor::bind_outputs(CompiledStep& step, std::vector<Tensor>& caller_outputs) {
+std::vector<StridedTensor> Executor::bind_outputs(const CompiledStep& step, StepContext& context,
+                                                 std::vector<Tensor>& caller_outputs) {
     std::vector<StridedTensor> bound(step.results.size());
     for (size_t r = 0; r < step.results.size(); ++r) {
-        auto& result = step.results[r];
+        const auto& result = step.results[r];
         if (!result.is_static) continue;
         const Tensor* caller = result.caller_output >= 0 && static_cast<size_t>(result.caller_output) < caller_outputs.size() &&
                                        !caller_outputs[result.caller_output].empty_handle()
@@ -385,40 +433,41 @@ std::vector<StridedTensor> Executor::bind_outputs(CompiledStep& step, std::vecto
                                    : nullptr;
         if (caller && caller->shape() == result.sizes && caller->dtype() == result.dtype) {
             bound[r] = view_of(*caller);  // written straight into the caller's memory
-        } else if (result.reused.data) {
-            bound[r] = result.reused;
+        } else if (result.reused) {
+            bound[r] = context.reused[r];
         } else if (result.mutated_buffer >= 0) {
             bound[r] = next_state_buffer(buffers_[result.mutated_buffer], result.dtype, result.sizes);
         } else {
             bound[r] = StridedTensor::allocate_for_overwrite(result.dtype, result.sizes);
         }
-        if (bound[r].data != step.bound_output_data[r]) {
-            step.request.set_output_tensor(r, wrap(bound[r]));
-            step.bound_output_data[r] = bound[r].data;
+        if (bound[r].data != context.bound_output_data[r]) {
+            context.request.set_output_tensor(r, wrap(bound[r]));
+            context.bound_output_data[r] = bound[r].data;
         }
     }
     return bound;
 }
 
-void Executor::infer(CompiledStep& step, size_t number) {
+void Executor::infer(StepContext& context, size_t number, int64_t& openvino_ns) const {
     const auto start = Clock::now();
     with_lazy_context([&] { return prepared_.where + ": OpenVINO failed in step " + std::to_string(number); },
-                      [&] { step.request.infer(); });
-    last_openvino_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+                      [&] { context.request.infer(); });
+    openvino_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
 }
 
-void Executor::collect(CompiledStep& step, Values& values, std::vector<StridedTensor>& bound) const {
+void Executor::collect(const CompiledStep& step, StepContext& context, Values& values,
+                       std::vector<StridedTensor>& bound) const {
     for (size_t r = 0; r < step.results.size(); ++r) {
         const auto& result = step.results[r];
         if (result.folded_into >= 0) {
             values[result.slot] = lookup(values, result.folded_into);
         } else if (result.symbolic) {
-            values[result.slot] = RuntimeValue::of(scalar_from(step.request.get_output_tensor(r)));
+            values[result.slot] = RuntimeValue::of(scalar_from(context.request.get_output_tensor(r)));
         } else if (result.is_static) {
             values[result.slot] = RuntimeValue::of(std::move(bound[r]));
         } else {
             // Dynamic shape: the request's memory is reused by the next call, so copy out.
-            const ov::Tensor tensor = step.request.get_output_tensor(r);
+            const ov::Tensor tensor = context.request.get_output_tensor(r);
             const auto& shape = tensor.get_shape();
             StridedTensor copy = StridedTensor::allocate_for_overwrite(lower::dtype_from_element(tensor.get_element_type()),
                                                                        std::vector<int64_t>(shape.begin(), shape.end()));
@@ -436,17 +485,18 @@ void Executor::make_values(const Step& step, Values& values) const {
     }
 }
 
-void Executor::run_openvino_step(Step& step, Values& values, std::vector<Tensor>& caller_outputs) {
-    if (auto* compiled = step.compiled.get()) {
+void Executor::run_openvino_step(const Step& step, StepContext& context, CallContext& call, Values& values,
+                                 std::vector<Tensor>& caller_outputs) {
+    if (const auto* compiled = step.compiled.get()) {
         // OpenVINO's set_tensor checks shapes and types itself; its refusal names the step.
         auto bound = with_lazy_context(
             [&] { return prepared_.where + ": OpenVINO refused the tensors bound to step " + std::to_string(step.number); },
             [&] {
-                bind_inputs(*compiled, values);
-                return bind_outputs(*compiled, caller_outputs);
+                bind_inputs(*compiled, context, values);
+                return bind_outputs(*compiled, context, caller_outputs);
             });
-        infer(*compiled, step.number);
-        collect(*compiled, values, bound);
+        infer(context, step.number, call.openvino_ns);
+        collect(*compiled, context, values, bound);
     }
     make_values(step, values);
 }
@@ -468,11 +518,13 @@ Executor::MutatedBuffer& Executor::buffer_named(const std::string& name, const c
 }
 
 Tensor Executor::read_state(const std::string& name) const {
+    std::lock_guard lock(state_mutex_);
     const StridedTensor copy = contiguous_copy(const_cast<Executor*>(this)->buffer_named(name, "read").state);
     return Tensor::adopt(copy.dtype, copy.sizes, copy.data, copy.owner);
 }
 
 void Executor::write_state(const std::string& name, const Tensor& value) {
+    std::lock_guard lock(state_mutex_);
     MutatedBuffer& buffer = buffer_named(name, "write");
     auto shape_text = [](const std::vector<int64_t>& sizes) {
         std::string text = "(";
@@ -489,6 +541,7 @@ void Executor::write_state(const std::string& name, const Tensor& value) {
 }
 
 void Executor::reset_state() {
+    std::lock_guard lock(state_mutex_);
     for (auto& buffer : buffers_) buffer.state = buffer.initial;
 }
 
@@ -508,7 +561,7 @@ kernels::StridedTensor Executor::next_state_buffer(MutatedBuffer& buffer, DType 
 // A program output as the caller receives it: its own contiguous memory, never shared with an
 // input, a constant, a buffer's state or another output (E1, E2 in docs/EXACTNESS.md); a copy
 // where needed.
-Tensor Executor::hand_out(const RuntimeValue& value, std::set<const void*>& taken) const {
+Tensor Executor::hand_out(const RuntimeValue& value, const CallContext& context, std::set<const void*>& taken) const {
     if (value.is_scalar()) {
         const Scalar& scalar = value.scalar();
         if (std::holds_alternative<double>(scalar)) {
@@ -528,7 +581,7 @@ Tensor Executor::hand_out(const RuntimeValue& value, std::set<const void*>& take
     const StridedTensor& tensor = value.tensor();
     const void* owner = tensor.owner.get();
     const bool engine_owned = owner && owner != prepared_.archive.get() && !taken.count(owner);
-    bool foreign = !engine_owned || reused_owners_.count(owner) > 0;
+    bool foreign = !engine_owned || reused_owners_.count(owner) > 0 || context.reused_owners.count(owner) > 0;
     for (const auto& buffer : buffers_) foreign |= buffer.state.owner.get() == owner;
     StridedTensor result = !foreign && tensor.is_contiguous() ? tensor : contiguous_copy(tensor);
     taken.insert(result.owner.get());
@@ -536,6 +589,20 @@ Tensor Executor::hand_out(const RuntimeValue& value, std::set<const void*>& take
 }
 
 void Executor::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
+    // A stateful method runs one call at a time: each reads the state the previous one left.
+    std::unique_lock<std::mutex> state_lock(state_mutex_, std::defer_lock);
+    if (!buffers_.empty()) state_lock.lock();
+    std::unique_ptr<CallContext> context = take_context();
+    struct GiveBack {
+        Executor& executor;
+        std::unique_ptr<CallContext>& context;
+        ~GiveBack() { executor.give_back(std::move(context)); }
+    } give_back_at_exit{*this, context};
+    run_with(*context, inputs, outputs);
+    last_openvino_ns_.store(context->openvino_ns, std::memory_order_relaxed);
+}
+
+void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
     check_inputs(prepared_, inputs);
     if (!outputs.empty() && outputs.size() != user_output_count_) {
         throw InputError(prepared_.where + ": " + std::to_string(outputs.size()) + " output tensors given, the program has " +
@@ -546,12 +613,12 @@ void Executor::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outpu
     for (size_t i = 0; i < inputs.size(); ++i) values[user_input_slots_[i]] = RuntimeValue::of(view_of(inputs[i]));
     for (const auto& buffer : buffers_) values[buffer.input_slot] = RuntimeValue::of(buffer.state);
 
-    last_openvino_ns_ = 0;
-    for (auto& step : steps_) {
-        if (step.on_openvino) {
-            run_openvino_step(step, values, outputs);
+    context.openvino_ns = 0;
+    for (size_t s = 0; s < steps_.size(); ++s) {
+        if (steps_[s].on_openvino) {
+            run_openvino_step(steps_[s], context.steps[s], context, values, outputs);
         } else {
-            run_cpu_step(step, values);
+            run_cpu_step(steps_[s], values);
         }
     }
 
@@ -567,13 +634,13 @@ void Executor::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outpu
             const auto& halves = buffers_[output.mutated_buffer].halves;
             const bool in_own_half = value.is_tensor() && halves[0].data &&
                                      (value.tensor().data == halves[0].data || value.tensor().data == halves[1].data);
-            next_state[output.mutated_buffer] = in_own_half ? value.tensor() : view_of(hand_out(value, taken));
+            next_state[output.mutated_buffer] = in_own_half ? value.tensor() : view_of(hand_out(value, context, taken));
             continue;
         }
         if (k < outputs.size() && !outputs[k].empty_handle()) {
             const StridedTensor destination = view_of(outputs[k]);
             if (!value.is_tensor() || value.tensor().data != destination.data) {
-                Tensor made = hand_out(value, taken);
+                Tensor made = hand_out(value, context, taken);
                 if (made.shape() != outputs[k].shape() || made.dtype() != outputs[k].dtype()) {
                     throw InputError(prepared_.where + ": output " + std::to_string(k) + " is given with the wrong shape or dtype");
                 }
@@ -581,7 +648,7 @@ void Executor::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outpu
             }
             results[k] = outputs[k];
         } else {
-            results[k] = hand_out(value, taken);
+            results[k] = hand_out(value, context, taken);
         }
         ++k;
     }

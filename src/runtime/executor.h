@@ -6,12 +6,18 @@
 // pointer), each value's slot (an index into the call's value table), each OpenVINO port's
 // value, what every output is made from. A call does no lookup by name.
 //
-// Thread safety: one call at a time (one infer request per OpenVINO step, and the state of
-// mutated buffers lives here).
+// Thread safety: run() may be called from many threads at once. What a call writes lives in a
+// CallContext (an infer request per OpenVINO step, the memory bound to it, the intermediates
+// reused from call to call) taken from a pool for the call and given back after, a new one
+// made when none is free; the compiled models, the kernels, the plan and the constants are
+// shared and only read. A method that mutates buffers serializes its calls and the state API
+// on one mutex, since each call reads the state the previous one left.
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -38,6 +44,7 @@ public:
     void run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
 
     // The mutated buffers, by their state-dict names, in the order of the program's signature.
+    // Fixed at load: needs no lock.
     std::vector<std::string> state_names() const;
     // A buffer's current state: a contiguous copy owning its memory.
     Tensor read_state(const std::string& name) const;
@@ -48,7 +55,10 @@ public:
     void reset_state();
 
     double compile_ms() const { return compile_ms_; }
-    int64_t last_openvino_ns() const { return last_openvino_ns_; }
+    // Time inside OpenVINO's infer() of the call that completed last, whichever thread ran it.
+    int64_t last_openvino_ns() const { return last_openvino_ns_.load(std::memory_order_relaxed); }
+    // How many call contexts the pool has made so far: the most calls that ran at once.
+    size_t context_count() const;
 
 private:
     // The values of one call, by slot (graph::Value::slot); constants are read in place.
@@ -67,9 +77,10 @@ private:
         kernels::RuntimeValue constant;  // Constant: a view of the OpenVINO constant's memory
     };
 
+    // An OpenVINO step as loaded: shared by every call, only read by them.
     struct CompiledStep {
-        ov::CompiledModel compiled;
-        ov::InferRequest request;
+        // Mutable because OpenVINO's create_infer_request is not const; it is thread-safe.
+        mutable ov::CompiledModel compiled;
         std::vector<int> parameter_slots;
         std::vector<ov::element::Type> parameter_types;
         std::vector<std::string> parameter_names;  // for error messages only
@@ -82,13 +93,29 @@ private:
             int mutated_buffer = -1;  // the mutated buffer whose next state it is, or -1
             DType dtype = DType::Float32;
             std::vector<int64_t> sizes;  // for static results
-            // Memory kept across calls for a static result that is not a program output.
-            kernels::StridedTensor reused;
+            // A static result no program output reads: each call context keeps memory for it
+            // across calls.
+            bool reused = false;
         };
         std::vector<Result> results;
+    };
+
+    // What one call context holds for one OpenVINO step.
+    struct StepContext {
+        ov::InferRequest request;
         // What each port was bound to last call: binding the same memory again is skipped.
         std::vector<const void*> bound_input_data, bound_output_data;
         std::vector<std::vector<int64_t>> bound_input_sizes;
+        // By result: the memory kept across calls for a reused result (empty elsewhere).
+        std::vector<kernels::StridedTensor> reused;
+    };
+
+    // Everything a call writes, owned by one call at a time (taken from the pool).
+    struct CallContext {
+        std::vector<StepContext> steps;  // by step; empty for a step without a compiled model
+        // The reused memory above: never handed out as is.
+        std::set<const void*> reused_owners;
+        int64_t openvino_ns = 0;
     };
 
     struct Step {
@@ -121,19 +148,28 @@ private:
     void build_openvino_step(size_t index, const OpenVINOStep& lowered, const LoadOptions& options,
                              const ov::AnyMap& config, Step& built);
 
+    std::unique_ptr<CallContext> make_context() const;
+    std::unique_ptr<CallContext> take_context();
+    void give_back(std::unique_ptr<CallContext> context);
+    void run_with(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
+
     void run_cpu_step(const Step& step, Values& values) const;
-    void run_openvino_step(Step& step, Values& values, std::vector<Tensor>& caller_outputs);
+    void run_openvino_step(const Step& step, StepContext& context, CallContext& call, Values& values,
+                           std::vector<Tensor>& caller_outputs);
     // The phases of an OpenVINO step.
-    void bind_inputs(CompiledStep& step, Values& values) const;
-    std::vector<kernels::StridedTensor> bind_outputs(CompiledStep& step, std::vector<Tensor>& caller_outputs);
-    void infer(CompiledStep& step, size_t number);
-    void collect(CompiledStep& step, Values& values, std::vector<kernels::StridedTensor>& bound) const;
+    void bind_inputs(const CompiledStep& step, StepContext& context, Values& values) const;
+    std::vector<kernels::StridedTensor> bind_outputs(const CompiledStep& step, StepContext& context,
+                                                     std::vector<Tensor>& caller_outputs);
+    void infer(StepContext& context, size_t number, int64_t& openvino_ns) const;
+    void collect(const CompiledStep& step, StepContext& context, Values& values,
+                 std::vector<kernels::StridedTensor>& bound) const;
     void make_values(const Step& step, Values& values) const;
 
     MutatedBuffer& buffer_named(const std::string& name, const char* what);
     kernels::StridedTensor next_state_buffer(MutatedBuffer& buffer, DType dtype, const std::vector<int64_t>& sizes);
     const kernels::RuntimeValue& lookup(const Values& values, int slot) const;
-    Tensor hand_out(const kernels::RuntimeValue& value, std::set<const void*>& handed_out) const;
+    Tensor hand_out(const kernels::RuntimeValue& value, const CallContext& context,
+                    std::set<const void*>& handed_out) const;
 
     const PreparedMethod& prepared_;
     std::vector<Step> steps_;
@@ -141,12 +177,19 @@ private:
     std::vector<int> user_input_slots_;
     std::vector<Output> outputs_;
     size_t user_output_count_ = 0;
-    std::vector<MutatedBuffer> buffers_;
-    // Memory kept across calls (reused buffers, state halves, constants OpenVINO hands back):
-    // never handed out as is.
+    std::vector<MutatedBuffer> buffers_;  // written under state_mutex_ only
+    // Memory kept across calls that no call context owns (state halves, constants OpenVINO
+    // hands back): never handed out as is. Fixed at load but for the state halves, which
+    // change under state_mutex_ only.
     std::set<const void*> reused_owners_;
+    // Held for a whole call of a method that mutates buffers, and by the state API.
+    mutable std::mutex state_mutex_;
+    // The call contexts not in use.
+    mutable std::mutex pool_mutex_;
+    std::vector<std::unique_ptr<CallContext>> free_contexts_;
+    size_t contexts_made_ = 0;
     double compile_ms_ = 0;
-    int64_t last_openvino_ns_ = 0;
+    std::atomic<int64_t> last_openvino_ns_{0};
 };
 
 }  // namespace pt2ov::runtime
