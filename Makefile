@@ -80,3 +80,10 @@ CONFORMANCE_WORKERS ?= 2
 conformance: build
 	$(PY) -m tests.conformance.sweep --dtypes $(CONFORMANCE_DTYPES) --ops "$(CONFORMANCE_OPS)" \
 		--samples $(CONFORMANCE_SAMPLES) --workers $(CONFORMANCE_WORKERS)
+
+# Memory over many calls (bench/endurance): an OpenVINO-only, a CPU-only and two mixed programs,
+# ENDURANCE_CALLS calls each; fails when RSS moves more than 1 MB after call 1,000. Not in `make test`.
+ENDURANCE_CALLS ?= 100000
+.PHONY: endurance
+endurance: build
+	bench/endurance --calls $(ENDURANCE_CALLS)
