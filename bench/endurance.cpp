@@ -16,6 +16,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <iostream>
@@ -87,6 +88,7 @@ int main(int argc, char** argv) {
         const int64_t span = calls - baseline_call;
         int next_sample = 1;
         std::vector<pt2ov::Tensor> outputs;
+        const auto start = std::chrono::steady_clock::now();
         for (int64_t call = 1; call <= calls; ++call) {
             if (!reuse) outputs.clear();
             program.run(inputs, outputs);
@@ -99,6 +101,7 @@ int main(int argc, char** argv) {
                 ++next_sample;
             }
         }
+        const double mean_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / calls;
         readings.push_back(sample_at(calls));
         if (malloc_report) malloc_stats();
         const Sample& base = readings.front();
@@ -119,13 +122,14 @@ int main(int argc, char** argv) {
                                {"rss_end_bytes", end.rss},
                                {"growth_bytes", growth},
                                {"growth_per_call_bytes", per_call},
-                               {"heap_in_use_growth_bytes", heap_growth}};
+                               {"heap_in_use_growth_bytes", heap_growth},
+                               {"mean_call_us", mean_us}};
             for (const auto& r : readings) out["readings"].push_back({{"call", r.call}, {"rss_bytes", r.rss}, {"heap_in_use_bytes", r.heap}});
             std::cout << out.dump(2) << "\n";
         } else {
             std::cout << fmt::format("{} ({} outputs{}{})\n", model, outputs_mode, cpu_ops.empty() ? "" : ", cpu ops ",
                                      fmt::join(cpu_ops, ","));
-            std::cout << fmt::format("  loaded        RSS {:10.3f} MB\n", rss_loaded / 1e6);
+            std::cout << fmt::format("  loaded        RSS {:10.3f} MB; {:.2f} us per call on average\n", rss_loaded / 1e6, mean_us);
             for (const auto& r : readings) {
                 std::cout << fmt::format("  call {:8}: RSS {:10.3f} MB, heap in use {:10.3f} MB\n", r.call, r.rss / 1e6,
                                          r.heap / 1e6);
