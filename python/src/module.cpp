@@ -171,22 +171,33 @@ nb::object to_torch(const TorchDLPack& torch, pt2ov::Tensor tensor) {
     return torch.from_dlpack(owner);
 }
 
+// The package's own preparation of an input (pt2ov._as_array: detach, resolve a conjugate or
+// negative view, copy to contiguous native order, refuse a tensor off the CPU), for what the
+// direct path below does not take.
+nb::object prepare_in_python(nb::handle item, size_t index) {
+    static nb::handle as_array = nb::object(nb::module_::import_("pt2ov").attr("_as_array")).release();
+    PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");  // borrowed
+    return as_array(item, torch ? nb::handle(torch) : nb::none(), index);
+}
+
 // An input as the engine views it: C-contiguous, on the CPU, read in place. A torch tensor
-// enters as the DLPack capsule torch's C side makes of it.
-InArray as_input(nb::handle item, const TorchDLPack* torch, size_t index) {
-    nb::object capsule;
-    nb::handle source = item;
-    if (torch && PyObject_TypeCheck(item.ptr(), torch->tensor_type)) {
-        capsule = torch->to_dlpack(item);
-        source = capsule;
-    }
+// enters as the DLPack capsule torch's C side makes of it, unless it is a conjugate or
+// negative view (DLPack would carry its memory without the pending negation); anything the
+// direct path refuses is prepared by the package first.
+InArray as_input(nb::handle item, const TorchDLPack* torch, size_t index, bool prepared = false) {
     InArray array;
-    if (!nb::try_cast(source, array, /*convert=*/false)) {
-        throw nb::type_error(("input " + std::to_string(index) +
-                              ": not a C-contiguous CPU array or tensor (DLPack or the buffer protocol)")
-                                 .c_str());
+    if (torch && PyObject_TypeCheck(item.ptr(), torch->tensor_type)) {
+        if (!nb::cast<bool>(item.attr("is_neg")()) && !nb::cast<bool>(item.attr("is_conj")())) {
+            nb::object capsule = torch->to_dlpack(item);
+            if (nb::try_cast(capsule, array, /*convert=*/false)) return array;
+        }
+    } else if (nb::try_cast(item, array, /*convert=*/false)) {
+        return array;
     }
-    return array;
+    if (!prepared) return as_input(prepare_in_python(item, index), torch, index, /*prepared=*/true);
+    throw nb::type_error(
+        ("input " + std::to_string(index) + ": not a C-contiguous CPU array or tensor (DLPack or the buffer protocol)")
+            .c_str());
 }
 
 // The list (or tuple) of arrays Program.__call__ passes.
