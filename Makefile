@@ -95,3 +95,10 @@ test-tsan: setup
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target pt2ov_tests
 	TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=0 exitcode=66 second_deadlock_stack=1" \
 		setarch $$(uname -m) -R $(TSAN_BUILD)/pt2ov_tests --gtest_filter='Concurrency.*'
+
+# Memory over many calls (bench/endurance): an OpenVINO-only, a CPU-only and two mixed programs,
+# ENDURANCE_CALLS calls each; fails when RSS moves more than 1 MB after call 1,000. Not in `make test`.
+ENDURANCE_CALLS ?= 100000
+.PHONY: endurance
+endurance: build
+	bench/endurance --calls $(ENDURANCE_CALLS)

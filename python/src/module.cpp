@@ -10,7 +10,9 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -87,16 +89,127 @@ pt2ov::Tensor bfloat16_as_float32(const pt2ov::Tensor& t) {
     return out;
 }
 
-template <typename Framework>
-nb::object to_python(pt2ov::Tensor tensor) {
+nb::object to_numpy(pt2ov::Tensor tensor) {
     static char empty_storage[64];
     auto* owned = new pt2ov::Tensor(std::move(tensor));
     nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<pt2ov::Tensor*>(p); });
-    std::vector<size_t> shape(owned->shape().begin(), owned->shape().end());
+    const auto& sizes = owned->shape();
+    size_t shape[32];
+    if (sizes.size() > std::size(shape)) throw pt2ov::InternalError("an output of rank " + std::to_string(sizes.size()));
+    for (size_t d = 0; d < sizes.size(); ++d) shape[d] = static_cast<size_t>(sizes[d]);
     void* data = owned->data() ? owned->data() : empty_storage;
-    return nb::cast(nb::ndarray<Framework>(data, shape.size(), shape.data(), owner, nullptr,
-                                           dlpack_of(owned->dtype()), nb::device::cpu::value),
+    return nb::cast(nb::ndarray<nb::numpy>(data, sizes.size(), shape, owner, nullptr, dlpack_of(owned->dtype()),
+                                           nb::device::cpu::value),
                     nb::rv_policy::reference);
+}
+
+// torch's C entry points for DLPack, looked up once torch is imported. Going through them
+// directly saves microseconds per tensor over torch.Tensor.__dlpack__ and
+// torch.utils.dlpack.from_dlpack, which are Python functions checking streams and devices.
+// The handles are kept for the life of the process (never released: no destructor runs at
+// interpreter shutdown).
+struct TorchDLPack {
+    PyTypeObject* tensor_type = nullptr;
+    nb::handle to_dlpack;    // torch._C._to_dlpack(tensor) -> "dltensor" capsule
+    nb::handle from_dlpack;  // torch._C._from_dlpack(capsule) -> tensor
+};
+
+// Null until the caller has imported torch (pt2ov never imports it for a call).
+const TorchDLPack* torch_dlpack() {
+    static TorchDLPack entry;
+    if (entry.tensor_type) return &entry;
+    PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");  // borrowed
+    if (!torch) return nullptr;
+    nb::object c_api = nb::borrow(torch).attr("_C");
+    nb::object tensor_type = nb::borrow(torch).attr("Tensor");
+    if (!PyType_Check(tensor_type.ptr())) throw pt2ov::InternalError("torch.Tensor is not a type");
+    entry.to_dlpack = nb::object(c_api.attr("_to_dlpack")).release();
+    entry.from_dlpack = nb::object(c_api.attr("_from_dlpack")).release();
+    entry.tensor_type = reinterpret_cast<PyTypeObject*>(tensor_type.release().ptr());
+    return &entry;
+}
+
+// A DLPack DLManagedTensor (DLPack's unversioned ABI) over an output's own memory: torch takes
+// it over and calls `deleter` when its tensor dies, which frees the pt2ov::Tensor.
+struct ExportedTensor {
+    nb::dlpack::dltensor dl_tensor;
+    void* manager_ctx;
+    void (*deleter)(ExportedTensor*);
+    pt2ov::Tensor tensor;
+    std::vector<int64_t> strides;
+};
+
+nb::object to_torch(const TorchDLPack& torch, pt2ov::Tensor tensor) {
+    static char empty_storage[64];
+    auto exported = std::make_unique<ExportedTensor>();
+    exported->tensor = std::move(tensor);
+    const auto& sizes = exported->tensor.shape();
+    exported->strides.assign(sizes.size(), 1);
+    for (size_t d = sizes.size(); d-- > 1;) exported->strides[d - 1] = exported->strides[d] * std::max<int64_t>(sizes[d], 1);
+    auto& dl = exported->dl_tensor;
+    dl.data = exported->tensor.data() ? exported->tensor.data() : empty_storage;
+    dl.device = {nb::device::cpu::value, 0};
+    dl.ndim = static_cast<int32_t>(sizes.size());
+    dl.dtype = dlpack_of(exported->tensor.dtype());
+    dl.shape = const_cast<int64_t*>(sizes.data());
+    dl.strides = exported->strides.data();
+    dl.byte_offset = 0;
+    exported->manager_ctx = nullptr;
+    exported->deleter = [](ExportedTensor* self) { delete self; };
+    // A capsule torch never consumed (its name still "dltensor") frees the tensor itself.
+    PyObject* capsule = PyCapsule_New(exported.get(), "dltensor", [](PyObject* self) {
+        if (auto* unused = static_cast<ExportedTensor*>(PyCapsule_GetPointer(self, "dltensor"))) {
+            unused->deleter(unused);
+        } else {
+            PyErr_Clear();
+        }
+    });
+    if (!capsule) throw nb::python_error();
+    exported.release();
+    nb::object owner = nb::steal(capsule);
+    return torch.from_dlpack(owner);
+}
+
+// The package's own preparation of an input (pt2ov._as_array: detach, resolve a conjugate or
+// negative view, copy to contiguous native order, refuse a tensor off the CPU), for what the
+// direct path below does not take.
+nb::object prepare_in_python(nb::handle item, size_t index) {
+    static nb::handle as_array = nb::object(nb::module_::import_("pt2ov").attr("_as_array")).release();
+    PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");  // borrowed
+    return as_array(item, torch ? nb::handle(torch) : nb::none(), index);
+}
+
+// An input as the engine views it: C-contiguous, on the CPU, read in place. A torch tensor
+// enters as the DLPack capsule torch's C side makes of it, unless it is a conjugate or
+// negative view (DLPack would carry its memory without the pending negation); anything the
+// direct path refuses is prepared by the package first.
+InArray as_input(nb::handle item, const TorchDLPack* torch, size_t index, bool prepared = false) {
+    InArray array;
+    if (torch && PyObject_TypeCheck(item.ptr(), torch->tensor_type)) {
+        if (!nb::cast<bool>(item.attr("is_neg")()) && !nb::cast<bool>(item.attr("is_conj")())) {
+            nb::object capsule = torch->to_dlpack(item);
+            if (nb::try_cast(capsule, array, /*convert=*/false)) return array;
+        }
+    } else if (nb::try_cast(item, array, /*convert=*/false)) {
+        return array;
+    }
+    if (!prepared) return as_input(prepare_in_python(item, index), torch, index, /*prepared=*/true);
+    throw nb::type_error(
+        ("input " + std::to_string(index) + ": not a C-contiguous CPU array or tensor (DLPack or the buffer protocol)")
+            .c_str());
+}
+
+// The list (or tuple) of arrays Program.__call__ passes.
+std::vector<InArray> as_inputs(nb::handle arrays) {
+    nb::object sequence = nb::steal(PySequence_Fast(arrays.ptr(), "the inputs are a list of arrays"));
+    if (!sequence.is_valid()) throw nb::python_error();
+    const Py_ssize_t count = PySequence_Fast_GET_SIZE(sequence.ptr());
+    PyObject** items = PySequence_Fast_ITEMS(sequence.ptr());
+    const TorchDLPack* torch = torch_dlpack();
+    std::vector<InArray> result;
+    result.reserve(static_cast<size_t>(count));
+    for (Py_ssize_t i = 0; i < count; ++i) result.push_back(as_input(items[i], torch, static_cast<size_t>(i)));
+    return result;
 }
 
 nb::list io_list(const std::vector<pt2ov::IOInfo>& infos) {
@@ -133,7 +246,8 @@ struct PyProgram {
 
     explicit PyProgram(pt2ov::Program p) : program(std::move(p)) {}
 
-    nb::tuple run(const std::vector<InArray>& arrays, bool torch_out) {
+    nb::tuple run(nb::handle array_list, bool torch_out) {
+        const std::vector<InArray> arrays = as_inputs(array_list);
         std::vector<pt2ov::Tensor> inputs;
         inputs.reserve(arrays.size());
         for (size_t i = 0; i < arrays.size(); ++i) {
@@ -147,16 +261,21 @@ struct PyProgram {
             nb::gil_scoped_release release;
             outputs = program.run(inputs);
         }
-        nb::list result;
-        for (auto& t : outputs) {
-            if (torch_out) {
-                result.append(to_python<nb::pytorch>(std::move(t)));
+        const TorchDLPack* torch = torch_out ? torch_dlpack() : nullptr;
+        if (torch_out && !torch) throw pt2ov::InternalError("torch outputs asked for, and torch is not imported");
+        nb::tuple result = nb::steal<nb::tuple>(PyTuple_New(static_cast<Py_ssize_t>(outputs.size())));
+        for (size_t k = 0; k < outputs.size(); ++k) {
+            auto& t = outputs[k];
+            nb::object out;
+            if (torch) {
+                out = to_torch(*torch, std::move(t));
             } else {
                 if (t.dtype() == pt2ov::DType::BFloat16) t = bfloat16_as_float32(t);
-                result.append(to_python<nb::numpy>(std::move(t)));
+                out = to_numpy(std::move(t));
             }
+            PyTuple_SET_ITEM(result.ptr(), static_cast<Py_ssize_t>(k), out.release().ptr());
         }
-        return nb::tuple(result);
+        return result;
     }
 };
 
@@ -257,9 +376,9 @@ NB_MODULE(_pt2ov, m) {
 
     // For the tests: the addresses a call would read its inputs from (the same conversion as
     // _Program.run's), to show that contiguous inputs are viewed, not copied.
-    m.def("_view_addresses", [](const std::vector<InArray>& arrays) {
+    m.def("_view_addresses", [](nb::handle array_list) {
         std::vector<uintptr_t> addresses;
-        for (const auto& a : arrays) addresses.push_back(reinterpret_cast<uintptr_t>(a.data()));
+        for (const auto& a : as_inputs(array_list)) addresses.push_back(reinterpret_cast<uintptr_t>(a.data()));
         return addresses;
     });
     m.def("methods", [](const std::string& path) { return pt2ov::Program::methods(path); }, nb::arg("path"));
