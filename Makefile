@@ -80,3 +80,12 @@ CONFORMANCE_WORKERS ?= 2
 conformance: build
 	$(PY) -m tests.conformance.sweep --dtypes $(CONFORMANCE_DTYPES) --ops "$(CONFORMANCE_OPS)" \
 		--samples $(CONFORMANCE_SAMPLES) --workers $(CONFORMANCE_WORKERS)
+
+# Real architectures of torchvision, timm and transformers (requirements-models.txt) through
+# pt2ov, both program forms, beside OpenVINO alone; writes docs/ARCHITECTURES.md. Results are
+# kept in build/architectures/results.jsonl, so an interrupted run resumes. Not part of
+# `make test` (it takes long).
+.PHONY: architectures
+architectures: build
+	$(PY) -m pip install -q -r requirements-models.txt
+	$(PY) -m tests.architectures.measure
