@@ -102,3 +102,12 @@ ENDURANCE_CALLS ?= 100000
 .PHONY: endurance
 endurance: build
 	bench/endurance --calls $(ENDURANCE_CALLS)
+
+# Real architectures of torchvision, timm and transformers (requirements-models.txt) through
+# pt2ov, both program forms, beside OpenVINO alone; writes docs/ARCHITECTURES.md. Results are
+# kept in build/architectures/results.jsonl, so an interrupted run resumes. Not part of
+# `make test` (it takes long).
+.PHONY: architectures
+architectures: build
+	$(PY) -m pip install -q -r requirements-models.txt
+	$(PY) -m tests.architectures.measure

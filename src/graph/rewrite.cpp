@@ -99,6 +99,20 @@ bool is_view_op(const std::string& target) {
     return views.count(op_name(target)) > 0;
 }
 
+// The in-place dropouts; their functional forms name the tensor `input`, not `self`.
+const std::set<std::string>& dropout_ops() {
+    static const std::set<std::string> ops = {"dropout_", "alpha_dropout_", "feature_dropout_",
+                                              "feature_alpha_dropout_"};
+    return ops;
+}
+
+// An in-place dropout with train=False: the identity.
+bool is_inference_dropout(const Node& node) {
+    if (!dropout_ops().count(op_name(node.target)) || !node.schema || node.arity() < 3) return false;
+    const Argument& train = node.arg(2);
+    return train.kind == Argument::Kind::Bool && !train.bool_value;
+}
+
 void replace_references(Argument& arg, const std::string& from, const std::string& to) {
     if (arg.kind == Kind::Tensor && arg.name == from) arg.name = to;
     for (auto& item : arg.items) replace_references(item, from, to);
@@ -125,7 +139,7 @@ const Argument& schema_arg(const Node& node, size_t position, std::string_view n
 
 // The node that writes a view's new value back into its base, as PyTorch's functionalization
 // does: select_scatter for a select, slice_scatter for a slice or narrow, a view back to the
-// base's sizes for a view. Null for other views.
+// base's sizes for a view, the new view itself for an alias. Null for other views.
 std::optional<Node> scatter_back(const Node& view, const std::string& base, const TensorMeta& base_meta,
                                  const std::string& new_view, const std::string& name) {
     Node scatter;
@@ -160,6 +174,10 @@ std::optional<Node> scatter_back(const Node& view, const std::string& base, cons
                           {"start", int_arg(start), false},
                           {"end", int_arg(start + schema_arg(view, 3, "length").int_value), false},
                           {"step", int_arg(1), false}};
+    } else if (view.target == "aten.alias.default" || view.target == "aten.detach.default") {
+        // the same elements in the same layout: the new base is the new view itself
+        scatter.target = "aten.alias.default";
+        scatter.inputs = {{"self", tensor_arg(new_view), false}};
     } else if ((view.target == "aten.view.default" || view.target == "aten._unsafe_view.default") &&
                base_meta.all_static()) {
         // a view with the base's own elements: the new base is the new view, viewed back
@@ -251,6 +269,15 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
         if (self.empty() || node.outputs.empty() || node.outputs[0].kind != Kind::Tensor) continue;
         const std::string result = node.outputs[0].name;
         const std::string node_name = node.name;
+        if (is_inference_dropout(node)) {
+            // dropout_(x, p, train=False) leaves x as it is: nothing is written, into a view or not
+            graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i));
+            graph.values.erase(result);
+            reindex_producers(graph);
+            rename_after(i, result, self);
+            --i;  // the node now at i is the next one
+            continue;
+        }
         const Value* self_value = graph.find_value(self);
         const Node* view = self_value && self_value->producer >= 0 && is_view_op(graph.nodes[self_value->producer].target)
                                ? &graph.nodes[self_value->producer]
@@ -365,6 +392,12 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
         }
         node.origin_target = node.source_target();
         node.target = functional_target(node.target);
+        if (dropout_ops().count(op_name(node.origin_target))) {
+            // dropout_(Tensor self, ...) is dropout(Tensor input, ...)
+            for (auto& input : node.inputs) {
+                if (input.name == "self") input.name = "input";
+            }
+        }
         resolve_node(node, where);
         rename_after(i + 1, self, result);
         if (!scatter) {

@@ -92,6 +92,7 @@ _MODEL_FILES = (
     "slicing",
     "converter_faults",
     "decompositions",
+    "architectures_blocks",
 )
 
 for _file in _MODEL_FILES:
