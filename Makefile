@@ -111,3 +111,22 @@ endurance: build
 architectures: build
 	$(PY) -m pip install -q -r requirements-models.txt
 	$(PY) -m tests.architectures.measure
+
+# libFuzzer targets (fuzz/): clang with -fsanitize=fuzzer,address,undefined in build-fuzz/, each
+# run for FUZZ_SECONDS one after the other on its seed corpus (fuzz/corpus/, read only; new
+# inputs go to build-fuzz/corpus/). Not in `make test`. Installs clang (scripts/install-fuzz-deps.sh).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := fuzz_archive:archive fuzz_program_json:program_json fuzz_npz:npz
+.PHONY: fuzz fuzz-build
+fuzz-build: deps
+	@bash scripts/install-fuzz-deps.sh
+	@cmake -S fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-19 $(LAUNCHER) >/dev/null
+	@echo "*" > build-fuzz/.gitignore
+	cmake --build build-fuzz -j $(JOBS)
+fuzz: fuzz-build
+	@set -e; for pair in $(FUZZ_TARGETS); do target=$${pair%%:*}; seeds=$${pair##*:}; \
+		mkdir -p build-fuzz/corpus/$$seeds build-fuzz/findings/$$target; \
+		echo "== $$target for $(FUZZ_SECONDS)s"; \
+		build-fuzz/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
+			-dict=fuzz/pt2ov.dict -print_final_stats=1 -artifact_prefix=build-fuzz/findings/$$target/ \
+			build-fuzz/corpus/$$seeds fuzz/corpus/$$seeds; done
