@@ -27,32 +27,10 @@ constexpr int kThreads = 4;
 constexpr int kCallsPerThread = 300;
 
 // The archives of make_concurrency_fixtures.py, made once and cached in the temp folder under a
-// name derived from the script's text (as fixtures.h does for the shared fixtures).
+// name derived from the script's text (fixtures.h cached_script_output).
 std::string concurrency_fixture(const std::string& name) {
-    namespace fs = std::filesystem;
-    static const fs::path dir = [] {
-        const fs::path source = PT2OV_SOURCE_DIR;
-        const fs::path script = source / "tests/cpp/runtime/make_concurrency_fixtures.py";
-        const std::string script_text = test::read_text_file(script);
-        if (script_text.empty()) throw std::runtime_error("cannot read " + script.string());
-        const fs::path ready = fs::temp_directory_path() /
-                               ("pt2ov-concurrency-" + std::to_string(std::hash<std::string>{}(script_text)));
-        if (fs::exists(ready / "ready")) return ready;
-        const fs::path building = ready.string() + ".building." + std::to_string(::getpid());
-        const char* python_override = std::getenv("PT2OV_PYTHON");
-        const std::string python = python_override ? python_override : (source / ".venv/bin/python").string();
-        const fs::path log = building.string() + ".log";
-        const std::string command = "\"" + python + "\" \"" + script.string() + "\" \"" + building.string() + "\" > \"" +
-                                    log.string() + "\" 2>&1";
-        if (std::system(command.c_str()) != 0) {
-            throw std::runtime_error("making the concurrency archives failed: " + command + "\n" + test::read_text_file(log));
-        }
-        std::error_code ignored;
-        fs::remove(log, ignored);
-        fs::rename(building, ready, ignored);
-        if (ignored) fs::remove_all(building, ignored);  // another process finished first
-        return ready;
-    }();
+    static const std::filesystem::path dir = test::cached_script_output(
+        "tests/cpp/runtime/make_concurrency_fixtures.py", "pt2ov-concurrency-", "ready", "the concurrency archives");
     return (dir / name).string();
 }
 
