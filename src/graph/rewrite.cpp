@@ -254,6 +254,13 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
         for (auto& out : graph.outputs) replace_references(out, from, to);
         for (auto& spec : graph.output_specs) replace_references(spec.arg, from, to);
     };
+    // Removes node i, whose one result `result` is `replacement` from now on.
+    auto drop_node = [&](size_t i, const std::string& result, const std::string& replacement) {
+        graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i));
+        graph.values.erase(result);
+        reindex_producers(graph);
+        rename_after(i, result, replacement);
+    };
     auto record_version = [&](const std::string& version, const std::string& previous) {
         const std::string root = root_of.count(previous) ? root_of[previous] : previous;
         root_of[version] = root;
@@ -271,10 +278,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
         const std::string node_name = node.name;
         if (is_inference_dropout(node)) {
             // dropout_(x, p, train=False) leaves x as it is: nothing is written, into a view or not
-            graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i));
-            graph.values.erase(result);
-            reindex_producers(graph);
-            rename_after(i, result, self);
+            drop_node(i, result, self);
             --i;  // the node now at i is the next one
             continue;
         }
@@ -325,10 +329,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
                 auto it = scattered_to.find(src);
                 if (it != scattered_to.end() && !vkey.empty() && it->second.first == mutated_input(*view) &&
                     it->second.second == vkey) {
-                    graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i));
-                    graph.values.erase(result);
-                    reindex_producers(graph);
-                    rename_after(i, result, src);
+                    drop_node(i, result, src);
                     --i;  // the node now at i is the next one
                     continue;
                 }
