@@ -229,6 +229,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
     std::map<std::string, std::string> latest;   // mutated graph input → its last version
     std::vector<std::string> mutation_order;
     std::set<std::string> written_views;         // new values of views, already scattered back
+    std::set<std::string> new_values_of_views;   // a view's new value made while writing through a chain
     // A view's new value → where it was scattered back: the base it made and the view's key.
     std::map<std::string, std::pair<std::string, std::string>> scattered_to;
     // A view by what it selects: target and integer arguments ("" when not all are integers).
@@ -287,15 +288,62 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
                                ? &graph.nodes[self_value->producer]
                                : nullptr;
         const std::string vkey = view ? view_key(*view) : std::string();
-        std::optional<Node> scatter;
+        // The views from the written tensor out to the first tensor that is not a view, innermost
+        // first (x[a][:, b].fill_(v): the slice of the slice, then the slice of x).
+        // Copies: the nodes move while nodes are inserted.
+        std::vector<Node> chain;
+        for (const Node* v = view; v && chain.size() < 8;) {
+            chain.push_back(*v);
+            const Value* input = graph.find_value(mutated_input(*v));
+            v = input && input->producer >= 0 && is_view_op(graph.nodes[input->producer].target)
+                    ? &graph.nodes[input->producer]
+                    : nullptr;
+        }
+        // The nodes that write a view's new value back, level by level: the last gives the new
+        // value of `base`, the tensor the views are views of. Empty when one level cannot.
+        auto scatters_for = [&](const std::string& new_view) {
+            std::vector<Node> made;
+            std::string value = new_view;
+            for (size_t level = 0; level < chain.size(); ++level) {
+                const std::string of = mutated_input(chain[level]);
+                auto back = scatter_back(chain[level], of, graph.value(of).meta, value,
+                                         node_name + "_scatter" + (level ? "_" + std::to_string(level) : ""));
+                if (!back) return std::vector<Node>{};
+                value = back->name;
+                made.push_back(std::move(*back));
+            }
+            return made;
+        };
+        // Inserts the scatters at `at`; every later reader of a view in the chain, and of base,
+        // reads its new value.
+        auto insert_scatters = [&](std::vector<Node>& scatters, size_t at) {
+            for (size_t level = 0; level < scatters.size(); ++level) {
+                Value value = graph.value(mutated_input(chain[level]));
+                value.name = scatters[level].name;
+                graph.values[value.name] = value;
+                resolve_node(scatters[level], where);
+            }
+            const std::vector<std::string> bases = [&] {
+                std::vector<std::string> names;
+                for (const Node& v : chain) names.push_back(mutated_input(v));
+                return names;
+            }();
+            graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(at), scatters.begin(), scatters.end());
+            reindex_producers(graph);
+            for (size_t level = 0; level < scatters.size(); ++level) {
+                rename_after(at + scatters.size(), bases[level], scatters[level].name);
+                if (level + 1 < scatters.size()) new_values_of_views.insert(scatters[level].name);
+            }
+            record_version(scatters.back().name, bases.back());
+        };
+        std::vector<Node> scatters;
         std::string base;
         if (view) {
-            base = mutated_input(*view);
-            const Value* base_value = graph.find_value(base);
-            const bool base_is_view = base_value && base_value->producer >= 0 &&
-                                      is_view_op(graph.nodes[base_value->producer].target);
-            if (!base_is_view && !written_views.count(self)) scatter = scatter_back(*view, base, graph.value(base).meta, result, node_name + "_scatter");
-            if (!scatter) {
+            base = mutated_input(chain.back());
+            // a base that is the new value of a view (written through a chain before) is a view
+            // still, of a tensor this chain no longer reaches
+            if (!written_views.count(self) && !new_values_of_views.count(base)) scatters = scatters_for(result);
+            if (scatters.empty()) {
                 throw UnsupportedError(where + ": node " + node.name + " (" + node.target + ") writes in place into a view (" +
                                        self + ") that pt2ov cannot write back; save the program after "
                                               "ep.run_decompositions(), which makes such writes functional");
@@ -358,10 +406,7 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
                                              {{"self", tensor_arg(current), false}}, dst_meta));
                     current = made.back().name;
                 }
-                if (view) {
-                    base = mutated_input(*view);
-                    scatter = scatter_back(*view, base, graph.value(base).meta, current, node_name + "_scatter");
-                }
+                if (view) scatters = scatters_for(current);
                 for (auto& m : made) resolve_node(m, where);
                 const size_t k = made.size();
                 graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i));
@@ -369,25 +414,17 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
                 graph.values.erase(result);
                 reindex_producers(graph);
                 rename_after(i + k, result, current);
-                if (!scatter) {
+                if (scatters.empty()) {
                     rename_after(i + k, self, current);
                     record_version(current, self);
                     i = i + k - 1;  // past the nodes made (wraps to the next node when none was)
                     continue;
                 }
-                const std::string scattered = scatter->name;
-                Value value = graph.value(base);
-                value.name = scattered;
-                graph.values[scattered] = value;
                 written_views.insert(current);
-                scattered_to[current] = {scatter->name, vkey};
+                if (chain.size() == 1) scattered_to[current] = {scatters.back().name, vkey};
                 rename_after(i + k, self, current);
-                resolve_node(*scatter, where);
-                graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i + k), *scatter);
-                reindex_producers(graph);
-                rename_after(i + k + 1, base, scattered);
-                record_version(scattered, base);
-                i = i + k;  // the scatter node
+                insert_scatters(scatters, i + k);
+                i = i + k + scatters.size() - 1;  // the last scatter node
                 continue;
             }
         }
@@ -401,23 +438,15 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
         }
         resolve_node(node, where);
         rename_after(i + 1, self, result);
-        if (!scatter) {
+        if (scatters.empty()) {
             record_version(result, self);
             continue;
         }
         // The view's new value goes back into its base; later readers of the base read that.
-        const std::string scattered = scatter->name;
-        Value value = graph.value(base);
-        value.name = scattered;
-        graph.values[scattered] = value;
         written_views.insert(result);
-        scattered_to[result] = {scattered, vkey};
-        resolve_node(*scatter, where);
-        graph.nodes.insert(graph.nodes.begin() + static_cast<std::ptrdiff_t>(i) + 1, *scatter);
-        reindex_producers(graph);
-        rename_after(i + 2, base, scattered);
-        record_version(scattered, base);
-        ++i;  // past the scatter node
+        if (chain.size() == 1) scattered_to[result] = {scatters.back().name, vkey};
+        insert_scatters(scatters, i + 1);
+        i += scatters.size();  // past the scatter nodes
     }
 
     for (const auto& root : mutation_order) {

@@ -63,3 +63,32 @@ register(
         notes="add_ on an alias of a cat: the new value of the alias is the cat's new value.",
     )
 )
+
+
+class FillSlicesOfSlices(nn.Module):
+    """torchvision's swin_t / swin_v2_t shifted-window mask: `mask[h0:h1, w0:w1] = count` on a
+    fresh zeros tensor, traced as fill_ on a slice of a slice."""
+
+    def forward(self, x):
+        mask = x.new_zeros((6, 5))
+        count = 0
+        for rows in (slice(0, -3), slice(-3, -1), slice(-1, None)):
+            for cols in (slice(0, -2), slice(-2, None)):
+                mask[rows, cols] = count
+                count += 1
+        return x + mask, mask
+
+
+def _fill_inputs(variant):
+    torch.manual_seed(1300 + variant)
+    return (torch.randn(6, 5),)
+
+
+register(
+    ModelCase(
+        name="fill_slices_of_slices",
+        make_module=lambda: FillSlicesOfSlices().eval(),
+        make_inputs=_fill_inputs,
+        notes="fill_ into slices of slices of new_zeros: written back level by level.",
+    )
+)
