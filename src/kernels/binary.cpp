@@ -121,6 +121,21 @@ std::vector<RuntimeValue> add_like(const KernelCall& call, const Operand& a, con
     const Scalar alpha = call.has("alpha", 2) ? call.scalar("alpha", 2) : Scalar{int64_t{1}};
     const DType dtype = checked_result_dtype(call, sign > 0 ? Accepts::Any : Accepts::Numeric, sign > 0 ? "add" : "sub");
     if (!dtype_is_floating(dtype) && scalar_is_floating(alpha)) call.fail("alpha must be an integer for integer inputs");
+    if (dtype_is_floating(dtype) && scalar_to_double(alpha) == 1.0) {
+        // The common alpha=1 as its own loop, without a test of alpha per element, so it
+        // vectorizes; the same x + y or x - y as below.
+        auto unit = [&]<bool adding>() {
+            return single(elementwise_binary(call, a, b, dtype, [&]<typename C>() {
+                using V = compute_t<C>;
+                if constexpr (std::is_floating_point_v<V>) {
+                    return [](V x, V y) -> V { return adding ? x + y : x - y; };
+                } else {
+                    return [](V, V) -> V { throw InternalError("add/sub dispatched a non-floating dtype as floating"); };
+                }
+            }, /*scalar_in_opmath=*/true));
+        };
+        return sign > 0 ? unit.template operator()<true>() : unit.template operator()<false>();
+    }
     return single(elementwise_binary(call, a, b, dtype, [&]<typename C>() {
         using V = compute_t<C>;
         if constexpr (std::is_same_v<C, bool>) {

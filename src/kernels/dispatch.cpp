@@ -3,9 +3,17 @@
 #include "kernels/dispatch.h"
 
 #include <algorithm>
+#include <exception>
+#include <mutex>
 #include <numeric>
 
 #include "graph/graph.h"
+
+#ifdef PT2OV_WITH_TBB
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/partitioner.h>
+#include <oneapi/tbb/task_arena.h>
+#endif
 
 namespace pt2ov::kernels {
 
@@ -222,6 +230,77 @@ StridedTensor broadcast_to(const KernelCall& call, const StridedTensor& t, const
         }
     }
     return t.view(sizes, strides);
+}
+
+// ---- Parallel ranges and elementwise plans ------------------------------------------------
+
+void parallel_ranges(int64_t total, int64_t min_per_range, const std::function<void(int64_t, int64_t)>& body) {
+    if (total <= 0) return;
+#ifdef PT2OV_WITH_TBB
+    const int64_t threads = oneapi::tbb::this_task_arena::max_concurrency();
+    const int64_t pieces = std::min(threads, total / std::max<int64_t>(min_per_range, 1));
+    if (pieces > 1) {
+        // As many ranges as threads, of equal length: elementwise work is uniform, so a static
+        // split balances it without the cost of stealing.
+        std::exception_ptr failure;
+        std::mutex failure_mutex;
+        oneapi::tbb::parallel_for(
+            int64_t{0}, pieces,
+            [&](int64_t piece) {
+                const int64_t begin = total * piece / pieces;
+                const int64_t end = total * (piece + 1) / pieces;
+                try {
+                    body(begin, end);
+                } catch (...) {
+                    const std::lock_guard<std::mutex> lock(failure_mutex);
+                    if (!failure) failure = std::current_exception();
+                }
+            },
+            oneapi::tbb::static_partitioner());
+        if (failure) std::rethrow_exception(failure);
+        return;
+    }
+#endif
+    (void)min_per_range;
+    body(0, total);
+}
+
+ElementwisePlan plan_elementwise(const std::vector<const StridedTensor*>& operands) {
+    const StridedTensor& out = *operands.front();
+    ElementwisePlan plan;
+    plan.total = out.numel();
+    plan.byte_strides.resize(operands.size());
+    if (plan.total == 0) return plan;
+    // The output's dims from outermost to innermost in memory (size-1 dims dropped); a stable
+    // sort keeps row-major order among equal strides.
+    std::vector<size_t> order;
+    for (size_t d = 0; d < out.rank(); ++d) {
+        if (out.sizes[d] != 1) order.push_back(d);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return std::abs(out.strides[a]) > std::abs(out.strides[b]);
+    });
+    for (size_t d : order) {
+        bool mergeable = !plan.sizes.empty();
+        for (size_t k = 0; k < operands.size() && mergeable; ++k) {
+            const int64_t stride = operands[k]->strides[d] * static_cast<int64_t>(operands[k]->element_size());
+            mergeable = plan.byte_strides[k].back() == stride * out.sizes[d];
+        }
+        for (size_t k = 0; k < operands.size(); ++k) {
+            const int64_t stride = operands[k]->strides[d] * static_cast<int64_t>(operands[k]->element_size());
+            if (mergeable) {
+                plan.byte_strides[k].back() = stride;
+            } else {
+                plan.byte_strides[k].push_back(stride);
+            }
+        }
+        if (mergeable) {
+            plan.sizes.back() *= out.sizes[d];
+        } else {
+            plan.sizes.push_back(out.sizes[d]);
+        }
+    }
+    return plan;
 }
 
 // ---- Layouts -------------------------------------------------------------------------------

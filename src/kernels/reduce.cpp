@@ -1,6 +1,7 @@
 // Reductions over dims: sum, mean, prod (floats accumulate in double, integers in wrapping
 // int64, then cast to the recorded result dtype, which carries a `dtype=` argument), amax,
 // amin, max/min of everything (NaN wins), any and all.
+#include <algorithm>
 #include <cmath>
 
 #include "kernels/dispatch.h"
@@ -15,17 +16,52 @@ Reduction reduction_of(const KernelCall& call, const StridedTensor& self) {
     return plan_reduction(self, dims, call.bool_arg("keepdim", 2, false));
 }
 
+// Calls body(begin, end, kept_offsets, step) over ranges of the kept positions (row-major over
+// kept_sizes): kept_offsets[i] is position i's byte offset in the input; step is the byte
+// distance between consecutive reduced elements when they are evenly spaced (one reduced dim,
+// as in a reduction over the last dim), else 0 (walk r.reduced_bytes). Each position folds its
+// own elements in their order, so splitting positions over threads leaves every result as it is.
+template <typename Body>
+void for_kept_positions(const Reduction& r, const Body& body) {
+    const std::vector<int64_t> kept_offsets =
+        byte_offsets(r.kept_sizes, r.kept_input.strides, r.kept_input.element_size());
+    const auto& reduced = r.reduced_bytes;
+    int64_t step = reduced.size() >= 2 ? reduced[1] - reduced[0] : 0;
+    for (size_t j = 1; j < reduced.size() && step != 0; ++j) {
+        if (reduced[j] - reduced[j - 1] != step) step = 0;
+    }
+    if (!reduced.empty() && reduced[0] != 0) step = 0;
+    const auto positions = static_cast<int64_t>(kept_offsets.size());
+    const int64_t work = positions * std::max<int64_t>(r.reduced_count(), 1);
+    auto range = [&](int64_t begin, int64_t end) { body(begin, end, kept_offsets, step); };
+    if (work < kParallelMinElements || positions < 2) {
+        range(0, positions);
+    } else {
+        const int64_t per_range = std::max<int64_t>(1, kParallelMinElements / 2 / std::max<int64_t>(r.reduced_count(), 1));
+        parallel_ranges(positions, per_range, range);
+    }
+}
+
 // Folds the reduced elements of each kept position with `step` from `init`, then `finish`,
 // into a new tensor of the accumulator's dtype (double or int64) over the kept dims.
 template <typename In, typename Acc, typename Step, typename Finish>
 StridedTensor fold(const Reduction& r, Acc init, Step step, Finish finish) {
     constexpr DType acc_dtype = std::is_same_v<Acc, double> ? DType::Float64 : DType::Int64;
     StridedTensor result = StridedTensor::allocate(acc_dtype, r.kept_sizes);
-    for_each_element<2>(r.kept_sizes, {&result, &r.kept_input}, [&](const std::array<std::byte*, 2>& p) {
-        Acc acc = init;
-        for (int64_t offset : r.reduced_bytes) acc = step(acc, load<In>(p[1] + offset));
-        acc = finish(acc);
-        std::memcpy(p[0], &acc, sizeof(Acc));
+    auto* results = reinterpret_cast<Acc*>(result.data);
+    const std::byte* input = r.kept_input.data;
+    const int64_t count = r.reduced_count();
+    for_kept_positions(r, [&](int64_t begin, int64_t end, const std::vector<int64_t>& kept, int64_t spacing) {
+        for (int64_t i = begin; i < end; ++i) {
+            const std::byte* p = input + kept[i];
+            Acc acc = init;
+            if (spacing != 0) {
+                for (int64_t j = 0; j < count; ++j) acc = step(acc, load<In>(p + j * spacing));
+            } else {
+                for (int64_t offset : r.reduced_bytes) acc = step(acc, load<In>(p + offset));
+            }
+            results[i] = finish(acc);
+        }
     });
     return result;
 }
@@ -69,20 +105,25 @@ std::vector<RuntimeValue> extremum(const KernelCall& call, bool maximum, bool al
     }
     StridedTensor out = allocate_output(call, 0, r.out_sizes, self.dtype);
     const StridedTensor kept_out = r.kept_output(out);
+    const std::vector<int64_t> out_offsets = byte_offsets(kept_out.sizes, kept_out.strides, kept_out.element_size());
     visit_dtype(self.dtype, [&]<typename T>() {
-        for_each_element<2>(r.kept_sizes, {&kept_out, &r.kept_input}, [&](const std::array<std::byte*, 2>& p) {
-            auto best = load<T>(p[1] + r.reduced_bytes[0]);
-            for (int64_t offset : r.reduced_bytes) {
-                const auto v = load<T>(p[1] + offset);
-                if constexpr (is_floating_v<T>) {
-                    if (std::isnan(v)) {
-                        best = v;
-                        break;
+        const int64_t count = r.reduced_count();
+        for_kept_positions(r, [&](int64_t begin, int64_t end, const std::vector<int64_t>& kept, int64_t spacing) {
+            for (int64_t i = begin; i < end; ++i) {
+                const std::byte* p = r.kept_input.data + kept[i];
+                auto best = load<T>(p + r.reduced_bytes[0]);
+                for (int64_t j = 0; j < count; ++j) {
+                    const auto v = load<T>(p + (spacing != 0 ? j * spacing : r.reduced_bytes[j]));
+                    if constexpr (is_floating_v<T>) {
+                        if (std::isnan(v)) {
+                            best = v;
+                            break;
+                        }
                     }
+                    if (maximum ? best < v : v < best) best = v;
                 }
-                if (maximum ? best < v : v < best) best = v;
+                store<T>(kept_out.data + out_offsets[i], best);
             }
-            store<T>(p[0], best);
         });
     });
     return single(out);

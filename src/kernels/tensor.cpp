@@ -190,15 +190,14 @@ void copy_bits(const StridedTensor& source, const StridedTensor& destination) {
         std::memmove(destination.data, source.data, static_cast<size_t>(source.numel()) * element);
         return;
     }
-    for_each_element<2>(destination.sizes, {&destination, &source},
-                        [element](const std::array<std::byte*, 2>& p) { std::memcpy(p[0], p[1], element); });
+    visit_bits(element, [&]<typename Bits>() {
+        map_elements<Bits, Bits>(destination, {&source}, [](Bits bits) { return bits; });
+    });
 }
 
 template <typename To, typename From>
 void convert_elements(const StridedTensor& source, const StridedTensor& destination) {
-    for_each_element<2>(destination.sizes, {&destination, &source}, [](const std::array<std::byte*, 2>& p) {
-        store<To>(p[0], cast<To>(load<From>(p[1])));
-    });
+    map_elements<To, From>(destination, {&source}, [](compute_t<From> value) { return cast<To>(value); });
 }
 
 }  // namespace

@@ -31,14 +31,6 @@ bool accepts_dtype(Accepts accepts, DType dtype) {
     return false;
 }
 
-// Applies `op` (compute type → compute type) to every element of `input` (of dtype T) into
-// `out` (of dtype T).
-template <typename T, typename Op>
-void map_elements(const StridedTensor& input, const StridedTensor& out, Op op) {
-    for_each_element<2>(out.sizes, {&out, &input}, [&](const std::array<std::byte*, 2>& p) {
-        store<T>(p[0], static_cast<compute_t<T>>(op(load<T>(p[1]))));
-    });
-}
 
 // The shared body of every unary kernel: validate the result dtype, cast the input to it,
 // then map. `op` is a generic lambda; `make_op` builds it per call (for ops with arguments).
@@ -55,7 +47,7 @@ std::vector<RuntimeValue> run_unary(const KernelCall& call, Accepts accepts, Mak
     const StridedTensor input = self.dtype == dtype ? self : contiguous_as(self, dtype);
     StridedTensor out = allocate_output(call, 0, self.sizes, dtype);
     const auto op = make_op(call);
-    visit_dtype(dtype, [&]<typename T>() { map_elements<T>(input, out, op); });
+    visit_dtype(dtype, [&]<typename T>() { map_elements<T, T>(out, {&input}, op); });
     return single(out);
 }
 

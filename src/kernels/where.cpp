@@ -22,9 +22,22 @@ StridedTensor select_by(const KernelCall& call, const StridedTensor& condition, 
     const StridedTensor c = broadcast_to(call, condition, sizes);
     const StridedTensor t = broadcast_to(call, when_true.as_dtype(dtype), sizes);
     const StridedTensor f = broadcast_to(call, when_false.as_dtype(dtype), sizes);
-    const size_t element = out.element_size();
-    for_each_element<4>(sizes, {&out, &c, &t, &f}, [element](const std::array<std::byte*, 4>& p) {
-        std::memcpy(p[0], *reinterpret_cast<const uint8_t*>(p[1]) ? p[2] : p[3], element);
+    // Elements move as bits of their width; a scalar branch is read once, so the loop over the
+    // other operands stays dense (masked_fill's value, where(c, x, 0.0)).
+    visit_bits(out.element_size(), [&]<typename Bits>() {
+        if (when_true.is_scalar() && when_false.is_scalar()) {
+            const Bits yes = load<Bits>(t.data), no = load<Bits>(f.data);
+            map_elements<Bits, bool>(out, {&c}, [yes, no](bool keep) { return select_bits(keep, yes, no); });
+        } else if (when_true.is_scalar()) {
+            const Bits yes = load<Bits>(t.data);
+            map_elements<Bits, bool, Bits>(out, {&c, &f}, [yes](bool keep, Bits no) { return select_bits(keep, yes, no); });
+        } else if (when_false.is_scalar()) {
+            const Bits no = load<Bits>(f.data);
+            map_elements<Bits, bool, Bits>(out, {&c, &t}, [no](bool keep, Bits yes) { return select_bits(keep, yes, no); });
+        } else {
+            map_elements<Bits, bool, Bits, Bits>(out, {&c, &t, &f},
+                                                 [](bool keep, Bits yes, Bits no) { return select_bits(keep, yes, no); });
+        }
     });
     return out;
 }
