@@ -83,36 +83,8 @@ def flatten_outputs(out) -> list[torch.Tensor]:
 
 def compare(actual: list[np.ndarray], expected: list[torch.Tensor]) -> tuple[str, float]:
     """('' or what differs, the largest absolute error over float outputs)."""
-    from tests.models.compare import to_numpy
-    if len(actual) != len(expected):
-        return f"{len(actual)} outputs, eager returns {len(expected)}", float("nan")
-    problems, worst = [], 0.0
-    for i, (got, exp) in enumerate(zip(actual, expected)):
-        want = to_numpy(exp)
-        label = f"output {i}"
-        if got.dtype != want.dtype:
-            problems.append(f"{label}: dtype {got.dtype}, eager {want.dtype}")
-            continue
-        if got.shape != want.shape:
-            problems.append(f"{label}: shape {list(got.shape)}, eager {list(want.shape)}")
-            continue
-        if want.size == 0:
-            continue
-        if want.dtype.kind == "f":
-            finite = want[np.isfinite(want)]
-            scale = max(1.0, float(np.abs(finite).max())) if finite.size else 1.0
-            with np.errstate(invalid="ignore", over="ignore"):
-                err = np.abs(got.astype(np.float64) - want.astype(np.float64))
-            err = np.where(np.isnan(got) & np.isnan(want), 0.0, err)
-            err = np.where(np.isnan(err), np.inf, err)
-            worst = max(worst, float(err.max()))
-            close = np.isclose(got, want, rtol=RTOL, atol=ATOL * scale, equal_nan=True)
-            if not close.all():
-                problems.append(f"{label}: {int((~close).sum())} of {want.size} values off "
-                                f"(max abs err {float(err.max()):.3g}, scale {scale:.3g})")
-        elif not np.array_equal(got, want):
-            problems.append(f"{label}: {int((got != want).sum())} of {want.size} values differ")
-    return "; ".join(problems), worst
+    from tests.models.compare import output_differences
+    return output_differences(actual, expected, lambda dtype: (RTOL, ATOL), atol_scaled_by_largest=True)
 
 
 def run_pt2ov(pt2: pathlib.Path, inp: pathlib.Path, out: pathlib.Path) -> tuple[str, str]:

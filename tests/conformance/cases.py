@@ -32,7 +32,7 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 from tests.e2e.conftest import read_outputs, write_inputs  # noqa: E402
-from tests.models.compare import to_numpy  # noqa: E402
+from tests.models.compare import output_differences  # noqa: E402
 from tests.models.export import MODES as FORMS, for_mode  # noqa: E402,F401
 
 DTYPES = {
@@ -300,60 +300,10 @@ def tolerance(dtype: torch.dtype) -> tuple[float, float]:
     return HALF_TOLERANCE if dtype in (torch.float16, torch.bfloat16) else FLOAT_TOLERANCE
 
 
-def _value_errors(actual: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> str:
-    """'' when close; otherwise how many values differ and the worst absolute and relative
-    error among them (NaN where only one side has NaN is counted apart)."""
-    close = np.isclose(actual, want, rtol=rtol, atol=atol, equal_nan=True)
-    if close.all():
-        return ""
-    nan_mismatch = int((np.isnan(actual) != np.isnan(want)).sum())
-    a, e = actual.astype(np.float64), want.astype(np.float64)
-    finite = ~close & ~np.isnan(a) & ~np.isnan(e)
-    parts = [f"{int((~close).sum())} of {want.size} values outside rtol={rtol:g} atol={atol:g}"]
-    if finite.any():
-        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-            abs_err = np.abs(a - e)[finite]
-            abs_err = np.where(np.isnan(abs_err), np.inf, abs_err)  # inf - inf
-            scale = np.abs(e[finite])
-            # relative to eager's value; where eager has 0 only the absolute error means anything
-            rel_err = abs_err[scale > 0] / scale[scale > 0]
-        text = f"max abs err {float(abs_err.max()):.3g}"
-        if rel_err.size:
-            worst = np.nan_to_num(rel_err, nan=np.inf, posinf=np.inf).max()
-            text += f", max rel err {float(worst):.3g}"
-        parts.append(text)
-    if nan_mismatch:
-        parts.append(f"NaN mismatch at {nan_mismatch}")
-    return "; ".join(parts)
-
-
 def compare(actual: list[np.ndarray], expected: list[torch.Tensor]) -> str:
-    """'' when every output matches eager's: dtype and shape equal, floats within the dtype's
-    tolerance with NaN where and only where eager has NaN, integers and bools exactly.
-    Otherwise what differed, output by output."""
-    if len(actual) != len(expected):
-        return f"{len(actual)} outputs, eager returns {len(expected)}"
-    problems = []
-    for i, (got, exp) in enumerate(zip(actual, expected)):
-        want = to_numpy(exp)
-        label = f"output {i}" if len(expected) > 1 else "output"
-        if got.dtype != want.dtype:
-            problems.append(f"{label}: dtype {got.dtype}, eager {want.dtype}")
-            continue
-        if got.shape != want.shape:
-            problems.append(f"{label}: shape {list(got.shape)}, eager {list(want.shape)}")
-            continue
-        if want.size == 0:
-            continue
-        if want.dtype.kind == "f":
-            diff = _value_errors(got, want, *tolerance(exp.dtype))
-        elif not np.array_equal(got, want):
-            diff = f"{int((got != want).sum())} of {want.size} values differ (exact compare)"
-        else:
-            diff = ""
-        if diff:
-            problems.append(f"{label}: {diff}")
-    return "; ".join(problems)
+    """'' when every output matches eager's within the dtype's tolerance (tests/models/compare.py
+    output_differences); otherwise what differed, output by output."""
+    return output_differences(actual, expected, tolerance)[0]
 
 
 def run_form(prepared: Prepared, ep: torch.export.ExportedProgram, form: str,

@@ -84,3 +84,77 @@ def assert_outputs_match(actual: list[np.ndarray], expected: list[torch.Tensor],
             problems.append(str(err))
     if problems:
         raise AssertionError("\n".join(problems))
+
+
+def _value_errors(actual: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> str:
+    """'' when close; otherwise how many values differ and the worst absolute and relative
+    error among them (NaN where only one side has NaN is counted apart)."""
+    close = np.isclose(actual, want, rtol=rtol, atol=atol, equal_nan=True)
+    if close.all():
+        return ""
+    nan_mismatch = int((np.isnan(actual) != np.isnan(want)).sum())
+    a, e = actual.astype(np.float64), want.astype(np.float64)
+    finite = ~close & ~np.isnan(a) & ~np.isnan(e)
+    parts = [f"{int((~close).sum())} of {want.size} values outside rtol={rtol:g} atol={atol:g}"]
+    if finite.any():
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            abs_err = np.abs(a - e)[finite]
+            abs_err = np.where(np.isnan(abs_err), np.inf, abs_err)  # inf - inf
+            scale = np.abs(e[finite])
+            # relative to eager's value; where eager has 0 only the absolute error means anything
+            rel_err = abs_err[scale > 0] / scale[scale > 0]
+        text = f"max abs err {float(abs_err.max()):.3g}"
+        if rel_err.size:
+            worst = np.nan_to_num(rel_err, nan=np.inf, posinf=np.inf).max()
+            text += f", max rel err {float(worst):.3g}"
+        parts.append(text)
+    if nan_mismatch:
+        parts.append(f"NaN mismatch at {nan_mismatch}")
+    return "; ".join(parts)
+
+
+def _largest_error(actual: np.ndarray, want: np.ndarray) -> float:
+    """The largest absolute difference, NaN on both sides counting as equal, NaN on one side
+    as infinite."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        err = np.abs(actual.astype(np.float64) - want.astype(np.float64))
+    err = np.where(np.isnan(actual) & np.isnan(want), 0.0, err)
+    return float(np.where(np.isnan(err), np.inf, err).max())
+
+
+def output_differences(actual: list[np.ndarray], expected: list[torch.Tensor], tolerance,
+                       *, atol_scaled_by_largest: bool = False) -> tuple[str, float]:
+    """What differs between an engine's outputs and eager's, without raising: ('' when every
+    output matches, the largest absolute error over float outputs). Dtype and shape must be
+    equal; floats within `tolerance(dtype) -> (rtol, atol)` with NaN where and only where eager
+    has NaN; integers and bools exactly. With `atol_scaled_by_largest` the atol is multiplied by
+    the largest finite magnitude of that output (at least 1): deep float32 networks add up
+    rounding in proportion to their values."""
+    if len(actual) != len(expected):
+        return f"{len(actual)} outputs, eager returns {len(expected)}", float("nan")
+    problems, worst = [], 0.0
+    for i, (got, exp) in enumerate(zip(actual, expected)):
+        want = to_numpy(exp)
+        label = f"output {i}" if len(expected) > 1 else "output"
+        if got.dtype != want.dtype:
+            problems.append(f"{label}: dtype {got.dtype}, eager {want.dtype}")
+            continue
+        if got.shape != want.shape:
+            problems.append(f"{label}: shape {list(got.shape)}, eager {list(want.shape)}")
+            continue
+        if want.size == 0:
+            continue
+        if want.dtype.kind == "f":
+            rtol, atol = tolerance(exp.dtype)
+            if atol_scaled_by_largest:
+                finite = want[np.isfinite(want)]
+                atol *= max(1.0, float(np.abs(finite).max())) if finite.size else 1.0
+            worst = max(worst, _largest_error(got, want))
+            diff = _value_errors(got, want, rtol, atol)
+        elif not np.array_equal(got, want):
+            diff = f"{int((got != want).sum())} of {want.size} values differ (exact compare)"
+        else:
+            diff = ""
+        if diff:
+            problems.append(f"{label}: {diff}")
+    return "; ".join(problems), worst
