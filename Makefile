@@ -114,12 +114,12 @@ architectures: build
 
 # libFuzzer targets (fuzz/): clang with -fsanitize=fuzzer,address,undefined in build-fuzz/, each
 # run for FUZZ_SECONDS one after the other on its seed corpus (fuzz/corpus/, read only; new
-# inputs go to build-fuzz/corpus/). Not in `make test`. Installs clang (scripts/install-fuzz-deps.sh).
+# inputs go to build-fuzz/corpus/). Not in `make test`. Installs clang (scripts/install-deps.sh --fuzz).
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := fuzz_archive:archive fuzz_program_json:program_json fuzz_npz:npz
 .PHONY: fuzz fuzz-build
 fuzz-build: deps
-	@bash scripts/install-fuzz-deps.sh
+	@bash scripts/install-deps.sh --fuzz
 	@cmake -S fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-19 $(LAUNCHER) >/dev/null
 	@echo "*" > build-fuzz/.gitignore
 	cmake --build build-fuzz -j $(JOBS)
