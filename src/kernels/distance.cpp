@@ -1,21 +1,27 @@
-// _cdist_forward(x1, x2, p, compute_mode): p-norm distances between the rows of x1 [..., P, M]
-// and x2 [..., R, M] (batch dims broadcast), [..., P, R]. In double, rounded once. OpenVINO
+// Distances between rows. _cdist_forward(x1, x2, p, compute_mode): p-norm distances between
+// the rows of x1 [..., P, M] and x2 [..., R, M] (batch dims broadcast), [..., P, R]; OpenVINO
 // 2026.4.1 is right only for p = 2 (openvino_facts CdistOnlyEuclidean), so the others run here.
+// pdist(self, p): the distances between each pair of rows i < j of a 2-d input, in row order,
+// which OpenVINO has no converter for. In double, rounded once.
 #include <cmath>
 
-#include "kernels/dispatch.h"
+#include "kernels/layer_common.h"
 
 namespace pt2ov::kernels {
 namespace {
 
-double p_norm_distance(const double* a, const double* b, int64_t m, double p) {
+// How the largest difference (p = inf) treats NaN differs between PyTorch's two kernels:
+// pdist's propagates it, cdist's maximum keeps the larger number and skips NaN.
+enum class NanInMaximum { Skipped, Propagated };
+
+double p_norm_distance(const double* a, const double* b, int64_t m, double p, NanInMaximum nan) {
     double total = 0;
     for (int64_t j = 0; j < m; ++j) {
         const double d = std::abs(a[j] - b[j]);
         if (p == 0) {
             total += d != 0 ? 1.0 : 0.0;
         } else if (std::isinf(p)) {
-            total = std::max(total, d);
+            total = nan == NanInMaximum::Propagated && std::isnan(d) ? d : std::max(total, d);
         } else if (p == 1) {
             total += d;
         } else if (p == 2) {
@@ -58,16 +64,36 @@ std::vector<RuntimeValue> cdist_forward(const KernelCall& call) {
         for (int64_t i = 0; i < rows1; ++i) {
             for (int64_t j = 0; j < rows2; ++j) {
                 out[static_cast<size_t>((n * rows1 + i) * rows2 + j)] =
-                    p_norm_distance(a.data() + (n * rows1 + i) * m, b.data() + (n * rows2 + j) * m, m, p);
+                    p_norm_distance(a.data() + (n * rows1 + i) * m, b.data() + (n * rows2 + j) * m, m, p, NanInMaximum::Skipped);
             }
         }
     }
     return single(tensor_of_values<double>(out, with(rows1, rows2), call.output_meta(0).dtype));
 }
 
+std::vector<RuntimeValue> pdist(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const double p = call.float_arg("p", 1, 2.0);
+    if (self.rank() != 2) call.fail("expects a 2-d input, got shape " + shape_string(self.sizes));
+    if (!dtype_is_floating(self.dtype)) call.fail("expects a floating input, got " + std::string(dtype_name(self.dtype)));
+    if (!(p >= 0)) call.fail("needs p >= 0");
+    const int64_t n = self.sizes[0], m = self.sizes[1];
+    const auto x = dense_values<double>(self);
+    std::vector<double> out;
+    out.reserve(static_cast<size_t>(n > 1 ? n * (n - 1) / 2 : 0));
+    for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = i + 1; j < n; ++j) {
+            out.push_back(p_norm_distance(x.data() + i * m, x.data() + j * m, m, p, NanInMaximum::Propagated));
+        }
+    }
+    return single(output_of_values<double>(call, 0, out, {static_cast<int64_t>(out.size())}, call.output_meta(0).dtype));
+}
+
 PT2OV_KERNEL("aten._cdist_forward.default", cdist_forward);
 // The training-IR spelling, which OpenVINO has no converter for: the same arguments.
 PT2OV_KERNEL("aten.cdist.default", cdist_forward);
+PT2OV_KERNEL("aten._pdist_forward.default", pdist);
+PT2OV_KERNEL("aten.pdist.default", pdist);
 
 }  // namespace
 }  // namespace pt2ov::kernels

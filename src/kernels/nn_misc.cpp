@@ -1,5 +1,5 @@
-// Layer ops OpenVINO has no converter for: pdist, _trilinear and bilinear, multi_margin_loss,
-// multilabel_margin_loss, native_group_norm and segment_reduce. Products and distances are
+// Layer ops OpenVINO has no converter for: _trilinear and bilinear, multi_margin_loss,
+// multilabel_margin_loss, native_group_norm and segment_reduce. Products are
 // computed in double and rounded once; segment_reduce accumulates in the data's own type (each
 // step rounded for float16 and bfloat16), as PyTorch's kernel does.
 #include <cmath>
@@ -12,45 +12,6 @@ namespace {
 
 void require_floating(const KernelCall& call, const StridedTensor& t, std::string_view what) {
     if (!dtype_is_floating(t.dtype)) call.fail("expects a floating " + std::string(what) + ", got " + std::string(dtype_name(t.dtype)));
-}
-
-// ---- pdist ---------------------------------------------------------------------------------
-
-double p_norm(const double* a, const double* b, int64_t m, double p) {
-    double total = 0;
-    for (int64_t j = 0; j < m; ++j) {
-        const double d = std::abs(a[j] - b[j]);
-        if (p == 0) {
-            total += d != 0 ? 1.0 : 0.0;
-        } else if (std::isinf(p)) {
-            total = std::isnan(d) ? d : std::max(total, d);
-        } else if (p == 1) {
-            total += d;
-        } else if (p == 2) {
-            total += d * d;
-        } else {
-            total += std::pow(d, p);
-        }
-    }
-    if (p == 0 || p == 1 || std::isinf(p)) return total;
-    if (p == 2) return std::sqrt(total);
-    return std::pow(total, 1.0 / p);
-}
-
-std::vector<RuntimeValue> pdist(const KernelCall& call) {
-    const StridedTensor& self = call.tensor("self", 0);
-    const double p = call.float_arg("p", 1, 2.0);
-    if (self.rank() != 2) call.fail("expects a 2-d input, got shape " + shape_string(self.sizes));
-    require_floating(call, self, "input");
-    if (!(p >= 0)) call.fail("needs p >= 0");
-    const int64_t n = self.sizes[0], m = self.sizes[1];
-    const auto x = dense_values<double>(self);
-    std::vector<double> out;
-    out.reserve(static_cast<size_t>(n > 1 ? n * (n - 1) / 2 : 0));
-    for (int64_t i = 0; i < n; ++i) {
-        for (int64_t j = i + 1; j < n; ++j) out.push_back(p_norm(x.data() + i * m, x.data() + j * m, m, p));
-    }
-    return single(output_of_values<double>(call, 0, out, {static_cast<int64_t>(out.size())}, call.output_meta(0).dtype));
 }
 
 // ---- _trilinear, bilinear ------------------------------------------------------------------
@@ -438,8 +399,6 @@ std::vector<RuntimeValue> segment_reduce(const KernelCall& call) {
     });
 }
 
-PT2OV_KERNEL("aten._pdist_forward.default", pdist);
-PT2OV_KERNEL("aten.pdist.default", pdist);
 PT2OV_KERNEL("aten._trilinear.default", trilinear);
 PT2OV_KERNEL("aten.bilinear.default", bilinear);
 PT2OV_KERNEL("aten.multi_margin_loss.default", multi_margin_loss);

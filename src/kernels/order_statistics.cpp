@@ -1,4 +1,4 @@
-// Ops that order the elements of a dim: sort / argsort / msort, median and nanmedian, mode,
+// Ops that order the elements of a dim: sort / argsort (msort decomposes into sort), median and nanmedian, mode,
 // quantile and nanquantile. PyTorch's CPU kernels use the C++ standard algorithms (std::sort,
 // std::stable_sort, std::nth_element) with the comparators written here, so these kernels call
 // the same algorithms with the same comparators: which of equal elements an index names then
@@ -96,15 +96,6 @@ std::vector<RuntimeValue> argsort(const KernelCall& call, bool stable_overload) 
     StridedTensor indices = allocate_output(call, 0, self.sizes, DType::Int64);
     sort_into(self, dim, descending, stable, nullptr, indices);
     return single(indices);
-}
-
-// msort(self): sort(self, 0).values.
-std::vector<RuntimeValue> msort(const KernelCall& call) {
-    const StridedTensor& self = call.tensor("self", 0);
-    StridedTensor values = allocate_output(call, 0, self.sizes, self.dtype);
-    StridedTensor indices = StridedTensor::allocate(DType::Int64, self.sizes);
-    sort_into(self, 0, false, false, &values, indices);
-    return single(values);
 }
 
 // ---- median --------------------------------------------------------------------------------
@@ -338,7 +329,6 @@ PT2OV_KERNEL("aten.sort.default", [](const KernelCall& c) { return sort(c, false
 PT2OV_KERNEL("aten.sort.stable", [](const KernelCall& c) { return sort(c, true); });
 PT2OV_KERNEL("aten.argsort.default", [](const KernelCall& c) { return argsort(c, false); });
 PT2OV_KERNEL("aten.argsort.stable", [](const KernelCall& c) { return argsort(c, true); });
-PT2OV_KERNEL("aten.msort.default", msort);
 PT2OV_KERNEL("aten.median.default", [](const KernelCall& c) { return median_all(c, false); });
 PT2OV_KERNEL("aten.nanmedian.default", [](const KernelCall& c) { return median_all(c, true); });
 PT2OV_KERNEL("aten.median.dim", [](const KernelCall& c) { return median_dim(c, false); });
