@@ -14,6 +14,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <iterator>
 #include <cstring>
@@ -236,7 +237,6 @@ struct TorchDLPack {
     nb::handle to_dlpack;    // torch._C._to_dlpack(tensor) -> "dltensor" capsule
     nb::handle from_dlpack;  // torch._C._from_dlpack(capsule) -> tensor
     nb::handle is_neg;       // torch.Tensor.is_neg, called on a tensor without a bound method
-    nb::handle is_conj;      // torch.Tensor.is_conj
 };
 
 // Null until the caller has imported torch (pt2ov never imports it for a call).
@@ -251,7 +251,6 @@ const TorchDLPack* torch_dlpack() {
     entry.to_dlpack = nb::object(c_api.attr("_to_dlpack")).release();
     entry.from_dlpack = nb::object(c_api.attr("_from_dlpack")).release();
     entry.is_neg = nb::object(tensor_type.attr("is_neg")).release();
-    entry.is_conj = nb::object(tensor_type.attr("is_conj")).release();
     entry.tensor_type = reinterpret_cast<PyTypeObject*>(tensor_type.release().ptr());
     return &entry;
 }
@@ -428,15 +427,14 @@ bool other_input(size_t index, Input& in) {
     return true;
 }
 
-// A torch tensor through the capsule torch's C side makes of it; false for a conjugate or
-// negative view (DLPack would carry its memory without the pending negation) and off the CPU.
+// A torch tensor through the capsule torch's C side makes of it; false for a negative view
+// (DLPack would carry its memory without the pending negation) and off the CPU. A conjugate
+// view is complex, which pt2ov refuses by its dtype either way: it is not asked about.
 bool torch_input(const TorchDLPack& torch, nb::handle item, size_t index, Input& out) {
     PyObject* self = item.ptr();
-    for (nb::handle flag : {torch.is_neg, torch.is_conj}) {
-        nb::object set = nb::steal(PyObject_Vectorcall(flag.ptr(), &self, 1, nullptr));
-        if (!set.is_valid()) throw nb::python_error();
-        if (set.ptr() != Py_False) return false;
-    }
+    nb::object negative = nb::steal(PyObject_Vectorcall(torch.is_neg.ptr(), &self, 1, nullptr));
+    if (!negative.is_valid()) throw nb::python_error();
+    if (negative.ptr() != Py_False) return false;
     nb::object capsule = nb::steal(PyObject_Vectorcall(torch.to_dlpack.ptr(), &self, 1, nullptr));
     if (!capsule.is_valid()) throw nb::python_error();
     auto* managed = static_cast<ManagedDLTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
@@ -595,6 +593,38 @@ NB_MODULE(_pt2ov, m) {
             nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
             nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"))
         .def("__call__", &PyProgram::call)
+        // For bench/python_overhead.py: the same call from C++ in this process, `calls` times on
+        // the inputs as __call__ reads them, each timed alone (ns). With reuse_outputs, outputs of
+        // a static shape are written into buffers kept across calls, as `pt2ov bench` does;
+        // without, every call returns outputs owning new memory, as __call__ needs.
+        .def(
+            "_time_runs",
+            [](PyProgram& self, int calls, bool reuse_outputs, nb::args items) {
+                const std::vector<Input> arrays = as_inputs(&PyTuple_GET_ITEM(items.ptr(), 0), items.size());
+                std::vector<pt2ov::Tensor> inputs;
+                for (const auto& a : arrays) inputs.push_back(a.tensor);
+                std::vector<int64_t> samples;
+                samples.reserve(static_cast<size_t>(std::max(calls, 0)));
+                nb::gil_scoped_release release;
+                std::vector<pt2ov::Tensor> outputs;
+                std::vector<bool> reused(self.program.outputs().size());
+                for (size_t k = 0; k < reused.size(); ++k) {
+                    const auto& shape = self.program.outputs()[k].shape;
+                    reused[k] = reuse_outputs && std::none_of(shape.begin(), shape.end(), [](int64_t d) { return d < 0; });
+                }
+                for (int i = 0; i < calls; ++i) {
+                    outputs.resize(reused.size());
+                    for (size_t k = 0; k < reused.size(); ++k)
+                        if (!reused[k]) outputs[k] = pt2ov::Tensor();
+                    const auto start = std::chrono::steady_clock::now();
+                    self.program.run(inputs, outputs);
+                    samples.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now() - start)
+                                          .count());
+                }
+                return samples;
+            },
+            nb::arg("calls"), nb::arg("reuse_outputs"), nb::arg("inputs"))
         .def_prop_ro("input_infos", [](PyProgram& p) { return io_list(p.program.inputs()); })
         .def_prop_ro("output_infos", [](PyProgram& p) { return io_list(p.program.outputs()); })
         .def_prop_ro("method", [](PyProgram& p) { return p.program.report().method; })

@@ -197,6 +197,10 @@ def test_errors_are_exceptions_with_one_line_messages(tmp_path, exported):
         program(x, x)
     with pytest.raises(pt2ov.InputError):
         program(x.numpy().astype(np.complex64))
+    with pytest.raises(pt2ov.InputError, match="input 0: element type complex64"):
+        program(x.to(torch.complex64).conj())  # a conjugate view: refused by its dtype as any complex input
+    with pytest.raises(pt2ov.InputError, match="input 1: element type uint32"):
+        program(x, np.zeros(3, np.uint32))
     with pytest.raises(pt2ov.Error):
         pt2ov.load(exported.path("mlp"), method="nope")
     assert issubclass(pt2ov.UnsupportedError, pt2ov.Error)
