@@ -1,9 +1,14 @@
-"""What a Python call costs beside the C++ one: the tiny MLP of bench/models.py run through the
-pt2ov module (numpy and torch inputs) and through `pt2ov bench` (Program::run from C++, the
-same loop bench/compare uses), in alternating rounds in one run. Prints the p50 of each and the
-difference per call.
+"""What a Python call costs beside the C++ one: the tiny MLP of bench/models.py and the example
+policy (examples/policy.pt2) run through the pt2ov module (numpy and torch inputs) and through
+Program::run called from C++ in the same process (_Program._time_runs), in interleaved rounds.
+Prints the p50 of each (the median over rounds) and the median of the rounds' differences, with
+the load average, since a loaded machine moves every figure.
 
-    PYTHONPATH=build/python .venv/bin/python bench/python_overhead.py [--rounds 3] [--calls 5000]
+Two C++ calls are timed: run(inputs), whose outputs own new memory as a Python call's must (the
+same call), and run(inputs, outputs) writing static-shape outputs into buffers kept across
+calls, which is what `pt2ov bench` and bench/compare time (--cli adds the command itself).
+
+    PYTHONPATH=build/python .venv/bin/python bench/python_overhead.py [--rounds 5] [--calls 5000]
 """
 from __future__ import annotations
 
@@ -25,6 +30,8 @@ sys.path.insert(0, str(HERE))
 import models  # noqa: E402
 import pt2ov  # noqa: E402
 
+COMMAND = pathlib.Path(pt2ov.__file__).resolve().parent / "bin" / "pt2ov"
+
 
 def p50_us(samples: list[float]) -> float:
     return float(np.percentile(np.array(samples) * 1e6, 50))
@@ -34,48 +41,86 @@ def time_python(program, inputs, calls: int, warmup: int) -> float:
     for _ in range(warmup):
         program(*inputs)
     samples = []
+    clock = time.perf_counter
     for _ in range(calls):
-        start = time.perf_counter()
+        start = clock()
         program(*inputs)
-        samples.append(time.perf_counter() - start)
+        samples.append(clock() - start)
     return p50_us(samples)
 
 
-def time_cpp(archive: pathlib.Path, npz: pathlib.Path, calls: int, warmup: int) -> float:
-    out = subprocess.run([str(ROOT / "build" / "pt2ov"), "bench", str(archive), "--inputs", str(npz),
-                          "--iterations", str(calls), "--warmup", str(warmup), "--json"],
+def time_cpp(archive: pathlib.Path, npz: pathlib.Path, calls: int, warmup: int, threads: int) -> float:
+    out = subprocess.run([str(COMMAND), "bench", str(archive), "--inputs", str(npz),
+                          "--iterations", str(calls), "--warmup", str(warmup), "--threads", str(threads), "--json"],
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout)["latency"]["p50_ms"] * 1000.0
 
 
+def tiny_mlp(folder: pathlib.Path) -> tuple[str, pathlib.Path, pathlib.Path, list]:
+    case = models.by_name("tiny_mlp")
+    inputs = case.make_inputs()
+    archive, npz = folder / "tiny_mlp.pt2", folder / "tiny_mlp_in.npz"
+    torch.export.save(torch.export.export(case.make_module().eval(), inputs), archive)
+    np.savez(npz, *[t.numpy() for t in inputs])
+    return "tiny MLP", archive, npz, list(inputs)
+
+
+def policy(folder: pathlib.Path) -> tuple[str, pathlib.Path, pathlib.Path, list]:
+    npz = ROOT / "examples" / "policy_inputs.npz"
+    with np.load(npz) as data:
+        inputs = [torch.from_numpy(data[k].copy()) for k in sorted(data.files, key=lambda k: int(k.split("_")[1]))]
+    return "example policy", ROOT / "examples" / "policy.pt2", npz, inputs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--calls", type=int, default=5000)
-    parser.add_argument("--warmup", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=5000, help="calls per round for the tiny MLP")
+    parser.add_argument("--policy-calls", type=int, default=1000, help="calls per round for the policy")
+    parser.add_argument("--warmup", type=int, default=200)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="OpenVINO's inference threads (1: no wait on a descheduled worker on a loaded machine)")
+    parser.add_argument("--cli", action="store_true", help="time `pt2ov bench` in its own process too")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args()
 
-    case = models.by_name("tiny_mlp")
-    module = case.make_module().eval()
-    inputs = case.make_inputs()
+    report = {"module": str(pathlib.Path(pt2ov.__file__).parent), "threads": args.threads, "models": {}}
     with tempfile.TemporaryDirectory() as tmp:
-        archive = pathlib.Path(tmp) / "tiny_mlp.pt2"
-        npz = pathlib.Path(tmp) / "tiny_mlp_in.npz"
-        torch.export.save(torch.export.export(module, inputs), archive)
-        np.savez(npz, *[t.numpy() for t in inputs])
-        program = pt2ov.load(str(archive))
-        numpy_inputs = [t.numpy() for t in inputs]
-        rows = []
-        for _ in range(args.rounds):
-            rows.append((time_cpp(archive, npz, args.calls, args.warmup),
-                         time_python(program, numpy_inputs, args.calls, args.warmup),
-                         time_python(program, inputs, args.calls, args.warmup)))
-    cpp, numpy_call, torch_call = (float(np.median([r[i] for r in rows])) for i in range(3))
-    print(f"tiny MLP, p50 per call (median of {args.rounds} rounds of {args.calls} calls), "
-          f"load average {os.getloadavg()[0]:.2f}:")
-    print(f"  C++ Program::run      {cpp:7.2f} us")
-    print(f"  Python, numpy inputs  {numpy_call:7.2f} us  (+{numpy_call - cpp:.2f} us)")
-    print(f"  Python, torch inputs  {torch_call:7.2f} us  (+{torch_call - cpp:.2f} us)")
+        for make, calls in ((tiny_mlp, args.calls), (policy, args.policy_calls)):
+            title, archive, npz, inputs = make(pathlib.Path(tmp))
+            program = pt2ov.load(str(archive), num_threads=args.threads)
+            numpy_inputs = [t.numpy() for t in inputs]
+            rows = []
+            for _ in range(args.rounds):
+                row = {
+                    "cpp_owned": p50_us([ns * 1e-9 for ns in program._time_runs(calls + args.warmup, False, *inputs)
+                                         [args.warmup:]]),
+                    "numpy": time_python(program, numpy_inputs, calls, args.warmup),
+                    "cpp_reused": p50_us([ns * 1e-9 for ns in program._time_runs(calls + args.warmup, True, *inputs)
+                                          [args.warmup:]]),
+                    "torch": time_python(program, inputs, calls, args.warmup),
+                }
+                if args.cli:
+                    row["cli"] = time_cpp(archive, npz, calls, args.warmup, args.threads)
+                rows.append(row)
+            figures = {k: float(np.median([r[k] for r in rows])) for k in rows[0]}
+            for kind in ("numpy", "torch"):
+                for base in ("cpp_owned", "cpp_reused"):
+                    figures[f"{kind}_over_{base}"] = float(np.median([r[kind] - r[base] for r in rows]))
+            report["models"][title] = figures
+            print(f"{title}, p50 per call (median of {args.rounds} rounds of {calls} calls), "
+                  f"load average {os.getloadavg()[0]:.2f}:")
+            print(f"  C++ run(inputs), owned outputs   {figures['cpp_owned']:8.2f} us")
+            print(f"  C++ run(inputs, reused outputs)  {figures['cpp_reused']:8.2f} us")
+            if args.cli:
+                print(f"  pt2ov bench (its own process)    {figures['cli']:8.2f} us")
+            for kind in ("numpy", "torch"):
+                print(f"  Python, {kind} inputs             {figures[kind]:8.2f} us  "
+                      f"(+{figures[kind + '_over_cpp_owned']:.2f} us over owned, "
+                      f"+{figures[kind + '_over_cpp_reused']:.2f} us over reused)")
+    report["load_average"] = os.getloadavg()[0]
+    if args.json:
+        print(json.dumps(report))
 
 
 if __name__ == "__main__":

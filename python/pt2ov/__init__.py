@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import sys
 import tempfile
 from typing import Any, Iterable, Optional, Sequence
 
@@ -45,29 +44,26 @@ def _io(entries) -> tuple:
     return tuple(IOInfo(name, dtype, tuple(shape), tuple(ranges)) for name, dtype, shape, ranges in entries)
 
 
-def _torch():
-    """torch if the caller has imported it (pt2ov never imports it for a call)."""
-    return sys.modules.get("torch")
-
-
 def _as_array(x, torch, index=0):
-    """A C-contiguous CPU array or tensor the binding views in place: contiguous inputs are
-    passed as they are (no copy), others are copied to contiguous order first."""
+    """What the binding prepares in Python, for the few inputs it does not take directly: a
+    conjugate or negative torch view (resolved), a tensor off the CPU (refused), big-endian
+    numpy data (swapped to native order), and objects that are neither arrays nor tensors
+    (made arrays by numpy). The binding then reads the result as it reads any array."""
     if torch is not None and isinstance(x, torch.Tensor):
         x = x.detach()
         if x.device.type != "cpu":
             raise InputError(f"input {index}: a tensor on {x.device}: pt2ov reads CPU tensors (use .cpu())")
         if x.is_conj() or x.is_neg():
             x = x.resolve_conj().resolve_neg()
-        return x if x.is_contiguous() else x.contiguous()
+        return x
     if not isinstance(x, np.ndarray):
         x = np.asarray(x)
-    if not x.dtype.isnative:  # big-endian data: DLPack and the engine read native order
+    if not x.dtype.isnative:  # big-endian data: the engine reads native order
         x = x.astype(x.dtype.newbyteorder("="))
-    return x if x.flags.c_contiguous else np.array(x, order="C", copy=True)
+    return x
 
 
-class Program:
+class Program(_pt2ov._Program):
     """A method of a ``.pt2`` archive, loaded and compiled for one device (see :func:`load`).
 
     Call it with the flattened user inputs, torch tensors or numpy arrays in any mix:
@@ -78,23 +74,18 @@ class Program:
     gets such an output as float32 (exact). Buffers the program mutates carry over from call to
     call, as in PyTorch.
 
-    Thread safety: calls on one Program are serialized by a lock inside the binding (the
-    engine's run is not thread-safe), so any number of Python threads may share a Program and
-    get correct results, one call at a time; the GIL is released during the call, so other
-    Python threads (and calls on other Programs) run meanwhile. For parallel calls, load one
-    Program per thread.
+    Thread safety: any number of Python threads may call one Program at once; the GIL is
+    released during a call, and calls run in parallel (a program whose buffers are mutated
+    serializes its own calls).
     """
 
-    def __init__(self, native: "_pt2ov._Program"):
-        self._native = native
-        self._inputs = _io(native.inputs)
-        self._outputs = _io(native.outputs)
+    # __call__ is the binding's _Program.__call__ itself: the inputs are read, run and the
+    # outputs made in C++, with no Python frame in between.
 
-    def __call__(self, *inputs) -> tuple:
-        torch = _torch()
-        arrays = [_as_array(x, torch, i) for i, x in enumerate(inputs)]
-        torch_out = bool(inputs) and torch is not None and isinstance(inputs[0], torch.Tensor)
-        return self._native.run(arrays, torch_out)
+    def __init__(self, path: str, *options):
+        super().__init__(path, *options)
+        self._inputs = _io(self.input_infos)
+        self._outputs = _io(self.output_infos)
 
     @property
     def inputs(self) -> tuple[IOInfo, ...]:
@@ -108,24 +99,24 @@ class Program:
 
     @property
     def method(self) -> str:
-        return self._native.method
+        return super().method
 
     @property
     def report(self) -> dict:
         """The placement, as ``pt2ov inspect --json`` gives it for this method:
         ``{"steps": [{"kind", "nodes": [{"name", "target", "reason"}]}], "constants": {...},
         "openvino_version"}``."""
-        return json.loads(self._native.report_json)["methods"][self.method]
+        return json.loads(self.report_json)["methods"][self.method]
 
     @property
     def timings(self) -> dict:
         """Load-time costs in ms: archive_ms, convert_ms, compile_ms."""
-        return self._native.timings
+        return super().timings
 
     @property
     def last_openvino_ns(self) -> int:
         """Time spent inside OpenVINO's infer() during the last call, in nanoseconds."""
-        return self._native.last_openvino_ns
+        return super().last_openvino_ns
 
     def __repr__(self) -> str:
         ins = ", ".join(f"{i.name}: {i.dtype}{list(i.shape)}" for i in self._inputs)
@@ -157,7 +148,7 @@ def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU
     step, ``num_threads`` sets OpenVINO's inference threads (0: its default). Raises
     :class:`Error` (ArchiveError, UnsupportedError, ...) with a message saying what to do."""
     args = _options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads)
-    return Program(_pt2ov.load(os.fspath(path), *args))
+    return Program(os.fspath(path), *args)
 
 
 def inspect(path: str | os.PathLike, **options) -> dict:

@@ -2,15 +2,19 @@
 // public face; this module is its engine room). Over the public API only (include/pt2ov/) and
 // the tools' report formatting (src/tools/report.h).
 //
-// Inputs arrive as nb::ndarray (DLPack or the buffer protocol: torch tensors and numpy arrays
-// alike), C-contiguous and on the CPU, and are viewed in place: no copy. Outputs leave as numpy
-// arrays or torch tensors over the pt2ov::Tensor's own memory, kept alive by a capsule.
+// A call's per-input work is done here, by the input's type: a numpy array is read from its
+// own fields, a torch tensor through the DLPack capsule torch's C side makes of it, anything
+// else with __dlpack__ or the buffer protocol through nb::ndarray. Contiguous inputs are viewed
+// in place (no copy); strided ones are copied to contiguous order here. Outputs leave as numpy
+// arrays or torch tensors over the pt2ov::Tensor's own memory, kept alive by their base
+// object, made through numpy's and torch's C entry points (no Python-level call).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <iterator>
 #include <cstring>
@@ -30,8 +34,6 @@ PyObject* g_archive_error = nullptr;
 PyObject* g_unsupported_error = nullptr;
 PyObject* g_input_error = nullptr;
 PyObject* g_internal_error = nullptr;
-
-using InArray = nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>;
 
 pt2ov::DType dtype_of(const nb::dlpack::dtype& t, size_t index) {
     using Code = nb::dlpack::dtype_code;
@@ -89,18 +91,140 @@ pt2ov::Tensor bfloat16_as_float32(const pt2ov::Tensor& t) {
     return out;
 }
 
-nb::object to_numpy(pt2ov::Tensor tensor) {
+// numpy's C API, taken from the table numpy publishes as the capsule _ARRAY_API (what numpy's
+// own import_array() does), so that the module builds without numpy's headers: numpy is a
+// runtime dependency only. The slots used are fixed in numpy's ABI since 1.7, in 1.x and 2.x
+// alike, and so are the leading fields of an array and of a dtype read below.
+struct NumpyApi {
+    PyTypeObject* array_type = nullptr;
+    PyObject* (*descr_from_type)(int type_num) = nullptr;  // a new reference
+    PyObject* (*new_from_descr)(PyTypeObject* subtype, PyObject* descr, int nd, const Py_intptr_t* dims,
+                                const Py_intptr_t* strides, void* data, int flags, PyObject* obj) = nullptr;
+    int (*set_base_object)(PyObject* array, PyObject* base) = nullptr;  // steals base
+};
+
+// The leading fields of numpy's PyArray_Descr (in 1.x the byte after byteorder is `flags`,
+// in 2.x unused: type_num stays where it was).
+struct NumpyDescrHead {
+    PyObject_HEAD
+    PyTypeObject* typeobj;
+    char kind;
+    char type;
+    char byteorder;  // '<', '>', '=' or '|'
+    char unused;
+    int type_num;
+};
+
+// The leading fields of numpy's PyArrayObject_fields.
+struct NumpyArrayHead {
+    PyObject_HEAD
+    char* data;
+    int nd;
+    Py_intptr_t* dimensions;
+    Py_intptr_t* strides;  // in bytes
+    PyObject* base;
+    NumpyDescrHead* descr;
+    int flags;
+};
+
+constexpr int kNumpyCContiguous = 0x0001;  // NPY_ARRAY_C_CONTIGUOUS
+constexpr int kNumpyAligned = 0x0100;      // NPY_ARRAY_ALIGNED
+constexpr int kNumpyWriteable = 0x0400;    // NPY_ARRAY_WRITEABLE
+
+// Null if numpy cannot be imported. Kept for the life of the process.
+const NumpyApi* numpy_api() {
+    static NumpyApi api;
+    static bool tried = false;
+    if (api.array_type || tried) return api.array_type ? &api : nullptr;
+    tried = true;
+    PyObject* core = PyImport_ImportModule("numpy._core._multiarray_umath");
+    if (!core) {
+        PyErr_Clear();
+        core = PyImport_ImportModule("numpy.core._multiarray_umath");
+    }
+    if (!core) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    PyObject* capsule = PyObject_GetAttrString(core, "_ARRAY_API");
+    Py_DECREF(core);
+    void** table = capsule && PyCapsule_CheckExact(capsule) ? static_cast<void**>(PyCapsule_GetPointer(capsule, nullptr))
+                                                             : nullptr;
+    Py_XDECREF(capsule);  // the table lives as long as numpy's module, which is never unloaded
+    if (!table) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    api.descr_from_type = reinterpret_cast<decltype(api.descr_from_type)>(table[45]);
+    api.new_from_descr = reinterpret_cast<decltype(api.new_from_descr)>(table[94]);
+    api.set_base_object = reinterpret_cast<decltype(api.set_base_object)>(table[282]);
+    api.array_type = static_cast<PyTypeObject*>(table[2]);
+    return &api;
+}
+
+// numpy's type numbers (NPY_BOOL, NPY_BYTE, ...: fixed in its ABI).
+int numpy_type_num(pt2ov::DType dtype) {
+    using D = pt2ov::DType;
+    switch (dtype) {
+        case D::Bool: return 0;
+        case D::Int8: return 1;
+        case D::UInt8: return 2;
+        case D::Int16: return 3;
+        case D::UInt16: return 4;
+        case D::Int32: return 5;
+        case D::Int64: return 9;  // NPY_LONGLONG
+        case D::Float32: return 11;
+        case D::Float64: return 12;
+        case D::Float16: return 23;
+        case D::BFloat16: break;  // no numpy dtype: converted to float32 before
+    }
+    throw pt2ov::InternalError("no numpy dtype for " + std::string(pt2ov::dtype_name(dtype)));
+}
+
+// Null for a numpy type pt2ov does not read.
+bool dtype_of_numpy(int type_num, pt2ov::DType& out) {
+    using D = pt2ov::DType;
+    switch (type_num) {
+        case 0: out = D::Bool; return true;
+        case 1: out = D::Int8; return true;
+        case 2: out = D::UInt8; return true;
+        case 3: out = D::Int16; return true;
+        case 4: out = D::UInt16; return true;
+        case 5: out = sizeof(int) == 4 ? D::Int32 : D::Int64; return true;    // NPY_INT
+        case 7: out = sizeof(long) == 8 ? D::Int64 : D::Int32; return true;   // NPY_LONG
+        case 9: out = D::Int64; return true;                                  // NPY_LONGLONG
+        case 11: out = D::Float32; return true;
+        case 12: out = D::Float64; return true;
+        case 23: out = D::Float16; return true;
+        default: return false;
+    }
+}
+
+struct OwnedTensorCapsule {
+    static void destroy(PyObject* capsule) {
+        delete static_cast<pt2ov::Tensor*>(PyCapsule_GetPointer(capsule, "pt2ov.Tensor"));
+    }
+};
+
+nb::object to_numpy(const NumpyApi& numpy, pt2ov::Tensor tensor) {
     static char empty_storage[64];
-    auto* owned = new pt2ov::Tensor(std::move(tensor));
-    nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<pt2ov::Tensor*>(p); });
-    const auto& sizes = owned->shape();
-    size_t shape[32];
-    if (sizes.size() > std::size(shape)) throw pt2ov::InternalError("an output of rank " + std::to_string(sizes.size()));
-    for (size_t d = 0; d < sizes.size(); ++d) shape[d] = static_cast<size_t>(sizes[d]);
-    void* data = owned->data() ? owned->data() : empty_storage;
-    return nb::cast(nb::ndarray<nb::numpy>(data, sizes.size(), shape, owner, nullptr, dlpack_of(owned->dtype()),
-                                           nb::device::cpu::value),
-                    nb::rv_policy::reference);
+    const auto& sizes = tensor.shape();
+    Py_intptr_t dims[64];
+    if (sizes.size() > std::size(dims)) throw pt2ov::InternalError("an output of rank " + std::to_string(sizes.size()));
+    for (size_t d = 0; d < sizes.size(); ++d) dims[d] = static_cast<Py_intptr_t>(sizes[d]);
+    PyObject* descr = numpy.descr_from_type(numpy_type_num(tensor.dtype()));
+    if (!descr) throw nb::python_error();
+    void* data = tensor.data() ? tensor.data() : empty_storage;
+    nb::object array = nb::steal(numpy.new_from_descr(numpy.array_type, descr, static_cast<int>(sizes.size()), dims,
+                                                      nullptr, data, kNumpyCContiguous | kNumpyAligned | kNumpyWriteable,
+                                                      nullptr));  // steals descr
+    if (!array.is_valid()) throw nb::python_error();
+    auto owned = std::make_unique<pt2ov::Tensor>(std::move(tensor));
+    PyObject* base = PyCapsule_New(owned.get(), "pt2ov.Tensor", &OwnedTensorCapsule::destroy);
+    if (!base) throw nb::python_error();
+    owned.release();
+    if (numpy.set_base_object(array.ptr(), base) < 0) throw nb::python_error();  // base stolen, even on failure
+    return array;
 }
 
 // torch's C entry points for DLPack, looked up once torch is imported. Going through them
@@ -112,6 +236,7 @@ struct TorchDLPack {
     PyTypeObject* tensor_type = nullptr;
     nb::handle to_dlpack;    // torch._C._to_dlpack(tensor) -> "dltensor" capsule
     nb::handle from_dlpack;  // torch._C._from_dlpack(capsule) -> tensor
+    nb::handle is_neg;       // torch.Tensor.is_neg, called on a tensor without a bound method
 };
 
 // Null until the caller has imported torch (pt2ov never imports it for a call).
@@ -125,6 +250,7 @@ const TorchDLPack* torch_dlpack() {
     if (!PyType_Check(tensor_type.ptr())) throw pt2ov::InternalError("torch.Tensor is not a type");
     entry.to_dlpack = nb::object(c_api.attr("_to_dlpack")).release();
     entry.from_dlpack = nb::object(c_api.attr("_from_dlpack")).release();
+    entry.is_neg = nb::object(tensor_type.attr("is_neg")).release();
     entry.tensor_type = reinterpret_cast<PyTypeObject*>(tensor_type.release().ptr());
     return &entry;
 }
@@ -170,45 +296,178 @@ nb::object to_torch(const TorchDLPack& torch, pt2ov::Tensor tensor) {
     return torch.from_dlpack(owner);
 }
 
-// The package's own preparation of an input (pt2ov._as_array: detach, resolve a conjugate or
-// negative view, copy to contiguous native order, refuse a tensor off the CPU), for what the
-// direct path below does not take.
+// The package's own preparation of an input (pt2ov._as_array: resolve a conjugate or negative
+// torch view, swap big-endian numpy data to native order, make an array of anything else numpy
+// takes, refuse a tensor off the CPU), for the few inputs the direct paths below do not take.
 nb::object prepare_in_python(nb::handle item, size_t index) {
     static nb::handle as_array = nb::object(nb::module_::import_("pt2ov").attr("_as_array")).release();
     PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");  // borrowed
     return as_array(item, torch ? nb::handle(torch) : nb::none(), index);
 }
 
-// An input as the engine views it: C-contiguous, on the CPU, read in place. A torch tensor
-// enters as the DLPack capsule torch's C side makes of it, unless it is a conjugate or
-// negative view (DLPack would carry its memory without the pending negation); anything the
-// direct path refuses is prepared by the package first.
-InArray as_input(nb::handle item, const TorchDLPack* torch, size_t index, bool prepared = false) {
-    InArray array;
-    if (torch && PyObject_TypeCheck(item.ptr(), torch->tensor_type)) {
-        if (!nb::cast<bool>(item.attr("is_neg")()) && !nb::cast<bool>(item.attr("is_conj")())) {
-            nb::object capsule = torch->to_dlpack(item);
-            if (nb::try_cast(capsule, array, /*convert=*/false)) return array;
-        }
-    } else if (nb::try_cast(item, array, /*convert=*/false)) {
-        return array;
+// One input as the engine reads it, and what keeps its memory alive during the call: the
+// caller's memory in place when it is C-contiguous, else a contiguous copy made here.
+struct Input {
+    pt2ov::Tensor tensor;
+    nb::object keep;            // the numpy array or DLPack capsule the view reads from
+    nb::ndarray<nb::ro> array;  // or the other object, through nanobind
+};
+
+// Copies a strided array (strides in bytes, any sign) to contiguous row-major order.
+void copy_strided(const char* src, const int64_t* shape, const int64_t* byte_strides, size_t rank, size_t elem,
+                  char* dst) {
+    if (rank == 0) {
+        std::memcpy(dst, src, elem);
+        return;
     }
-    if (!prepared) return as_input(prepare_in_python(item, index), torch, index, /*prepared=*/true);
-    throw nb::type_error(
-        ("input " + std::to_string(index) + ": not a C-contiguous CPU array or tensor (DLPack or the buffer protocol)")
-            .c_str());
+    std::vector<int64_t> index(rank, 0);
+    for (size_t d = 0; d < rank; ++d)
+        if (shape[d] == 0) return;
+    const int64_t inner = shape[rank - 1], inner_stride = byte_strides[rank - 1];
+    for (;;) {
+        const char* row = src;
+        for (size_t d = 0; d + 1 < rank; ++d) row += index[d] * byte_strides[d];
+        for (int64_t i = 0; i < inner; ++i, dst += elem) std::memcpy(dst, row + i * inner_stride, elem);
+        size_t d = rank - 1;
+        for (;;) {  // the next row: the odometer over the outer dims
+            if (d == 0) return;
+            --d;
+            if (++index[d] < shape[d]) break;
+            index[d] = 0;
+        }
+    }
 }
 
-// The list (or tuple) of arrays Program.__call__ passes.
-std::vector<InArray> as_inputs(nb::handle arrays) {
-    nb::object sequence = nb::steal(PySequence_Fast(arrays.ptr(), "the inputs are a list of arrays"));
-    if (!sequence.is_valid()) throw nb::python_error();
-    const Py_ssize_t count = PySequence_Fast_GET_SIZE(sequence.ptr());
-    PyObject** items = PySequence_Fast_ITEMS(sequence.ptr());
+// A view of `data` if the byte strides are row-major (a dim of size 1 has any stride, an empty
+// array reads nothing), else a contiguous copy.
+pt2ov::Tensor view_or_copy(pt2ov::DType dtype, std::vector<int64_t> shape, const int64_t* byte_strides,
+                           const char* data, bool aligned = true) {
+    const auto elem = static_cast<int64_t>(pt2ov::dtype_size(dtype));
+    bool contiguous = aligned;
+    int64_t expected = elem;
+    bool empty = false;
+    for (size_t d = shape.size(); d-- > 0;) {
+        if (shape[d] == 0) empty = true;
+        if (shape[d] != 1 && byte_strides[d] != expected) contiguous = false;
+        expected *= shape[d];
+    }
+    if (contiguous || empty) return pt2ov::Tensor::view(dtype, std::move(shape), const_cast<char*>(data));
+    auto copy = pt2ov::Tensor::allocate(dtype, shape);
+    copy_strided(data, shape.data(), byte_strides, shape.size(), static_cast<size_t>(elem), copy.data_as<char>());
+    return copy;
+}
+
+[[noreturn]] void refuse_numpy_dtype(nb::handle array, size_t index) {
+    nb::object text = nb::steal(PyObject_Str(nb::object(array.attr("dtype")).ptr()));
+    if (!text.is_valid()) throw nb::python_error();
+    const std::string name = PyUnicode_AsUTF8(text.ptr());
+    throw pt2ov::InputError("input " + std::to_string(index) + ": element type " + name +
+                            " is not one pt2ov reads (bool, uint8, int8, int16, uint16, int32, int64, float16, "
+                            "bfloat16, float32, float64)");
+}
+
+// A numpy array (or subclass), from its own fields; false for big-endian data (prepared in
+// Python). Returns through `out`.
+bool numpy_input(nb::handle item, size_t index, Input& out) {
+    const auto* array = reinterpret_cast<const NumpyArrayHead*>(item.ptr());
+    constexpr char foreign_order = '>';  // pt2ov runs on little-endian hosts only
+    if (array->descr->byteorder == foreign_order) return false;
+    pt2ov::DType dtype;
+    if (!dtype_of_numpy(array->descr->type_num, dtype)) refuse_numpy_dtype(item, index);
+    const auto rank = static_cast<size_t>(array->nd);
+    std::vector<int64_t> shape(array->dimensions, array->dimensions + rank);
+    if (array->flags & kNumpyCContiguous && array->flags & kNumpyAligned) {
+        out.tensor = pt2ov::Tensor::view(dtype, std::move(shape), array->data);
+    } else {
+        std::vector<int64_t> strides(array->strides, array->strides + rank);
+        out.tensor = view_or_copy(dtype, std::move(shape), strides.data(), array->data, array->flags & kNumpyAligned);
+    }
+    out.keep = nb::borrow(item);
+    return true;
+}
+
+// DLPack's unversioned DLManagedTensor, as torch._C._to_dlpack's capsule holds it.
+struct ManagedDLTensor {
+    nb::dlpack::dltensor dl_tensor;
+    void* manager_ctx;
+    void (*deleter)(ManagedDLTensor*);
+};
+
+// A DLPack tensor (strides in elements, null for row-major); false off the CPU.
+bool dlpack_input(const nb::dlpack::dltensor& dl, size_t index, Input& out) {
+    if (dl.device.device_type != nb::device::cpu::value) return false;
+    const pt2ov::DType dtype = dtype_of(dl.dtype, index);
+    const auto rank = static_cast<size_t>(dl.ndim);
+    std::vector<int64_t> shape(dl.shape, dl.shape + rank);
+    const char* data = static_cast<const char*>(dl.data) + dl.byte_offset;
+    if (!dl.strides) {
+        out.tensor = pt2ov::Tensor::view(dtype, std::move(shape), const_cast<char*>(data));
+        return true;
+    }
+    const auto elem = static_cast<int64_t>(pt2ov::dtype_size(dtype));
+    std::vector<int64_t> strides(rank);
+    for (size_t d = 0; d < rank; ++d) strides[d] = dl.strides[d] * elem;
+    out.tensor = view_or_copy(dtype, std::move(shape), strides.data(), data);
+    return true;
+}
+
+// Another object with __dlpack__ or the buffer protocol, as nanobind took it into in.array
+// (strides in elements); false off the CPU.
+bool other_input(size_t index, Input& in) {
+    const auto& a = in.array;
+    if (a.device_type() != nb::device::cpu::value) return false;
+    const pt2ov::DType dtype = dtype_of(a.dtype(), index);
+    const auto elem = static_cast<int64_t>(pt2ov::dtype_size(dtype));
+    std::vector<int64_t> shape(a.ndim()), strides(a.ndim());
+    for (size_t d = 0; d < a.ndim(); ++d) {
+        shape[d] = static_cast<int64_t>(a.shape(d));
+        strides[d] = a.stride(d) * elem;
+    }
+    in.tensor = view_or_copy(dtype, std::move(shape), strides.data(), static_cast<const char*>(a.data()));
+    return true;
+}
+
+// A torch tensor through the capsule torch's C side makes of it; false for a negative view
+// (DLPack would carry its memory without the pending negation) and off the CPU. A conjugate
+// view is complex, which pt2ov refuses by its dtype either way: it is not asked about.
+bool torch_input(const TorchDLPack& torch, nb::handle item, size_t index, Input& out) {
+    PyObject* self = item.ptr();
+    nb::object negative = nb::steal(PyObject_Vectorcall(torch.is_neg.ptr(), &self, 1, nullptr));
+    if (!negative.is_valid()) throw nb::python_error();
+    if (negative.ptr() != Py_False) return false;
+    nb::object capsule = nb::steal(PyObject_Vectorcall(torch.to_dlpack.ptr(), &self, 1, nullptr));
+    if (!capsule.is_valid()) throw nb::python_error();
+    auto* managed = static_cast<ManagedDLTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+    if (!managed) throw nb::python_error();
+    if (!dlpack_input(managed->dl_tensor, index, out)) return false;
+    out.keep = std::move(capsule);  // torch's capsule frees the DLPack tensor when dropped
+    return true;
+}
+
+// An input by its type: numpy array, torch tensor, anything else with __dlpack__ or the buffer
+// protocol; what none of them takes is prepared by the package first.
+Input as_input(nb::handle item, const NumpyApi* numpy, const TorchDLPack* torch, size_t index,
+               bool prepared = false) {
+    Input in;
+    if (numpy && PyObject_TypeCheck(item.ptr(), numpy->array_type)) {
+        if (numpy_input(item, index, in)) return in;
+    } else if (torch && PyObject_TypeCheck(item.ptr(), torch->tensor_type)) {
+        if (torch_input(*torch, item, index, in)) return in;
+    } else {
+        if (nb::try_cast(item, in.array, /*convert=*/false) && other_input(index, in)) return in;
+    }
+    if (!prepared) return as_input(prepare_in_python(item, index), numpy, torch, index, /*prepared=*/true);
+    throw nb::type_error(
+        ("input " + std::to_string(index) + ": not a CPU array or tensor (DLPack or the buffer protocol)").c_str());
+}
+
+// The call's inputs, each as the engine reads it.
+std::vector<Input> as_inputs(PyObject* const* items, size_t count) {
+    const NumpyApi* numpy = numpy_api();
     const TorchDLPack* torch = torch_dlpack();
-    std::vector<InArray> result;
-    result.reserve(static_cast<size_t>(count));
-    for (Py_ssize_t i = 0; i < count; ++i) result.push_back(as_input(items[i], torch, static_cast<size_t>(i)));
+    std::vector<Input> result;
+    result.reserve(count);
+    for (size_t i = 0; i < count; ++i) result.push_back(as_input(items[i], numpy, torch, i));
     return result;
 }
 
@@ -246,32 +505,31 @@ struct PyProgram {
 
     explicit PyProgram(pt2ov::Program p) : program(std::move(p)) {}
 
-    nb::tuple run(nb::handle array_list, bool torch_out) {
-        const std::vector<InArray> arrays = as_inputs(array_list);
+    // program(*inputs): outputs of the kind of the first input (torch tensors for a torch
+    // tensor, numpy arrays otherwise).
+    nb::tuple call(nb::args args) {
+        const std::vector<Input> arrays = as_inputs(&PyTuple_GET_ITEM(args.ptr(), 0), args.size());
+        const TorchDLPack* torch = torch_dlpack();
+        const bool torch_out = torch && args.size() > 0 && PyObject_TypeCheck(args[0].ptr(), torch->tensor_type);
+        const NumpyApi* numpy = torch_out ? nullptr : numpy_api();
+        if (!torch_out && !numpy) throw pt2ov::InternalError("numpy outputs asked for, and numpy cannot be imported");
         std::vector<pt2ov::Tensor> inputs;
         inputs.reserve(arrays.size());
-        for (size_t i = 0; i < arrays.size(); ++i) {
-            const auto& a = arrays[i];
-            std::vector<int64_t> shape(a.ndim());
-            for (size_t d = 0; d < a.ndim(); ++d) shape[d] = static_cast<int64_t>(a.shape(d));
-            inputs.push_back(pt2ov::Tensor::view(dtype_of(a.dtype(), i), std::move(shape), const_cast<void*>(a.data())));
-        }
+        for (const auto& a : arrays) inputs.push_back(a.tensor);
         std::vector<pt2ov::Tensor> outputs;
         {
             nb::gil_scoped_release release;
             outputs = program.run(inputs);
         }
-        const TorchDLPack* torch = torch_out ? torch_dlpack() : nullptr;
-        if (torch_out && !torch) throw pt2ov::InternalError("torch outputs asked for, and torch is not imported");
         nb::tuple result = nb::steal<nb::tuple>(PyTuple_New(static_cast<Py_ssize_t>(outputs.size())));
         for (size_t k = 0; k < outputs.size(); ++k) {
             auto& t = outputs[k];
             nb::object out;
-            if (torch) {
+            if (torch_out) {
                 out = to_torch(*torch, std::move(t));
             } else {
                 if (t.dtype() == pt2ov::DType::BFloat16) t = bfloat16_as_float32(t);
-                out = to_numpy(std::move(t));
+                out = to_numpy(*numpy, std::move(t));
             }
             PyTuple_SET_ITEM(result.ptr(), static_cast<Py_ssize_t>(k), out.release().ptr());
         }
@@ -320,10 +578,55 @@ NB_MODULE(_pt2ov, m) {
         }
     });
 
+    // Subclassed by pt2ov.Program, which inherits __call__ as it is.
     nb::class_<PyProgram>(m, "_Program")
-        .def("run", &PyProgram::run, nb::arg("inputs"), nb::arg("torch_out"))
-        .def_prop_ro("inputs", [](PyProgram& p) { return io_list(p.program.inputs()); })
-        .def_prop_ro("outputs", [](PyProgram& p) { return io_list(p.program.outputs()); })
+        .def(
+            "__init__",
+            [](PyProgram* self, const std::string& path, const std::string& method, const std::string& device,
+               const std::string& precision, const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
+               const std::vector<std::string>& cpu_nodes, bool strict, int num_threads) {
+                auto options =
+                    make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads);
+                nb::gil_scoped_release release;
+                new (self) PyProgram(pt2ov::Program::load(path, options));
+            },
+            nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
+            nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"))
+        .def("__call__", &PyProgram::call)
+        // For bench/python_overhead.py: the same call from C++ in this process, `calls` times on
+        // the inputs as __call__ reads them, each timed alone (ns). With reuse_outputs, outputs of
+        // a static shape are written into buffers kept across calls, as `pt2ov bench` does;
+        // without, every call returns outputs owning new memory, as __call__ needs.
+        .def(
+            "_time_runs",
+            [](PyProgram& self, int calls, bool reuse_outputs, nb::args items) {
+                const std::vector<Input> arrays = as_inputs(&PyTuple_GET_ITEM(items.ptr(), 0), items.size());
+                std::vector<pt2ov::Tensor> inputs;
+                for (const auto& a : arrays) inputs.push_back(a.tensor);
+                std::vector<int64_t> samples;
+                samples.reserve(static_cast<size_t>(std::max(calls, 0)));
+                nb::gil_scoped_release release;
+                std::vector<pt2ov::Tensor> outputs;
+                std::vector<bool> reused(self.program.outputs().size());
+                for (size_t k = 0; k < reused.size(); ++k) {
+                    const auto& shape = self.program.outputs()[k].shape;
+                    reused[k] = reuse_outputs && std::none_of(shape.begin(), shape.end(), [](int64_t d) { return d < 0; });
+                }
+                for (int i = 0; i < calls; ++i) {
+                    outputs.resize(reused.size());
+                    for (size_t k = 0; k < reused.size(); ++k)
+                        if (!reused[k]) outputs[k] = pt2ov::Tensor();
+                    const auto start = std::chrono::steady_clock::now();
+                    self.program.run(inputs, outputs);
+                    samples.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now() - start)
+                                          .count());
+                }
+                return samples;
+            },
+            nb::arg("calls"), nb::arg("reuse_outputs"), nb::arg("inputs"))
+        .def_prop_ro("input_infos", [](PyProgram& p) { return io_list(p.program.inputs()); })
+        .def_prop_ro("output_infos", [](PyProgram& p) { return io_list(p.program.outputs()); })
         .def_prop_ro("method", [](PyProgram& p) { return p.program.report().method; })
         .def_prop_ro("report_json", [](PyProgram& p) { return pt2ov::tools::report_json({p.program.report()}); })
         .def_prop_ro("timings", [](PyProgram& p) {
@@ -335,23 +638,6 @@ NB_MODULE(_pt2ov, m) {
             return d;
         })
         .def_prop_ro("last_openvino_ns", [](PyProgram& p) { return p.program.last_openvino_ns(); });
-
-    m.def(
-        "load",
-        [](const std::string& path, const std::string& method, const std::string& device, const std::string& precision,
-           const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
-           const std::vector<std::string>& cpu_nodes, bool strict, int num_threads) {
-            auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads);
-            std::unique_ptr<PyProgram> result;
-            {
-                nb::gil_scoped_release release;
-                result = std::make_unique<PyProgram>(pt2ov::Program::load(path, options));
-            }
-            return result.release();
-        },
-        nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
-        nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"),
-        nb::rv_policy::take_ownership);
 
     // The same JSON as `pt2ov inspect --json`: every method when method == "forward", as the
     // command does.
@@ -375,10 +661,11 @@ NB_MODULE(_pt2ov, m) {
         nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"));
 
     // For the tests: the addresses a call would read its inputs from (the same conversion as
-    // _Program.run's), to show that contiguous inputs are viewed, not copied.
-    m.def("_view_addresses", [](nb::handle array_list) {
+    // _Program.__call__'s), to show that contiguous inputs are viewed, not copied.
+    m.def("_view_addresses", [](nb::args items) {
         std::vector<uintptr_t> addresses;
-        for (const auto& a : as_inputs(array_list)) addresses.push_back(reinterpret_cast<uintptr_t>(a.data()));
+        for (const auto& a : as_inputs(&PyTuple_GET_ITEM(items.ptr(), 0), items.size()))
+            addresses.push_back(reinterpret_cast<uintptr_t>(a.tensor.data()));
         return addresses;
     });
     m.def("methods", [](const std::string& path) { return pt2ov::Program::methods(path); }, nb::arg("path"));

@@ -107,13 +107,16 @@ def test_contiguous_inputs_are_viewed_in_place():
 
     t = torch.randn(6, 4)
     a = np.arange(24, dtype=np.float32).reshape(6, 4)
-    items = [t, t[2:5], a, a[1:3], np.zeros((), np.int64), torch.ones(3, dtype=torch.bfloat16)]
-    prepared = [pt2ov._as_array(x, torch) for x in items]
-    addresses = [x.data_ptr() if isinstance(x, torch.Tensor) else x.ctypes.data for x in items]
-    assert _pt2ov._view_addresses(prepared) == addresses
-    strided = t[:, ::2]
-    (copy,) = [pt2ov._as_array(strided, torch)]
-    assert copy.is_contiguous() and torch.equal(copy, strided) and copy.data_ptr() != strided.data_ptr()
+    items = [t, t[2:5], a, a[1:3], np.zeros((), np.int64), torch.ones(3, dtype=torch.bfloat16), torch.tensor(2.5),
+             torch.ones(1, 3, 1, 1).contiguous(memory_format=torch.channels_last),  # strides of size-1 dims: any
+             memoryview(a), torch.ones(0, 3)[:, ::2]]
+    addresses = [x.data_ptr() if isinstance(x, torch.Tensor) else np.asarray(x).ctypes.data for x in items]
+    assert _pt2ov._view_addresses(*items) == addresses
+    strided = [t[:, ::2], t.t(), a[:, ::2], a[::-1], torch.ones(2, 3, 4, 5).contiguous(memory_format=torch.channels_last),
+               memoryview(a.reshape(-1))[::2]]
+    copies = _pt2ov._view_addresses(*strided)
+    assert all(c != (x.data_ptr() if isinstance(x, torch.Tensor) else np.asarray(x).ctypes.data)
+               for c, x in zip(copies, strided))
 
 
 def test_views_with_an_offset_and_non_contiguous_inputs(save):
@@ -194,6 +197,10 @@ def test_errors_are_exceptions_with_one_line_messages(tmp_path, exported):
         program(x, x)
     with pytest.raises(pt2ov.InputError):
         program(x.numpy().astype(np.complex64))
+    with pytest.raises(pt2ov.InputError, match="input 0: element type complex64"):
+        program(x.to(torch.complex64).conj())  # a conjugate view: refused by its dtype as any complex input
+    with pytest.raises(pt2ov.InputError, match="input 1: element type uint32"):
+        program(x, np.zeros(3, np.uint32))
     with pytest.raises(pt2ov.Error):
         pt2ov.load(exported.path("mlp"), method="nope")
     assert issubclass(pt2ov.UnsupportedError, pt2ov.Error)
@@ -312,3 +319,61 @@ def test_the_gil_is_released_during_a_call(save):
     longest = max(b - a for a, b in windows)
     assert longest > 3 * margin, f"calls too short to tell ({longest * 1e3:.1f} ms)"
     assert inside, "no Python ran while a call was in OpenVINO: the GIL was held"
+
+
+class _Flatten(torch.nn.Module):
+    """Order-sensitive and exact for every dtype: a copy laid out wrongly, or a sign lost, shows."""
+
+    def forward(self, x):
+        flat = x.reshape(-1)
+        return (torch.logical_not(flat),) if x.dtype == torch.bool else (flat * 2, flat.sum(0, keepdim=True) * 0 + flat[0])
+
+
+def _strided_inputs():
+    g = torch.Generator().manual_seed(3)
+    base = torch.randn(4, 6, generator=g)
+    image = torch.randn(2, 3, 4, 5, generator=g)
+    return {
+        "numpy_transposed": base.numpy().T,
+        "numpy_step": base.numpy()[:, ::2],
+        "numpy_reversed": base.numpy()[::-1],
+        "numpy_unaligned": np.frombuffer(b"\0" + base.numpy().tobytes(), np.float32, 24, offset=1).reshape(4, 6),
+        "numpy_0d": np.array(1.5, np.float32),
+        "numpy_bool_strided": (base.numpy() > 0)[::2],
+        "numpy_float16_strided": base.numpy().astype(np.float16).T,
+        "numpy_big_endian_strided": base.numpy().astype(">f4")[:, ::3],
+        "torch_channels_last": image.contiguous(memory_format=torch.channels_last),
+        "torch_transposed": base.t(),
+        "torch_0d": torch.tensor(-2.25),
+        "torch_bool": base > 0,
+        "torch_bool_strided": (base > 0).t(),
+        "torch_float16": base.half(),
+        "torch_float16_strided": base.half()[:, 1::2],
+        "torch_bfloat16": base.bfloat16(),
+        "torch_bfloat16_strided": base.bfloat16().t(),
+        "torch_neg_view": base._neg_view(),
+        "torch_neg_view_strided": base.t()._neg_view(),
+        "torch_requires_grad": base.clone().requires_grad_(True),
+        "torch_expanded": torch.randn(1, 6, generator=g).expand(4, 6),
+    }
+
+
+@pytest.mark.parametrize("name", list(_strided_inputs()))
+def test_every_input_path_matches_eager(save, name):
+    x = _strided_inputs()[name]
+    reference = (torch.from_numpy(np.array(x, dtype=x.dtype.newbyteorder("="), order="C"))
+                 if isinstance(x, np.ndarray) else x.detach().resolve_neg().contiguous())
+    program = pt2ov.load(save(_Flatten(), (reference.clone(),), f"flatten_{name}"))
+    with torch.no_grad():
+        want = _Flatten()(reference)
+    got = program(x)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        if isinstance(x, np.ndarray):
+            assert isinstance(g, np.ndarray)
+            g = torch.from_numpy(g)
+        else:
+            assert isinstance(g, torch.Tensor) and g.dtype == w.dtype
+        assert torch.equal(g, w), f"{name}: {g} != {w}"
+    if isinstance(x, np.ndarray):
+        assert x.flags.c_contiguous or not np.shares_memory(got[0], x)
