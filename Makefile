@@ -130,3 +130,11 @@ fuzz: fuzz-build
 		build-fuzz/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
 			-dict=fuzz/pt2ov.dict -print_final_stats=1 -artifact_prefix=build-fuzz/findings/$$target/ \
 			build-fuzz/corpus/$$seeds fuzz/corpus/$$seeds; done
+
+# A transformers causal LM with a static KV cache (examples/make_llm.py), decoded token by token by
+# examples/llm_decode.cpp and compared with eager at each step (tests/e2e/test_llm_decode.py).
+# Not in `make test`: transformers takes ~150 MB in the venv (requirements-models.txt).
+.PHONY: test-llm
+test-llm: build
+	$(PY) -m pip install -q -r requirements-models.txt
+	$(PY) -m pytest tests/e2e/test_llm_decode.py -q

@@ -99,6 +99,45 @@ bool is_view_op(const std::string& target) {
     return views.count(op_name(target)) > 0;
 }
 
+std::string mutated_input(const Node& node);
+
+// x.to(dtype), x.to(device, dtype) or x.type_as(y) that changes neither dtype nor layout returns
+// x itself in PyTorch, not a copy (unless copy=True): an in-place op on its result writes x.
+// transformers' static cache advances its length buffer this way (`cumulative_length.to(...)`,
+// then `+=`). A memory format other than preserve may copy and is not taken as x.
+bool is_conversion_to_self(const Graph& graph, const Node& node) {
+    static const std::set<std::string> conversions = {"aten.to.dtype", "aten.to.dtype_layout", "aten.to.device",
+                                                      "aten.type_as.default"};
+    if (!conversions.count(node.target) || !node.schema || node.outputs.size() != 1) return false;
+    const Value* input = graph.find_value(mutated_input(node));
+    const Value* output = graph.find_value(node.outputs[0].name);
+    if (!input || !output || input->meta.dtype != output->meta.dtype) return false;
+    for (size_t a = 0; a < node.schema->arguments.size() && a < node.arity(); ++a) {
+        const std::string& name = node.schema->arguments[a].name;
+        const Argument& arg = node.arg(a);
+        if (name == "copy" && arg.kind == Kind::Bool && arg.bool_value) return false;
+        if (name == "memory_format" && arg.kind != Kind::None && arg.int_value != 4) return false;  // 4: preserve
+        if (name == "layout" && arg.kind != Kind::None && arg.int_value != 7) return false;         // 7: strided
+    }
+    return true;
+}
+
+// The node that made `value` when its result shares memory with its input, as an in-place op
+// sees it: a view op as it is, a conversion to self as the alias it is. Empty otherwise.
+std::optional<Node> view_producing(const Graph& graph, const std::string& value) {
+    const Value* v = graph.find_value(value);
+    if (!v || v->producer < 0) return std::nullopt;
+    const Node& producer = graph.nodes[static_cast<size_t>(v->producer)];
+    if (is_view_op(producer.target)) return producer;
+    if (!is_conversion_to_self(graph, producer)) return std::nullopt;
+    Node alias = producer;
+    alias.target = "aten.alias.default";
+    alias.inputs = {{"self", tensor_arg(mutated_input(producer)), false}};
+    alias.schema = nullptr;  // read by position only: its one input
+    alias.resolved_inputs = {tensor_arg(mutated_input(producer))};
+    return alias;
+}
+
 // The in-place dropouts; their functional forms name the tensor `input`, not `self`.
 const std::set<std::string>& dropout_ops() {
     static const std::set<std::string> ops = {"dropout_", "alpha_dropout_", "feature_dropout_",
@@ -283,21 +322,14 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
             --i;  // the node now at i is the next one
             continue;
         }
-        const Value* self_value = graph.find_value(self);
-        const Node* view = self_value && self_value->producer >= 0 && is_view_op(graph.nodes[self_value->producer].target)
-                               ? &graph.nodes[self_value->producer]
-                               : nullptr;
+        const std::optional<Node> view = view_producing(graph, self);
         const std::string vkey = view ? view_key(*view) : std::string();
         // The views from the written tensor out to the first tensor that is not a view, innermost
         // first (x[a][:, b].fill_(v): the slice of the slice, then the slice of x).
         // Copies: the nodes move while nodes are inserted.
         std::vector<Node> chain;
-        for (const Node* v = view; v && chain.size() < 8;) {
+        for (std::optional<Node> v = view; v && chain.size() < 8; v = view_producing(graph, mutated_input(*v))) {
             chain.push_back(*v);
-            const Value* input = graph.find_value(mutated_input(*v));
-            v = input && input->producer >= 0 && is_view_op(graph.nodes[input->producer].target)
-                    ? &graph.nodes[input->producer]
-                    : nullptr;
         }
         // The nodes that write a view's new value back, level by level: the last gives the new
         // value of `base`, the tensor the views are views of. Empty when one level cannot.
@@ -360,16 +392,17 @@ void functionalize_in_place_ops(Graph& graph, const std::string& where) {
             // src is used as the new value only when nothing later could tell the two apart: it
             // is not a graph input or a version of another tensor (a version of dst's own root is
             // fine: `b += v` traces as add_ then copy_(b, add_)), and no later in-place op writes
-            // it (or a view of it); otherwise the new value is a clone of src.
+            // it, dst or copy_'s result (which is dst), or a view of one of them; otherwise the new
+            // value is a clone of src. (`length.copy_(position[0]); length += n` must advance the
+            // buffer, not write the caller's position through the select.)
             const std::string self_root = root_of.count(self) ? root_of[self] : self;
             bool src_shared = input_index.count(src) > 0 || (root_of.count(src) > 0 && root_of[src] != self_root);
+            auto is_src_or_dst = [&](const std::string& name) { return name == src || name == self || name == result; };
             for (size_t j = i + 1; j < graph.nodes.size() && !src_shared; ++j) {
                 if (!is_in_place(graph.nodes[j].target)) continue;
                 const std::string written = mutated_input(graph.nodes[j]);
-                const Value* w = graph.find_value(written);
-                src_shared = written == src || written == self ||
-                             (w && w->producer >= 0 && is_view_op(graph.nodes[w->producer].target) &&
-                              (mutated_input(graph.nodes[w->producer]) == src || mutated_input(graph.nodes[w->producer]) == self));
+                const std::optional<Node> written_view = view_producing(graph, written);
+                src_shared = is_src_or_dst(written) || (written_view && is_src_or_dst(mutated_input(*written_view)));
             }
             // b[...] += v as PyTorch traces it: the in-place op on the view, then copy_ of its result
             // into the same view of the base it was just scattered into. Nothing is left to write.

@@ -93,6 +93,7 @@ _MODEL_FILES = (
     "converter_faults",
     "decompositions",
     "architectures_blocks",
+    "static_cache",
 )
 
 for _file in _MODEL_FILES:
