@@ -72,7 +72,10 @@ class Program(_pt2ov._Program):
     inputs are read in place, never copied or written; non-contiguous ones are copied to
     contiguous order first. bfloat16 travels as itself in torch; numpy, which has no bfloat16,
     gets such an output as float32 (exact). Buffers the program mutates carry over from call to
-    call, as in PyTorch.
+    call, as in PyTorch: ``state_names`` lists them by state-dict name, ``read_state(name)``
+    returns a copy (numpy, or torch with ``as_torch=True``), ``write_state(name, value)`` sets
+    one for the next call (same dtype and shape), ``reset_state()`` returns every one to the
+    archive's values (a KV cache between sequences).
 
     Thread safety: any number of Python threads may call one Program at once; the GIL is
     released during a call, and calls run in parallel (a program whose buffers are mutated

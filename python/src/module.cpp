@@ -637,7 +637,42 @@ NB_MODULE(_pt2ov, m) {
             d["compile_ms"] = t.compile_ms;
             return d;
         })
-        .def_prop_ro("last_openvino_ns", [](PyProgram& p) { return p.program.last_openvino_ns(); });
+        .def_prop_ro("last_openvino_ns", [](PyProgram& p) { return p.program.last_openvino_ns(); })
+        // The mutated buffers' state (Program::state_names / read_state / write_state /
+        // reset_state); a state read comes back as torch tensor when `as_torch`, else numpy.
+        .def_prop_ro("state_names", [](PyProgram& p) { return p.program.state_names(); })
+        .def(
+            "read_state",
+            [](PyProgram& self, const std::string& name, bool as_torch) {
+                pt2ov::Tensor value;
+                {
+                    nb::gil_scoped_release release;
+                    value = self.program.read_state(name);
+                }
+                if (as_torch) {
+                    const TorchDLPack* torch = torch_dlpack();
+                    if (!torch) throw pt2ov::InputError("read_state(..., as_torch=True): torch cannot be imported");
+                    return to_torch(*torch, std::move(value));
+                }
+                const NumpyApi* numpy = numpy_api();
+                if (!numpy) throw pt2ov::InternalError("read_state: numpy cannot be imported");
+                if (value.dtype() == pt2ov::DType::BFloat16) value = bfloat16_as_float32(value);
+                return to_numpy(*numpy, std::move(value));
+            },
+            nb::arg("name"), nb::arg("as_torch") = false)
+        .def(
+            "write_state",
+            [](PyProgram& self, const std::string& name, nb::handle value) {
+                PyObject* item = value.ptr();
+                const std::vector<Input> arrays = as_inputs(&item, 1);
+                nb::gil_scoped_release release;
+                self.program.write_state(name, arrays[0].tensor);
+            },
+            nb::arg("name"), nb::arg("value"))
+        .def("reset_state", [](PyProgram& self) {
+            nb::gil_scoped_release release;
+            self.program.reset_state();
+        });
 
     // The same JSON as `pt2ov inspect --json`: every method when method == "forward", as the
     // command does.

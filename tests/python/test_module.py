@@ -176,6 +176,43 @@ def test_mutated_buffer_carries_over_calls(save):
     assert torch.equal(pt2ov.load(path)(torch.zeros(3))[0], torch.ones(3))  # a new load starts afresh
 
 
+def test_state_read_write_reset(save):
+    """The mutated buffers' state from Python: read as the program left it (compared with the
+    same calls in eager), written, and reset to the archive's values."""
+    class Accumulator(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("total", torch.arange(4, dtype=torch.float32))
+            self.register_buffer("steps", torch.zeros((), dtype=torch.int64))
+
+        def forward(self, x):
+            self.total.mul_(0.5).add_(x)
+            self.steps.add_(1)
+            return self.total * 2
+
+    eager = Accumulator()
+    path = save(Accumulator(), (torch.ones(4),), "accumulator")
+    program = pt2ov.load(path)
+    assert sorted(program.state_names) == ["steps", "total"]
+    inputs = [torch.randn(4, generator=torch.Generator().manual_seed(k)) for k in range(3)]
+    for x in inputs:
+        program(x)
+        eager(x)
+    np.testing.assert_allclose(program.read_state("total"), eager.total.numpy(), rtol=1e-6, atol=1e-7)
+    assert program.read_state("steps").dtype == np.int64 and int(program.read_state("steps")) == 3
+    assert torch.is_tensor(program.read_state("total", as_torch=True))
+    program.write_state("total", np.full(4, 8.0, np.float32))
+    (out,) = program(torch.zeros(4))
+    assert torch.equal(out, torch.full((4,), 8.0))  # (8 * 0.5 + 0) * 2
+    program.reset_state()
+    np.testing.assert_array_equal(program.read_state("total"), np.arange(4, dtype=np.float32))
+    assert int(program.read_state("steps")) == 0
+    with pytest.raises(pt2ov.InputError, match="total"):
+        program.write_state("total", np.zeros(3, np.float32))
+    with pytest.raises(pt2ov.InputError, match="nothing"):
+        program.read_state("nothing")
+
+
 def test_errors_are_exceptions_with_one_line_messages(tmp_path, exported):
     missing = tmp_path / "nowhere" / "missing.pt2"
     with pytest.raises(pt2ov.ArchiveError) as info:
