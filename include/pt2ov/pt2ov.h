@@ -37,6 +37,12 @@ struct LoadOptions {
     std::vector<std::string> cpu_nodes;  // node names kept off OpenVINO
     bool strict = false;                 // refuse any CPU step
     int num_threads = 0;                 // OpenVINO's inference threads; 0: OpenVINO's default
+    // A promise about the int64 user inputs (positions, token ids, lengths): every value within
+    // [-limit, limit]. Each call checks it (InputError naming the input beyond it), and index
+    // arithmetic on those inputs whose every value then fits 32 bits stays on OpenVINO, which
+    // computes int64 in 32 bits (exact within them). 0: no promise, such arithmetic runs on
+    // pt2ov's CPU kernels. At most 2^31 - 1.
+    int64_t int64_input_limit = 0;
 };
 
 // One user input or output of a method.

@@ -34,6 +34,12 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
                        "Keep this op off OpenVINO (repeatable), e.g. aten.atan.default or aten.atan");
     command.add_option("--cpu-node", options.cpu_nodes, "Keep this node off OpenVINO (repeatable), as inspect names it");
     command.add_flag("--strict", options.strict, "Refuse any CPU fallback: all on OpenVINO, or an error");
+    command.add_option("--int64-input-limit", options.int64_input_limit,
+                       "Promise that every int64 user input (positions, token ids) lies within [-N, N]: each call "
+                       "checks it (error beyond), and index arithmetic on them that then fits 32 bits stays on "
+                       "OpenVINO (0: no promise, such arithmetic runs on the CPU kernels)")
+        ->check(CLI::Range(int64_t{0}, int64_t{2147483647}))
+        ->default_val(0);
 }
 
 // Whether two paths name one file: by inode where both exist (links, "./x", "../d/x"), else by

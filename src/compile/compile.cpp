@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 #include "common/error.h"
 #include "compile/stages.h"
@@ -81,6 +82,11 @@ PreparedMethod prepare(const std::string& path, const LoadOptions& options) {
     check_order_after_rewrites(method);
     bind_signature(method);
     check_cpu_ops(method, options.cpu_ops);
+    if (options.int64_input_limit < 0 || options.int64_input_limit > std::numeric_limits<int32_t>::max()) {
+        throw InputError("the int64 input limit must be 0 (no promise) or between 1 and 2147483647 (2^31 - 1), got " +
+                         std::to_string(options.int64_input_limit));
+    }
+    method.int64_input_limit = options.int64_input_limit;
     graph::number_values(method.graph);  // last: the rewrites made their values
     method.archive_ms = ms_since(start);
     return method;

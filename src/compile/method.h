@@ -36,6 +36,9 @@ struct PreparedMethod {
     // Per symbolic dim of the user inputs: where it appears (input index, dim), so a call can
     // check that dims exported equal are given equal.
     std::map<std::string, std::vector<std::pair<size_t, size_t>>> symbol_uses;
+    // LoadOptions::int64_input_limit: the bound every int64 user input's values are checked
+    // against on each call, and that placement may count on; 0 when none was promised.
+    int64_t int64_input_limit = 0;
     double archive_ms = 0;
 };
 

@@ -253,6 +253,15 @@ partition::ValueSources value_sources(const PreparedMethod& prepared) {
     partition::ValueSources sources;
     sources.runtime_inputs.insert(prepared.user_inputs.begin(), prepared.user_inputs.end());
     for (const auto& [name, target] : prepared.mutated_buffers) sources.runtime_inputs.insert(name);
+    // Promised, and checked on every call (runtime/inputs.cpp): the int64 user inputs' bound.
+    if (prepared.int64_input_limit > 0) {
+        for (const auto& name : prepared.user_inputs) {
+            const auto* value = prepared.graph.find_value(name);
+            if (value && value->meta.dtype == DType::Int64) {
+                sources.int64_constant_ranges[name] = {-prepared.int64_input_limit, prepared.int64_input_limit};
+            }
+        }
+    }
     for (const auto& [name, stored] : prepared.constants) {
         sources.constants.insert(name);
         if (const auto range = int64_range(*stored)) {

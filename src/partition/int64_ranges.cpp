@@ -80,9 +80,21 @@ void Int64Ranges::follow(const graph::Node& node) {
         const auto* value = graph_.find_value(arg.name);
         return value && value->meta.dtype == DType::Int64;
     };
+    // An integer argument's bound: a number, or a symbolic int that is a bare symbol (a dynamic
+    // size) or static, within the range torch.export guarantees.
+    auto integer_range = [&](const Argument& arg) -> std::optional<WideRange> {
+        if (auto n = int_of(arg)) return WideRange{*n, *n};
+        if (arg.kind != ArgKind::SymInt) return std::nullopt;
+        const auto* value = graph_.find_value(arg.name);
+        if (!value || value->kind != graph::ValueKind::SymInt) return std::nullopt;
+        if (value->sym.is_static()) return WideRange{*value->sym.value, *value->sym.value};
+        auto it = graph_.ranges.find(value->sym.symbol);
+        if (value->sym.symbol.empty() || it == graph_.ranges.end()) return std::nullopt;
+        return WideRange{it->second.min, it->second.max};
+    };
     // The bound of a tensor or number argument, when known.
     auto bound = [&](const Argument& arg) -> std::optional<WideRange> {
-        if (auto n = int_of(arg)) return WideRange{*n, *n};
+        if (auto r = integer_range(arg)) return r;
         if (arg.kind != ArgKind::Tensor) return std::nullopt;
         const auto* value = graph_.find_value(arg.name);
         if (!value) return std::nullopt;
@@ -117,17 +129,20 @@ void Int64Ranges::follow(const graph::Node& node) {
         return set_outputs(all);
     }
     if (op == "aten.arange.default" || op == "aten.arange.start" || op == "aten.arange.start_step") {
-        // arange(end) / arange(start, end) / arange(start, end, step), integer arguments only.
-        std::optional<Wide> start = Wide{0}, end, step = Wide{1};
+        // arange(end) / arange(start, end) / arange(start, end, step): integer arguments, or
+        // symbolic ones within the range torch.export guarantees (arange(x.size(1))).
+        std::optional<WideRange> start = WideRange{0, 0}, end;
+        std::optional<Wide> step = Wide{1};
         if (op == "aten.arange.default") {
-            end = int_of(node.arg(0));
+            end = integer_range(node.arg(0));
         } else {
-            start = int_of(node.arg(0));
-            end = int_of(node.arg(1));
+            start = integer_range(node.arg(0));
+            end = integer_range(node.arg(1));
             if (op == "aten.arange.start_step") step = int_of(node.arg(2));
         }
         if (!start || !end || !step || *step == 0) return;
-        return set_outputs(hull({*start, *end}));  // every value lies between start and end
+        // every value lies between start and end
+        return set_outputs(hull({start->min, start->max, end->min, end->max}));
     }
     if (op == "aten.full.default" || op == "aten.scalar_tensor.default" || op == "aten.full_like.default") {
         const Argument& fill = op == "aten.scalar_tensor.default" ? node.arg(0) : node.arg(1);

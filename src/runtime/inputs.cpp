@@ -27,6 +27,20 @@ std::string expected_shape_text(const IOInfo& info) {
     return text + "]";
 }
 
+// The promise of LoadOptions::int64_input_limit, kept: placement ran int64 arithmetic on this
+// input in 32 bits, exact only within the limit.
+void check_within_limit(const PreparedMethod& method, const Tensor& input, const std::string& who) {
+    const auto* values = static_cast<const int64_t*>(input.data());
+    const int64_t limit = method.int64_input_limit;
+    const size_t count = static_cast<size_t>(input.numel());
+    for (size_t k = 0; k < count; ++k) {
+        if (values[k] >= -limit && values[k] <= limit) continue;
+        throw InputError(method.where + ": " + who + " holds " + std::to_string(values[k]) + " at flat index " +
+                         std::to_string(k) + ", beyond the int64 input limit " + std::to_string(limit) +
+                         " the program was loaded with; load it with a larger limit, or with none (0), for such values");
+    }
+}
+
 }  // namespace
 
 void check_inputs(const PreparedMethod& method, const std::vector<Tensor>& inputs) {
@@ -55,6 +69,7 @@ void check_inputs(const PreparedMethod& method, const std::vector<Tensor>& input
                              (input.rank() == info.shape.size() ? " (dynamic dims within the exported range)" : ""));
         }
         if (input.numel() > 0 && input.data() == nullptr) throw InputError(method.where + ": " + who(i) + " has no data");
+        if (method.int64_input_limit > 0 && info.dtype == DType::Int64) check_within_limit(method, input, who(i));
     }
     // One symbol, one size: the dims torch.export proved equal must be given equal.
     for (const auto& [symbol, uses] : method.symbol_uses) {
