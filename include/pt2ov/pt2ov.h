@@ -37,6 +37,11 @@ struct LoadOptions {
     std::vector<std::string> cpu_nodes;  // node names kept off OpenVINO
     bool strict = false;                 // refuse any CPU step
     int num_threads = 0;                 // OpenVINO's inference threads; 0: OpenVINO's default
+    // A mutated buffer that one OpenVINO step reads and updates, and that nothing else reads
+    // (no other step, no user output), stays in that step's infer request as OpenVINO state
+    // (ReadValue/Assign) instead of being copied in and out of OpenVINO on every call; the
+    // state API reads and writes it there. false: pt2ov carries every buffer between calls.
+    bool openvino_state = true;
 };
 
 // One user input or output of a method.

@@ -226,7 +226,8 @@ nb::list io_list(const std::vector<pt2ov::IOInfo>& infos) {
 
 pt2ov::LoadOptions make_options(const std::string& method, const std::string& device, const std::string& precision,
                                 const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
-                                const std::vector<std::string>& cpu_nodes, bool strict, int num_threads) {
+                                const std::vector<std::string>& cpu_nodes, bool strict, int num_threads,
+                                bool openvino_state) {
     pt2ov::LoadOptions options;
     options.method = method;
     options.device = device;
@@ -236,6 +237,7 @@ pt2ov::LoadOptions make_options(const std::string& method, const std::string& de
     options.cpu_nodes = cpu_nodes;
     options.strict = strict;
     options.num_threads = num_threads;
+    options.openvino_state = openvino_state;
     return options;
 }
 
@@ -340,8 +342,9 @@ NB_MODULE(_pt2ov, m) {
         "load",
         [](const std::string& path, const std::string& method, const std::string& device, const std::string& precision,
            const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
-           const std::vector<std::string>& cpu_nodes, bool strict, int num_threads) {
-            auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads);
+           const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state) {
+            auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads,
+                                        openvino_state);
             std::unique_ptr<PyProgram> result;
             {
                 nb::gil_scoped_release release;
@@ -351,7 +354,7 @@ NB_MODULE(_pt2ov, m) {
         },
         nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
         nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"),
-        nb::rv_policy::take_ownership);
+        nb::arg("openvino_state") = true, nb::rv_policy::take_ownership);
 
     // The same JSON as `pt2ov inspect --json`: every method when method == "forward", as the
     // command does.
@@ -359,8 +362,9 @@ NB_MODULE(_pt2ov, m) {
         "inspect_json",
         [](const std::string& path, const std::string& method, const std::string& device, const std::string& precision,
            const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
-           const std::vector<std::string>& cpu_nodes, bool strict, int num_threads) {
-            auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads);
+           const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state) {
+            auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads,
+                                        openvino_state);
             nb::gil_scoped_release release;
             std::vector<pt2ov::PlacementReport> reports;
             const bool all_methods = options.method == "forward";
@@ -372,7 +376,8 @@ NB_MODULE(_pt2ov, m) {
             return pt2ov::tools::report_json(reports);
         },
         nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
-        nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"));
+        nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"),
+        nb::arg("openvino_state") = true);
 
     // For the tests: the addresses a call would read its inputs from (the same conversion as
     // _Program.run's), to show that contiguous inputs are viewed, not copied.

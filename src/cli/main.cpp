@@ -34,6 +34,9 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
                        "Keep this op off OpenVINO (repeatable), e.g. aten.atan.default or aten.atan");
     command.add_option("--cpu-node", options.cpu_nodes, "Keep this node off OpenVINO (repeatable), as inspect names it");
     command.add_flag("--strict", options.strict, "Refuse any CPU fallback: all on OpenVINO, or an error");
+    command.add_flag("!--no-openvino-state", options.openvino_state,
+                     "Carry every mutated buffer in pt2ov between calls; by default a buffer that one OpenVINO "
+                     "step reads and updates, and nothing else reads, stays in OpenVINO as state (ReadValue/Assign)");
 }
 
 // Whether two paths name one file: by inode where both exist (links, "./x", "../d/x"), else by
