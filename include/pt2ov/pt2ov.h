@@ -11,7 +11,9 @@
 // calls it ran at once. The compiled models, the CPU kernels and the constants are shared and
 // only read. A program with state (state_names() non-empty) runs one call at a time instead: its
 // calls and read_state/write_state/reset_state take one lock, so each call reads the state the
-// call before it left, in the order the calls took the lock. The other const accessors
+// call before it left, in the order the calls took the lock, and its calls run on one call
+// context, whose infer requests hold the buffers kept as OpenVINO state
+// (LoadOptions::openvino_state). The other const accessors
 // (inputs, outputs, report, timings, state_names) read what load fixed and need no lock. Load,
 // move and destroy a Program on one thread, with no call running.
 #pragma once
