@@ -11,7 +11,9 @@
 // calls it ran at once. The compiled models, the CPU kernels and the constants are shared and
 // only read. A program with state (state_names() non-empty) runs one call at a time instead: its
 // calls and read_state/write_state/reset_state take one lock, so each call reads the state the
-// call before it left, in the order the calls took the lock. The other const accessors
+// call before it left, in the order the calls took the lock, and its calls run on one call
+// context, whose infer requests hold the buffers kept as OpenVINO state
+// (LoadOptions::openvino_state). The other const accessors
 // (inputs, outputs, report, timings, state_names) read what load fixed and need no lock. Load,
 // move and destroy a Program on one thread, with no call running.
 #pragma once
@@ -43,6 +45,11 @@ struct LoadOptions {
     // computes int64 in 32 bits (exact within them). 0: no promise, such arithmetic runs on
     // pt2ov's CPU kernels. At most 2^31 - 1.
     int64_t int64_input_limit = 0;
+    // A mutated buffer that one OpenVINO step reads and updates, and that nothing else reads
+    // (no other step, no user output), stays in that step's infer request as OpenVINO state
+    // (ReadValue/Assign) instead of being copied in and out of OpenVINO on every call; the
+    // state API reads and writes it there. false: pt2ov carries every buffer between calls.
+    bool openvino_state = true;
 };
 
 // One user input or output of a method.

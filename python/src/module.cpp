@@ -485,7 +485,8 @@ nb::list io_list(const std::vector<pt2ov::IOInfo>& infos) {
 
 pt2ov::LoadOptions make_options(const std::string& method, const std::string& device, const std::string& precision,
                                 const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
-                                const std::vector<std::string>& cpu_nodes, bool strict, int num_threads) {
+                                const std::vector<std::string>& cpu_nodes, bool strict, int num_threads,
+                                bool openvino_state, int64_t int64_input_limit) {
     pt2ov::LoadOptions options;
     options.method = method;
     options.device = device;
@@ -495,6 +496,8 @@ pt2ov::LoadOptions make_options(const std::string& method, const std::string& de
     options.cpu_nodes = cpu_nodes;
     options.strict = strict;
     options.num_threads = num_threads;
+    options.openvino_state = openvino_state;
+    options.int64_input_limit = int64_input_limit;
     return options;
 }
 
@@ -584,14 +587,16 @@ NB_MODULE(_pt2ov, m) {
             "__init__",
             [](PyProgram* self, const std::string& path, const std::string& method, const std::string& device,
                const std::string& precision, const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
-               const std::vector<std::string>& cpu_nodes, bool strict, int num_threads) {
-                auto options =
-                    make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads);
+               const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state,
+               int64_t int64_input_limit) {
+                auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict,
+                                            num_threads, openvino_state, int64_input_limit);
                 nb::gil_scoped_release release;
                 new (self) PyProgram(pt2ov::Program::load(path, options));
             },
             nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
-            nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"))
+            nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"),
+            nb::arg("openvino_state"), nb::arg("int64_input_limit"))
         .def("__call__", &PyProgram::call)
         // For bench/python_overhead.py: the same call from C++ in this process, `calls` times on
         // the inputs as __call__ reads them, each timed alone (ns). With reuse_outputs, outputs of
@@ -680,8 +685,10 @@ NB_MODULE(_pt2ov, m) {
         "inspect_json",
         [](const std::string& path, const std::string& method, const std::string& device, const std::string& precision,
            const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
-           const std::vector<std::string>& cpu_nodes, bool strict, int num_threads) {
-            auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads);
+           const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state,
+           int64_t int64_input_limit) {
+            auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads,
+                                        openvino_state, int64_input_limit);
             nb::gil_scoped_release release;
             std::vector<pt2ov::PlacementReport> reports;
             const bool all_methods = options.method == "forward";
@@ -693,7 +700,8 @@ NB_MODULE(_pt2ov, m) {
             return pt2ov::tools::report_json(reports);
         },
         nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
-        nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"));
+        nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"), nb::arg("openvino_state"),
+        nb::arg("int64_input_limit"));
 
     // For the tests: the addresses a call would read its inputs from (the same conversion as
     // _Program.__call__'s), to show that contiguous inputs are viewed, not copied.

@@ -40,6 +40,9 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
                        "OpenVINO (0: no promise, such arithmetic runs on the CPU kernels)")
         ->check(CLI::Range(int64_t{0}, int64_t{2147483647}))
         ->default_val(0);
+    command.add_flag("!--no-openvino-state", options.openvino_state,
+                     "Carry every mutated buffer in pt2ov between calls; by default a buffer that one OpenVINO "
+                     "step reads and updates, and nothing else reads, stays in OpenVINO as state (ReadValue/Assign)");
 }
 
 // Whether two paths name one file: by inode where both exist (links, "./x", "../d/x"), else by

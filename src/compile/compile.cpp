@@ -103,6 +103,7 @@ PlannedMethod plan(const PreparedMethod& method, const LoadOptions& options) {
     for (auto& [s, conversion] : placement.conversions) {
         planned.openvino_steps[s] = take_out_aliases(conversion.model, planned.plan.steps[s]);
     }
+    if (options.openvino_state) keep_state_in_openvino(method, planned.plan, planned.openvino_steps);
     planned.convert_ms = ms_since(start);
     planned.report = report(method, planned.plan, planned.openvino_steps);
     return planned;

@@ -58,6 +58,10 @@ struct OpenVINOStep {
     std::vector<std::string> parameters;      // per model Parameter: the value it reads
     std::vector<std::string> results;         // per model Result: the value it gives
     std::vector<Alias> aliases;
+    // The mutated buffers this step keeps as OpenVINO state (stage keep_state_in_openvino), by
+    // state-dict name, which is also each ov::op::util::Variable's id: the model reads them with
+    // a ReadValue (no Parameter) and writes their new value with an Assign (no Result).
+    std::vector<std::string> states;
 };
 
 struct PlannedMethod {

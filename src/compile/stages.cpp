@@ -13,9 +13,12 @@
 #include "lower/convert.h"
 #include "lower/element_type.h"
 #include "lower/openvino_facts.h"
+#include "openvino/op/assign.hpp"
 #include "openvino/op/constant.hpp"
 #include "openvino/op/parameter.hpp"
+#include "openvino/op/read_value.hpp"
 #include "openvino/op/result.hpp"
+#include "openvino/op/util/variable.hpp"
 #include "partition/plan.h"
 
 namespace pt2ov::compile {
@@ -440,6 +443,123 @@ OpenVINOStep take_out_aliases(std::shared_ptr<ov::Model> model, const partition:
 
 namespace {
 
+// The dtypes OpenVINO's CPU plugin keeps as state unchanged. It refuses int64 and float64
+// state (set_state: "CPU plugin does not support i64 for use with oneDNN"), which it would
+// compute in 32 bits anyway.
+bool held_as_openvino_state(DType dtype) {
+    switch (dtype) {
+    case DType::Float32:
+    case DType::Float16:
+    case DType::BFloat16:
+    case DType::Int32:
+    case DType::Int8:
+    case DType::UInt8:
+    case DType::Bool: return true;
+    default: return false;
+    }
+}
+
+bool has_static_shape(const ov::PartialShape& shape, const std::vector<int64_t>& sizes) {
+    if (!shape.is_static() || shape.size() != sizes.size()) return false;
+    const auto dims = shape.to_shape();
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (static_cast<int64_t>(dims[d]) != sizes[d]) return false;
+    }
+    return true;
+}
+
+// The step of `openvino_steps` whose model reads `input` as a Parameter and gives `output` as a
+// Result, and where each sits in its lists; nullopt when no one step does both.
+struct StatePlace {
+    size_t step = 0;
+    size_t parameter = 0;
+    size_t result = 0;
+};
+std::optional<StatePlace> find_state_place(const std::map<size_t, OpenVINOStep>& openvino_steps, const std::string& input,
+                                           const std::string& output) {
+    for (const auto& [s, lowered] : openvino_steps) {
+        if (!lowered.model) continue;
+        const auto p = std::find(lowered.parameters.begin(), lowered.parameters.end(), input);
+        const auto r = std::find(lowered.results.begin(), lowered.results.end(), output);
+        if (p == lowered.parameters.end() || r == lowered.results.end()) continue;
+        return StatePlace{s, static_cast<size_t>(p - lowered.parameters.begin()), static_cast<size_t>(r - lowered.results.begin())};
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+void keep_state_in_openvino(const PreparedMethod& method, const partition::Plan& plan,
+                            std::map<size_t, OpenVINOStep>& openvino_steps) {
+    const auto& graph = method.graph;
+    std::map<std::string, std::string> input_of_target;
+    for (const auto& [name, target] : method.mutated_buffers) input_of_target[target] = name;
+    std::set<std::string> user_outputs;
+    std::map<std::string, int> mutations_of_value;
+    for (size_t i = 0; i < graph.outputs.size(); ++i) {
+        if (graph.output_specs[i].kind == graph::OutputSpec::Kind::BufferMutation) {
+            ++mutations_of_value[graph.outputs[i].name];
+        } else {
+            user_outputs.insert(graph.outputs[i].name);
+        }
+    }
+    for (size_t i = 0; i < graph.outputs.size(); ++i) {
+        const auto& spec = graph.output_specs[i];
+        if (spec.kind != graph::OutputSpec::Kind::BufferMutation) continue;
+        const std::string& output = graph.outputs[i].name;
+        const auto input_it = input_of_target.find(spec.target);
+        const auto stored_it = method.stored.find(spec.target);
+        if (input_it == input_of_target.end() || stored_it == method.stored.end()) continue;
+        const std::string& input = input_it->second;
+        const DType dtype = stored_it->second.meta.dtype;
+        const std::vector<int64_t> sizes = stored_it->second.meta.static_sizes();
+        if (!held_as_openvino_state(dtype) || user_outputs.count(input) || user_outputs.count(output) ||
+            mutations_of_value[output] != 1) {
+            continue;
+        }
+        const auto place = find_state_place(openvino_steps, input, output);
+        if (!place) continue;
+        bool read_elsewhere = false;
+        for (size_t t = 0; t < plan.steps.size(); ++t) {
+            if (t == place->step) continue;
+            const auto& inputs = plan.steps[t].inputs;
+            read_elsewhere |= std::find(inputs.begin(), inputs.end(), input) != inputs.end() ||
+                              std::find(inputs.begin(), inputs.end(), output) != inputs.end();
+        }
+        OpenVINOStep& lowered = openvino_steps.at(place->step);
+        for (const auto& alias : lowered.aliases) {
+            read_elsewhere |= alias.source == input || alias.source == output || alias.value == output;
+        }
+        if (read_elsewhere) continue;
+        auto& model = lowered.model;
+        const auto parameter = model->get_parameters().at(place->parameter);
+        const auto result = model->get_results().at(place->result);
+        const ov::element::Type type = lower::element_type(dtype);
+        if (parameter->get_element_type() != type || result->get_element_type() != type ||
+            !has_static_shape(parameter->get_partial_shape(), sizes) ||
+            !has_static_shape(result->get_input_partial_shape(0), sizes)) {
+            continue;
+        }
+        auto variable = std::make_shared<ov::op::util::Variable>(
+            ov::op::util::VariableInfo{ov::PartialShape(ov::Shape(sizes.begin(), sizes.end())), type, spec.target});
+        auto read = std::make_shared<ov::op::v6::ReadValue>(variable);
+        read->set_friendly_name(parameter->get_friendly_name());
+        parameter->output(0).replace(read->output(0));
+        auto assign = std::make_shared<ov::op::v6::Assign>(result->input_value(0), variable);
+        assign->set_friendly_name(spec.target + "/assign");
+        model->remove_parameter(parameter);
+        model->remove_result(result);
+        model->add_variables({variable});
+        model->add_sinks({assign});
+        model->validate_nodes_and_infer_types();
+        lowered.parameters.erase(lowered.parameters.begin() + static_cast<std::ptrdiff_t>(place->parameter));
+        lowered.results.erase(lowered.results.begin() + static_cast<std::ptrdiff_t>(place->result));
+        lowered.states.push_back(spec.target);
+    }
+}
+
+namespace {
+
 std::string alias_reason(const Alias& alias) {
     switch (alias.kind) {
     case Alias::Kind::Constant: return "copy made by pt2ov from the constant's memory (OpenVINO would hand back the constant itself)";
@@ -514,7 +634,16 @@ PlacementReport report(const PreparedMethod& prepared, const partition::Plan& pl
                 if (auto it = openvino_steps.find(s); it != openvino_steps.end()) {
                     for (const auto& alias : it->second.aliases) aliased |= alias.value == value_name;
                 }
-                if (plan.steps[s].where == partition::Where::OpenVINO && !aliased) {
+                bool in_openvino_state = false;
+                if (auto it = openvino_steps.find(s); it != openvino_steps.end()) {
+                    const auto& states = it->second.states;
+                    in_openvino_state = std::find(states.begin(), states.end(), spec.target) != states.end();
+                }
+                if (in_openvino_state) {
+                    state.update = "openvino";
+                    state.carried = "OpenVINO state (ReadValue/Assign) in the step's infer request; pt2ov copies it out "
+                                    "only when read_state asks";
+                } else if (plan.steps[s].where == partition::Where::OpenVINO && !aliased) {
                     state.update = "openvino";
                     state.carried = value->meta.all_static()
                                         ? "two buffers held by pt2ov, used in turn (OpenVINO writes the next state into the one the call does not read)"

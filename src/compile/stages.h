@@ -67,6 +67,15 @@ Placement place_and_convert(const PreparedMethod& method, Support& support,
 // constants, or repeats another result's tensor, leaves the model; the runtime makes it.
 OpenVINOStep take_out_aliases(std::shared_ptr<ov::Model> model, const partition::Step& step);
 
+// Stage keep state in OpenVINO: a mutated buffer that one OpenVINO step both reads and
+// updates, whose old and new values nothing else reads (no other step, no user output, no
+// value the runtime makes from them), and whose dtype OpenVINO's CPU plugin holds as state
+// (not int64 nor float64: it refuses to), becomes state of that step's model: a ReadValue
+// replaces its Parameter and an Assign of the new value replaces its Result. The state then
+// stays in the step's infer request from call to call (runtime/executor.h).
+void keep_state_in_openvino(const PreparedMethod& method, const partition::Plan& plan,
+                            std::map<size_t, OpenVINOStep>& openvino_steps);
+
 // Stage report: every node with its step and the reason it runs there, in execution order,
 // and the constants' memory.
 PlacementReport report(const PreparedMethod& method, const partition::Plan& plan,

@@ -212,7 +212,9 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
         if (plan_steps[s].where == partition::Where::Cpu) {
             build_cpu_step(plan_steps[s], steps_[s]);
         } else {
-            build_openvino_step(s, planned.openvino_steps.at(s), options, config, steps_[s]);
+            const OpenVINOStep& lowered = planned.openvino_steps.at(s);
+            build_openvino_step(s, lowered, options, config, steps_[s]);
+            for (const auto& target : lowered.states) buffers_.at(buffer_of_target.at(target)).openvino_step = static_cast<int>(s);
             if (auto* compiled = steps_[s].compiled.get()) {
                 for (auto& result : compiled->results) result.mutated_buffer = buffer_of_slot[result.slot];
             }
@@ -220,7 +222,15 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
     }
     // The first call context is made at load: a failure to make infer requests shows there, and
     // a program called from one thread never makes another.
-    free_contexts_.push_back(make_context());
+    if (buffers_.empty()) {
+        free_contexts_.push_back(make_context());
+    } else {
+        state_context_ = make_context();
+        // A variable without an initial value starts as zeros: it starts as the archive's.
+        for (const auto& buffer : buffers_) {
+            if (buffer.openvino_step >= 0) set_openvino_state(buffer, buffer.initial);
+        }
+    }
     contexts_made_ = 1;
     compile_ms_ = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
@@ -517,10 +527,39 @@ Executor::MutatedBuffer& Executor::buffer_named(const std::string& name, const c
                      (known.empty() ? std::string("no buffer") : "only the buffers " + known));
 }
 
+ov::VariableState Executor::openvino_variable(const MutatedBuffer& buffer) const {
+    for (auto& variable : state_context_->steps.at(buffer.openvino_step).request.query_state()) {
+        if (variable.get_name() == buffer.name) return variable;
+    }
+    throw InternalError(prepared_.where + ": step " + std::to_string(buffer.openvino_step + 1) +
+                        " has no OpenVINO state '" + buffer.name + "'");
+}
+
+// OpenVINO copies the value into the request's own memory (the archive's bytes are read only).
+void Executor::set_openvino_state(const MutatedBuffer& buffer, const StridedTensor& value) const {
+    const StridedTensor contiguous = value.is_contiguous() ? value : contiguous_copy(value);
+    with_context(prepared_.where + ": OpenVINO could not set state '" + buffer.name + "'",
+                 [&] { openvino_variable(buffer).set_state(wrap(contiguous)); });
+}
+
 Tensor Executor::read_state(const std::string& name) const {
     std::lock_guard lock(state_mutex_);
-    const StridedTensor copy = contiguous_copy(const_cast<Executor*>(this)->buffer_named(name, "read").state);
-    return Tensor::adopt(copy.dtype, copy.sizes, copy.data, copy.owner);
+    const MutatedBuffer& buffer = const_cast<Executor*>(this)->buffer_named(name, "read");
+    if (buffer.openvino_step < 0) {
+        const StridedTensor copy = contiguous_copy(buffer.state);
+        return Tensor::adopt(copy.dtype, copy.sizes, copy.data, copy.owner);
+    }
+    const ov::Tensor held = with_context(prepared_.where + ": OpenVINO could not read state '" + name + "'",
+                                         [&] { return openvino_variable(buffer).get_state(); });
+    // OpenVINO's CPU plugin holds a 0-d state as shape [1]: the elements are what must match.
+    if (held.get_element_type() != lower::element_type(buffer.initial.dtype) ||
+        static_cast<int64_t>(held.get_size()) != buffer.initial.numel()) {
+        throw InternalError(prepared_.where + ": OpenVINO holds state '" + name + "' as " +
+                            held.get_element_type().get_type_name() + " " + held.get_shape().to_string());
+    }
+    Tensor copy = Tensor::allocate(buffer.initial.dtype, buffer.initial.sizes);
+    if (copy.byte_size()) std::memcpy(copy.data(), held.data(), copy.byte_size());
+    return copy;
 }
 
 void Executor::write_state(const std::string& name, const Tensor& value) {
@@ -537,12 +576,22 @@ void Executor::write_state(const std::string& name, const Tensor& value) {
                          std::string(dtype_name(value.dtype())) + " of shape " + shape_text(value.shape()));
     }
     if (value.numel() > 0 && !value.data()) throw InputError(prepared_.where + ": state '" + name + "': the value has no data");
-    buffer.state = contiguous_copy(view_of(value));
+    if (buffer.openvino_step >= 0) {
+        set_openvino_state(buffer, view_of(value));
+    } else {
+        buffer.state = contiguous_copy(view_of(value));
+    }
 }
 
 void Executor::reset_state() {
     std::lock_guard lock(state_mutex_);
-    for (auto& buffer : buffers_) buffer.state = buffer.initial;
+    for (auto& buffer : buffers_) {
+        if (buffer.openvino_step >= 0) {
+            set_openvino_state(buffer, buffer.initial);
+        } else {
+            buffer.state = buffer.initial;
+        }
+    }
 }
 
 kernels::StridedTensor Executor::next_state_buffer(MutatedBuffer& buffer, DType dtype, const std::vector<int64_t>& sizes) {
@@ -589,9 +638,14 @@ Tensor Executor::hand_out(const RuntimeValue& value, const CallContext& context,
 }
 
 void Executor::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
-    // A stateful method runs one call at a time: each reads the state the previous one left.
-    std::unique_lock<std::mutex> state_lock(state_mutex_, std::defer_lock);
-    if (!buffers_.empty()) state_lock.lock();
+    // A stateful method runs one call at a time, on its one context: each reads the state the
+    // previous one left, some of it in that context's infer requests.
+    if (!buffers_.empty()) {
+        std::lock_guard state_lock(state_mutex_);
+        run_with(*state_context_, inputs, outputs);
+        last_openvino_ns_.store(state_context_->openvino_ns, std::memory_order_relaxed);
+        return;
+    }
     std::unique_ptr<CallContext> context = take_context();
     struct GiveBack {
         Executor& executor;
@@ -611,7 +665,9 @@ void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs,
 
     Values values(constants_.size());
     for (size_t i = 0; i < inputs.size(); ++i) values[user_input_slots_[i]] = RuntimeValue::of(view_of(inputs[i]));
-    for (const auto& buffer : buffers_) values[buffer.input_slot] = RuntimeValue::of(buffer.state);
+    for (const auto& buffer : buffers_) {
+        if (buffer.openvino_step < 0) values[buffer.input_slot] = RuntimeValue::of(buffer.state);
+    }
 
     context.openvino_ns = 0;
     for (size_t s = 0; s < steps_.size(); ++s) {
@@ -628,6 +684,8 @@ void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs,
     size_t k = 0;
     for (size_t i = 0; i < outputs_.size(); ++i) {
         const auto& output = outputs_[i];
+        // Its new value stayed in OpenVINO (its Assign), not among the call's values.
+        if (output.mutated_buffer >= 0 && buffers_[output.mutated_buffer].openvino_step >= 0) continue;
         if (output.is_none) throw UnsupportedError(prepared_.where + ": output " + std::to_string(i) + " is None; return tensors only");
         const RuntimeValue& value = output.slot >= 0 ? lookup(values, output.slot) : output.constant;
         if (output.mutated_buffer >= 0) {

@@ -11,7 +11,10 @@
 // reused from call to call) taken from a pool for the call and given back after, a new one
 // made when none is free; the compiled models, the kernels, the plan and the constants are
 // shared and only read. A method that mutates buffers serializes its calls and the state API
-// on one mutex, since each call reads the state the previous one left.
+// on one mutex, since each call reads the state the previous one left, and runs every call
+// on its one call context (state_context_), not the pool: a buffer kept as OpenVINO state
+// (compile's keep_state_in_openvino) lives in that context's infer request of its step, so one
+// request holds it from call to call and nothing is copied between requests.
 #pragma once
 
 #include <array>
@@ -128,12 +131,15 @@ private:
 
     // A mutated buffer: the state a call reads, and two buffers OpenVINO writes the next state
     // into in turn (no allocation per call).
+    // A buffer kept as OpenVINO state has neither: its state is the variable of the same
+    // name in the state context's infer request of `openvino_step`.
     struct MutatedBuffer {
         std::string name;               // the state-dict name (the buffer's target)
         kernels::StridedTensor initial;  // the archive's bytes, read in place, never written
         int input_slot = -1;
         kernels::StridedTensor state;
         std::array<kernels::StridedTensor, 2> halves;
+        int openvino_step = -1;  // the step holding it as OpenVINO state, or -1: pt2ov carries it
     };
 
     // One program output (graph::Graph::outputs), resolved.
@@ -166,6 +172,9 @@ private:
     void make_values(const Step& step, Values& values) const;
 
     MutatedBuffer& buffer_named(const std::string& name, const char* what);
+    // The OpenVINO variable holding a buffer kept as OpenVINO state.
+    ov::VariableState openvino_variable(const MutatedBuffer& buffer) const;
+    void set_openvino_state(const MutatedBuffer& buffer, const kernels::StridedTensor& value) const;
     kernels::StridedTensor next_state_buffer(MutatedBuffer& buffer, DType dtype, const std::vector<int64_t>& sizes);
     const kernels::RuntimeValue& lookup(const Values& values, int slot) const;
     Tensor hand_out(const kernels::RuntimeValue& value, const CallContext& context,
@@ -187,6 +196,8 @@ private:
     // The call contexts not in use.
     mutable std::mutex pool_mutex_;
     std::vector<std::unique_ptr<CallContext>> free_contexts_;
+    // A method that mutates buffers: the one context every call runs on (under state_mutex_).
+    std::unique_ptr<CallContext> state_context_;
     size_t contexts_made_ = 0;
     double compile_ms_ = 0;
     std::atomic<int64_t> last_openvino_ns_{0};
