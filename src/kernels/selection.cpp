@@ -1,7 +1,9 @@
-// Ops that pick elements by value or position: kthvalue and nonzero. OpenVINO 2026.4.1 converts
-// kthvalue wrongly, and nonzero of a 0-d tensor (openvino_facts KthvalueConvertedWrongly,
-// NonzeroOfZeroDimHasAColumn), so these run here.
+// Ops that pick elements by value or position: kthvalue, topk and nonzero. OpenVINO 2026.4.1
+// converts kthvalue wrongly, orders topk's equal elements and NaN otherwise than PyTorch, and
+// gives nonzero of a 0-d tensor a column (openvino_facts KthvalueConvertedWrongly,
+// TopkOrderNotPyTorchs, NonzeroOfZeroDimHasAColumn), so these run here.
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 #include "kernels/dispatch.h"
@@ -9,19 +11,51 @@
 namespace pt2ov::kernels {
 namespace {
 
-// PyTorch's order for sorting and selection: NaN after every number.
+// PyTorch's order for selection: NaN above every number (numpy's order), so a NaN is the
+// largest element and the last of the smallest.
 template <typename V>
-bool less_nan_last(V a, V b) {
-    if constexpr (std::is_floating_point_v<V>) {
-        if (std::isnan(a)) return false;
-        if (std::isnan(b)) return true;
+bool greater_or_nan(V x, V y) {
+    return (is_nan(x) && !is_nan(y)) || x > y;
+}
+
+// The quickselect of PyTorch's CPU kthvalue (ATen's quick_select_template, Sedgewick's
+// partitioning with a median-of-three pivot): it moves the k-th smallest of `row` (k from 0) to
+// row[k]. Which of equal elements lands there, and so the index returned, is this algorithm's
+// choice; running the same steps gives the same index.
+template <typename V>
+void quick_select(std::vector<std::pair<V, int64_t>>& row, int64_t k) {
+    auto gt = [&](int64_t a, int64_t b) { return greater_or_nan(row[static_cast<size_t>(a)].first, row[static_cast<size_t>(b)].first); };
+    auto swap = [&](int64_t a, int64_t b) { std::swap(row[static_cast<size_t>(a)], row[static_cast<size_t>(b)]); };
+    int64_t left = 0, right = static_cast<int64_t>(row.size()) - 1;
+    while (right > left) {
+        if (right == left + 1) {
+            if (gt(left, right)) swap(left, right);
+            return;
+        }
+        swap((left + right) >> 1, left + 1);
+        if (gt(left + 1, right)) swap(left + 1, right);
+        if (gt(left, right)) swap(left, right);
+        if (gt(left + 1, left)) swap(left + 1, left);
+        // row[left + 1] <= pivot <= row[right] bound both scans
+        const V pivot = row[static_cast<size_t>(left)].first;
+        int64_t i = left + 1, j = right;
+        while (true) {
+            do ++i;
+            while (greater_or_nan(pivot, row[static_cast<size_t>(i)].first));
+            do --j;
+            while (greater_or_nan(row[static_cast<size_t>(j)].first, pivot));
+            if (j < i) break;
+            swap(i, j);
+        }
+        swap(left, j);
+        if (j <= k) left = i;
+        if (j >= k) right = j - 1;
     }
-    return a < b;
 }
 
 // kthvalue(self, k, dim=-1, keepdim=False) -> (values, indices): the k-th smallest element
-// along dim (k from 1) and its index. Of equal elements the first is taken (PyTorch's
-// quickselect may pick another of them: their values agree, their indices may not).
+// along dim (k from 1) and its index, found by PyTorch's own quickselect, so that among equal
+// elements the index is the one PyTorch returns.
 std::vector<RuntimeValue> kthvalue(const KernelCall& call) {
     const StridedTensor& self = call.tensor("self", 0);
     const int64_t k = call.int_arg("k", 1);
@@ -35,6 +69,7 @@ std::vector<RuntimeValue> kthvalue(const KernelCall& call) {
     StridedTensor values = allocate_output(call, 0, plan.out_sizes, self.dtype);
     StridedTensor indices = allocate_output(call, 1, plan.out_sizes, DType::Int64);
     const StridedTensor values_kept = plan.kept_output(values), indices_kept = plan.kept_output(indices);
+    const size_t element = self.element_size();
     visit_dtype(self.dtype, [&]<typename T>() {
         using V = compute_t<T>;
         std::vector<std::pair<V, int64_t>> row(static_cast<size_t>(plan.reduced_count()));
@@ -43,12 +78,68 @@ std::vector<RuntimeValue> kthvalue(const KernelCall& call) {
                                 for (size_t i = 0; i < row.size(); ++i) {
                                     row[i] = {load<T>(p[2] + plan.reduced_bytes[i]), static_cast<int64_t>(i)};
                                 }
-                                std::stable_sort(row.begin(), row.end(), [](const auto& a, const auto& b) {
-                                    return less_nan_last(a.first, b.first);
-                                });
-                                const auto& picked = row[static_cast<size_t>(k - 1)];
-                                store<T>(p[0], picked.first);
-                                store<int64_t>(p[1], picked.second);
+                                quick_select(row, k - 1);
+                                const int64_t picked = row[static_cast<size_t>(k - 1)].second;
+                                // the element itself, bit for bit (NaN payloads, -0.0)
+                                std::memcpy(p[0], p[2] + plan.reduced_bytes[static_cast<size_t>(picked)], element);
+                                store<int64_t>(p[1], picked);
+                            });
+    });
+    return {RuntimeValue::of(values), RuntimeValue::of(indices)};
+}
+
+// topk(self, k, dim=-1, largest=True, sorted=True) -> (values, indices). PyTorch's CPU kernel
+// (ATen's topk_impl_loop) takes a row as (value, index) pairs; when k is at most 1/64 of the
+// row it partially sorts the row, otherwise it places the k-th with nth_element and, when
+// sorted, sorts the k - 1 before it. NaN counts as the largest value. The same standard
+// algorithms with the same comparator give the same one of equal elements, so the indices
+// agree with PyTorch's where the values tie.
+std::vector<RuntimeValue> topk(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const int64_t k = call.int_arg("k", 1);
+    const auto rank = static_cast<int64_t>(self.rank());
+    const int64_t dim = normalize_dim(call, call.int_arg("dim", 2, -1), rank);
+    const bool largest = call.bool_arg("largest", 3, true);
+    const bool sorted = call.bool_arg("sorted", 4, true);
+    const int64_t size = rank == 0 ? 1 : self.sizes[static_cast<size_t>(dim)];
+    if (k < 0 || k > size) call.fail("k = " + std::to_string(k) + " is out of range for a dim of size " + std::to_string(size));
+    if (self.dtype == DType::Bool) call.fail("topk does not take bool (PyTorch has no CPU kernel for it)");
+    std::vector<int64_t> out_sizes = self.sizes;
+    if (rank > 0) out_sizes[static_cast<size_t>(dim)] = k;
+    StridedTensor values = allocate_output(call, 0, out_sizes, self.dtype);
+    StridedTensor indices = allocate_output(call, 1, out_sizes, DType::Int64);
+    if (k == 0 || self.numel() == 0) return {RuntimeValue::of(values), RuntimeValue::of(indices)};
+    const std::vector<int64_t> dims = rank == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{dim};
+    const Reduction in = plan_reduction(self, dims, true);
+    const Reduction at_values = plan_reduction(values, dims, true);
+    const Reduction at_indices = plan_reduction(indices, dims, true);
+    const size_t element = self.element_size();
+    const bool partial = k * 64 <= size;
+    visit_dtype(self.dtype, [&]<typename T>() {
+        using V = compute_t<T>;
+        using Pair = std::pair<V, int64_t>;
+        std::vector<Pair> row(in.reduced_bytes.size());
+        auto above = [](const Pair& x, const Pair& y) { return greater_or_nan(x.first, y.first); };
+        auto below = [](const Pair& x, const Pair& y) { return (!is_nan(x.first) && is_nan(y.first)) || x.first < y.first; };
+        auto select = [&](auto order) {
+            if (partial) {
+                std::partial_sort(row.begin(), row.begin() + k, row.end(), order);
+            } else {
+                std::nth_element(row.begin(), row.begin() + (k - 1), row.end(), order);
+                if (sorted) std::sort(row.begin(), row.begin() + (k - 1), order);
+            }
+        };
+        for_each_element<3>(in.kept_sizes, {&at_values.kept_input, &at_indices.kept_input, &in.kept_input},
+                            [&](const std::array<std::byte*, 3>& p) {
+                                for (size_t i = 0; i < row.size(); ++i) {
+                                    row[i] = {load<T>(p[2] + in.reduced_bytes[i]), static_cast<int64_t>(i)};
+                                }
+                                largest ? select(above) : select(below);
+                                for (size_t j = 0; j < static_cast<size_t>(k); ++j) {
+                                    const auto source = static_cast<size_t>(row[j].second);
+                                    std::memcpy(p[0] + at_values.reduced_bytes[j], p[2] + in.reduced_bytes[source], element);
+                                    store<int64_t>(p[1] + at_indices.reduced_bytes[j], row[j].second);
+                                }
                             });
     });
     return {RuntimeValue::of(values), RuntimeValue::of(indices)};
@@ -81,6 +172,7 @@ std::vector<RuntimeValue> nonzero(const KernelCall& call) {
 }
 
 PT2OV_KERNEL("aten.kthvalue.default", kthvalue);
+PT2OV_KERNEL("aten.topk.default", topk);
 PT2OV_KERNEL("aten.nonzero.default", nonzero);
 
 }  // namespace

@@ -81,6 +81,11 @@ const std::vector<Fact>& all() {
          "in another order than PyTorch's, also with stable=True: sort([0.5, nan, 2, 2, nan, -inf, 2, 0.5]) gives "
          "[nan, 2, 2, nan, -inf, 2, 0.5, 0.5]",
          "every sort and argsort runs on pt2ov's CPU kernel (PyTorch's comparators and algorithms)"},
+        {"TopkOrderNotPyTorchs", "2026.4.1",
+         "topk (TopK) returns other indices than PyTorch among equal values (48 of 50 tie-heavy int32 rows, 45 of "
+         "50 float32 rows differ) and does not take NaN as the largest value: the top 2 of [1, nan, 3, 2] come "
+         "back as [1, nan], PyTorch [nan, 3]",
+         "every topk runs on pt2ov's CPU kernel (PyTorch's algorithms and comparator)"},
         {"BucketizeNanFirst", "2026.4.1",
          "bucketize with right=False puts NaN in bucket 0; PyTorch puts it after the last boundary",
          "every bucketize with right=False runs on pt2ov's CPU kernel"},
@@ -278,6 +283,7 @@ const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph
 const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) {
     const std::string& op = node.target;
     if (op == "aten.kthvalue.default") return &fact("KthvalueConvertedWrongly");
+    if (op == "aten.topk.default") return &fact("TopkOrderNotPyTorchs");
     if (op == "aten.sort.default" || op == "aten.sort.stable" || op == "aten.argsort.default" || op == "aten.argsort.stable") {
         return &fact("SortOrderNotPyTorchs");
     }

@@ -16,6 +16,7 @@ from conftest import describe, inspect_json, run_cli
 # (case, mode): {fact: (op, nodes of that op the fact routes, nodes of that op it leaves)}
 ROUTED = {
     ("kthvalue_rows", "exported"): ("KthvalueConvertedWrongly", "aten.kthvalue.default", 2, 0),
+    ("tied_selections", "decomposed"): ("TopkOrderNotPyTorchs", "aten.topk.default", 11, 0),
     ("nonzero_zero_dim", "decomposed"): ("NonzeroOfZeroDimHasAColumn", "aten.nonzero.default", 2, 1),
     ("cdist_norms", "decomposed"): ("CdistOnlyEuclidean", "aten._cdist_forward.default", 4, 1),
     ("erfinv_near_one", "exported"): ("ErfinvImprecise", "aten.erfinv.default", 1, 0),

@@ -153,6 +153,49 @@ register(
 )
 
 
+class TiedSelections(nn.Module):
+    """topk and kthvalue where values tie and NaN appears: which index of equal values comes back is
+    PyTorch's algorithms' choice (a partial sort when k is at most 1/64 of the dim, nth_element
+    otherwise; a quickselect for kthvalue)."""
+
+    def forward(self, ints, longs, floats, wide):
+        outs = []
+        for x in (ints, longs, floats):
+            outs += list(torch.topk(x, 3))
+            outs += list(torch.topk(x, 4, dim=0, largest=False))
+            outs += list(torch.topk(x, 5, sorted=False))
+            outs += list(torch.kthvalue(x, 4))
+            outs += list(torch.kthvalue(x, 2, 0, True))
+        outs += list(torch.topk(wide, 2))  # the partial-sort path
+        outs += list(torch.topk(wide, 1, largest=False))
+        return tuple(outs)
+
+
+def _tied_selection_inputs(variant):
+    g = torch.Generator().manual_seed(940 + variant)
+    rows = (6, 3)[variant]
+    ints = torch.randint(0, 4, (rows, 17), generator=g, dtype=torch.int32)
+    floats = torch.randint(-2, 3, (rows, 17), generator=g).float()
+    floats[0, 3] = floats[1, 9] = float("nan")
+    wide = torch.randint(0, 3, (rows, 200), generator=g).float()
+    wide[1, 150] = float("nan")
+    return ints, ints.to(torch.int64) * 3, floats, wide
+
+
+register(
+    ModelCase(
+        name="tied_selections",
+        make_module=lambda: TiedSelections().eval(),
+        make_inputs=_tied_selection_inputs,
+        expect_exact=True,
+        notes="topk: OpenVINO 2026.4.1's TopK returns other indices among equal values and does not take NaN as "
+        "the largest (openvino_facts TopkOrderNotPyTorchs); kthvalue's CPU kernel took the first of equal "
+        "values where PyTorch's quickselect picks another. Both run PyTorch's own algorithms on pt2ov's CPU "
+        "kernels.",
+    )
+)
+
+
 class NonzeroZeroDim(nn.Module):
     def forward(self, zero, seven, v):
         return torch.nonzero(zero), torch.nonzero(seven), torch.nonzero(v)

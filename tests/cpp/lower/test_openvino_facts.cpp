@@ -791,6 +791,39 @@ TEST(OpenVINOFacts, SortOrderNotPyTorchs) {
     EXPECT_EQ(fault->name, "SortOrderNotPyTorchs");
 }
 
+// topk as the frontend converts it (TopK, largest, sorted by value), fed a NaN: PyTorch takes NaN
+// as the largest value, so the top 2 of [1, nan, 3, 2] are [nan, 3] at [1, 2].
+TEST(OpenVINOFacts, TopkOrderNotPyTorchs) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> values{1.0f, nan, 3.0f, 2.0f};
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 4});
+    auto k = ov::op::v0::Constant::create(ov::element::i64, {}, {2});
+    auto topk = std::make_shared<ov::op::v11::TopK>(x, k, 1, ov::op::TopKMode::MAX, ov::op::TopKSortType::SORT_VALUES,
+                                                    ov::element::i64, false);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{topk->output(0), topk->output(1)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {1, 4}, values.data()));
+    request.infer();
+    const float* got = request.get_output_tensor(0).data<float>();
+    const int64_t* at = request.get_output_tensor(1).data<int64_t>();
+    const bool right = std::isnan(got[0]) && got[1] == 3.0f && at[0] == 1 && at[1] == 2;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": the top 2 of [1, nan, 3, 2] come back as [" << got[0] << ", "
+              << got[1] << "] at [" << at[0] << ", " << at[1] << "] (PyTorch: [nan, 3] at [1, 2]): "
+              << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("topk_nan_right", right ? "yes" : "no");
+
+    pt2ov::test::GraphBuilder b;
+    b.value("x", pt2ov::DType::Int32, {3, 8});
+    b.value("v", pt2ov::DType::Int32, {3, 2});
+    b.value("i", pt2ov::DType::Int64, {3, 2});
+    b.node("t", "aten.topk.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"k", pt2ov::graph::int_arg(2), false}},
+           {pt2ov::graph::tensor_arg("v"), pt2ov::graph::tensor_arg("i")});
+    for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "TopkOrderNotPyTorchs");
+}
+
 TEST(OpenVINOFacts, BucketizeNanFirst) {
     std::vector<float> value{std::numeric_limits<float>::quiet_NaN(), 0.5f, 3.0f};
     std::vector<float> bounds{-2.0f, 0.0f, 1.0f};
