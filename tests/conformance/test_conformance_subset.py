@@ -198,6 +198,9 @@ PASSING = [
     ('nn.functional.embedding_bag', 'float32', 'exported'),
     ('block_diag', 'float32', 'exported'),
     ('trapezoid', 'float32', 'exported'),
+    # sum_to_size to () of a 0-d integer or bool tensor sums, so promotes to int64, as eager does
+    ('sum_to_size', 'int32', 'exported'),
+    ('sum_to_size', 'bool', 'exported'),
     # ties: PyTorch's own topk and kthvalue algorithms on the CPU kernels (TopkOrderNotPyTorchs)
     ('kthvalue', 'int32', 'exported'),
     ('kthvalue', 'int32', 'decomposed'),
