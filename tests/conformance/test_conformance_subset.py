@@ -201,6 +201,10 @@ PASSING = [
     # sum_to_size to () of a 0-d integer or bool tensor sums, so promotes to int64, as eager does
     ('sum_to_size', 'int32', 'exported'),
     ('sum_to_size', 'bool', 'exported'),
+    # float16 overflow inside a chain: the exp family on the CPU kernel (HalfIntermediatesKeptInFloat); the
+    # decomposed soft_margin_loss computes in float32 in torch's own program (a skip), its first sample passes
+    ('nn.functional.soft_margin_loss', 'float16', 'exported'),
+    ('nn.functional.soft_margin_loss', 'float16', 'decomposed'),
     # ties: PyTorch's own topk and kthvalue algorithms on the CPU kernels (TopkOrderNotPyTorchs)
     ('kthvalue', 'int32', 'exported'),
     ('kthvalue', 'int32', 'decomposed'),
@@ -227,9 +231,11 @@ KNOWN_FAILING = {
         'refused: 16-bit grid_sampler goes to the CPU kernel (GridSamplerHalfInFloat), which does not round every '
         'step to 16 bits as PyTorch does',
     ('nn.functional.grid_sample', 'float16', 'decomposed'):
-        'wrong: sample 0: output: 4 of 150 values off; max abs err 0.00299, max rel err 0.0348',
-    ('nn.functional.soft_margin_loss', 'float16', 'decomposed'):
-        'wrong: sample 1: output: 1 of 1 values off; max abs err inf, max rel err inf',
+        'refused: 16-bit grid_sampler goes to the CPU kernel (GridSamplerHalfInFloat), which does not round every '
+        'step to 16 bits as PyTorch does',
+    ('nn.functional.conv_transpose3d', 'float16', 'exported'):
+        'refused: PyTorch adds a 16-bit transposed convolution in 16 bits, OpenVINO in float32 '
+        '(HalfTransposedConvolutionInFloat); pt2ov has no kernel for it',
 }
 
 

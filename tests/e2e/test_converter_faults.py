@@ -16,6 +16,7 @@ from conftest import describe, inspect_json, run_cli
 # (case, mode): {fact: (op, nodes of that op the fact routes, nodes of that op it leaves)}
 ROUTED = {
     ("kthvalue_rows", "exported"): ("KthvalueConvertedWrongly", "aten.kthvalue.default", 2, 0),
+    ("half_overflow", "decomposed"): ("HalfIntermediatesKeptInFloat", "aten.exp.default", 1, 0),
     ("tied_selections", "decomposed"): ("TopkOrderNotPyTorchs", "aten.topk.default", 11, 0),
     ("nonzero_zero_dim", "decomposed"): ("NonzeroOfZeroDimHasAColumn", "aten.nonzero.default", 2, 1),
     ("cdist_norms", "decomposed"): ("CdistOnlyEuclidean", "aten._cdist_forward.default", 4, 1),
@@ -66,3 +67,35 @@ def test_variance_with_its_default_correction_stays_on_openvino(zoo_programs, mo
     variance = [(kind, node) for kind, node in _nodes(doc) if re.match(r"aten\.(var|var_mean|std)\.", node["target"])]
     assert variance, doc
     assert all(kind == "openvino" for kind, _ in variance), variance
+
+
+class _TransposedConvolution(torch.nn.Module):
+    def __init__(self, dims):
+        super().__init__()
+        self.conv = (torch.nn.ConvTranspose1d, torch.nn.ConvTranspose2d, torch.nn.ConvTranspose3d)[dims - 1](4, 3, 3, 2, 1)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32])
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+def test_half_transposed_convolution_is_refused_naming_the_fact(tmp_path, dims, dtype, mode):
+    """PyTorch's CPU kernel adds a 16-bit transposed convolution's overlapping contributions in
+    16 bits; OpenVINO sums in float32 (HalfTransposedConvolutionInFloat). pt2ov has no kernel of
+    its own for it, so the 16-bit program is refused naming the fact; float32 runs."""
+    module = _TransposedConvolution(dims).to(dtype).eval()
+    x = torch.randn((1, 4) + (5,) * dims).to(dtype)
+    ep = torch.export.export(module, (x,))
+    if mode == "decomposed":
+        ep = ep.run_decompositions()
+    pt2 = tmp_path / "model.pt2"
+    torch.export.save(ep, pt2)
+    proc = run_cli(["inspect", pt2])
+    if dtype == torch.float32:
+        assert proc.returncode == 0, describe(proc)
+        return
+    assert proc.returncode == 2, describe(proc)
+    assert "openvino_facts HalfTransposedConvolutionInFloat" in proc.stderr, describe(proc)
+    assert len(proc.stderr.strip().splitlines()) == 1, describe(proc)

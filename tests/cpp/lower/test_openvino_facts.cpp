@@ -31,6 +31,10 @@
 #include "openvino/op/grid_sample.hpp"
 #include "openvino/op/bucketize.hpp"
 #include "openvino/op/topk.hpp"
+#include "openvino/op/exp.hpp"
+#include "openvino/op/convolution.hpp"
+#include "openvino/op/log.hpp"
+#include "openvino/op/convert.hpp"
 #include "openvino/op/avg_pool.hpp"
 #include "openvino/op/add.hpp"
 #include "openvino/op/abs.hpp"
@@ -822,6 +826,85 @@ TEST(OpenVINOFacts, TopkOrderNotPyTorchs) {
     const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
     ASSERT_NE(fault, nullptr);
     EXPECT_EQ(fault->name, "TopkOrderNotPyTorchs");
+}
+
+// log(exp(x) + 1) on a float16 model: PyTorch rounds exp's result to float16, where exp(12) is
+// inf (float16 ends at 65504), so the log is inf too.
+TEST(OpenVINOFacts, HalfIntermediatesKeptInFloat) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f16, ov::Shape{2});
+    auto exp = std::make_shared<ov::op::v0::Exp>(x);
+    auto one = ov::op::v0::Constant::create(ov::element::f16, {}, {1.0f});
+    auto log = std::make_shared<ov::op::v0::Log>(std::make_shared<ov::op::v1::Add>(exp, one));
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{log->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<ov::float16> values{ov::float16(12.0f), ov::float16(1.0f)};
+    request.set_input_tensor(0, ov::Tensor(ov::element::f16, {2}, values.data()));
+    request.infer();
+    const float got = static_cast<float>(request.get_output_tensor(0).data<ov::float16>()[0]);
+    const bool right = std::isinf(got);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": log(exp(12) + 1) in a float16 model gives " << got
+              << " (PyTorch, rounding exp to float16: inf): " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("half_overflow_right", right ? "yes" : "no");
+
+    for (const auto dtype : {pt2ov::DType::Float16, pt2ov::DType::BFloat16, pt2ov::DType::Float32}) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", dtype, {2});
+        b.value("y", dtype, {2});
+        b.node("y", "aten.exp.default", {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        if (dtype == pt2ov::DType::Float16) {
+            ASSERT_NE(fault, nullptr);
+            EXPECT_EQ(fault->name, "HalfIntermediatesKeptInFloat");
+        } else {
+            EXPECT_EQ(fault, nullptr) << "bfloat16 and float32 share float32's range: exp overflows alike";
+        }
+    }
+}
+
+// A float16 transposed convolution whose output element 2 gathers 1 * 1024 + 1 * 0.5 + 1 * 0.5: in
+// float32 that is 1025, exactly a float16; added in float16 with 1024 first (each 1024 + 0.5
+// rounds back to 1024) it is 1024. PyTorch's CPU kernel adds the overlapping contributions in
+// the 16-bit type; this records what OpenVINO does.
+TEST(OpenVINOFacts, HalfTransposedConvolutionInFloat) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f16, ov::Shape{1, 1, 3});
+    auto w = ov::op::v0::Constant::create(ov::element::f16, {1, 1, 3}, {0.5f, 0.5f, 1024.0f});
+    auto conv = std::make_shared<ov::op::v1::ConvolutionBackpropData>(x, w, ov::Strides{1}, ov::CoordinateDiff{0},
+                                                                      ov::CoordinateDiff{0}, ov::Strides{1});
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{conv->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<ov::float16> ones(3, ov::float16(1.0f));
+    request.set_input_tensor(0, ov::Tensor(ov::element::f16, {1, 1, 3}, ones.data()));
+    request.infer();
+    const float got = static_cast<float>(request.get_output_tensor(0).data<ov::float16>()[2]);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": a float16 transposed convolution sums 1024 + 0.5 + 0.5 to "
+              << got << " (1025: summed in float32 and rounded once; 1024: added in float16 from 1024 on)\n";
+    RecordProperty("half_transposed_sum", std::to_string(got));
+    EXPECT_EQ(got, 1025.0f) << "the fact says OpenVINO sums in float32; re-measure it";
+
+    for (const auto dtype : {pt2ov::DType::Float16, pt2ov::DType::Float32}) {
+        for (const bool transposed : {true, false}) {
+            pt2ov::test::GraphBuilder b;
+            b.value("x", dtype, {1, 1, 3});
+            b.value("w", dtype, {1, 1, 3});
+            b.value("y", dtype, {1, 1, transposed ? 5 : 1});
+            b.node("y", "aten.convolution.default",
+                   {{"input", pt2ov::graph::tensor_arg("x"), false}, {"weight", pt2ov::graph::tensor_arg("w"), false},
+                    {"bias", pt2ov::graph::none_arg(), false}, {"stride", pt2ov::graph::ints_arg({1}), false},
+                    {"padding", pt2ov::graph::ints_arg({0}), false}, {"dilation", pt2ov::graph::ints_arg({1}), false},
+                    {"transposed", pt2ov::graph::bool_arg(transposed), false},
+                    {"output_padding", pt2ov::graph::ints_arg({0}), false}, {"groups", pt2ov::graph::int_arg(1), false}},
+                   {pt2ov::graph::tensor_arg("y")});
+            for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+            const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+            if (dtype == pt2ov::DType::Float16 && transposed) {
+                ASSERT_NE(fault, nullptr);
+                EXPECT_EQ(fault->name, "HalfTransposedConvolutionInFloat");
+            } else {
+                EXPECT_EQ(fault, nullptr);
+            }
+        }
+    }
 }
 
 TEST(OpenVINOFacts, BucketizeNanFirst) {
