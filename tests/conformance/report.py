@@ -122,8 +122,10 @@ def write(records: list[dict], build: str, samples: int, path: pathlib.Path) -> 
         "**crash** (any other exit, a signal or the timeout). **Skipped**: the sample has no "
         "tensor input, sparse or complex tensors or non-tensor outputs, eager raises, the op is "
         "random (a node tagged `nondeterministic_seeded` that does draw, or two eager calls "
-        "differ) or returns uninitialized memory (`empty_like`, ...), or torch fails to export, "
-        "decompose or save it.",
+        "differ) or returns uninitialized memory (`empty_like`, ...), torch fails to export, "
+        "decompose or save it, or the program torch exported itself computes otherwise than eager "
+        "(PyTorch running it differs from eager beyond the tolerance) while pt2ov returns what the "
+        "program returns: the difference is torch's, and the skip names it.",
         f"- Time: {wall / 60:.1f} min wall clock over {len(sweeps)} sweep run(s) with "
         f"{max((r['workers'] for r in sweeps), default=0)} worker processes on a shared 2-core "
         "machine.",
