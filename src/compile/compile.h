@@ -1,6 +1,7 @@
 // The load pipeline as one readable sequence (stages.h has each stage).
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "compile/method.h"
@@ -11,7 +12,9 @@ namespace pt2ov::compile {
 // read → check → rewrite → bind signature → number values.
 PreparedMethod prepare(const std::string& path, const LoadOptions& options);
 
-// learn support → place ⇄ convert → take out aliases → report.
-PlannedMethod plan(const PreparedMethod& method, const LoadOptions& options);
+// learn support → place ⇄ convert → take out aliases → report. `compile_failures` (node name →
+// OpenVINO's words) places the nodes of a step OpenVINO could not compile on the CPU kernels.
+PlannedMethod plan(const PreparedMethod& method, const LoadOptions& options,
+                   const std::map<std::string, std::string>& compile_failures = {});
 
 }  // namespace pt2ov::compile

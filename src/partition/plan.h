@@ -19,6 +19,8 @@ struct PlacementOptions {
     std::vector<std::string> cpu_nodes;  // node names as the archive has them
     bool strict = false;                 // refuse any CPU step
     std::string openvino_version;        // named in reasons
+    // node name -> why OpenVINO could not compile the step that held it (Program::load retries)
+    std::map<std::string, std::string> compile_failures;
 };
 
 enum class Where { OpenVINO, Cpu };

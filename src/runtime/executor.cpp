@@ -10,6 +10,9 @@
 #include "kernels/registry.h"
 #include "lower/element_type.h"
 #include "lower/openvino_facts.h"
+#include "openvino/core/model.hpp"
+#include "openvino/op/parameter.hpp"
+#include "openvino/op/relu.hpp"
 #include "openvino/runtime/core.hpp"
 #include "openvino/runtime/properties.hpp"
 #include "runtime/inputs.h"
@@ -26,6 +29,19 @@ namespace {
 ov::Core& shared_core() {
     static ov::Core core;
     return core;
+}
+
+// Whether `device` compiles the smallest model at all: tells a device that cannot be used
+// (absent, misnamed) from a program its plugin cannot compile.
+bool device_compiles_anything(const std::string& device) {
+    try {
+        auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1});
+        auto relu = std::make_shared<ov::op::v0::Relu>(x);
+        shared_core().compile_model(std::make_shared<ov::Model>(ov::OutputVector{relu}, ov::ParameterVector{x}), device);
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
 }
 
 ov::element::Type precision_hint(const std::string& precision) {
@@ -278,9 +294,14 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
     if (!lowered.model) return;
 
     auto step = std::make_unique<CompiledStep>();
-    step->compiled = with_context(prepared_.where + ": OpenVINO could not compile step " + std::to_string(index + 1) +
-                                      " for device '" + options.device + "'",
-                                  [&] { return shared_core().compile_model(lowered.model, options.device, config); });
+    try {
+        step->compiled = shared_core().compile_model(lowered.model, options.device, config);
+    } catch (const std::exception& e) {
+        const std::string message = prepared_.where + ": OpenVINO could not compile step " + std::to_string(index + 1) +
+                                    " for device '" + options.device + "': " + e.what();
+        if (!device_compiles_anything(options.device)) throw UnsupportedError(message);
+        throw StepCompileFailure(message, index, e.what());
+    }
     for (const auto& name : lowered.parameters) {
         step->parameter_slots.push_back(slot_of(graph, name));
         step->parameter_names.push_back(name);

@@ -38,6 +38,16 @@ using compile::OpenVINOStep;
 using compile::PlannedMethod;
 using compile::PreparedMethod;
 
+// OpenVINO could not compile one OpenVINO step (a plugin failure on a program it converted).
+// Program::load catches it and places that step's nodes on pt2ov's CPU kernels instead.
+class StepCompileFailure : public UnsupportedError {
+public:
+    StepCompileFailure(const std::string& message, size_t step_index, std::string plugin_message)
+        : UnsupportedError(message), step_index(step_index), plugin_message(std::move(plugin_message)) {}
+    size_t step_index;           // into the plan's steps
+    std::string plugin_message;  // OpenVINO's own words
+};
+
 class Executor {
 public:
     // Compiles every OpenVINO step of `planned` for the device in `options`.

@@ -1,4 +1,7 @@
 // The public API: load, inspect, run.
+#include <map>
+#include <string>
+
 #include "common/error.h"
 #include "compile/compile.h"
 #include "lower/convert.h"
@@ -8,6 +11,18 @@
 namespace pt2ov {
 
 namespace {
+
+// OpenVINO's message on one line (its exceptions span several), to stand in a node's reason.
+std::string one_line_of(const std::string& message) {
+    std::string line;
+    for (char c : message) {
+        const bool blank = c == '\n' || c == '\r' || c == '\t' || c == ' ';
+        if (blank && (line.empty() || line.back() == ' ')) continue;
+        line += blank ? ' ' : c;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    return line;
+}
 
 // What crosses the public API is a pt2ov::Error. OpenVINO's and the standard library's
 // exceptions are caught where they arise and given context (with_context); one that still
@@ -43,8 +58,25 @@ Program Program::load(const std::string& path, const LoadOptions& options) {
     return at_api_boundary(path, [&] {
         auto impl = std::make_unique<Impl>();
         impl->prepared = compile::prepare(path, options);
-        impl->planned = compile::plan(impl->prepared, options);
-        impl->executor = std::make_unique<runtime::Executor>(impl->prepared, impl->planned, options);
+        // A step OpenVINO converted but its plugin cannot compile goes back to placement, its
+        // nodes to the CPU kernels (refused there, naming the failure, where a kernel is
+        // missing or under --strict). Each retry moves at least one node, so this ends.
+        std::map<std::string, std::string> compile_failures;
+        while (true) {
+            impl->planned = compile::plan(impl->prepared, options, compile_failures);
+            try {
+                impl->executor = std::make_unique<runtime::Executor>(impl->prepared, impl->planned, options);
+                break;
+            } catch (const runtime::StepCompileFailure& failure) {
+                if (options.strict || failure.step_index >= impl->planned.plan.steps.size()) throw;
+                const size_t before = compile_failures.size();
+                for (int node : impl->planned.plan.steps[failure.step_index].nodes) {
+                    compile_failures.emplace(impl->prepared.graph.nodes[static_cast<size_t>(node)].source_name(),
+                                             one_line_of(failure.plugin_message));
+                }
+                if (compile_failures.size() == before) throw;
+            }
+        }
         impl->timings = {impl->prepared.archive_ms, impl->planned.convert_ms, impl->executor->compile_ms()};
         return Program(std::move(impl));
     });

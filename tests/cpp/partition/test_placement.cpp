@@ -46,6 +46,25 @@ TEST(Placement, UserListsWinOverSupport) {
     EXPECT_NE(plan.reason[1].find("--cpu-node c"), std::string::npos);
 }
 
+// Program::load gives the nodes of a step OpenVINO could not compile back to placement: they
+// run on the CPU kernels with the plugin's words in their reason, the rest stay.
+TEST(Placement, NodesOfAStepThatFailedToCompileRunOnTheCpu) {
+    GraphBuilder b;
+    b.sizes = {1 << 20};
+    b.value("x");
+    b.node("s", "aten.sin.default", {"x"});
+    b.node("c", "aten.cos.default", {"s"});
+    b.graph.outputs = {tensor("c")};
+    PlacementOptions options;
+    options.openvino_version = "2026.4.1";
+    options.compile_failures = {{"s", "object is not initialized"}};
+    const Plan plan = place(b.graph, {}, inputs({"x"}), options);
+    EXPECT_EQ(plan.where[0], Where::Cpu);
+    EXPECT_EQ(plan.where[1], Where::OpenVINO);
+    EXPECT_NE(plan.reason[0].find("could not compile the step that held it (object is not initialized)"), std::string::npos)
+        << plan.reason[0];
+}
+
 TEST(Placement, StrictRefusesAnyCpuNodeNamingIt) {
     GraphBuilder b;
     b.value("x");
