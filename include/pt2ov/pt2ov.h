@@ -39,6 +39,10 @@ struct LoadOptions {
     std::vector<std::string> cpu_nodes;  // node names kept off OpenVINO
     bool strict = false;                 // refuse any CPU step
     int num_threads = 0;                 // OpenVINO's inference threads; 0: OpenVINO's default
+    // OpenVINO's performance hint: "latency" (one call at a time as fast as it goes: one stream)
+    // or "throughput" (calls from several threads at once on one Program run on parallel
+    // streams; each call's own latency is longer). Results are the same either way.
+    std::string performance_hint = "latency";
     // A promise about the int64 user inputs (positions, token ids, lengths): every value within
     // [-limit, limit]. Each call checks it (InputError naming the input beyond it), and index
     // arithmetic on those inputs whose every value then fits 32 bits stays on OpenVINO, which

@@ -30,6 +30,11 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
     command.add_option("--threads", options.num_threads, "OpenVINO inference threads (0: OpenVINO's default, all cores)")
         ->check(CLI::Range(0, 4096))
         ->default_val(0);
+    command.add_option("--hint", options.performance_hint,
+                       "OpenVINO performance hint: latency (one call at a time, fastest) or throughput (parallel "
+                       "streams for calls from many threads on one program)")
+        ->check(CLI::IsMember({"latency", "throughput"}))
+        ->default_val("latency");
     command.add_option("--cpu-op", options.cpu_ops,
                        "Keep this op off OpenVINO (repeatable), e.g. aten.atan.default or aten.atan");
     command.add_option("--cpu-node", options.cpu_nodes, "Keep this node off OpenVINO (repeatable), as inspect names it");

@@ -221,6 +221,13 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
     if (!options.cache_dir.empty()) config.emplace(ov::cache_dir(options.cache_dir));
     if (options.num_threads < 0) throw InputError("the number of threads must be 0 (OpenVINO's default) or more");
     if (options.num_threads > 0) config.emplace(ov::inference_num_threads(options.num_threads));
+    if (options.performance_hint == "latency") {
+        config.emplace(ov::hint::performance_mode(ov::hint::PerformanceMode::LATENCY));
+    } else if (options.performance_hint == "throughput") {
+        config.emplace(ov::hint::performance_mode(ov::hint::PerformanceMode::THROUGHPUT));
+    } else {
+        throw InputError("unknown performance hint '" + options.performance_hint + "'; use latency or throughput");
+    }
     const auto& plan_steps = planned.plan.steps;
     steps_.resize(plan_steps.size());
     for (size_t s = 0; s < plan_steps.size(); ++s) {

@@ -138,6 +138,25 @@ TEST(Concurrency, OpenVINOOnlyProgram) {
     EXPECT_GT(program.last_openvino_ns(), 0);
 }
 
+// Under the throughput hint OpenVINO runs concurrent calls on parallel streams: still the lone
+// calls' results.
+TEST(Concurrency, OpenVINOOnlyProgramUnderTheThroughputHint) {
+    LoadOptions options;
+    options.performance_hint = "throughput";
+    Program program = Program::load(concurrency_fixture("mlp.pt2"), options);
+    ASSERT_EQ(step_kinds(program), std::set<std::string>{"openvino"});
+    std::mt19937 rng(2);
+    std::vector<std::vector<Tensor>> sets;
+    for (int i = 0; i < 8; ++i) sets.push_back({random_floats({8, 32}, rng)});
+    expect_concurrent_calls_match_lone_calls(program, sets, /*caller_outputs=*/false);
+}
+
+TEST(Concurrency, AnUnknownPerformanceHintIsAnInputError) {
+    LoadOptions options;
+    options.performance_hint = "fastest";
+    EXPECT_THROW(Program::load(concurrency_fixture("mlp.pt2"), options), InputError);
+}
+
 TEST(Concurrency, MixedOpenVINOAndCpuProgram) {
     LoadOptions options;
     options.cpu_ops = {"aten.masked_fill"};
