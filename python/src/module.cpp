@@ -281,6 +281,7 @@ constexpr uint32_t kDLPackMajor = 1;
 struct TorchDLPack {
     PyTypeObject* tensor_type = nullptr;
     const DLPackExchangeApi* exchange = nullptr;  // null: the legacy functions below
+    const DLPackExchangeApi* exchange_found = nullptr;  // what torch has (exchange, unless a test turned it off)
     nb::handle to_dlpack;    // torch._C._to_dlpack(tensor) -> "dltensor" capsule
     nb::handle from_dlpack;  // torch._C._from_dlpack(capsule) -> tensor
     nb::handle is_neg;       // torch.Tensor.is_neg, called on a tensor without a bound method
@@ -308,7 +309,7 @@ const DLPackExchangeApi* exchange_api_of(nb::handle tensor_type) {
 }
 
 // Null until the caller has imported torch (pt2ov never imports it for a call).
-const TorchDLPack* torch_dlpack() {
+TorchDLPack* torch_dlpack() {
     static TorchDLPack entry;
     if (entry.tensor_type) return &entry;
     PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");  // borrowed
@@ -316,7 +317,7 @@ const TorchDLPack* torch_dlpack() {
     nb::object c_api = nb::borrow(torch).attr("_C");
     nb::object tensor_type = nb::borrow(torch).attr("Tensor");
     if (!PyType_Check(tensor_type.ptr())) throw pt2ov::InternalError("torch.Tensor is not a type");
-    entry.exchange = exchange_api_of(tensor_type);
+    entry.exchange = entry.exchange_found = exchange_api_of(tensor_type);
     entry.to_dlpack = nb::object(c_api.attr("_to_dlpack")).release();
     entry.from_dlpack = nb::object(c_api.attr("_from_dlpack")).release();
     entry.is_neg = nb::object(tensor_type.attr("is_neg")).release();
@@ -600,14 +601,14 @@ struct PyProgram {
     // program(*inputs): outputs of the kind of the first input (torch tensors for a torch
     // tensor, numpy arrays otherwise).
     nb::tuple call(nb::args args) {
-        const std::vector<Input> arrays = as_inputs(&PyTuple_GET_ITEM(args.ptr(), 0), args.size());
+        std::vector<Input> arrays = as_inputs(&PyTuple_GET_ITEM(args.ptr(), 0), args.size());
         const TorchDLPack* torch = torch_dlpack();
         const bool torch_out = torch && args.size() > 0 && PyObject_TypeCheck(args[0].ptr(), torch->tensor_type);
         const NumpyApi* numpy = torch_out ? nullptr : numpy_api();
         if (!torch_out && !numpy) throw pt2ov::InternalError("numpy outputs asked for, and numpy cannot be imported");
         std::vector<pt2ov::Tensor> inputs;
         inputs.reserve(arrays.size());
-        for (const auto& a : arrays) inputs.push_back(a.tensor);
+        for (auto& a : arrays) inputs.push_back(std::move(a.tensor));  // a.keep still holds the memory
         std::vector<pt2ov::Tensor> outputs;
         {
             nb::gil_scoped_release release;
@@ -799,6 +800,14 @@ NB_MODULE(_pt2ov, m) {
         for (const auto& a : as_inputs(&PyTuple_GET_ITEM(items.ptr(), 0), items.size()))
             addresses.push_back(reinterpret_cast<uintptr_t>(a.tensor.data()));
         return addresses;
+    });
+    // For the tests and bench/python_overhead.py: torch tensors through the exchange API (when
+    // torch has it) or through the legacy capsule functions; returns whether torch has the API.
+    m.def("_use_torch_exchange_api", [](bool enabled) {
+        TorchDLPack* torch = torch_dlpack();
+        if (!torch) throw pt2ov::InputError("torch is not imported");
+        torch->exchange = enabled ? torch->exchange_found : nullptr;
+        return torch->exchange_found != nullptr;
     });
     m.def("methods", [](const std::string& path) { return pt2ov::Program::methods(path); }, nb::arg("path"));
     m.def("openvino_version", &pt2ov::openvino_version);
