@@ -273,7 +273,7 @@ struct DLPackExchangeApi {
 constexpr uint32_t kDLPackMajor = 1;
 
 // torch's C entry points, looked up once torch is imported: the exchange API where this
-// torch has it (torch 2.10 and later), else the legacy DLPack functions of torch._C. Either
+// torch has it (the pinned 2.13 does), else the legacy DLPack functions of torch._C. Either
 // way no Python function runs per tensor (torch.Tensor.__dlpack__ and
 // torch.utils.dlpack.from_dlpack are Python functions checking streams and devices). The
 // handles are kept for the life of the process (never released: no destructor runs at
