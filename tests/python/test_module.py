@@ -528,3 +528,46 @@ def test_outputs_own_memory_never_an_input_and_keep_every_dtype(save, torch_rout
         assert torch.equal(g, w)
         g.zero_()
     assert all(not g.any() for g in got)
+
+
+def test_the_module_needs_no_torch():
+    """torch is read at run time only: the extension links no libtorch, and the package imports
+    and runs numpy calls in a process where torch cannot be imported."""
+    from pt2ov import _pt2ov
+
+    binary = pathlib.Path(_pt2ov.__file__).read_bytes()
+    assert b"libtorch" not in binary and b"libc10" not in binary
+    script = (
+        "import sys\n"
+        "class NoTorch:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'torch' or name.startswith('torch.'):\n"
+        "            raise ImportError('torch is blocked in this test')\n"
+        "sys.meta_path.insert(0, NoTorch())\n"
+        "import numpy as np, pt2ov\n"
+        f"program = pt2ov.load({str(REPO_ROOT / 'examples' / 'policy.pt2')!r})\n"
+        f"with np.load({str(REPO_ROOT / 'examples' / 'policy_inputs.npz')!r}) as data:\n"
+        "    inputs = [data['arr_0'], data['arr_1']]\n"
+        "outputs = program(*inputs)\n"
+        "assert all(isinstance(o, np.ndarray) for o in outputs)\n"
+        "assert 'torch' not in sys.modules\n"
+        "np.savez(sys.argv[1], *outputs)\n"
+    )
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        result_path = pathlib.Path(folder) / "outputs.npz"
+        env = dict(os.environ, PYTHONPATH=str(pathlib.Path(pt2ov.__file__).resolve().parents[1]))
+        done = subprocess.run([sys.executable, "-c", script, str(result_path)], capture_output=True, text=True,
+                              env=env, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        with np.load(result_path) as data:
+            got = [data[f"arr_{i}"] for i in range(len(data.files))]
+    sys.path.insert(0, str(REPO_ROOT / "examples"))
+    import policy  # the module examples/policy.pt2 was exported from (seed 0)
+
+    with np.load(REPO_ROOT / "examples" / "policy_inputs.npz") as data, torch.no_grad():
+        want = policy.make_policy(seed=0)(torch.from_numpy(data["arr_0"]), torch.from_numpy(data["arr_1"]))
+    assert len(got) == len(want)
+    for i, (g, w) in enumerate(zip(got, want)):
+        np.testing.assert_allclose(g, w.numpy(), rtol=1e-4, atol=1e-5, err_msg=f"output {i}")
