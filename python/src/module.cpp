@@ -5,10 +5,10 @@
 // A call's per-input work is done here, by the input's type: a numpy array is read from its
 // own fields, a torch tensor through DLPack's C exchange API where torch has it (else the
 // DLPack capsule torch's C side makes of it), anything else with __dlpack__ or the buffer
-// protocol through nb::ndarray. Contiguous inputs are viewed
-// in place (no copy); strided ones are copied to contiguous order here. Outputs leave as numpy
-// arrays or torch tensors over the pt2ov::Tensor's own memory, kept alive by their base
-// object, made through numpy's and torch's C entry points (no Python-level call).
+// protocol through nb::ndarray. Contiguous inputs are viewed in place (no copy); strided ones
+// are copied to contiguous order here. Outputs leave as numpy arrays or torch tensors over the
+// pt2ov::Tensor's own memory, kept alive by their base object, made through numpy's and
+// torch's C entry points (no Python-level call).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
