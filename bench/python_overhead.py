@@ -4,6 +4,9 @@ Program::run called from C++ in the same process (_Program._time_runs), in inter
 Prints the p50 of each (the median over rounds) and the median of the rounds' differences, with
 the load average, since a loaded machine moves every figure.
 
+Torch tensors are timed through both of the binding's routes: DLPack's C exchange API (what a
+call uses where torch has it) and the legacy capsule functions torch._C._to_dlpack/_from_dlpack.
+
 Two C++ calls are timed: run(inputs), whose outputs own new memory as a Python call's must (the
 same call), and run(inputs, outputs) writing static-shape outputs into buffers kept across
 calls, which is what `pt2ov bench` and bench/compare time (--cli adds the command itself).
@@ -85,6 +88,7 @@ def main() -> None:
     args = parser.parse_args()
 
     report = {"module": str(pathlib.Path(pt2ov.__file__).parent), "threads": args.threads, "models": {}}
+    has_exchange_api = pt2ov._pt2ov._use_torch_exchange_api(True)
     with tempfile.TemporaryDirectory() as tmp:
         for make, calls in ((tiny_mlp, args.calls), (policy, args.policy_calls)):
             title, archive, npz, inputs = make(pathlib.Path(tmp))
@@ -100,11 +104,16 @@ def main() -> None:
                                           [args.warmup:]]),
                     "torch": time_python(program, inputs, calls, args.warmup),
                 }
+                if has_exchange_api:
+                    pt2ov._pt2ov._use_torch_exchange_api(False)
+                    row["torch_legacy"] = time_python(program, inputs, calls, args.warmup)
+                    pt2ov._pt2ov._use_torch_exchange_api(True)
                 if args.cli:
                     row["cli"] = time_cpp(archive, npz, calls, args.warmup, args.threads)
                 rows.append(row)
             figures = {k: float(np.median([r[k] for r in rows])) for k in rows[0]}
-            for kind in ("numpy", "torch"):
+            kinds = [k for k in ("numpy", "torch", "torch_legacy") if k in rows[0]]
+            for kind in kinds:
                 for base in ("cpp_owned", "cpp_reused"):
                     figures[f"{kind}_over_{base}"] = float(np.median([r[kind] - r[base] for r in rows]))
             report["models"][title] = figures
@@ -114,8 +123,10 @@ def main() -> None:
             print(f"  C++ run(inputs, reused outputs)  {figures['cpp_reused']:8.2f} us")
             if args.cli:
                 print(f"  pt2ov bench (its own process)    {figures['cli']:8.2f} us")
-            for kind in ("numpy", "torch"):
-                print(f"  Python, {kind} inputs             {figures[kind]:8.2f} us  "
+            labels = {"numpy": "numpy inputs         ", "torch": "torch inputs         ",
+                      "torch_legacy": "torch, legacy capsule"}
+            for kind in kinds:
+                print(f"  Python, {labels[kind]}   {figures[kind]:8.2f} us  "
                       f"(+{figures[kind + '_over_cpp_owned']:.2f} us over owned, "
                       f"+{figures[kind + '_over_cpp_reused']:.2f} us over reused)")
     report["load_average"] = os.getloadavg()[0]

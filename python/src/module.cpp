@@ -3,11 +3,12 @@
 // the tools' report formatting (src/tools/report.h).
 //
 // A call's per-input work is done here, by the input's type: a numpy array is read from its
-// own fields, a torch tensor through the DLPack capsule torch's C side makes of it, anything
-// else with __dlpack__ or the buffer protocol through nb::ndarray. Contiguous inputs are viewed
-// in place (no copy); strided ones are copied to contiguous order here. Outputs leave as numpy
-// arrays or torch tensors over the pt2ov::Tensor's own memory, kept alive by their base
-// object, made through numpy's and torch's C entry points (no Python-level call).
+// own fields, a torch tensor through DLPack's C exchange API where torch has it (else the
+// DLPack capsule torch's C side makes of it), anything else with __dlpack__ or the buffer
+// protocol through nb::ndarray. Contiguous inputs are viewed in place (no copy); strided ones
+// are copied to contiguous order here. Outputs leave as numpy arrays or torch tensors over the
+// pt2ov::Tensor's own memory, kept alive by their base object, made through numpy's and
+// torch's C entry points (no Python-level call).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -227,20 +228,88 @@ nb::object to_numpy(const NumpyApi& numpy, pt2ov::Tensor tensor) {
     return array;
 }
 
-// torch's C entry points for DLPack, looked up once torch is imported. Going through them
-// directly saves microseconds per tensor over torch.Tensor.__dlpack__ and
-// torch.utils.dlpack.from_dlpack, which are Python functions checking streams and devices.
-// The handles are kept for the life of the process (never released: no destructor runs at
+// DLPack's unversioned DLManagedTensor, as torch._C._to_dlpack's capsule holds it and
+// torch._C._from_dlpack takes it.
+struct ManagedDLTensorLegacy {
+    nb::dlpack::dltensor dl_tensor;
+    void* manager_ctx;
+    void (*deleter)(ManagedDLTensorLegacy*);
+};
+
+// DLPack's C exchange API (DLPack 1.2 and later): a table of C functions a tensor type
+// publishes as the capsule `__dlpack_c_exchange_api__` on the type, through which a consumer
+// reads a tensor and makes one without a capsule or a Python call per tensor. The structs below
+// mirror the standard's (DLPackVersion, DLManagedTensorVersioned, DLPackExchangeAPI), so that
+// the module needs no torch header: torch stays a runtime dependency only. Their layout is
+// fixed for DLPack major version 1.
+struct DLPackVersion {
+    uint32_t major;
+    uint32_t minor;
+};
+
+struct DLManagedTensorVersioned {
+    DLPackVersion version;
+    void* manager_ctx;
+    void (*deleter)(DLManagedTensorVersioned* self);
+    uint64_t flags;
+    nb::dlpack::dltensor dl_tensor;
+};
+
+struct DLPackExchangeApi {
+    DLPackVersion version;
+    void* prev_api;
+    int (*managed_tensor_allocator)(nb::dlpack::dltensor* prototype, DLManagedTensorVersioned** out, void* error_ctx,
+                                    void (*set_error)(void* error_ctx, const char* kind, const char* message));
+    int (*managed_tensor_from_py_object_no_sync)(void* py_object, DLManagedTensorVersioned** out);
+    // Steals `tensor` (its deleter runs when the new object dies); 0 on success, else -1 with
+    // a Python error set.
+    int (*managed_tensor_to_py_object_no_sync)(DLManagedTensorVersioned* tensor, void** out_py_object);
+    // Fills `out` with a view of the object's data, shape and strides (the producer's memory,
+    // valid while the object lives unchanged); may be null.
+    int (*dltensor_from_py_object_no_sync)(void* py_object, nb::dlpack::dltensor* out);
+    int (*current_work_stream)(int32_t device_type, int32_t device_id, void** out_stream);
+};
+
+constexpr uint32_t kDLPackMajor = 1;
+
+// torch's C entry points, looked up once torch is imported: the exchange API where this
+// torch has it (the pinned 2.13 does), else the legacy DLPack functions of torch._C. Either
+// way no Python function runs per tensor (torch.Tensor.__dlpack__ and
+// torch.utils.dlpack.from_dlpack are Python functions checking streams and devices). The
+// handles are kept for the life of the process (never released: no destructor runs at
 // interpreter shutdown).
 struct TorchDLPack {
     PyTypeObject* tensor_type = nullptr;
+    const DLPackExchangeApi* exchange = nullptr;  // null: the legacy functions below
+    const DLPackExchangeApi* exchange_found = nullptr;  // what torch has (exchange, unless a test turned it off)
     nb::handle to_dlpack;    // torch._C._to_dlpack(tensor) -> "dltensor" capsule
     nb::handle from_dlpack;  // torch._C._from_dlpack(capsule) -> tensor
     nb::handle is_neg;       // torch.Tensor.is_neg, called on a tensor without a bound method
 };
 
+// The exchange API torch.Tensor publishes, if of a major version this module reads.
+const DLPackExchangeApi* exchange_api_of(nb::handle tensor_type) {
+    PyObject* capsule = PyObject_GetAttrString(tensor_type.ptr(), "__dlpack_c_exchange_api__");
+    if (!capsule) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    const auto* api = PyCapsule_CheckExact(capsule)
+                          ? static_cast<const DLPackExchangeApi*>(PyCapsule_GetPointer(capsule, "dlpack_exchange_api"))
+                          : nullptr;
+    // The table is static in torch ("must stay alive throughout the lifetime of the process"):
+    // the capsule need not be kept.
+    Py_DECREF(capsule);
+    if (!api) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    if (api->version.major != kDLPackMajor || !api->managed_tensor_to_py_object_no_sync) return nullptr;
+    return api;
+}
+
 // Null until the caller has imported torch (pt2ov never imports it for a call).
-const TorchDLPack* torch_dlpack() {
+TorchDLPack* torch_dlpack() {
     static TorchDLPack entry;
     if (entry.tensor_type) return &entry;
     PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");  // borrowed
@@ -248,6 +317,7 @@ const TorchDLPack* torch_dlpack() {
     nb::object c_api = nb::borrow(torch).attr("_C");
     nb::object tensor_type = nb::borrow(torch).attr("Tensor");
     if (!PyType_Check(tensor_type.ptr())) throw pt2ov::InternalError("torch.Tensor is not a type");
+    entry.exchange = entry.exchange_found = exchange_api_of(tensor_type);
     entry.to_dlpack = nb::object(c_api.attr("_to_dlpack")).release();
     entry.from_dlpack = nb::object(c_api.attr("_from_dlpack")).release();
     entry.is_neg = nb::object(tensor_type.attr("is_neg")).release();
@@ -255,14 +325,13 @@ const TorchDLPack* torch_dlpack() {
     return &entry;
 }
 
-// A DLPack DLManagedTensor (DLPack's unversioned ABI) over an output's own memory: torch takes
-// it over and calls `deleter` when its tensor dies, which frees the pt2ov::Tensor.
+// An output's own memory as DLPack describes it, in either of DLPack's managed forms: torch
+// takes it over and calls the deleter when its tensor dies, which frees the pt2ov::Tensor.
 struct ExportedTensor {
-    nb::dlpack::dltensor dl_tensor;
-    void* manager_ctx;
-    void (*deleter)(ExportedTensor*);
     pt2ov::Tensor tensor;
-    std::vector<int64_t> strides;
+    std::vector<int64_t> strides;  // row-major, in elements (DLPack 1.2 wants them spelled out)
+    DLManagedTensorVersioned versioned;  // for the exchange API
+    ManagedDLTensorLegacy legacy;        // for torch._C._from_dlpack
 };
 
 nb::object to_torch(const TorchDLPack& torch, pt2ov::Tensor tensor) {
@@ -272,7 +341,7 @@ nb::object to_torch(const TorchDLPack& torch, pt2ov::Tensor tensor) {
     const auto& sizes = exported->tensor.shape();
     exported->strides.assign(sizes.size(), 1);
     for (size_t d = sizes.size(); d-- > 1;) exported->strides[d - 1] = exported->strides[d] * std::max<int64_t>(sizes[d], 1);
-    auto& dl = exported->dl_tensor;
+    nb::dlpack::dltensor dl;
     dl.data = exported->tensor.data() ? exported->tensor.data() : empty_storage;
     dl.device = {nb::device::cpu::value, 0};
     dl.ndim = static_cast<int32_t>(sizes.size());
@@ -280,11 +349,26 @@ nb::object to_torch(const TorchDLPack& torch, pt2ov::Tensor tensor) {
     dl.shape = const_cast<int64_t*>(sizes.data());
     dl.strides = exported->strides.data();
     dl.byte_offset = 0;
-    exported->manager_ctx = nullptr;
-    exported->deleter = [](ExportedTensor* self) { delete self; };
+    if (torch.exchange) {
+        auto& managed = exported->versioned;
+        managed.version = {kDLPackMajor, 0};
+        managed.manager_ctx = exported.get();
+        managed.deleter = [](DLManagedTensorVersioned* self) { delete static_cast<ExportedTensor*>(self->manager_ctx); };
+        managed.flags = 0;  // writable, and not a copy torch should know of
+        managed.dl_tensor = dl;
+        void* result = nullptr;
+        // Stolen from here on, failed or not: torch frees it.
+        if (torch.exchange->managed_tensor_to_py_object_no_sync(&exported.release()->versioned, &result) != 0)
+            throw nb::python_error();
+        return nb::steal(static_cast<PyObject*>(result));
+    }
+    auto& managed = exported->legacy;
+    managed.dl_tensor = dl;
+    managed.manager_ctx = exported.get();
+    managed.deleter = [](ManagedDLTensorLegacy* self) { delete static_cast<ExportedTensor*>(self->manager_ctx); };
     // A capsule torch never consumed (its name still "dltensor") frees the tensor itself.
-    PyObject* capsule = PyCapsule_New(exported.get(), "dltensor", [](PyObject* self) {
-        if (auto* unused = static_cast<ExportedTensor*>(PyCapsule_GetPointer(self, "dltensor"))) {
+    PyObject* capsule = PyCapsule_New(&managed, "dltensor", [](PyObject* self) {
+        if (auto* unused = static_cast<ManagedDLTensorLegacy*>(PyCapsule_GetPointer(self, "dltensor"))) {
             unused->deleter(unused);
         } else {
             PyErr_Clear();
@@ -386,13 +470,6 @@ bool numpy_input(nb::handle item, size_t index, Input& out) {
     return true;
 }
 
-// DLPack's unversioned DLManagedTensor, as torch._C._to_dlpack's capsule holds it.
-struct ManagedDLTensor {
-    nb::dlpack::dltensor dl_tensor;
-    void* manager_ctx;
-    void (*deleter)(ManagedDLTensor*);
-};
-
 // A DLPack tensor (strides in elements, null for row-major); false off the CPU.
 bool dlpack_input(const nb::dlpack::dltensor& dl, size_t index, Input& out) {
     if (dl.device.device_type != nb::device::cpu::value) return false;
@@ -427,17 +504,30 @@ bool other_input(size_t index, Input& in) {
     return true;
 }
 
-// A torch tensor through the capsule torch's C side makes of it; false for a negative view
-// (DLPack would carry its memory without the pending negation) and off the CPU. A conjugate
-// view is complex, which pt2ov refuses by its dtype either way: it is not asked about.
+// A torch tensor through torch's DLPack entry points: a plain torch.Tensor through the exchange
+// API's view (no allocation on either side; the tensor itself keeps its memory alive for the
+// call), a subclass, or a tensor the view refuses, through the capsule torch._C._to_dlpack
+// makes. False for a negative view (DLPack would carry its memory without the pending
+// negation) and off the CPU. A conjugate view is complex, which pt2ov refuses by its dtype
+// either way: it is not asked about.
 bool torch_input(const TorchDLPack& torch, nb::handle item, size_t index, Input& out) {
     PyObject* self = item.ptr();
     nb::object negative = nb::steal(PyObject_Vectorcall(torch.is_neg.ptr(), &self, 1, nullptr));
     if (!negative.is_valid()) throw nb::python_error();
     if (negative.ptr() != Py_False) return false;
+    // The exchange API reads objects of the type it was found on only.
+    if (torch.exchange && torch.exchange->dltensor_from_py_object_no_sync && Py_TYPE(self) == torch.tensor_type) {
+        nb::dlpack::dltensor view;
+        if (torch.exchange->dltensor_from_py_object_no_sync(self, &view) == 0) {
+            if (!dlpack_input(view, index, out)) return false;
+            out.keep = nb::borrow(item);
+            return true;
+        }
+        PyErr_Clear();  // a tensor the view does not describe: the capsule path decides
+    }
     nb::object capsule = nb::steal(PyObject_Vectorcall(torch.to_dlpack.ptr(), &self, 1, nullptr));
     if (!capsule.is_valid()) throw nb::python_error();
-    auto* managed = static_cast<ManagedDLTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+    auto* managed = static_cast<ManagedDLTensorLegacy*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
     if (!managed) throw nb::python_error();
     if (!dlpack_input(managed->dl_tensor, index, out)) return false;
     out.keep = std::move(capsule);  // torch's capsule frees the DLPack tensor when dropped
@@ -511,14 +601,14 @@ struct PyProgram {
     // program(*inputs): outputs of the kind of the first input (torch tensors for a torch
     // tensor, numpy arrays otherwise).
     nb::tuple call(nb::args args) {
-        const std::vector<Input> arrays = as_inputs(&PyTuple_GET_ITEM(args.ptr(), 0), args.size());
+        std::vector<Input> arrays = as_inputs(&PyTuple_GET_ITEM(args.ptr(), 0), args.size());
         const TorchDLPack* torch = torch_dlpack();
         const bool torch_out = torch && args.size() > 0 && PyObject_TypeCheck(args[0].ptr(), torch->tensor_type);
         const NumpyApi* numpy = torch_out ? nullptr : numpy_api();
         if (!torch_out && !numpy) throw pt2ov::InternalError("numpy outputs asked for, and numpy cannot be imported");
         std::vector<pt2ov::Tensor> inputs;
         inputs.reserve(arrays.size());
-        for (const auto& a : arrays) inputs.push_back(a.tensor);
+        for (auto& a : arrays) inputs.push_back(std::move(a.tensor));  // a.keep still holds the memory
         std::vector<pt2ov::Tensor> outputs;
         {
             nb::gil_scoped_release release;
@@ -710,6 +800,14 @@ NB_MODULE(_pt2ov, m) {
         for (const auto& a : as_inputs(&PyTuple_GET_ITEM(items.ptr(), 0), items.size()))
             addresses.push_back(reinterpret_cast<uintptr_t>(a.tensor.data()));
         return addresses;
+    });
+    // For the tests and bench/python_overhead.py: torch tensors through the exchange API (when
+    // torch has it) or through the legacy capsule functions; returns whether torch has the API.
+    m.def("_use_torch_exchange_api", [](bool enabled) {
+        TorchDLPack* torch = torch_dlpack();
+        if (!torch) throw pt2ov::InputError("torch is not imported");
+        torch->exchange = enabled ? torch->exchange_found : nullptr;
+        return torch->exchange_found != nullptr;
     });
     m.def("methods", [](const std::string& path) { return pt2ov::Program::methods(path); }, nb::arg("path"));
     m.def("openvino_version", &pt2ov::openvino_version);

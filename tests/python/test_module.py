@@ -392,25 +392,182 @@ def _strided_inputs():
         "torch_neg_view_strided": base.t()._neg_view(),
         "torch_requires_grad": base.clone().requires_grad_(True),
         "torch_expanded": torch.randn(1, 6, generator=g).expand(4, 6),
+        "torch_subclass": base.as_subclass(_TensorSubclass),
+        "torch_subclass_strided": base.t().as_subclass(_TensorSubclass),
+        "torch_parameter": torch.nn.Parameter(base.clone()),
     }
+
+
+class _TensorSubclass(torch.Tensor):
+    """A subclass without overrides: read through torch's legacy capsule, not the exchange API."""
 
 
 @pytest.mark.parametrize("name", list(_strided_inputs()))
 def test_every_input_path_matches_eager(save, name):
+    from pt2ov import _pt2ov
+
     x = _strided_inputs()[name]
     reference = (torch.from_numpy(np.array(x, dtype=x.dtype.newbyteorder("="), order="C"))
-                 if isinstance(x, np.ndarray) else x.detach().resolve_neg().contiguous())
+                 if isinstance(x, np.ndarray) else x.detach().as_subclass(torch.Tensor).resolve_neg().contiguous())
+    before = reference.clone()
     program = pt2ov.load(save(_Flatten(), (reference.clone(),), f"flatten_{name}"))
     with torch.no_grad():
         want = _Flatten()(reference)
+    routes = [True] if isinstance(x, np.ndarray) else list(TORCH_ROUTES.values())  # torch: both routes
+    try:
+        for exchange_api in routes:
+            _pt2ov._use_torch_exchange_api(exchange_api)
+            got = program(x)
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                if isinstance(x, np.ndarray):
+                    assert isinstance(g, np.ndarray)
+                    g = torch.from_numpy(g)
+                else:
+                    assert type(g) is torch.Tensor and g.dtype == w.dtype
+                    assert not _overlap(g, x)
+                assert torch.equal(g, w), f"{name} (exchange API: {exchange_api}): {g} != {w}"
+            if isinstance(x, np.ndarray):
+                assert x.flags.c_contiguous or not np.shares_memory(got[0], x)
+    finally:
+        _pt2ov._use_torch_exchange_api(True)
+    unchanged = (torch.from_numpy(np.array(x, dtype=x.dtype.newbyteorder("="), order="C"))
+                 if isinstance(x, np.ndarray) else x.detach().as_subclass(torch.Tensor).resolve_neg().contiguous())
+    assert torch.equal(unchanged, before), f"{name}: the input was written"
+
+
+# Torch tensors cross the binding through DLPack's C exchange API where torch has it, else through
+# the legacy capsule functions torch._C._to_dlpack / _from_dlpack; both are run here.
+TORCH_ROUTES = {"exchange_api": True, "legacy_capsules": False}
+
+
+@pytest.fixture(params=list(TORCH_ROUTES))
+def torch_route(request):
+    from pt2ov import _pt2ov
+
+    has_exchange_api = _pt2ov._use_torch_exchange_api(TORCH_ROUTES[request.param])
+    if TORCH_ROUTES[request.param]:
+        assert has_exchange_api, f"torch {torch.__version__} has no DLPack exchange API"
+    yield request.param
+    _pt2ov._use_torch_exchange_api(True)
+
+
+class _Echo(torch.nn.Module):
+    """Returns its input and views of it: what eager returns aliases the input, pt2ov's outputs
+    must own their memory."""
+
+    def forward(self, x):
+        return (x, x.reshape(1)) if x.dim() == 0 else (x, x.t(), x[1:])
+
+
+_ECHO_DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.uint16, torch.int32, torch.int64,
+                torch.float16, torch.bfloat16, torch.float32, torch.float64]
+
+
+def _echo_input(dtype, shape):
+    g = torch.Generator().manual_seed(5)
+    values = torch.randint(-100, 100, shape, generator=g) if dtype.is_floating_point or dtype.is_signed else \
+        torch.randint(0, 200, shape, generator=g)
+    return (values % 2 == 0) if dtype == torch.bool else (values / 8 if dtype.is_floating_point else values).to(dtype)
+
+
+def _memory(t):
+    """The byte range of a tensor's or array's storage."""
+    if isinstance(t, np.ndarray):
+        while isinstance(t.base, np.ndarray):
+            t = t.base
+        return t.ctypes.data, t.ctypes.data + t.nbytes
+    storage = t.untyped_storage()
+    return storage.data_ptr(), storage.data_ptr() + storage.nbytes()
+
+
+def _overlap(a, b):
+    (a0, a1), (b0, b1) = _memory(a), _memory(b)
+    return a0 < b1 and b0 < a1
+
+
+_echo_programs: dict = {}
+
+
+def _echo_program(save, dtype, shape):
+    key = (dtype, len(shape))
+    if key not in _echo_programs:
+        name = f"echo_{str(dtype).split('.')[-1]}_{len(shape)}d"
+        _echo_programs[key] = pt2ov.load(save(_Echo(), (_echo_input(dtype, shape),), name))
+    return _echo_programs[key]
+
+
+@pytest.mark.parametrize("shape", [(3, 4), ()], ids=["2d", "0d"])
+@pytest.mark.parametrize("dtype", _ECHO_DTYPES, ids=lambda d: str(d).split(".")[-1])
+def test_outputs_own_memory_never_an_input_and_keep_every_dtype(save, torch_route, dtype, shape):
+    program = _echo_program(save, dtype, shape)
+    x = _echo_input(dtype, shape)
+    before = x.clone()
+    want = [w.clone() for w in _Echo()(x)]
     got = program(x)
+    assert torch.equal(x, before), "the input was written"
     assert len(got) == len(want)
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert isinstance(g, torch.Tensor) and g.dtype == w.dtype and g.shape == w.shape, f"output {k}: {g!r}"
+        assert torch.equal(g, w), f"output {k}: {g} != {w}"
+        assert g.is_contiguous() and not _overlap(g, x), f"output {k} shares the input's memory"
+    for a, b in [(a, b) for i, a in enumerate(got) for b in got[i + 1:]]:
+        assert not _overlap(a, b), "two outputs share memory"
+    # numpy in, numpy out (bfloat16 as float32): the same, against the array
+    if dtype != torch.bfloat16:
+        a = x.numpy()
+        got_np = program(a)
+        for k, (g, w) in enumerate(zip(got_np, want)):
+            assert isinstance(g, np.ndarray) and g.dtype == w.numpy().dtype, f"output {k}: {g!r}"
+            np.testing.assert_array_equal(g, w.numpy())
+            assert g.flags.c_contiguous and not np.shares_memory(g, a)
+    # outputs outlive the input, and can be written
+    del x
+    gc.collect()
     for g, w in zip(got, want):
-        if isinstance(x, np.ndarray):
-            assert isinstance(g, np.ndarray)
-            g = torch.from_numpy(g)
-        else:
-            assert isinstance(g, torch.Tensor) and g.dtype == w.dtype
-        assert torch.equal(g, w), f"{name}: {g} != {w}"
-    if isinstance(x, np.ndarray):
-        assert x.flags.c_contiguous or not np.shares_memory(got[0], x)
+        assert torch.equal(g, w)
+        g.zero_()
+    assert all(not g.any() for g in got)
+
+
+def test_the_module_needs_no_torch():
+    """torch is read at run time only: the extension links no libtorch, and the package imports
+    and runs numpy calls in a process where torch cannot be imported."""
+    from pt2ov import _pt2ov
+
+    binary = pathlib.Path(_pt2ov.__file__).read_bytes()
+    assert b"libtorch" not in binary and b"libc10" not in binary
+    script = (
+        "import sys\n"
+        "class NoTorch:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'torch' or name.startswith('torch.'):\n"
+        "            raise ImportError('torch is blocked in this test')\n"
+        "sys.meta_path.insert(0, NoTorch())\n"
+        "import numpy as np, pt2ov\n"
+        f"program = pt2ov.load({str(REPO_ROOT / 'examples' / 'policy.pt2')!r})\n"
+        f"with np.load({str(REPO_ROOT / 'examples' / 'policy_inputs.npz')!r}) as data:\n"
+        "    inputs = [data['arr_0'], data['arr_1']]\n"
+        "outputs = program(*inputs)\n"
+        "assert all(isinstance(o, np.ndarray) for o in outputs)\n"
+        "assert 'torch' not in sys.modules\n"
+        "np.savez(sys.argv[1], *outputs)\n"
+    )
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        result_path = pathlib.Path(folder) / "outputs.npz"
+        env = dict(os.environ, PYTHONPATH=str(pathlib.Path(pt2ov.__file__).resolve().parents[1]))
+        done = subprocess.run([sys.executable, "-c", script, str(result_path)], capture_output=True, text=True,
+                              env=env, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        with np.load(result_path) as data:
+            got = [data[f"arr_{i}"] for i in range(len(data.files))]
+    sys.path.insert(0, str(REPO_ROOT / "examples"))
+    import policy  # the module examples/policy.pt2 was exported from (seed 0)
+
+    with np.load(REPO_ROOT / "examples" / "policy_inputs.npz") as data, torch.no_grad():
+        want = policy.make_policy(seed=0)(torch.from_numpy(data["arr_0"]), torch.from_numpy(data["arr_1"]))
+    assert len(got) == len(want)
+    for i, (g, w) in enumerate(zip(got, want)):
+        np.testing.assert_allclose(g, w.numpy(), rtol=1e-4, atol=1e-5, err_msg=f"output {i}")
