@@ -127,7 +127,7 @@ class Program(_pt2ov._Program):
 
 
 def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cpu_ops=(), cpu_nodes=(),
-             strict=False, num_threads=0, openvino_state=True, int64_input_limit=0) -> tuple:
+             strict=False, num_threads=0, openvino_state=True, int64_input_limit=0, hint="latency") -> tuple:
     def names(value, what):
         if isinstance(value, str):
             return [value]
@@ -138,12 +138,13 @@ def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cp
 
     return (str(method), str(device), str(precision), "" if cache_dir is None else os.fspath(cache_dir),
             names(cpu_ops, "cpu_ops"), names(cpu_nodes, "cpu_nodes"), bool(strict), int(num_threads),
-            bool(openvino_state), int(int64_input_limit))
+            bool(openvino_state), int(int64_input_limit), str(hint))
 
 
 def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU", precision: str = "f32",
          cache_dir: Optional[str | os.PathLike] = None, cpu_ops: Iterable[str] = (), cpu_nodes: Iterable[str] = (),
-         strict: bool = False, num_threads: int = 0, openvino_state: bool = True, int64_input_limit: int = 0) -> Program:
+         strict: bool = False, num_threads: int = 0, openvino_state: bool = True, int64_input_limit: int = 0,
+         hint: str = "latency") -> Program:
     """Reads the archive at ``path``, places and converts ``method`` and compiles it on ``device``.
 
     The options are the command line's: ``precision`` is OpenVINO's inference precision hint
@@ -152,10 +153,12 @@ def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU
     step, ``num_threads`` sets OpenVINO's inference threads (0: its default),
     ``openvino_state=False`` carries every mutated buffer in pt2ov instead of OpenVINO state,
     ``int64_input_limit=N`` promises every int64 user input within [-N, N] (checked on each
-    call) so index arithmetic on them may stay on OpenVINO. Raises
+    call) so index arithmetic on them may stay on OpenVINO, ``hint="throughput"`` lets calls from
+    many threads on one Program run on OpenVINO's parallel streams ("latency", the default, is
+    fastest for one call at a time). Raises
     :class:`Error` (ArchiveError, UnsupportedError, ...) with a message saying what to do."""
     args = _options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads, openvino_state,
-                    int64_input_limit)
+                    int64_input_limit, hint)
     return Program(os.fspath(path), *args)
 
 
