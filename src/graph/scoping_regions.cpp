@@ -169,17 +169,17 @@ public:
             Node node = body_node;
             for (NamedArgument& input : node.inputs) substitute(input.arg, renamed);
             for (Argument& output : node.outputs) name_output(output, body, region, renamed);
-            node.name = node_name(node, region);
-            if (is_scoping_region(node)) {
+            if (is_scoping_region(node)) {  // keeps its body name, which messages about it quote
                 const auto replaced = expand(node, autocast, origin, out);
                 for (auto& [name, arg] : renamed) substitute(arg, replaced);
                 for (const auto& [name, arg] : replaced) unused_values_.insert(name);
                 continue;
             }
+            node.name = node_name(node, region);
             resolve_node(node, where_);  // an archive node: a mismatch is the archive's
             node.origin = origin.name;
             node.origin_target = origin.target;
-            if (autocast.enabled) apply_autocast(node, autocast, out);
+            if (autocast.enabled) apply_autocast(node, body_node.name, autocast, out);
             out.push_back(std::move(node));
         }
         std::map<std::string, Argument> replaced;
@@ -258,12 +258,14 @@ private:
     // The casts CPU autocast makes before `node`, made as nodes ahead of it; `node` then reads
     // the cast values. An op without a cast policy runs as it is, unless it runs as other ops
     // (a composite) that might have one.
-    void apply_autocast(Node& node, const CpuAutocast& autocast, std::vector<Node>& out) {
+    // `body_name`: the node's name in its region's body, as the archive and PyTorch print it.
+    void apply_autocast(Node& node, const std::string& body_name, const CpuAutocast& autocast, std::vector<Node>& out) {
         const auto policy = cpu_cast_policy(node.target);
         if (!policy) {
             if (is_composite_op(node.target) && !composites_autocast_leaves_alone().count(node.target)) {
                 throw UnsupportedError(
-                    where_ + ": " + describe(node) + " in the CPU autocast region '" + autocast.region + "' (" +
+                    where_ + ": node '" + body_name + "' (" + node.target + ") in the CPU autocast region '" +
+                    autocast.region + "' (" +
                     std::string(dtype_name(autocast.dtype)) +
                     ") runs as the ops it is made of, which autocast may cast one by one; pt2ov does not know "
                     "those casts. Export with ep.run_decompositions(), which spells them out, or without "
@@ -271,7 +273,7 @@ private:
             }
             return;
         }
-        const DType to = cast_dtype(node, *policy, autocast);
+        const DType to = cast_dtype(node, body_name, *policy, autocast);
         bool cast_any = false;
         for (NamedArgument& input : node.inputs) cast_any = cast_tensors(input.arg, to, node, out) || cast_any;
         if (cast_any) resolve_node(node, where_);
@@ -290,7 +292,7 @@ private:
 
     // The dtype `policy` casts to; for Promote, autocast's prioritize(): float32 when any
     // eligible operand is float32, else the region's dtype.
-    DType cast_dtype(const Node& node, CastPolicy policy, const CpuAutocast& autocast) const {
+    DType cast_dtype(const Node& node, const std::string& body_name, CastPolicy policy, const CpuAutocast& autocast) const {
         if (policy == CastPolicy::LowerPrecision) return autocast.dtype;
         if (policy == CastPolicy::Float32) return DType::Float32;
         DType widest = autocast.dtype;
@@ -301,7 +303,8 @@ private:
                 if (dtype == DType::Float32) {
                     widest = DType::Float32;
                 } else if (dtype != autocast.dtype) {
-                    throw UnsupportedError(where_ + ": " + describe(node) + " in the CPU autocast region '" +
+                    throw UnsupportedError(where_ + ": node '" + body_name + "' (" + node.target +
+                                           ") in the CPU autocast region '" +
                                            autocast.region + "' mixes " + std::string(dtype_name(dtype)) + " and " +
                                            std::string(dtype_name(autocast.dtype)) +
                                            " operands, which PyTorch's autocast refuses");
