@@ -332,6 +332,8 @@ std::string device_string(const json& device) {
     return text;
 }
 
+std::shared_ptr<const Graph> body_from_json(const json& graph_argument);
+
 Argument argument_from_json(const json& value) {
     using Kind = Argument::Kind;
     const auto [tag, body] = union_of(value);
@@ -371,8 +373,11 @@ Argument argument_from_json(const json& value) {
         return arg;
     }
     // as_graph, as_custom_obj, as_operator, as_complex, nested lists, dicts and any tag a later
-    // schema adds: kept so the node can be named when (and only if) it has to run.
-    return unsupported_argument(tag, body);
+    // schema adds: kept so the node can be named when (and only if) it has to run. A graph
+    // keeps its body, which the rewrites inline where the higher-order op only scopes it.
+    Argument arg = unsupported_argument(tag, body);
+    if (tag == "as_graph") arg.body = body_from_json(body);
+    return arg;
 }
 
 // ---- Nodes.
@@ -472,6 +477,35 @@ void read_nodes(const json& graph_json, Graph& graph) {
             graph.nodes.push_back(std::move(node));
         });
     }
+}
+
+// A higher-order op's body: {"name": "submod_1", "graph": {...}}, a graph like the method's,
+// with values of its own. Bodies nest (a region inside a region); a crafted archive could nest
+// them deep enough to overflow the stack, so the depth is bounded far beyond what export makes.
+constexpr int kMaxBodyDepth = 64;
+thread_local int body_depth = 0;
+
+std::shared_ptr<const Graph> body_from_json(const json& graph_argument) {
+    if (body_depth >= kMaxBodyDepth) {
+        malformed("higher-order op bodies nested more than " + std::to_string(kMaxBodyDepth) + " deep");
+    }
+    struct Nesting {
+        Nesting() { ++body_depth; }
+        ~Nesting() { --body_depth; }
+    } nesting;
+    const std::string name = string_of(field(graph_argument, "name"));
+    return in_section("body '" + name + "'", [&] {
+        const json& graph_json = field(graph_argument, "graph");
+        auto body = std::make_shared<Graph>();
+        in_section("graph values", [&] { read_values(graph_json, *body); });
+        read_nodes(graph_json, *body);
+        in_section("graph inputs and outputs", [&] {
+            for (const json& input : array_of(field(graph_json, "inputs"))) body->inputs.push_back(argument_from_json(input));
+            for (const json& output : array_of(field(graph_json, "outputs"))) body->outputs.push_back(argument_from_json(output));
+        });
+        check_values_defined_before_use(*body);
+        return std::shared_ptr<const Graph>(std::move(body));
+    });
 }
 
 // ---- Signature.

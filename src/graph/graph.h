@@ -15,6 +15,8 @@
 
 namespace pt2ov::graph {
 
+struct Graph;
+
 // Maps PyTorch's serialized ScalarType number (schema.py) to our DType; throws
 // UnsupportedError naming `where` for complex, quantized and other types we do not carry.
 DType dtype_from_scalar_type(int scalar_type, const std::string& where);
@@ -68,7 +70,7 @@ struct Argument {
         Layout,        // int_value (Strided 7)
         Device,        // string_value ("cpu")
         List,          // items; list_kind says what an empty list was meant to hold
-        Unsupported,   // string_value: the tag we do not carry (graph, custom object, ...)
+        Unsupported,   // string_value: the tag we do not carry ("as_graph", custom object, ...)
     };
     Kind kind = Kind::None;
     std::string name;
@@ -82,6 +84,9 @@ struct Argument {
     // For Tensor/SymInt/SymBool/SymFloat: the value's slot (Value::slot), numbered once at
     // load so the executor finds values by index; -1 until numbered.
     int slot = -1;
+    // For Unsupported "as_graph" (the body of a higher-order op): the body, read like the
+    // method's graph (values, nodes, inputs, outputs; no signature); name is its submodule's.
+    std::shared_ptr<const Graph> body;
 
     bool is_tensor() const { return kind == Kind::Tensor; }
 };

@@ -30,6 +30,7 @@ void reindex_producers(Graph& graph) {
 }  // namespace
 
 void prepare_for_lowering(Graph& graph, const std::string& where) {
+    inline_scoping_regions(graph, where);  // graph/scoping_regions.cpp
     fold_error_checks(graph, where);
     drop_assertions(graph);
     functionalize_in_place_ops(graph, where);

@@ -1,4 +1,7 @@
-// Rewrites of the IR before lowering, each a numbered pass over one method's graph:
+// Rewrites of the IR before lowering. First, the higher-order ops that only scope a region
+// (wrap_with_autocast, wrap_with_set_grad_enabled) are replaced by their body's nodes, with the
+// casts CPU autocast makes in an enabled region spelled out as _to_copy nodes
+// (scoping_regions.cpp). Then the numbered passes over the method's graph:
 //   0. fold the error checks run_decompositions() orders by effect tokens into the *_ex op
 //      that made their info (check_errors=True), and drop the tokens then unused (effects.cpp);
 //   1. drop nodes with no outputs (runtime assertions; the engine checks input ranges itself);
@@ -11,6 +14,9 @@
 //      so they fit in 32 bits (slice_bounds.cpp).
 #pragma once
 
+#include <set>
+#include <string_view>
+
 #include "graph/graph.h"
 
 namespace pt2ov::graph {
@@ -20,7 +26,14 @@ namespace pt2ov::graph {
 // node for an in-place op on a user input, a parameter or a view.
 void prepare_for_lowering(Graph& graph, const std::string& where);
 
+// Throws UnsupportedError naming the node for what cannot be inlined exactly: in an enabled CPU
+// autocast region, a composite op that may run ops autocast casts, or a dtype autocast refuses.
+void inline_scoping_regions(Graph& graph, const std::string& where);
 void fold_error_checks(Graph& graph, const std::string& where);
+// The composite ops inline_scoping_regions lets run in an enabled CPU autocast region, and
+// whether a target is composite (a CompositeImplicitAutograd kernel, autocast_cpu_ops.inc).
+const std::set<std::string_view>& composites_autocast_leaves_alone();
+bool is_composite_op(std::string_view target);
 void drop_assertions(Graph& graph);
 void functionalize_in_place_ops(Graph& graph, const std::string& where);
 void lower_training_ops(Graph& graph, const std::string& where);

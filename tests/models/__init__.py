@@ -94,6 +94,7 @@ _MODEL_FILES = (
     "decompositions",
     "architectures_blocks",
     "static_cache",
+    "scoping_regions",
 )
 
 for _file in _MODEL_FILES:

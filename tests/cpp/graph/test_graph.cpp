@@ -547,7 +547,8 @@ TEST(GraphJson, EveryArgumentTag) {
       ["optional", {"as_optional_tensor": {"as_tensor": {"name": "x"}}}],
       ["optional_none", {"as_optional_tensor": {"as_none": true}}],
       ["optionals", {"as_optional_tensors": [{"as_tensor": {"name": "x"}}, {"as_none": true}]}],
-      ["graph", {"as_graph": {"name": "true_graph_0", "graph": {}}}],
+      ["graph", {"as_graph": {"name": "true_graph_0",
+                              "graph": {"inputs": [], "outputs": [], "nodes": [], "tensor_values": {}}}}],
       ["custom_obj", {"as_custom_obj": {"name": "obj0", "class_fqn": "__torch__.Foo"}}],
       ["operator", {"as_operator": "aten.add.Tensor"}],
       ["complex", {"as_complex": {"real": 1.0, "imag": 2.0}}],
@@ -615,6 +616,8 @@ TEST(GraphJson, EveryArgumentTag) {
     }
     EXPECT_EQ(arg("graph").string_value, "as_graph");
     EXPECT_EQ(arg("graph").name, "true_graph_0");
+    ASSERT_NE(arg("graph").body, nullptr);  // the body is read, for the regions inlined later
+    EXPECT_TRUE(arg("graph").body->nodes.empty());
     EXPECT_EQ(arg("custom_obj").name, "obj0");
     EXPECT_EQ(arg("future_tag").string_value, "as_something_new");
 }
