@@ -354,8 +354,8 @@ def program_differs_from_eager(prog: torch.export.ExportedProgram, prepared: Pre
     versus_eager = compare([to_numpy(t.detach()) for t in own], prepared.expected)
     if not versus_eager:
         return ""
-    return (f"the {_first_line(versus_eager, 200)} -- torch's program itself differs from eager so; "
-            "pt2ov returns what the program returns under PyTorch")
+    return ("torch's exported program itself differs from eager, and pt2ov returns what the program "
+            f"returns under PyTorch: the program against eager, {_first_line(versus_eager, 200)}")
 
 
 def export_or_skip(prepared: Prepared) -> tuple[Optional[torch.export.ExportedProgram], str]:
