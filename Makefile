@@ -122,7 +122,7 @@ asan_env = ASAN_OPTIONS="log_path=$(1)/asan detect_leaks=1 exitcode=86 \
 	UBSAN_OPTIONS="log_path=$(1)/ubsan halt_on_error=1 print_stacktrace=1 exitcode=86"
 .PHONY: test-sanitize test-sanitize-cpp test-sanitize-e2e sanitize-build
 sanitize-build: setup
-	$(call sanitizer_build,$(ASAN_BUILD),address$(comma)undefined,pt2ov_tests pt2ov_cli)
+	$(call sanitizer_build,$(ASAN_BUILD),address$(comma)undefined,pt2ov_cli pt2ov_tests)
 test-sanitize-cpp: sanitize-build
 	$(call asan_env,$(ASAN_REPORTS)/cpp) tests/sanitize/no-reports $(ASAN_REPORTS)/cpp $(ASAN_BUILD)/pt2ov_tests --gtest_filter='$(SANITIZE_GTEST)'
 test-sanitize-e2e: sanitize-build
