@@ -99,7 +99,6 @@ define sanitizer_build
 		-DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST \
 		-DOpenVINO_DIR="$(OPENVINO_CMAKE_DIR)" -DPT2OV_PYTHON=OFF >/dev/null
 	cmake --build $(1) -j $(JOBS) --target $(3)
-	@rm -rf $(1)/reports
 endef
 
 # AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/): the C++ tests in one process,
