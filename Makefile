@@ -5,6 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BUILD := build
 JOBS ?= 2
+comma := ,
 
 .PHONY: all setup deps venv build test test-cpp test-e2e test-conformance conformance test-state test-python test-wheel demo clean
 
@@ -81,20 +82,65 @@ conformance: build
 	$(PY) -m tests.conformance.sweep --dtypes $(CONFORMANCE_DTYPES) --ops "$(CONFORMANCE_OPS)" \
 		--samples $(CONFORMANCE_SAMPLES) --workers $(CONFORMANCE_WORKERS)
 
-# The concurrency tests under ThreadSanitizer, in their own build folder build-tsan/ (not part
-# of `make test`: a full instrumented build takes long). OpenVINO and oneTBB are not
-# instrumented; tests/tsan.supp suppresses reports with a frame in those libraries only.
+# Sanitizer builds, each in its own build folder, not part of `make test` (an instrumented build
+# takes long). pt2ov, its tools and tests are built with -fsanitize (CMake option PT2OV_SANITIZE)
+# at -O1; OpenVINO and oneTBB run as shipped, not instrumented. Each executable links
+# tests/sanitize/no_deepbind.c, without which the runtimes end the process when oneTBB loads
+# libtbbbind with RTLD_DEEPBIND. Reports go to files in the build folder's reports/, and
+# tests/sanitize/no-reports fails the run when one is there.
+OPENVINO_CMAKE_DIR = $$($(PY) -c 'import openvino.utils as u; print(u.get_cmake_path())')
+# -O0 and line tables only (-g1): at -O1 -g the instrumented template kernels (src/kernels/)
+# compile several times slower, about an hour for the library on 2 busy cores.
+SANITIZE_OPT ?= -O0 -g1
+# $(call sanitizer_build,FOLDER,SANITIZERS,TARGETS)
+define sanitizer_build
+	@cmake -S . -B $(1) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(LAUNCHER) -DPT2OV_SANITIZE=$(2) \
+		-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(SANITIZE_OPT)" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$(SANITIZE_OPT)" \
+		-DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST \
+		-DOpenVINO_DIR="$(OPENVINO_CMAKE_DIR)" -DPT2OV_PYTHON=OFF >/dev/null
+	cmake --build $(1) -j $(JOBS) --target $(3)
+endef
+
+# AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/): the C++ tests in one process,
+# then the e2e suite against build-asan/pt2ov. The OpenVINO facts that crash OpenVINO on purpose
+# (in a child process) are left out: their crash would be reported as a finding. Leaks are
+# reported; tests/lsan.supp suppresses those allocated under OpenVINO or oneTBB frames.
+# SANITIZE_E2E: the pytest arguments of the e2e run. By default the tests whose work is most
+# pt2ov's own code: the CPU kernels, errors on bad archives and inputs, state, converter faults
+# and inspect (SANITIZE_E2E=tests/e2e for all). test_package and test_llm_decode run build/'s
+# binaries, not this build's, and are left out.
+ASAN_BUILD := build-asan
+SANITIZE_GTEST ?= -OpenVINOFacts.EmptyShapeBroadcastCrash:OpenVINOFacts.*Crashes
+SANITIZE_E2E ?= $(wildcard tests/e2e/test_kernels*.py) tests/e2e/test_errors.py tests/e2e/test_state.py \
+	tests/e2e/test_converter_faults.py tests/e2e/test_inspect.py
+ASAN_REPORTS = $(CURDIR)/$(ASAN_BUILD)/reports
+# $(call asan_env,REPORTS_FOLDER)
+asan_env = ASAN_OPTIONS="log_path=$(1)/asan detect_leaks=1 exitcode=86 \
+		strict_string_checks=1 detect_stack_use_after_return=1 check_initialization_order=1" \
+	LSAN_OPTIONS="suppressions=$(CURDIR)/tests/lsan.supp print_suppressions=0" \
+	UBSAN_OPTIONS="log_path=$(1)/ubsan halt_on_error=1 print_stacktrace=1 exitcode=86"
+.PHONY: test-sanitize test-sanitize-cpp test-sanitize-e2e sanitize-build
+sanitize-build: setup
+	$(call sanitizer_build,$(ASAN_BUILD),address$(comma)undefined,pt2ov_cli pt2ov_tests)
+test-sanitize-cpp: sanitize-build
+	$(call asan_env,$(ASAN_REPORTS)/cpp) tests/sanitize/no-reports $(ASAN_REPORTS)/cpp $(ASAN_BUILD)/pt2ov_tests --gtest_filter='$(SANITIZE_GTEST)'
+test-sanitize-e2e: sanitize-build
+	$(call asan_env,$(ASAN_REPORTS)/e2e) PT2OV_BIN=$(CURDIR)/$(ASAN_BUILD)/pt2ov tests/sanitize/no-reports $(ASAN_REPORTS)/e2e \
+		$(PY) -m pytest -q -p no:cacheprovider $(SANITIZE_E2E) \
+		--ignore=tests/e2e/test_package.py --ignore=tests/e2e/test_llm_decode.py
+test-sanitize: test-sanitize-cpp test-sanitize-e2e
+
+# ThreadSanitizer (build-tsan/): the concurrency tests, four threads sharing one Program.
+# tests/tsan.supp suppresses reports with a frame in OpenVINO or oneTBB only. setarch -R: the
+# TSan runtime of GCC 12 needs the address layout without randomization.
 TSAN_BUILD := build-tsan
 .PHONY: test-tsan
 test-tsan: setup
-	@cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(LAUNCHER) \
-		-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS="-fsanitize=thread" \
-		-DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread" \
-		-DOpenVINO_DIR="$$($(PY) -c 'import openvino.utils as u; print(u.get_cmake_path())')" \
-		-DPT2OV_PYTHON=OFF >/dev/null
-	cmake --build $(TSAN_BUILD) -j $(JOBS) --target pt2ov_tests
-	TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp halt_on_error=0 exitcode=66 second_deadlock_stack=1" \
-		setarch $$(uname -m) -R $(TSAN_BUILD)/pt2ov_tests --gtest_filter='Concurrency.*'
+	$(call sanitizer_build,$(TSAN_BUILD),thread,pt2ov_concurrency_tests)
+	TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp log_path=$(CURDIR)/$(TSAN_BUILD)/reports/tsan \
+		halt_on_error=0 exitcode=66 second_deadlock_stack=1" \
+		tests/sanitize/no-reports $(CURDIR)/$(TSAN_BUILD)/reports \
+		setarch $$(uname -m) -R $(TSAN_BUILD)/pt2ov_concurrency_tests
 
 # Memory over many calls (bench/endurance): an OpenVINO-only, a CPU-only and two mixed programs,
 # ENDURANCE_CALLS calls each; fails when RSS moves more than 1 MB after call 1,000. Not in `make test`.

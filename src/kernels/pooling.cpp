@@ -4,6 +4,7 @@
 // where OpenVINO rounds it: openvino_facts IntegerAvgPoolRounds), im2col and col2im.
 // Floating inputs are summed in double and rounded once; integer ones in int64.
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/layer_common.h"
 
@@ -142,13 +143,16 @@ std::vector<Acc> avg_pool_planes(const std::vector<Acc>& input, const Planes& pl
         for (size_t d = 0; d < rank; ++d) window[d] = hi[d] - lo[d];
         for (int64_t plane = 0; plane < planes.count; ++plane) {
             const Acc* base = input.data() + plane * in_plane;
-            Acc sum = 0;
+            // An int64 sum wraps as PyTorch's does: added as unsigned, where wrapping is defined
+            // (a signed overflow is undefined behaviour, which UBSan reported on INT64_MAX).
+            using Sum = typename std::conditional_t<std::is_integral_v<Acc>, std::make_unsigned<Acc>, std::type_identity<Acc>>::type;
+            Sum sum = 0;
             for_each_index(window, [&](int64_t, const std::vector<int64_t>& w) {
                 int64_t offset = 0;
                 for (size_t d = 0; d < rank; ++d) offset += (lo[d] + w[d]) * in_strides[d];
-                sum += base[offset];
+                sum += static_cast<Sum>(base[offset]);
             });
-            result[static_cast<size_t>(plane * out_plane + k)] = sum / static_cast<Acc>(by);
+            result[static_cast<size_t>(plane * out_plane + k)] = static_cast<Acc>(sum) / static_cast<Acc>(by);
         }
     });
     return result;

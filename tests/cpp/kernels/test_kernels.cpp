@@ -86,7 +86,8 @@ StridedTensor tensor_of(DType dtype, std::vector<int64_t> sizes, const std::vect
     StridedTensor t = StridedTensor::allocate(dtype, std::move(sizes));
     EXPECT_EQ(static_cast<size_t>(t.numel()), values.size());
     EXPECT_EQ(t.element_size(), sizeof(T));
-    std::memcpy(t.data, values.data(), values.size() * sizeof(T));
+    // An empty tensor's data and an empty vector's data() may be null, which memcpy must not get.
+    if (!values.empty()) std::memcpy(t.data, values.data(), values.size() * sizeof(T));
     return t;
 }
 
