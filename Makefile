@@ -160,8 +160,12 @@ architectures: build
 
 # libFuzzer targets (fuzz/): clang with -fsanitize=fuzzer,address,undefined in build-fuzz/, each
 # run for FUZZ_SECONDS one after the other on its seed corpus (fuzz/corpus/, read only; new
-# inputs go to build-fuzz/corpus/). Not in `make test`. Installs clang (scripts/install-deps.sh --fuzz).
+# inputs go to build-fuzz/corpus/). FUZZ_RUNS=N runs each for N executions instead, however long
+# that takes: a count, unlike a time, means the same on a loaded machine. Not in `make test`.
+# Installs clang (scripts/install-deps.sh --fuzz).
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
+FUZZ_LIMIT := $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
 FUZZ_TARGETS := fuzz_archive:archive fuzz_program_json:program_json fuzz_npz:npz
 .PHONY: fuzz fuzz-build
 fuzz-build: deps
@@ -172,8 +176,8 @@ fuzz-build: deps
 fuzz: fuzz-build
 	@set -e; for pair in $(FUZZ_TARGETS); do target=$${pair%%:*}; seeds=$${pair##*:}; \
 		mkdir -p build-fuzz/corpus/$$seeds build-fuzz/findings/$$target; \
-		echo "== $$target for $(FUZZ_SECONDS)s"; \
-		build-fuzz/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
+		echo "== $$target for $(if $(FUZZ_RUNS),$(FUZZ_RUNS) executions,$(FUZZ_SECONDS)s)"; \
+		build-fuzz/$$target $(FUZZ_LIMIT) -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
 			-dict=fuzz/pt2ov.dict -print_final_stats=1 -artifact_prefix=build-fuzz/findings/$$target/ \
 			build-fuzz/corpus/$$seeds fuzz/corpus/$$seeds; done
 
