@@ -79,7 +79,7 @@ def _tv(fn_name: str, size: int = 64, *, inputs=None, **kwargs):
     def build():
         tv = torchvision()
         model = getattr(tv.models, fn_name, None) or getattr(tv.models.segmentation, fn_name, None) \
-            or getattr(tv.models.video, fn_name)
+            or getattr(tv.models.optical_flow, fn_name, None) or getattr(tv.models.video, fn_name)
         module = model(weights=None, **kwargs)
         if fn_name.startswith(("fcn_", "deeplabv3", "lraspp")):
             module = FirstTensor(module, ("out",))
@@ -158,6 +158,23 @@ def _bart():
 _VISION = dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=128,
                image_size=32, patch_size=8)
 
+class _LastFlow(torch.nn.Module):
+    """RAFT returns one flow per refinement; the last is its answer. Three refinements keep the
+    program small (the default is 12; every refinement is the same block)."""
+
+    def __init__(self, raft: torch.nn.Module):
+        super().__init__()
+        self.raft = raft
+
+    def forward(self, first, second):
+        return self.raft(first, second, num_flow_updates=3)[-1]
+
+
+def _raft_small():
+    tv = torchvision()
+    return _LastFlow(tv.models.optical_flow.raft_small(weights=None)), (image(128)[0], image(128)[0])
+
+
 ARCHITECTURES: list[Architecture] = [
     # torchvision
     _tv("resnet18"),
@@ -167,6 +184,7 @@ ARCHITECTURES: list[Architecture] = [
     _tv("mobilenet_v3_small"),
     _tv("mobilenet_v3_large"),
     _tv("efficientnet_b0"),
+    _tv("efficientnet_v2_s"),
     _tv("convnext_tiny"),
     _tv("regnet_y_400mf"),
     _tv("shufflenet_v2_x0_5"),
@@ -183,6 +201,7 @@ ARCHITECTURES: list[Architecture] = [
     _tv("fcn_resnet50", weights_backbone=None, aux_loss=False),
     _tv("lraspp_mobilenet_v3_large", weights_backbone=None),
     _tv("r3d_18", inputs=lambda: (torch.randn(1, 3, 4, 32, 32),)),
+    Architecture("torchvision/raft_small", lambda: _raft_small()),
     # timm
     _timm("levit_128s", 224),
     _timm("eva02_tiny_patch14_224", 224),
@@ -201,6 +220,7 @@ ARCHITECTURES: list[Architecture] = [
     _timm("fastvit_t8", no_img_size=True),
     _timm("edgenext_xx_small", no_img_size=True),
     _timm("efficientvit_m0", 224),
+    _timm("efficientvit_b0", no_img_size=True),
     _timm("tiny_vit_5m_224", 224),
     _timm("rexnet_100", no_img_size=True),
     _timm("lcnet_050", no_img_size=True),
