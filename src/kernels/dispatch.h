@@ -190,6 +190,17 @@ bool is_nan(V v) {
     }
 }
 
+// PyTorch's orders for sorting and selection (sort, topk, kthvalue, unique, ...): NaN above
+// every number, so ascending puts it last and descending first.
+template <typename V>
+bool less_nan_last(V a, V b) {
+    return (!is_nan(a) && is_nan(b)) || a < b;
+}
+template <typename V>
+bool greater_nan_first(V a, V b) {
+    return (is_nan(a) && !is_nan(b)) || a > b;
+}
+
 bool dtype_is_integer(DType dtype);  // not bool, not floating
 bool dtype_is_reduced_float(DType dtype);
 

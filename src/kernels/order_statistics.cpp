@@ -13,16 +13,6 @@
 namespace pt2ov::kernels {
 namespace {
 
-// PyTorch's sort orders: ascending with NaN last, descending with NaN first.
-template <typename V>
-bool less_nan_last(V a, V b) {
-    return (!is_nan(a) && is_nan(b)) || a < b;
-}
-template <typename V>
-bool greater_nan_first(V a, V b) {
-    return (is_nan(a) && !is_nan(b)) || a > b;
-}
-
 int64_t dim_of(const KernelCall& call, const StridedTensor& self, size_t position, int64_t fallback) {
     return normalize_dim(call, call.int_arg("dim", position, fallback), static_cast<int64_t>(self.rank()));
 }

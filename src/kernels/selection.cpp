@@ -11,20 +11,13 @@
 namespace pt2ov::kernels {
 namespace {
 
-// PyTorch's order for selection: NaN above every number (numpy's order), so a NaN is the
-// largest element and the last of the smallest.
-template <typename V>
-bool greater_or_nan(V x, V y) {
-    return (is_nan(x) && !is_nan(y)) || x > y;
-}
-
 // The quickselect of PyTorch's CPU kthvalue (ATen's quick_select_template, Sedgewick's
 // partitioning with a median-of-three pivot): it moves the k-th smallest of `row` (k from 0) to
 // row[k]. Which of equal elements lands there, and so the index returned, is this algorithm's
 // choice; running the same steps gives the same index.
 template <typename V>
 void quick_select(std::vector<std::pair<V, int64_t>>& row, int64_t k) {
-    auto gt = [&](int64_t a, int64_t b) { return greater_or_nan(row[static_cast<size_t>(a)].first, row[static_cast<size_t>(b)].first); };
+    auto gt = [&](int64_t a, int64_t b) { return greater_nan_first(row[static_cast<size_t>(a)].first, row[static_cast<size_t>(b)].first); };
     auto swap = [&](int64_t a, int64_t b) { std::swap(row[static_cast<size_t>(a)], row[static_cast<size_t>(b)]); };
     int64_t left = 0, right = static_cast<int64_t>(row.size()) - 1;
     while (right > left) {
@@ -41,9 +34,9 @@ void quick_select(std::vector<std::pair<V, int64_t>>& row, int64_t k) {
         int64_t i = left + 1, j = right;
         while (true) {
             do ++i;
-            while (greater_or_nan(pivot, row[static_cast<size_t>(i)].first));
+            while (greater_nan_first(pivot, row[static_cast<size_t>(i)].first));
             do --j;
-            while (greater_or_nan(row[static_cast<size_t>(j)].first, pivot));
+            while (greater_nan_first(row[static_cast<size_t>(j)].first, pivot));
             if (j < i) break;
             swap(i, j);
         }
@@ -119,8 +112,8 @@ std::vector<RuntimeValue> topk(const KernelCall& call) {
         using V = compute_t<T>;
         using Pair = std::pair<V, int64_t>;
         std::vector<Pair> row(in.reduced_bytes.size());
-        auto above = [](const Pair& x, const Pair& y) { return greater_or_nan(x.first, y.first); };
-        auto below = [](const Pair& x, const Pair& y) { return (!is_nan(x.first) && is_nan(y.first)) || x.first < y.first; };
+        auto above = [](const Pair& x, const Pair& y) { return greater_nan_first(x.first, y.first); };
+        auto below = [](const Pair& x, const Pair& y) { return less_nan_last(x.first, y.first); };
         auto select = [&](auto order) {
             if (partial) {
                 std::partial_sort(row.begin(), row.begin() + k, row.end(), order);

@@ -88,10 +88,7 @@ std::vector<RuntimeValue> unique2(const KernelCall& call) {
         const auto values = row_major_values<T>(self);
         std::vector<size_t> order(values.size());
         std::iota(order.begin(), order.end(), size_t{0});
-        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-            const V x = values[a], y = values[b];
-            return (!is_nan(x) && is_nan(y)) || x < y;
-        });
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return less_nan_last<V>(values[a], values[b]); });
         return flat_unique_outputs<T>(call, self, runs_of(values, order), return_inverse, return_counts);
     });
 }
