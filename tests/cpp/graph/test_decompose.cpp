@@ -18,12 +18,7 @@ namespace {
 
 using namespace pt2ov;
 using namespace pt2ov::graph;
-
-std::vector<std::string> targets_of(const Graph& graph) {
-    std::vector<std::string> targets;
-    for (const auto& node : graph.nodes) targets.push_back(node.target);
-    return targets;
-}
+using test::targets_of;
 
 void lower(test::GraphBuilder& b, std::vector<std::string> outputs) {
     for (const auto& name : outputs) b.graph.outputs.push_back(tensor_arg(name));

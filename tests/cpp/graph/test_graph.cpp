@@ -25,17 +25,11 @@ using namespace pt2ov::graph;
 using Kind = Argument::Kind;
 using pt2ov::test::expected_facts;
 using pt2ov::test::fixture;
+using pt2ov::test::node_named;
 
 Graph load_graph(const std::string& file) {
     const auto archive = pt2ov::archive::Archive::open(fixture(file));
     return graph_from_json(archive->program_json("model"), fixture(file) + ": models/model.json");
-}
-
-const Node& node_named(const Graph& graph, const std::string& name) {
-    for (const Node& node : graph.nodes) {
-        if (node.name == name) return node;
-    }
-    throw std::runtime_error("no node " + name);
 }
 
 const Node& first_node_with_target(const Graph& graph, const std::string& target) {

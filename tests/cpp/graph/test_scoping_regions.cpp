@@ -19,19 +19,8 @@ namespace {
 
 using namespace pt2ov;
 using namespace pt2ov::graph;
-
-std::vector<std::string> targets_of(const Graph& graph) {
-    std::vector<std::string> targets;
-    for (const auto& node : graph.nodes) targets.push_back(node.target);
-    return targets;
-}
-
-const Node& node_named(const Graph& graph, const std::string& name) {
-    for (const auto& node : graph.nodes) {
-        if (node.name == name) return node;
-    }
-    throw std::runtime_error("no node " + name);
-}
+using test::node_named;
+using test::targets_of;
 
 Argument body_arg(test::GraphBuilder body) {
     Argument arg;
