@@ -456,13 +456,9 @@ void sum_to_size(Builder& b) {
         const Dim& have = m.sizes[static_cast<size_t>(d)];
         if (target[static_cast<size_t>(d - leading)] == 1 && !(have.is_static() && *have.value == 1)) dims.push_back(d);
     }
-    if (dims.empty()) {
-        // Nothing to sum, yet eager's sum_to_size of a 0-d integer tensor still promotes it to int64
-        // as a sum would: the node's recorded dtype says which.
-        const DType dtype = b.output_meta().dtype;
-        if (dtype == m.dtype) return b.output_is(0, self);
-        return b.output(0, "aten._to_copy.default", {self}, {{"dtype", dtype_arg(dtype)}});
-    }
+    // Nothing to sum, yet eager's sum_to_size of a 0-d integer tensor still promotes it to int64
+    // as a sum would: the node's recorded dtype says which.
+    if (dims.empty()) return b.output_is(0, to_dtype(b, self, b.output_meta().dtype));
     const Argument summed = b.op("aten.sum.dim_IntList", {self, ints_arg(dims), bool_arg(true)},
                                  reduced_meta(m, dims, true, b.output_meta().dtype));
     if (leading == 0) return b.output_is(0, summed);
