@@ -54,6 +54,13 @@ struct LoadOptions {
     // (ReadValue/Assign) instead of being copied in and out of OpenVINO on every call; the
     // state API reads and writes it there. false: pt2ov carries every buffer between calls.
     bool openvino_state = true;
+    // A small program (static shapes, every node with a CPU kernel, no mutated buffers, on the
+    // CPU device) may run faster on pt2ov's CPU kernels than through an OpenVINO call, whose
+    // fixed cost (several microseconds) then dominates. load() times both placements on zero
+    // inputs (a few calls each, within about 30 ms) and keeps the faster; the report's
+    // `measurement` gives the figures. With a cache_dir the decision is kept there and reused.
+    // false: the placement rules alone decide.
+    bool measure_placement = true;
 };
 
 // One user input or output of a method.
@@ -85,6 +92,15 @@ struct PlacementReport {
         std::string node;    // the node whose result is the new value ("" when it is an input)
         std::string carried;  // how it travels between calls, in words
     };
+    // A small program's placement timed at load (LoadOptions::measure_placement).
+    struct Measurement {
+        bool measured = false;   // false: not timed (not a small program, or not asked)
+        bool from_cache = false; // the figures and the choice were read from the cache_dir
+        std::string chosen;      // "openvino" (the placement rules' plan) or "cpu" (all on CPU kernels)
+        double openvino_us = 0;  // median time per call of the rules' plan, microseconds
+        double cpu_us = 0;       // median time per call with every node on the CPU kernels
+        int calls = 0;           // timed calls per side
+    };
     std::string method;
     std::string openvino_version;  // the OpenVINO that decided support
     std::vector<Step> steps;
@@ -92,6 +108,7 @@ struct PlacementReport {
     size_t constant_count = 0;
     size_t constant_bytes = 0;     // sum of all constants' sizes
     size_t resident_bytes = 0;     // what the loaded program holds for them
+    Measurement measurement;
 };
 
 // Load-time costs, for benchmarks.
@@ -107,7 +124,9 @@ public:
     // pt2ov::Error (ArchiveError, UnsupportedError, ...) with a message that says what to do.
     static Program load(const std::string& path, const LoadOptions& options = {});
 
-    // The placement without compiling anything (what `pt2ov inspect` prints).
+    // The placement (what `pt2ov inspect` prints). Compiles nothing, except for a program whose
+    // placement load() would time (LoadOptions::measure_placement): that one is loaded and timed,
+    // so the report says what load() would choose and why.
     static PlacementReport inspect(const std::string& path, const LoadOptions& options = {});
 
     // Method names stored in an archive ("forward" for torch.export.save's).

@@ -127,7 +127,8 @@ class Program(_pt2ov._Program):
 
 
 def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cpu_ops=(), cpu_nodes=(),
-             strict=False, num_threads=0, openvino_state=True, int64_input_limit=0, hint="latency") -> tuple:
+             strict=False, num_threads=0, openvino_state=True, int64_input_limit=0, hint="latency",
+             measure_placement=True) -> tuple:
     def names(value, what):
         if isinstance(value, str):
             return [value]
@@ -138,13 +139,13 @@ def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cp
 
     return (str(method), str(device), str(precision), "" if cache_dir is None else os.fspath(cache_dir),
             names(cpu_ops, "cpu_ops"), names(cpu_nodes, "cpu_nodes"), bool(strict), int(num_threads),
-            bool(openvino_state), int(int64_input_limit), str(hint))
+            bool(openvino_state), int(int64_input_limit), str(hint), bool(measure_placement))
 
 
 def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU", precision: str = "f32",
          cache_dir: Optional[str | os.PathLike] = None, cpu_ops: Iterable[str] = (), cpu_nodes: Iterable[str] = (),
          strict: bool = False, num_threads: int = 0, openvino_state: bool = True, int64_input_limit: int = 0,
-         hint: str = "latency") -> Program:
+         hint: str = "latency", measure_placement: bool = True) -> Program:
     """Reads the archive at ``path``, places and converts ``method`` and compiles it on ``device``.
 
     The options are the command line's: ``precision`` is OpenVINO's inference precision hint
@@ -155,15 +156,18 @@ def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU
     ``int64_input_limit=N`` promises every int64 user input within [-N, N] (checked on each
     call) so index arithmetic on them may stay on OpenVINO, ``hint="throughput"`` lets calls from
     many threads on one Program run on OpenVINO's parallel streams ("latency", the default, is
-    fastest for one call at a time). Raises
+    fastest for one call at a time), ``measure_placement=False`` lets the placement rules alone
+    decide (by default a small program is timed at load on OpenVINO and on pt2ov's CPU kernels and
+    the faster kept; the report's "measurement" gives the figures). Raises
     :class:`Error` (ArchiveError, UnsupportedError, ...) with a message saying what to do."""
     args = _options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads, openvino_state,
-                    int64_input_limit, hint)
+                    int64_input_limit, hint, measure_placement)
     return Program(os.fspath(path), *args)
 
 
 def inspect(path: str | os.PathLike, **options) -> dict:
-    """The placement without compiling anything, as ``pt2ov inspect --json`` prints it:
+    """The placement, as ``pt2ov inspect --json`` prints it (a small program that load would time
+    is loaded and timed; the others compile nothing):
     ``{"methods": {name: {"steps": [...], "constants": {...}, "openvino_version": ...}}}`` (every
     method unless ``method`` names another than "forward"). Takes :func:`load`'s options."""
     return json.loads(_pt2ov.inspect_json(os.fspath(path), *_options(**options)))

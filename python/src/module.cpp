@@ -576,7 +576,8 @@ nb::list io_list(const std::vector<pt2ov::IOInfo>& infos) {
 pt2ov::LoadOptions make_options(const std::string& method, const std::string& device, const std::string& precision,
                                 const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
                                 const std::vector<std::string>& cpu_nodes, bool strict, int num_threads,
-                                bool openvino_state, int64_t int64_input_limit, const std::string& hint) {
+                                bool openvino_state, int64_t int64_input_limit, const std::string& hint,
+                                bool measure_placement) {
     pt2ov::LoadOptions options;
     options.method = method;
     options.device = device;
@@ -589,6 +590,7 @@ pt2ov::LoadOptions make_options(const std::string& method, const std::string& de
     options.openvino_state = openvino_state;
     options.int64_input_limit = int64_input_limit;
     options.performance_hint = hint;
+    options.measure_placement = measure_placement;
     return options;
 }
 
@@ -679,15 +681,15 @@ NB_MODULE(_pt2ov, m) {
             [](PyProgram* self, const std::string& path, const std::string& method, const std::string& device,
                const std::string& precision, const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
                const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state,
-               int64_t int64_input_limit, const std::string& hint) {
+               int64_t int64_input_limit, const std::string& hint, bool measure_placement) {
                 auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict,
-                                            num_threads, openvino_state, int64_input_limit, hint);
+                                            num_threads, openvino_state, int64_input_limit, hint, measure_placement);
                 nb::gil_scoped_release release;
                 new (self) PyProgram(pt2ov::Program::load(path, options));
             },
             nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
             nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"),
-            nb::arg("openvino_state"), nb::arg("int64_input_limit"), nb::arg("hint"))
+            nb::arg("openvino_state"), nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"))
         .def("__call__", &PyProgram::call)
         // For bench/python_overhead.py: the same call from C++ in this process, `calls` times on
         // the inputs as __call__ reads them, each timed alone (ns). With reuse_outputs, outputs of
@@ -777,9 +779,9 @@ NB_MODULE(_pt2ov, m) {
         [](const std::string& path, const std::string& method, const std::string& device, const std::string& precision,
            const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
            const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state,
-           int64_t int64_input_limit, const std::string& hint) {
+           int64_t int64_input_limit, const std::string& hint, bool measure_placement) {
             auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads,
-                                        openvino_state, int64_input_limit, hint);
+                                        openvino_state, int64_input_limit, hint, measure_placement);
             nb::gil_scoped_release release;
             std::vector<pt2ov::PlacementReport> reports;
             const bool all_methods = options.method == "forward";
@@ -792,7 +794,7 @@ NB_MODULE(_pt2ov, m) {
         },
         nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
         nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"), nb::arg("openvino_state"),
-        nb::arg("int64_input_limit"), nb::arg("hint"));
+        nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"));
 
     // For the tests: the addresses a call would read its inputs from (the same conversion as
     // _Program.__call__'s), to show that contiguous inputs are viewed, not copied.

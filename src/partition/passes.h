@@ -11,6 +11,7 @@ void pass2_openvino_support(const graph::Graph& graph, const std::map<std::strin
                             const PlacementOptions& options, Plan& plan);
 void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& sources, const PlacementOptions& options,
                                Plan& plan);
+void pass3b_all_on_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan);
 void pass4_kernels_exist(const graph::Graph& graph, const PlacementOptions& options, Plan& plan);
 void pass5_group_into_steps(const graph::Graph& graph, Plan& plan);
 void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan);

@@ -154,6 +154,18 @@ void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& so
     }
 }
 
+// Pass 3b: the whole method on the CPU kernels, when asked (Program::load times a small
+// program both ways and keeps the faster: runtime/placement_timing.h). A node without a kernel
+// stays where it was.
+void pass3b_all_on_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
+    if (options.all_on_cpu_reason.empty()) return;
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        if (plan.where[i] == Where::OpenVINO && kernels::find_kernel(graph.nodes[i].target)) {
+            put_on_cpu(plan, i, options.all_on_cpu_reason);
+        }
+    }
+}
+
 // Pass 4: every node kept off OpenVINO needs a kernel; strict mode allows none.
 void pass4_kernels_exist(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
     std::string missing, refused;
@@ -220,19 +232,6 @@ void pass5_group_into_steps(const graph::Graph& graph, Plan& plan) {
     }
 }
 
-// Pass 6: an OpenVINO call costs about 10 us even for a few elements (measured on 2026.4.1,
-// 2 cores: sin-relu-mul-cos on 16 floats takes 10 us on OpenVINO, 4 us on the CPU kernels; a
-// relu forced to the CPU between them doubles the OpenVINO cost to 21 us). So, where the
-// method already has CPU steps, an OpenVINO step that does little runs on the CPU too:
-//  - a step that only computes shapes (symbolic ints);
-//  - a step of at most kSmallStepNodes nodes touching at most kSmallStepElements elements in
-//    all (inputs and outputs of every node, static shapes only; at 4096 floats per tensor the
-//    two sides cost about the same: 33 us on OpenVINO, 26 us on the CPU).
-// A method OpenVINO takes whole stays on OpenVINO: the user asked for OpenVINO.
-namespace {
-constexpr size_t kSmallStepNodes = 8;
-constexpr int64_t kSmallStepElements = 16384;
-
 // Elements a node reads and writes, or -1 when a shape is not static.
 int64_t touched_elements(const graph::Graph& graph, const graph::Node& node) {
     int64_t total = 0;
@@ -251,6 +250,20 @@ int64_t touched_elements(const graph::Graph& graph, const graph::Node& node) {
     for_each_written(node, add);
     return total;
 }
+
+// Pass 6: an OpenVINO call costs about 10 us even for a few elements (measured on 2026.4.1,
+// 2 cores: sin-relu-mul-cos on 16 floats takes 10 us on OpenVINO, 4 us on the CPU kernels; a
+// relu forced to the CPU between them doubles the OpenVINO cost to 21 us). So, where the
+// method already has CPU steps, an OpenVINO step that does little runs on the CPU too:
+//  - a step that only computes shapes (symbolic ints);
+//  - a step of at most kSmallStepNodes nodes touching at most kSmallStepElements elements in
+//    all (inputs and outputs of every node, static shapes only; at 4096 floats per tensor the
+//    two sides cost about the same: 33 us on OpenVINO, 26 us on the CPU).
+// A method OpenVINO takes whole stays on OpenVINO here; Program::load may time a small one
+// both ways and keep the faster (runtime/placement_timing.h).
+namespace {
+constexpr size_t kSmallStepNodes = 8;
+constexpr int64_t kSmallStepElements = 16384;
 }  // namespace
 
 void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
@@ -357,6 +370,7 @@ Plan place(const graph::Graph& graph, const std::map<std::string, std::string>& 
     pass1_user_lists(graph, options, plan);
     pass2_openvino_support(graph, unsupported, options, plan);
     pass3_exact_wide_integers(graph, sources, options, plan);
+    pass3b_all_on_cpu(graph, options, plan);
     pass4_kernels_exist(graph, options, plan);
     pass5_group_into_steps(graph, plan);
     pass6_small_steps_to_cpu(graph, options, plan);

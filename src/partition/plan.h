@@ -21,9 +21,15 @@ struct PlacementOptions {
     std::string openvino_version;        // named in reasons
     // node name -> why OpenVINO could not compile the step that held it (Program::load retries)
     std::map<std::string, std::string> compile_failures;
+    // Non-empty: every node that has a CPU kernel runs on the CPU kernels, with this reason (a
+    // small program whose placement Program::load times both ways: runtime/placement_timing.h).
+    std::string all_on_cpu_reason;
 };
 
 enum class Where { OpenVINO, Cpu };
+
+// Elements a node reads and writes (a measure of its work), or -1 when a shape is not static.
+int64_t touched_elements(const graph::Graph& graph, const graph::Node& node);
 
 struct Step {
     Where where = Where::OpenVINO;

@@ -7,6 +7,7 @@
 #include "lower/convert.h"
 #include "openvino/core/graph_util.hpp"
 #include "runtime/executor.h"
+#include "runtime/placement_timing.h"
 
 namespace pt2ov {
 
@@ -78,6 +79,17 @@ Program Program::load(const std::string& path, const LoadOptions& options) {
             }
         }
         impl->timings = {impl->prepared.archive_ms, impl->planned.convert_ms, impl->executor->compile_ms()};
+        // A small program may run faster on the CPU kernels than through an OpenVINO call:
+        // timed both ways, the faster kept (runtime/placement_timing.h).
+        if (runtime::worth_timing(impl->prepared, impl->planned, options)) {
+            if (auto timed = runtime::time_placements(path, impl->prepared, *impl->executor, options)) {
+                if (timed->cpu_executor) {
+                    impl->planned = std::move(*timed->cpu_planned);
+                    impl->executor = std::move(timed->cpu_executor);
+                }
+                impl->planned.report.measurement = timed->measurement;
+            }
+        }
         return Program(std::move(impl));
     });
 }
@@ -85,7 +97,10 @@ Program Program::load(const std::string& path, const LoadOptions& options) {
 PlacementReport Program::inspect(const std::string& path, const LoadOptions& options) {
     return at_api_boundary(path, [&] {
         auto prepared = compile::prepare(path, options);
-        return compile::plan(prepared, options).report;
+        auto planned = compile::plan(prepared, options);
+        // What load() would time is loaded and timed, so the report shows load()'s choice.
+        if (runtime::worth_timing(prepared, planned, options)) return load(path, options).report();
+        return std::move(planned.report);
     });
 }
 

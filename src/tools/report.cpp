@@ -30,6 +30,12 @@ std::string report_text(const std::vector<PlacementReport>& reports) {
         }
         text += fmt::format("  constants: {} tensor(s), {} bytes, {} bytes resident\n", report.constant_count,
                             report.constant_bytes, report.resident_bytes);
+        if (const auto& m = report.measurement; m.measured) {
+            text += fmt::format("  placement timed at load{}: the placement rules' plan {:.1f} us per call, all on the CPU "
+                                "kernels {:.1f} us ({} calls each); kept: {}\n",
+                                m.from_cache ? " (read from the cache)" : "", m.openvino_us, m.cpu_us, m.calls,
+                                m.chosen == "cpu" ? "the CPU kernels" : "the placement rules' plan");
+        }
     }
     return text;
 }
@@ -61,6 +67,13 @@ std::string report_json(const std::vector<PlacementReport>& reports) {
             {"constants",
              {{"count", report.constant_count}, {"bytes", report.constant_bytes}, {"resident_bytes", report.resident_bytes}}},
             {"openvino_version", report.openvino_version}};
+        if (const auto& m = report.measurement; m.measured) {
+            methods[report.method]["measurement"] = {{"chosen", m.chosen},
+                                                     {"openvino_us", m.openvino_us},
+                                                     {"cpu_us", m.cpu_us},
+                                                     {"calls", m.calls},
+                                                     {"from_cache", m.from_cache}};
+        }
     }
     return nlohmann::json{{"methods", methods}}.dump(2);
 }

@@ -50,9 +50,20 @@ def pt2ov_binary() -> pathlib.Path:
     return path
 
 
-def run_cli(args: Sequence[str | os.PathLike], timeout: float = CLI_TIMEOUT_S) -> subprocess.CompletedProcess:
+# Placement by measurement (LoadOptions::measure_placement) would move a small program to the
+# CPU kernels or not by the machine's timing of the moment; the tests check the placement
+# rules' plan, which is deterministic, and time placement only where they say so
+# (measure_placement=True; tests/e2e/test_placement_timing.py).
+PLACEMENT_COMMANDS = {"run", "inspect", "bench"}
+
+
+def run_cli(args: Sequence[str | os.PathLike], timeout: float = CLI_TIMEOUT_S,
+            measure_placement: bool = False) -> subprocess.CompletedProcess:
     """Runs `pt2ov ARGS...`, capturing stdout and stderr as text."""
-    cmd = [str(pt2ov_binary())] + [str(a) for a in args]
+    args = [str(a) for a in args]
+    if not measure_placement and args and args[0] in PLACEMENT_COMMANDS:
+        args.insert(1, "--no-measure-placement")
+    cmd = [str(pt2ov_binary())] + args
     try:
         return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                               errors="replace", cwd=REPO_ROOT)

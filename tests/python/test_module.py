@@ -270,13 +270,14 @@ def test_four_threads_share_one_program(exported):
 
 def test_inspect_report_methods_version(exported):
     path = exported.path("mlp")
-    cli = subprocess.run([str(REPO_ROOT / "build" / "pt2ov"), "inspect", str(path), "--json"],
+    # Without timing, so that the three reports are the same to the byte.
+    cli = subprocess.run([str(REPO_ROOT / "build" / "pt2ov"), "inspect", "--no-measure-placement", str(path), "--json"],
                          capture_output=True, text=True, check=True)
-    assert pt2ov.inspect(path) == json.loads(cli.stdout)
-    report = pt2ov.load(path).report
+    assert pt2ov.inspect(path, measure_placement=False) == json.loads(cli.stdout)
+    report = pt2ov.load(path, measure_placement=False).report
     assert report == json.loads(cli.stdout)["methods"]["forward"]
     assert {"steps", "constants", "openvino_version"} <= set(report)
-    forced = pt2ov.inspect(path, cpu_ops=["aten.relu"])
+    forced = pt2ov.inspect(path, cpu_ops=["aten.relu"], measure_placement=False)
     kinds = [s["kind"] for s in forced["methods"]["forward"]["steps"]]
     assert "cpu" in kinds
     assert pt2ov.methods(path) == ["forward"]
@@ -571,3 +572,32 @@ def test_the_module_needs_no_torch():
     assert len(got) == len(want)
     for i, (g, w) in enumerate(zip(got, want)):
         np.testing.assert_allclose(g, w.numpy(), rtol=1e-4, atol=1e-5, err_msg=f"output {i}")
+
+
+def test_small_program_placement_is_timed_unless_asked_not_to(save):
+    class Tiny(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1, self.fc2 = torch.nn.Linear(16, 32), torch.nn.Linear(32, 8)
+
+        def forward(self, x):
+            return self.fc2(torch.relu(self.fc1(x)))
+
+    torch.manual_seed(0)
+    module = Tiny().eval()
+    x = torch.randn(1, 16)
+    path = save(module, (x,), "tiny_timed")
+    timed = pt2ov.load(path)
+    measurement = timed.report["measurement"]
+    assert measurement["chosen"] in ("cpu", "openvino") and measurement["calls"] > 0, measurement
+    kinds = {step["kind"] for step in timed.report["steps"]}
+    assert kinds == ({"cpu"} if measurement["chosen"] == "cpu" else {"openvino"}), timed.report
+    with torch.no_grad():
+        expected = module(x)
+    (out,) = timed(x)
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-5)
+    rules = pt2ov.load(path, measure_placement=False)
+    assert "measurement" not in rules.report
+    assert {step["kind"] for step in rules.report["steps"]} == {"openvino"}
+    (out,) = rules(x)
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-5)

@@ -65,6 +65,25 @@ TEST(Placement, NodesOfAStepThatFailedToCompileRunOnTheCpu) {
         << plan.reason[0];
 }
 
+// The all-CPU plan Program::load times against the rules' plan: every node with a kernel on
+// the CPU with the reason given, in one step; a node the rules already put there keeps its own.
+TEST(Placement, AllOnCpuPutsEveryNodeWithAKernelInOneCpuStep) {
+    GraphBuilder b;
+    b.value("x");
+    b.node("s", "aten.sin.default", {"x"});
+    b.node("c", "aten.cos.default", {"s"});
+    b.graph.outputs = {tensor("c")};
+    PlacementOptions options;
+    options.cpu_nodes = {"s"};
+    options.all_on_cpu_reason = "timed";
+    const Plan plan = place(b.graph, {}, inputs({"x"}), options);
+    EXPECT_EQ(plan.where, (std::vector<Where>{Where::Cpu, Where::Cpu}));
+    EXPECT_NE(plan.reason[0].find("--cpu-node s"), std::string::npos) << plan.reason[0];
+    EXPECT_EQ(plan.reason[1], "timed");
+    ASSERT_EQ(plan.steps.size(), 1u);
+    EXPECT_EQ(plan.steps[0].where, Where::Cpu);
+}
+
 TEST(Placement, StrictRefusesAnyCpuNodeNamingIt) {
     GraphBuilder b;
     b.value("x");
