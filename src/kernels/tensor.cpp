@@ -3,6 +3,7 @@
 #include "kernels/tensor.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <new>
@@ -97,12 +98,79 @@ std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes) {
 
 namespace {
 
+// Kernel results up to kLargestCachedBlock bytes come from a cache of freed blocks kept per
+// thread, by power-of-two size, at most kBlocksPerSize of each. A small program run on the CPU
+// kernels allocates a few such results per call, and glibc's aligned allocation and free of
+// them took about 40 % of a 16-32-8 MLP's 3.5 us call; a call now takes back the blocks the
+// last call gave up. Bounded: at most kBlocksPerSize blocks of each of the 13 sizes per thread
+// (under 8 MB), freed when the thread ends.
+constexpr std::align_val_t kBlockAlignment{64};
+constexpr size_t kSmallestCachedBlock = 64;
+constexpr size_t kSizeClasses = 13;  // 64 B .. 256 KiB
+constexpr size_t kLargestCachedBlock = kSmallestCachedBlock << (kSizeClasses - 1);
+// Under AddressSanitizer a reused block would hide a use after free: nothing is kept there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr size_t kBlocksPerSize = 0;
+#else
+constexpr size_t kBlocksPerSize = 8;
+#endif
+
+struct BlockCache {
+    std::array<std::array<void*, kBlocksPerSize + 1>, kSizeClasses> blocks{};
+    std::array<size_t, kSizeClasses> count{};
+    ~BlockCache();
+};
+
+// The thread's cache, or null once the thread's cache has been destroyed (a block freed by a
+// thread_local destructor that runs later is then freed directly).
+thread_local BlockCache* this_thread_cache = nullptr;
+
+BlockCache::~BlockCache() {
+    this_thread_cache = nullptr;
+    for (size_t c = 0; c < kSizeClasses; ++c) {
+        for (size_t i = 0; i < count[c]; ++i) ::operator delete(blocks[c][i], kBlockAlignment);
+    }
+}
+
+BlockCache* block_cache() {
+    thread_local BlockCache cache;
+    thread_local bool made = false;
+    if (!made) {
+        made = true;
+        this_thread_cache = &cache;
+    }
+    return this_thread_cache;
+}
+
+size_t size_class(size_t bytes) {
+    size_t c = 0;
+    while ((kSmallestCachedBlock << c) < bytes) ++c;
+    return c;
+}
+
+void free_block(void* memory, size_t size_class_index) {
+    BlockCache* cache = size_class_index < kSizeClasses ? this_thread_cache : nullptr;
+    if (cache && cache->count[size_class_index] < kBlocksPerSize) {
+        cache->blocks[size_class_index][cache->count[size_class_index]++] = memory;
+    } else {
+        ::operator delete(memory, kBlockAlignment);
+    }
+}
+
 std::shared_ptr<void> allocate_aligned(size_t bytes, bool zeroed) {
-    constexpr std::align_val_t alignment{64};
-    const size_t rounded = std::max<size_t>((bytes + 63) / 64 * 64, 64);
-    void* memory = ::operator new(rounded, alignment);
+    if (bytes > kLargestCachedBlock) {
+        const size_t rounded = (bytes + 63) / 64 * 64;
+        void* memory = ::operator new(rounded, kBlockAlignment);
+        if (zeroed) std::memset(memory, 0, rounded);
+        return std::shared_ptr<void>(memory, [](void* p) { ::operator delete(p, kBlockAlignment); });
+    }
+    const size_t c = size_class(std::max<size_t>(bytes, 1));
+    const size_t rounded = kSmallestCachedBlock << c;
+    BlockCache* cache = block_cache();
+    void* memory = cache && cache->count[c] > 0 ? cache->blocks[c][--cache->count[c]]
+                                                : ::operator new(rounded, kBlockAlignment);
     if (zeroed) std::memset(memory, 0, rounded);
-    return std::shared_ptr<void>(memory, [alignment](void* p) { ::operator delete(p, alignment); });
+    return std::shared_ptr<void>(memory, [c](void* p) { free_block(p, c); });
 }
 
 std::shared_ptr<void> allocate_zeroed(size_t bytes) { return allocate_aligned(bytes, true); }
