@@ -151,6 +151,12 @@ void Int64Ranges::follow(const graph::Node& node) {
     }
     if (op == "aten.zeros.default" || op == "aten.zeros_like.default") return set_outputs(WideRange{0, 0});
     if (op == "aten.ones.default" || op == "aten.ones_like.default") return set_outputs(WideRange{1, 1});
+    // copy(self, src) has self's shape and dtype and src's values (a KV cache's length counter
+    // set from cache_position each call).
+    if (op == "aten.copy.default") {
+        if (node.arity() >= 2) set_outputs(bound(node.arg(1)));
+        return;
+    }
     if (node.arity() < 1) return;
     auto a = bound(first);
     if (!a) return;
@@ -231,7 +237,9 @@ bool Int64Ranges::fits_in_32_bits(const graph::Node& node) const {
         }
         for (const auto& item : arg.items) check(item);
     };
-    for (const auto& input : node.inputs) check(input.arg);
+    // copy's self gives only a shape: its values are never read.
+    const size_t first_read = node.target == "aten.copy.default" ? 1 : 0;
+    for (size_t i = first_read; i < node.inputs.size(); ++i) check(node.inputs[i].arg);
     for (const auto& out : node.outputs) check(out);
     return fits;
 }
