@@ -32,6 +32,7 @@ struct Options {
     int steps = 32;
     int sequences = 1;
     int threads = 0;
+    int64_t int64_input_limit = 0;
     std::string logits_out;
     bool quiet = false;
 };
@@ -39,7 +40,9 @@ struct Options {
 [[noreturn]] void usage(const std::string& problem) {
     std::cerr << "llm_decode: " << problem
               << "\nusage: llm_decode MODEL.pt2 --prompt T1,T2,... [--steps N] [--sequences N] [--threads N]"
-                 " [--logits-out FILE] [--quiet]\n";
+                 " [--int64-input-limit N] [--logits-out FILE] [--quiet]\n"
+                 "  --int64-input-limit N: every token id and position lies within [0, N] (the vocabulary and the\n"
+                 "  cache length); pt2ov checks it on each call and keeps the position arithmetic on OpenVINO\n";
     std::exit(2);
 }
 
@@ -73,6 +76,8 @@ Options parse(int argc, char** argv) {
             options.sequences = std::stoi(value());
         } else if (arg == "--threads") {
             options.threads = std::stoi(value());
+        } else if (arg == "--int64-input-limit") {
+            options.int64_input_limit = std::stoll(value());
         } else if (arg == "--logits-out") {
             options.logits_out = value();
         } else if (arg == "--quiet") {
@@ -116,6 +121,7 @@ int main(int argc, char** argv) {
     try {
         pt2ov::LoadOptions load_options;
         load_options.num_threads = options.threads;
+        load_options.int64_input_limit = options.int64_input_limit;
         const auto load_start = std::chrono::steady_clock::now();
         pt2ov::Program program = pt2ov::Program::load(options.model, load_options);
         std::printf("loaded %s in %.1f ms; %zu OpenVINO/CPU steps; %zu cache buffers\n", options.model.c_str(),
