@@ -105,6 +105,56 @@ def _export_shapes(ep, inputs):
     return shapes
 
 
+def _stateful_openvino_model(ep, inputs):
+    """(model, description) for a static-shape program with mutated buffers, else None. The
+    buffers OpenVINO's CPU plugin cannot keep as state (int64: "does not support i64 for use with
+    oneDNN") stay inputs, fed their initial values, and outputs."""
+    import torch
+    import openvino as ov
+    from openvino._offline_transformations import apply_make_stateful_transformation
+    from torch.export.graph_signature import InputKind, OutputKind
+
+    # torch.export.export keeps in-place ops in its graph; an empty decomposition table makes the
+    # program functional, its buffer writes outputs (BUFFER_MUTATION), and changes nothing else.
+    ep = ep.run_decompositions({})
+    signature = ep.graph_signature
+    new_value = {s.target: i for i, s in enumerate(signature.output_specs) if s.kind == OutputKind.BUFFER_MUTATION}
+    if not new_value or any(not isinstance(d, int) for t in inputs for d in t.shape):
+        return None
+    user_outputs = [i for i, s in enumerate(signature.output_specs) if s.kind == OutputKind.USER_OUTPUT]
+    state_names = [s.target for s in signature.input_specs if s.kind == InputKind.BUFFER and s.target in new_value]
+
+    def stored(target):
+        return ep.state_dict[target] if target in ep.state_dict else ep.constants[target]
+
+    graph_module = ep.graph_module
+    user_count = len(inputs)
+
+    class Functional(torch.nn.Module):
+        def forward(self, *args):
+            users, by_name = iter(args[:user_count]), dict(zip(state_names, args[user_count:]))
+            flat = [next(users) if spec.kind == InputKind.USER_INPUT
+                    else by_name[spec.target] if spec.target in by_name else stored(spec.target)
+                    for spec in signature.input_specs]
+            outputs = graph_module(*flat)
+            return (*[outputs[i] for i in user_outputs], *[outputs[new_value[n]] for n in state_names])
+
+    initial = [stored(n).clone() for n in state_names]
+    with torch.no_grad():
+        functional = torch.export.export(Functional(), (*inputs, *initial), strict=False)
+    model = ov.convert_model(functional)
+    parameters, results = model.get_parameters(), model.get_results()
+    for parameter, value in zip(parameters, [*inputs, *initial]):
+        parameter.set_partial_shape(ov.PartialShape(list(value.shape)))
+    model.validate_nodes_and_infer_types()
+    kept = [i for i, value in enumerate(initial) if value.dtype != torch.int64 and value.dtype != torch.float64]
+    if len(kept) != len(initial):
+        return None  # a buffer would have to be fed from outside: the runner binds user inputs only
+    apply_make_stateful_transformation(
+        model, [(parameters[user_count + i], results[len(user_outputs) + i]) for i in kept])
+    return model, f"{len(kept)} mutated buffers as OpenVINO state (ReadValue/Assign)"
+
+
 def prepare(name: str, directory: pathlib.Path, threads: int) -> dict:
     import torch
     import openvino as ov
@@ -135,6 +185,13 @@ def prepare(name: str, directory: pathlib.Path, threads: int) -> dict:
         ov_model = ov.convert_model(ep)
         convert_ms = (time.perf_counter() - start) * 1e3
         ov_model.reshape(dict(zip(ov_model.inputs, _export_shapes(ep, inputs))))
+        # A program that mutates buffers (a KV cache): convert_model(ep) freezes them as
+        # constants, so that peer would never update its cache. The peer is then OpenVINO's own
+        # stateful form of the same program, as optimum-intel runs LLMs: the mutated buffers as
+        # inputs and outputs of a functional program, made ReadValue/Assign state.
+        stateful = _stateful_openvino_model(ep, inputs)
+        if stateful is not None:
+            ov_model, result["openvino_state"] = stateful
         ov.save_model(ov_model, str(directory / f"{name}.xml"), compress_to_fp16=False)
         core = ov.Core()
         start = time.perf_counter()
