@@ -46,10 +46,15 @@ nlohmann::json stats_json(const rt::LatencyStats& s) {
             {"p99_ms", s.p99_ms}, {"min_ms", s.min_ms},   {"max_ms", s.max_ms}, {"stddev_ms", s.stddev_ms}};
 }
 
+// --no-measure-placement: pt2ov's placement rules alone (a small program is otherwise timed at
+// load on OpenVINO and on the CPU kernels, the faster kept).
+bool measure_placement = true;
+
 int run_pt2ov(const std::string& model, const std::string& inputs, const std::vector<std::string>& cpu_ops,
               const rt::BenchmarkOptions& loop) {
     pt2ov::LoadOptions options;
     options.cpu_ops = cpu_ops;
+    options.measure_placement = measure_placement;
     const auto result = rt::benchmark_file(model, inputs, options, loop);
     std::cout << rt::benchmark_json(result, /*with_samples=*/true) << "\n";
     return 0;
@@ -170,6 +175,8 @@ int run_pair(const std::string& model_pt2, const std::string& model_xml, const s
     try {
         pt2ov::LoadOptions options;
         options.cpu_ops = cpu_ops;
+        options.measure_placement = measure_placement;
+    options.measure_placement = measure_placement;
         const auto start = Clock::now();
         program.emplace(pt2ov::Program::load(model_pt2, options));
         load_ms = ms_since(start);
@@ -228,6 +235,7 @@ int run_pair(const std::string& model_pt2, const std::string& model_xml, const s
 int run_dump(const std::string& model, const std::string& directory, const std::vector<std::string>& cpu_ops) {
     pt2ov::LoadOptions options;
     options.cpu_ops = cpu_ops;
+    options.measure_placement = measure_placement;
     const auto written = pt2ov::Program::write_openvino_models(model, directory, options);
     std::cout << nlohmann::json{{"written", written}}.dump(2) << "\n";
     return 0;
@@ -250,6 +258,7 @@ int main(int argc, char** argv) {
     pair_command->add_option("model", model, "The .pt2")->required();
     pair_command->add_option("ir", model_xml, "OpenVINO's IR (.xml) of the same program")->required();
     pair_command->add_option("inputs", inputs, "Inputs (.npz, arr_0, arr_1, ...)")->required();
+    pair_command->add_flag("!--no-measure-placement", measure_placement, "pt2ov only: the placement rules alone");
     pair_command->add_option("--cpu-op", cpu_ops, "pt2ov only: keep this op on the CPU");
     pair_command->add_option("--threads", threads, "OpenVINO alone's inference_num_threads (0: its default)");
     pair_command->add_option("--rounds", rounds, "Alternations of the two sides")->check(CLI::Range(0, 1000000000));
@@ -257,6 +266,7 @@ int main(int argc, char** argv) {
     auto* pt2ov_command = app.add_subcommand("pt2ov", "pt2ov's C++ API on a .pt2");
     pt2ov_command->add_option("model", model)->required();
     pt2ov_command->add_option("inputs", inputs)->required();
+    pt2ov_command->add_flag("!--no-measure-placement", measure_placement, "pt2ov only: the placement rules alone");
     pt2ov_command->add_option("--cpu-op", cpu_ops);
     add_loop(pt2ov_command);
     auto* openvino_command = app.add_subcommand("openvino", "OpenVINO alone on an IR (.xml)");
@@ -269,6 +279,7 @@ int main(int argc, char** argv) {
     auto* dump_command = app.add_subcommand("dump", "Write the OpenVINO models pt2ov compiles as IR");
     dump_command->add_option("model", model)->required();
     dump_command->add_option("directory", directory)->required();
+    dump_command->add_flag("!--no-measure-placement", measure_placement, "pt2ov only: the placement rules alone");
     dump_command->add_option("--cpu-op", cpu_ops);
     CLI11_PARSE(app, argc, argv);
     try {
