@@ -1,7 +1,8 @@
 // Endurance: does memory stay flat over many calls of one loaded program?
 //
 //   pt2ov_endurance MODEL.pt2 IN.npz [--cpu-op OP ...] [--calls N] [--baseline-call N]
-//                   [--outputs fresh|reused] [--samples K] [--json]
+//                   [--outputs fresh|reused] [--samples K] [--json] [--smaps-dir DIR]
+//                   [--threads N] [--hint latency|throughput]
 //
 // Loads the program, runs N calls on the same inputs and reads the resident set size from
 // /proc/self/statm at the baseline call (1,000 by default: by then OpenVINO's and the
@@ -9,6 +10,8 @@
 // Prints those and the growth per call from the baseline to the end. `fresh` outputs (the
 // default) let every call allocate its outputs, as Program::run(inputs) and the Python module
 // do; `reused` hands the same output tensors back each time, as `pt2ov bench` does.
+// --smaps-dir copies /proc/self/smaps at each reading into DIR/smaps_CALL.txt, to tell which
+// mappings grew (bench/smaps_diff.py compares two).
 // Exits 1 when the growth from the baseline to the end exceeds --limit-bytes (if given).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -49,7 +52,16 @@ struct Sample {
     int64_t heap;
 };
 
-Sample sample_at(int64_t call) { return {call, resident_bytes(), heap_in_use_bytes()}; }
+std::string smaps_dir;
+
+Sample sample_at(int64_t call) {
+    if (!smaps_dir.empty()) {
+        std::ifstream smaps("/proc/self/smaps");
+        std::ofstream copy(smaps_dir + "/smaps_" + std::to_string(call) + ".txt");
+        copy << smaps.rdbuf();
+    }
+    return {call, resident_bytes(), heap_in_use_bytes()};
+}
 
 }  // namespace
 
@@ -58,7 +70,8 @@ int main(int argc, char** argv) {
     std::string model, inputs_npz, outputs_mode = "fresh";
     std::vector<std::string> cpu_ops;
     int64_t calls = 100000, baseline_call = 1000, limit_bytes = -1;
-    int samples = 10;
+    int samples = 10, threads = 0;
+    std::string hint = "latency";
     bool json = false, malloc_report = false;
     app.add_option("model", model, "The .pt2")->required();
     app.add_option("inputs", inputs_npz, "Inputs (.npz, arr_0, arr_1, ...)")->required();
@@ -71,6 +84,9 @@ int main(int argc, char** argv) {
     app.add_option("--samples", samples, "RSS readings between the baseline and the end")->check(CLI::Range(0, 1000));
     app.add_option("--limit-bytes", limit_bytes, "Fail (exit 1) when RSS grows more than this after the baseline");
     app.add_flag("--json", json, "One JSON object instead of text");
+    app.add_option("--threads", threads, "OpenVINO's inference threads (0: its default)");
+    app.add_option("--hint", hint, "OpenVINO's performance hint")->check(CLI::IsMember({"latency", "throughput"}));
+    app.add_option("--smaps-dir", smaps_dir, "Copy /proc/self/smaps into this folder at each reading");
     app.add_flag("--malloc-stats", malloc_report, "glibc's malloc_stats() per arena on stderr, at the baseline and the end");
     CLI11_PARSE(app, argc, argv);
     if (baseline_call > calls) baseline_call = calls;
@@ -81,6 +97,8 @@ int main(int argc, char** argv) {
         // Each program is meant to run as placed (OpenVINO only, CPU only, mixed); timed
         // placement could move a small one wholly to the CPU kernels.
         options.measure_placement = false;
+        options.num_threads = threads;
+        options.performance_hint = hint;
         const int64_t rss_before_load = resident_bytes();
         auto program = pt2ov::Program::load(model, options);
         const auto inputs = pt2ov::tools::read_inputs(inputs_npz, program.inputs());

@@ -36,6 +36,14 @@ const Fact& fact(std::string_view name);
 // CompiledResultFoldedIntoInput: compiling may fold a no-op Convert or Reshape so that a
 // Result reads a Parameter directly; the compiled model is checked as well.
 
+// ArenaPerCompiledModel: the CPU plugin infers each compiled model in a TBB arena of its own;
+// a thread that enters a different arena for each step of a call, call after call, leaves
+// oneTBB task proxies in the arenas' mailboxes, which its task pool keeps (RSS grows in steps,
+// by up to 25 MB). This property, set at compile time, makes the plugin infer in the arena of
+// the calling thread instead (it then ignores the inference threads for its own arena: the
+// caller's arena decides).
+inline constexpr const char* kInferInCallersArena = "EXCLUSIVE_ASYNC_REQUESTS";
+
 // Int64BeyondThirtyTwoBits / Float64ComputedInThirtyTwoBits: the CPU plugin computes int64
 // and float64 in 32 bits. True when a tensor of `dtype` computed on OpenVINO may lose bits.
 bool computes_in_32_bits(DType dtype);

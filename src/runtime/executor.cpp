@@ -1,5 +1,6 @@
 #include "runtime/executor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <optional>
@@ -17,12 +18,35 @@
 #include "openvino/runtime/properties.hpp"
 #include "runtime/inputs.h"
 
+#ifdef PT2OV_WITH_TBB
+#include <oneapi/tbb/task_arena.h>
+#endif
+
 namespace pt2ov::runtime {
 
 using kernels::RuntimeValue;
 using kernels::Scalar;
 using kernels::StridedTensor;
 using Clock = std::chrono::steady_clock;
+
+#ifdef PT2OV_WITH_TBB
+// A call context's arena is made anew after this many calls. oneTBB mails each piece of a
+// parallel loop meant for another thread's slot as a task proxy; when the calling thread runs
+// that piece itself (the worker thread was away, as on a busy machine), the proxy stays in the
+// slot's mailbox until a worker next visits the slot, or until the arena is freed, and the
+// calling thread's task pool keeps its memory meanwhile. A worker kept away for thousands of
+// calls would leave thousands of proxies; a new arena frees them every kCallsPerArena calls.
+constexpr int64_t kCallsPerArena = 256;
+
+struct Executor::CallArena {
+    explicit CallArena(int threads) : threads(threads), arena(std::make_unique<oneapi::tbb::task_arena>(threads)) {}
+    int threads;
+    int64_t calls = 0;  // calls run in `arena`
+    std::unique_ptr<oneapi::tbb::task_arena> arena;
+};
+#else
+struct Executor::CallArena {};
+#endif
 
 namespace {
 
@@ -228,6 +252,16 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
     } else {
         throw InputError("unknown performance hint '" + options.performance_hint + "'; use latency or throughput");
     }
+    // openvino_facts ArenaPerCompiledModel: each compiled model would infer in an arena of its
+    // own, and a call that goes through several of them, call after call, grows RSS. Under the
+    // latency hint (one stream a model) every step infers in the calling thread's arena instead,
+    // which run() makes one per call context. The throughput hint keeps OpenVINO's streams.
+#ifdef PT2OV_WITH_TBB
+    const bool in_callers_arena = options.performance_hint == "latency" && options.device == "CPU";
+    if (in_callers_arena) config.emplace(lower::openvino_facts::kInferInCallersArena, true);
+#else
+    const bool in_callers_arena = false;
+#endif
     const auto& plan_steps = planned.plan.steps;
     steps_.resize(plan_steps.size());
     for (size_t s = 0; s < plan_steps.size(); ++s) {
@@ -240,6 +274,11 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
             for (const auto& target : lowered.states) buffers_.at(buffer_of_target.at(target)).openvino_step = static_cast<int>(s);
             if (auto* compiled = steps_[s].compiled.get()) {
                 for (auto& result : compiled->results) result.mutated_buffer = buffer_of_slot[result.slot];
+                // As wide as the plugin would have made the step's own arena.
+                if (in_callers_arena) {
+                    const int threads = compiled->compiled.get_property(ov::inference_num_threads);
+                    arena_threads_ = std::max(arena_threads_, std::max(threads, 1));
+                }
             }
         }
     }
@@ -348,6 +387,9 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
 // thread-safe); each request and the memory bound to it then belongs to this context only.
 std::unique_ptr<Executor::CallContext> Executor::make_context() const {
     auto context = std::make_unique<CallContext>();
+#ifdef PT2OV_WITH_TBB
+    if (arena_threads_ > 0) context->arena = std::make_shared<CallArena>(arena_threads_);
+#endif
     context->steps.resize(steps_.size());
     for (size_t s = 0; s < steps_.size(); ++s) {
         const CompiledStep* step = steps_[s].compiled.get();
@@ -670,7 +712,7 @@ void Executor::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outpu
     // previous one left, some of it in that context's infer requests.
     if (!buffers_.empty()) {
         std::lock_guard state_lock(state_mutex_);
-        run_with(*state_context_, inputs, outputs);
+        run_in_arena(*state_context_, inputs, outputs);
         last_openvino_ns_.store(state_context_->openvino_ns, std::memory_order_relaxed);
         return;
     }
@@ -680,8 +722,26 @@ void Executor::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outpu
         std::unique_ptr<CallContext>& context;
         ~GiveBack() { executor.give_back(std::move(context)); }
     } give_back_at_exit{*this, context};
-    run_with(*context, inputs, outputs);
+    run_in_arena(*context, inputs, outputs);
     last_openvino_ns_.store(context->openvino_ns, std::memory_order_relaxed);
+}
+
+void Executor::run_in_arena(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
+#ifdef PT2OV_WITH_TBB
+    // task_arena::execute runs the call on this thread, in the arena, and rethrows what it throws.
+    if (context.arena) {
+        CallArena& call_arena = *context.arena;
+        if (call_arena.calls == kCallsPerArena) {
+            // The old arena is freed once no thread is in it (its mailboxes emptied).
+            call_arena.arena = std::make_unique<oneapi::tbb::task_arena>(call_arena.threads);
+            call_arena.calls = 0;
+        }
+        ++call_arena.calls;
+        call_arena.arena->execute([&] { run_with(context, inputs, outputs); });
+        return;
+    }
+#endif
+    run_with(context, inputs, outputs);
 }
 
 void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {

@@ -123,9 +123,16 @@ private:
         std::vector<kernels::StridedTensor> reused;
     };
 
+    // The TBB arena a call context's calls run in (defined in executor.cpp, where TBB is known).
+    struct CallArena;
+
     // Everything a call writes, owned by one call at a time (taken from the pool).
     struct CallContext {
         std::vector<StepContext> steps;  // by step; empty for a step without a compiled model
+        // Where the whole call runs, OpenVINO's inference and the CPU kernels' split loops alike,
+        // when the steps are compiled to infer in the caller's arena (arena_threads_ > 0): one
+        // arena for every step of every call on this context. Null otherwise.
+        std::shared_ptr<CallArena> arena;
         // The reused memory above: never handed out as is.
         std::set<const void*> reused_owners;
         int64_t openvino_ns = 0;
@@ -168,6 +175,8 @@ private:
     std::unique_ptr<CallContext> take_context();
     void give_back(std::unique_ptr<CallContext> context);
     void run_with(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
+    // run_with inside the context's arena, if it has one.
+    void run_in_arena(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
 
     void run_cpu_step(const Step& step, Values& values) const;
     void run_openvino_step(const Step& step, StepContext& context, CallContext& call, Values& values,
@@ -209,6 +218,10 @@ private:
     // A method that mutates buffers: the one context every call runs on (under state_mutex_).
     std::unique_ptr<CallContext> state_context_;
     size_t contexts_made_ = 0;
+    // The concurrency of each call context's arena: the CPU plugin's inference threads, when
+    // every step is compiled to infer in the caller's arena (openvino_facts
+    // ArenaPerCompiledModel: the latency hint on the CPU device); 0: no arena of ours.
+    int arena_threads_ = 0;
     double compile_ms_ = 0;
     std::atomic<int64_t> last_openvino_ns_{0};
 };

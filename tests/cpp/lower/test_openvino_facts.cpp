@@ -57,6 +57,13 @@
 #include "openvino/runtime/core.hpp"
 #include "openvino/runtime/properties.hpp"
 
+#ifdef PT2OV_WITH_TBB
+#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_scheduler_observer.h>
+
+#include <atomic>
+#endif
+
 namespace {
 
 ov::CompiledModel compile_on_cpu(const std::shared_ptr<ov::Model>& model) {
@@ -89,6 +96,55 @@ TEST(OpenVINOFacts, ResultThatIsItsInput) {
     // before computing, so sin reads the overwritten input. Either way sin is computed from
     // what the input buffer holds after the call.
     for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(sine_out[i], std::sin(input[i]), 1e-6);
+}
+
+// Where the CPU plugin infers: in an arena of each compiled model's own, or, with
+// EXCLUSIVE_ASYNC_REQUESTS, in the calling thread's. Seen from an arena of ours (two threads)
+// that the calls are made in: TBB's worker threads enter it only when the plugin's parallel
+// loops run there. The RSS growth the fact is about (a thread going through several arenas per
+// call) is measured by bench/openvino_arenas.cpp, which takes too long for a unit test.
+TEST(OpenVINOFacts, ArenaPerCompiledModel) {
+#ifdef PT2OV_WITH_TBB
+    if (oneapi::tbb::this_task_arena::max_concurrency() < 2) GTEST_SKIP() << "one hardware thread: no TBB worker to see";
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 16, 64, 64});
+    std::vector<float> weights(16 * 16 * 3 * 3, 0.01f);
+    auto kernel = ov::op::v0::Constant::create(ov::element::f32, ov::Shape{16, 16, 3, 3}, weights);
+    auto conv = std::make_shared<ov::op::v1::Convolution>(x, kernel, ov::Strides{1, 1}, ov::CoordinateDiff{1, 1},
+                                                          ov::CoordinateDiff{1, 1}, ov::Strides{1, 1});
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{conv->output(0)}, ov::ParameterVector{x});
+    std::vector<float> input(16 * 64 * 64, 0.5f);
+
+    struct WorkerCount : oneapi::tbb::task_scheduler_observer {
+        explicit WorkerCount(oneapi::tbb::task_arena& arena) : oneapi::tbb::task_scheduler_observer(arena) { observe(true); }
+        ~WorkerCount() override { observe(false); }
+        void on_scheduler_entry(bool is_worker) override { entries += is_worker ? 1 : 0; }
+        std::atomic<int> entries{0};
+    };
+    auto workers_in_our_arena = [&](bool in_callers_arena) {
+        static ov::Core core;
+        ov::AnyMap config{ov::hint::inference_precision(ov::element::f32),
+                          ov::hint::performance_mode(ov::hint::PerformanceMode::LATENCY)};
+        if (in_callers_arena) config.emplace(pt2ov::lower::openvino_facts::kInferInCallersArena, true);
+        auto request = core.compile_model(model, "CPU", config).create_infer_request();
+        request.set_input_tensor(ov::Tensor(ov::element::f32, {1, 16, 64, 64}, input.data()));
+        oneapi::tbb::task_arena arena(2);
+        arena.initialize();
+        WorkerCount count(arena);
+        arena.execute([&] {
+            for (int i = 0; i < 200 && count.entries == 0; ++i) request.infer();
+        });
+        return count.entries.load();
+    };
+    const int own = workers_in_our_arena(false);
+    const int callers = workers_in_our_arena(true);
+    std::cout << "[fact] OpenVINO " << ov::get_openvino_version().buildNumber
+              << ": TBB workers that entered the caller's arena: " << own << " without, " << callers
+              << " with EXCLUSIVE_ASYNC_REQUESTS\n";
+    EXPECT_EQ(own, 0) << "the plugin no longer infers in an arena of its own";
+    EXPECT_GT(callers, 0) << "EXCLUSIVE_ASYNC_REQUESTS no longer makes the plugin infer in the caller's arena";
+#else
+    GTEST_SKIP() << "built without TBB: pt2ov makes no arena of its own";
+#endif
 }
 
 // int64 passed through the CPU plugin.
