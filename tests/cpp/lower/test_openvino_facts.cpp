@@ -3,6 +3,7 @@
 // properties and on stdout) so we learn when it changes; they do not fail when OpenVINO fixes
 // a fact. What they assert is what must hold either way (the model runs, values pt2ov relies
 // on come back right).
+#include <chrono>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -130,8 +131,16 @@ TEST(OpenVINOFacts, ArenaPerCompiledModel) {
         oneapi::tbb::task_arena arena(2);
         arena.initialize();
         WorkerCount count(arena);
+        // 200 calls, and where a worker is expected, on until one comes or 10 s pass: on a
+        // loaded machine a worker may be slow to join.
+        const auto start = std::chrono::steady_clock::now();
         arena.execute([&] {
-            for (int i = 0; i < 200 && count.entries == 0; ++i) request.infer();
+            for (int i = 0; count.entries == 0; ++i) {
+                const bool more = i < 200 || (in_callers_arena && std::chrono::steady_clock::now() - start <
+                                                                      std::chrono::seconds(10));
+                if (!more) break;
+                request.infer();
+            }
         });
         return count.entries.load();
     };
