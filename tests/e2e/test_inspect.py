@@ -133,3 +133,14 @@ def test_bounded_int64_arithmetic_stays_on_openvino(zoo_programs, mode, shapes):
     cpu = [(node["target"], node["reason"]) for step in _steps(doc) if step["kind"] == "cpu" for node in step["nodes"]]
     assert [target for target, _ in cpu] == ["aten.add.Tensor"], cpu
     assert "64-bit" in cpu[0][1]
+
+
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+@pytest.mark.parametrize("shapes", ["static", "dynamic"])
+def test_slice_scatter_sentinels_do_not_split_the_program(zoo_programs, mode, shapes):
+    """`mask[-2:, -2:] = v` decomposes into slice_scatter with end 2**63 - 1: clamped to the dim
+    as a slice's bounds are, so the program is one OpenVINO step."""
+    doc = inspect_json(zoo_programs.get("slice_scatter_to_the_end", mode, shapes).path)
+    kinds = [step["kind"] for step in _steps(doc)]
+    assert kinds == ["openvino"], doc
+

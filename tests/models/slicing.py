@@ -61,3 +61,34 @@ register(
         exact_outputs=(1, 2, 3),
     )
 )
+
+
+class SliceScatterToTheEnd(nn.Module):
+    """Swin's shifted-window mask, written into slices: after decomposition each write is a
+    slice_scatter, those to the end with end 2**63 - 1; and a write into `y[1:]` over the dynamic
+    batch dim."""
+
+    def forward(self, x):
+        mask = x.new_zeros(x.shape[1], x.shape[2])
+        count = 0
+        for h in (slice(0, -4), slice(-4, -2), slice(-2, None)):
+            for w in (slice(0, -4), slice(-4, -2), slice(-2, None)):
+                mask[h, w] = count
+                count += 1
+        y = x.clone()
+        y[1:, :, -3:] = 0.5
+        return mask, y
+
+
+register(
+    ModelCase(
+        name="slice_scatter_to_the_end",
+        make_module=lambda: SliceScatterToTheEnd().eval(),
+        make_inputs=lambda variant: (torch.randn((3, 5)[variant], 7, 9, generator=torch.Generator().manual_seed(920 + variant)),),
+        # (from 3: `y[1:]` of a batch of 2 would be a batch of 1, which export specializes)
+        dynamic_shapes=({0: Dim("batch", min=3, max=64)},),
+        notes="slice_scatter bounds beyond 32 bits clamped as slice's are: one OpenVINO step.",
+        expect_exact=True,
+    )
+)
+
