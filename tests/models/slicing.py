@@ -92,3 +92,26 @@ register(
     )
 )
 
+
+class RollIndexArithmetic(nn.Module):
+    """Swin's cyclic shift: torch.roll, which decomposes into index_select at
+    (arange(n) + shift) % n (int64 fmod of non-negative values); a floor division of arange
+    positions; and an fmod of negative positions, which floor and truncation round apart."""
+
+    def forward(self, x):
+        rolled = torch.roll(x, shifts=(-3, 2), dims=(1, 2))
+        positions = torch.arange(x.shape[1])
+        return rolled * 2, (positions + 5) // 3, torch.fmod(positions - 4, 3), torch.remainder(positions - 4, 3)
+
+
+register(
+    ModelCase(
+        name="roll_index_arithmetic",
+        make_module=lambda: RollIndexArithmetic().eval(),
+        make_inputs=lambda variant: (torch.randn((2, 4)[variant], 7, 7, 8, generator=torch.Generator().manual_seed(930 + variant)),),
+        dynamic_shapes=({0: Dim("batch", min=1, max=64)},),
+        notes="integer division of non-negative index values bounded at load stays on OpenVINO; fmod and "
+        "remainder of negative values run on the CPU kernels.",
+        exact_outputs=(1, 2, 3),
+    )
+)
