@@ -28,9 +28,10 @@ const std::vector<Fact>& all() {
          "integer floor division rounds toward zero on the CPU plugin: -9 // 4 gives -2, PyTorch gives -3",
          "integer division with rounding runs on pt2ov's CPU kernels"},
         {"IntegerDivisionOfNonNegativeExact", "2026.4.1",
-         "floor_divide, div with rounding_mode floor or trunc, remainder and fmod of int32 and int64 dividends in "
-         "[0, 2**24] by divisors in [1, 2**24], converted by the PyTorch frontend, give PyTorch's quotients and "
-         "remainders exactly (floor and truncation agree on them)",
+         "div with rounding_mode floor or trunc (by a tensor or a number), remainder and fmod (Tensor and Scalar) "
+         "of int32 and int64 dividends in [0, 2**24] by divisors in [1, 2**24], converted by the PyTorch frontend, "
+         "give PyTorch's quotients and remainders exactly (floor and truncation agree on them); floor_divide "
+         "reaches OpenVINO as div with rounding_mode floor, and div.Scalar_mode has no converter",
          "such a division whose operands are bounded at load within those ranges (partition/int64_ranges: "
          "index arithmetic such as roll's (arange + shift) % n) stays on OpenVINO; any other runs on pt2ov's CPU "
          "kernels"},
