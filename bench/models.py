@@ -7,7 +7,10 @@ shapes it is exported with (None: static), the ops pt2ov is told to keep on the 
 partitioned program), how many timed calls it gets, and whether the speed-up over PyTorch eager
 is a target for it. (The 1.03x-of-OpenVINO target applies where pt2ov runs every node on
 OpenVINO, which bench/compare reads from pt2ov's own placement.)
-`bench/compare` exports each one and runs it on every side with the same inputs.
+`bench/compare` exports each one and runs it on every side with the same inputs; the rows marked
+`decomposed` (real architectures from tests/architectures/models.py, which need
+requirements-models.txt) are saved after `ep.run_decompositions()`, and OpenVINO alone converts
+that same decomposed program.
 """
 from __future__ import annotations
 
@@ -36,6 +39,7 @@ class BenchModel:
     warmup: int = 10
     vs_eager_target: float = 0.0  # required speed-up over PyTorch eager (0: none)
     notes: str = ""
+    decomposed: bool = False      # every side runs the program after ep.run_decompositions()
 
 
 def _seeded(seed: int, build: Callable[[], nn.Module]) -> Callable[[], nn.Module]:
@@ -280,6 +284,24 @@ def _inputs(seed: int, *makers: Callable[[torch.Generator], torch.Tensor]) -> Ca
     return make
 
 
+def _architecture(name: str) -> tuple[Callable[[], nn.Module], Callable[[], tuple]]:
+    """A real architecture of tests/architectures/models.py (its packages are pinned in
+    requirements-models.txt), built once per process as `make architectures` builds it: seed 0,
+    random weights, eval mode, its own example input."""
+    built: dict[str, tuple] = {}
+
+    def build() -> tuple:
+        if name not in built:
+            sys.path.insert(0, str(ROOT))
+            from tests.architectures.models import by_name as architecture  # readies torchvision first
+            torch.manual_seed(0)
+            module, inputs = architecture()[name].build()
+            built[name] = (module.eval(), inputs)
+        return built[name]
+
+    return (lambda: build()[0]), (lambda: build()[1])
+
+
 def _image(*shape):
     return lambda g: torch.rand(*shape, generator=g)
 
@@ -319,6 +341,17 @@ MODELS: list[BenchModel] = [
                _seeded(7, EdgeNet), _inputs(17, _image(1, 3, 112, 112)), cpu_ops=("aten.relu",),
                iterations=400, warmup=20,
                notes="pt2ov runs OpenVINO -> CPU relu -> OpenVINO; the peers run it whole"),
+    # Real architectures as `ep.run_decompositions()` gives them (torchvision, timm), where index
+    # arithmetic and slice writes decompose into int64 ops that pt2ov must keep exact.
+    BenchModel("swin_t_decomposed", "torchvision swin_t, 1x3x64x64, decomposed",
+               *_architecture("torchvision/swin_t"), iterations=60, warmup=5, decomposed=True,
+               notes="shifted windows: roll as index_select at (arange + shift) % n, the mask as slice_scatter"),
+    BenchModel("levit_128s_decomposed", "timm levit_128s, 1x3x224x224, decomposed",
+               *_architecture("timm/levit_128s"), iterations=100, warmup=5, decomposed=True,
+               notes="attention biases picked by an int64 index buffer"),
+    BenchModel("eva02_tiny_decomposed", "timm eva02_tiny_patch14_224, 1x3x224x224, decomposed",
+               *_architecture("timm/eva02_tiny_patch14_224"), iterations=30, warmup=3, decomposed=True,
+               notes="rotary position embedding"),
 ]
 
 

@@ -167,6 +167,8 @@ def prepare(name: str, directory: pathlib.Path, threads: int) -> dict:
         warnings.simplefilter("ignore")
         start = time.perf_counter()
         ep = torch.export.export(module, inputs, dynamic_shapes=dynamic)
+        if model.decomposed:
+            ep = ep.run_decompositions()
         result["torch_export_ms"] = (time.perf_counter() - start) * 1e3
         torch.export.save(ep, str(directory / f"{name}.pt2"))
     np.savez(directory / f"{name}.npz", *[t.numpy() for t in inputs])

@@ -1,7 +1,9 @@
 // Pass 4 of the rewrites (rewrite.h): slice bounds beyond the sliced dim, as torch.export writes
 // `x[1:]` (end = 2**63 - 1), clamped to what PyTorch clamps them to. The slice is the same
 // slice, but its bounds then fit in 32 bits: no 64-bit constant for OpenVINO to cut, so the
-// node stays on OpenVINO instead of splitting its step for a sentinel.
+// node stays on OpenVINO instead of splitting its step for a sentinel. slice_scatter's bounds
+// select a slice of its first argument the same way (`x[:, 1:] = v` after decomposition), so
+// they are clamped alike.
 #include <limits>
 
 #include "graph/rewrite.h"
@@ -44,9 +46,9 @@ bool clamp_bound(Argument& bound, int64_t largest, bool size_is_static) {
 
 void clamp_slice_bounds(Graph& graph, const std::string& where) {
     for (auto& node : graph.nodes) {
-        if (node.target != "aten.slice.Tensor") continue;
+        if (node.target != "aten.slice.Tensor" && node.target != "aten.slice_scatter.default") continue;
         const Argument& self = node.arg(0);
-        const Argument& dim_arg = node.arg(1);
+        const Argument& dim_arg = node.arg(node.target == "aten.slice.Tensor" ? 1 : 2);
         if (self.kind != Argument::Kind::Tensor || dim_arg.kind != Argument::Kind::Int) continue;
         const auto& meta = graph.value(self.name).meta;
         const int64_t rank = static_cast<int64_t>(meta.rank());

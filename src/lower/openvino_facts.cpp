@@ -35,6 +35,14 @@ const std::vector<Fact>& all() {
         {"IntegerDivisionTruncates", "2026.4.1",
          "integer floor division rounds toward zero on the CPU plugin: -9 // 4 gives -2, PyTorch gives -3",
          "integer division with rounding runs on pt2ov's CPU kernels"},
+        {"IntegerDivisionOfNonNegativeExact", "2026.4.1",
+         "div with rounding_mode floor or trunc (by a tensor or a number), remainder and fmod (Tensor and Scalar) "
+         "of int32 and int64 dividends in [0, 2**24] by divisors in [1, 2**24], converted by the PyTorch frontend, "
+         "give PyTorch's quotients and remainders exactly (floor and truncation agree on them); floor_divide "
+         "reaches OpenVINO as div with rounding_mode floor, and div.Scalar_mode has no converter",
+         "such a division whose operands are bounded at load within those ranges (partition/int64_ranges: "
+         "index arithmetic such as roll's (arange + shift) % n) stays on OpenVINO; any other runs on pt2ov's CPU "
+         "kernels"},
         {"ValueMovingOpsKeepInt64", "2026.4.1",
          "Reshape, Concat, Gather and other value-moving ops hand int64 values that fit in 32 bits through unchanged",
          "a node OpenVINO converts only to such ops stays on OpenVINO: its int64 inputs are checked on entry"},
@@ -189,6 +197,10 @@ bool rounds_integer_division_wrong(const std::string& target, DType result_dtype
                                               "aten.remainder.Scalar",     "aten.fmod.Tensor",
                                               "aten.fmod.Scalar"};
     return ops.count(target) > 0 && !dtype_is_floating(result_dtype) && result_dtype != DType::Bool;
+}
+
+bool integer_division_exact(int64_t dividend_min, int64_t dividend_max, int64_t divisor_min, int64_t divisor_max) {
+    return dividend_min >= 0 && dividend_max <= kExactDivisionMax && divisor_min >= 1 && divisor_max <= kExactDivisionMax;
 }
 
 bool only_moves_values(const std::set<std::string>& openvino_op_types) {

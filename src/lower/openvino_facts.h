@@ -57,6 +57,12 @@ inline bool int64_passes_exactly(int64_t value) { return value >= kExactInt64Min
 // True when `target` is such an op on integer operands (`result_dtype` is its result's).
 bool rounds_integer_division_wrong(const std::string& target, DType result_dtype);
 
+// IntegerDivisionOfNonNegativeExact: those same ops come back exact when the dividend lies in
+// [0, kExactDivisionMax] and the divisor in [1, kExactDivisionMax] (floor and truncation agree,
+// and no division by zero is left for PyTorch to raise). True for such bounds.
+constexpr int64_t kExactDivisionMax = int64_t{1} << 24;
+bool integer_division_exact(int64_t dividend_min, int64_t dividend_max, int64_t divisor_min, int64_t divisor_max);
+
 // ValueMovingOpsKeepInt64: ops that only move, pick or reshape values (Reshape, Concat,
 // Gather, ...) hand int64 values through unchanged when they fit in 32 bits, so a node
 // OpenVINO converts only to these needs no CPU step: its values were checked on entry.

@@ -73,6 +73,29 @@ std::optional<Int64Range> Int64Ranges::of(const std::string& value) const {
     return it->second;
 }
 
+// An integer argument's bound: a number, or a symbolic int that is a bare symbol (a dynamic size)
+// or static, within the range torch.export guarantees.
+std::optional<Int64Range> Int64Ranges::integer_bound(const Argument& arg) const {
+    if (auto n = int_of(arg)) return narrow(WideRange{*n, *n});
+    if (arg.kind != ArgKind::SymInt) return std::nullopt;
+    const auto* value = graph_.find_value(arg.name);
+    if (!value || value->kind != graph::ValueKind::SymInt) return std::nullopt;
+    if (value->sym.is_static()) return Int64Range{*value->sym.value, *value->sym.value};
+    auto it = graph_.ranges.find(value->sym.symbol);
+    if (value->sym.symbol.empty() || it == graph_.ranges.end()) return std::nullopt;
+    return Int64Range{it->second.min, it->second.max};
+}
+
+std::optional<Int64Range> Int64Ranges::bound(const Argument& arg) const {
+    if (auto r = integer_bound(arg)) return r;
+    if (arg.kind != ArgKind::Tensor) return std::nullopt;
+    const auto* value = graph_.find_value(arg.name);
+    if (!value) return std::nullopt;
+    if (value->meta.dtype == DType::Bool) return Int64Range{0, 1};
+    if (value->meta.dtype != DType::Int64 && value->meta.dtype != DType::Int32) return std::nullopt;
+    return of(arg.name);
+}
+
 void Int64Ranges::follow(const graph::Node& node) {
     if (node.arity() == 0 || node.outputs.empty()) return;  // unresolved nodes: no bound
     auto is_int64_tensor = [&](const Argument& arg) {
@@ -80,28 +103,15 @@ void Int64Ranges::follow(const graph::Node& node) {
         const auto* value = graph_.find_value(arg.name);
         return value && value->meta.dtype == DType::Int64;
     };
-    // An integer argument's bound: a number, or a symbolic int that is a bare symbol (a dynamic
-    // size) or static, within the range torch.export guarantees.
     auto integer_range = [&](const Argument& arg) -> std::optional<WideRange> {
-        if (auto n = int_of(arg)) return WideRange{*n, *n};
-        if (arg.kind != ArgKind::SymInt) return std::nullopt;
-        const auto* value = graph_.find_value(arg.name);
-        if (!value || value->kind != graph::ValueKind::SymInt) return std::nullopt;
-        if (value->sym.is_static()) return WideRange{*value->sym.value, *value->sym.value};
-        auto it = graph_.ranges.find(value->sym.symbol);
-        if (value->sym.symbol.empty() || it == graph_.ranges.end()) return std::nullopt;
-        return WideRange{it->second.min, it->second.max};
+        auto r = integer_bound(arg);
+        if (!r) return std::nullopt;
+        return widen(*r);
     };
-    // The bound of a tensor or number argument, when known.
     auto bound = [&](const Argument& arg) -> std::optional<WideRange> {
-        if (auto r = integer_range(arg)) return r;
-        if (arg.kind != ArgKind::Tensor) return std::nullopt;
-        const auto* value = graph_.find_value(arg.name);
-        if (!value) return std::nullopt;
-        if (value->meta.dtype == DType::Bool) return WideRange{0, 1};
-        if (value->meta.dtype != DType::Int64 && value->meta.dtype != DType::Int32) return std::nullopt;
-        if (auto r = of(arg.name)) return widen(*r);
-        return std::nullopt;
+        auto r = this->bound(arg);
+        if (!r) return std::nullopt;
+        return widen(*r);
     };
     auto set_outputs = [&](std::optional<WideRange> r) {
         if (!r) return;
@@ -203,6 +213,16 @@ void Int64Ranges::follow(const graph::Node& node) {
     }
     if (op == "aten.mul.Tensor" || op == "aten.mul.Scalar") {
         return set_outputs(hull({a->min * b->min, a->min * b->max, a->max * b->min, a->max * b->max}));
+    }
+    if (lower::openvino_facts::rounds_integer_division_wrong(op, DType::Int64)) {
+        // Only a non-negative dividend over a positive divisor, where floor and truncation agree:
+        // a quotient within [a.min / b.max, a.max / b.min], a remainder within [0, b.max - 1] and
+        // never above the dividend. (div with rounding_mode None gives floats: no int64 output.)
+        if (a->min < 0 || b->min < 1) return;
+        if (op.find("remainder") != std::string::npos || op.find("fmod") != std::string::npos) {
+            return set_outputs(WideRange{0, std::min(a->max, b->max - 1)});
+        }
+        return set_outputs(WideRange{a->min / b->max, a->max / b->min});
     }
     if (op == "aten.maximum.default") return set_outputs(WideRange{std::max(a->min, b->min), std::max(a->max, b->max)});
     if (op == "aten.minimum.default") return set_outputs(WideRange{std::min(a->min, b->min), std::min(a->max, b->max)});

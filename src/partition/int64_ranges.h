@@ -26,12 +26,17 @@ public:
 
     std::optional<Int64Range> of(const std::string& value) const;
 
+    // The bound of a node's argument: a number, a symbolic int within its exported range, a bool
+    // tensor ([0, 1]) or an int64 tensor with a known bound; nullopt otherwise.
+    std::optional<Int64Range> bound(const graph::Argument& arg) const;
+
     // True when every int64 tensor `node` reads or writes has a bound within 32 bits, and it
     // reads or writes no float64 tensor: OpenVINO's 32-bit computation of it is exact.
     bool fits_in_32_bits(const graph::Node& node) const;
 
 private:
     void follow(const graph::Node& node);
+    std::optional<Int64Range> integer_bound(const graph::Argument& arg) const;
     const graph::Graph& graph_;
     std::map<std::string, Int64Range> ranges_;
 };

@@ -51,6 +51,21 @@ bool is_integer_division(const graph::Graph& graph, const graph::Node& node) {
     return lower::openvino_facts::rounds_integer_division_wrong(node.target, graph.value(node.outputs[0].name).meta.dtype);
 }
 
+// A non-negative dividend over a positive divisor, both bounded at load within the range
+// OpenVINO divides exactly (openvino_facts IntegerDivisionOfNonNegativeExact): floor and
+// truncation agree there, so the plugin's rounding is PyTorch's.
+bool division_exact_on_openvino(const graph::Graph& graph, const Int64Ranges& ranges, const graph::Node& node) {
+    if (node.arity() < 2) return false;
+    for (size_t i = 0; i < 2; ++i) {  // bool operands (bounded [0, 1]) were not measured
+        const auto& arg = node.arg(i);
+        if (arg.kind == ArgKind::Tensor && graph.value(arg.name).meta.dtype == DType::Bool) return false;
+    }
+    const auto dividend = ranges.bound(node.arg(0));
+    const auto divisor = ranges.bound(node.arg(1));
+    return dividend && divisor &&
+           lower::openvino_facts::integer_division_exact(dividend->min, dividend->max, divisor->min, divisor->max);
+}
+
 }  // namespace
 
 // Pass 1: the user's lists always win over "OpenVINO supports it".
@@ -97,7 +112,9 @@ void pass2_openvino_support(const graph::Graph& graph, const std::map<std::strin
 //    int64 constant that does hold one;
 //  - a node with an integer argument beyond 32 bits (OpenVINO would cut the constant).
 // Except where every int64 value the node reads and writes is bounded within 32 bits at load
-// (partition/int64_ranges.h): there 32 bits compute it exactly.
+// (partition/int64_ranges.h): there 32 bits compute it exactly. Integer division with rounding
+// runs on the CPU too, except a non-negative dividend over a positive divisor bounded at load
+// (division_exact_on_openvino), which OpenVINO divides as PyTorch does.
 // Values entering OpenVINO from elsewhere are checked at run time instead (runtime/executor.cpp).
 void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& sources, const PlacementOptions& options,
                                Plan& plan) {
@@ -130,7 +147,7 @@ void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& so
         };
         for (const auto& input : node.inputs) check_argument(input.arg);
         if (!kernels::find_kernel(node.target)) continue;
-        if (is_integer_division(graph, node)) {
+        if (is_integer_division(graph, node) && !(division_exact_on_openvino(graph, ranges, node) && !reads_wide)) {
             put_on_cpu(plan, i, "integer division rounding toward -inf: OpenVINO's CPU plugin truncates negative "
                                 "quotients instead (tests/models/regressions.py, int32_floor_div)");
         } else if (reads && writes && !sources.moving_nodes.count(node.source_name()) &&

@@ -133,3 +133,27 @@ def test_bounded_int64_arithmetic_stays_on_openvino(zoo_programs, mode, shapes):
     cpu = [(node["target"], node["reason"]) for step in _steps(doc) if step["kind"] == "cpu" for node in step["nodes"]]
     assert [target for target, _ in cpu] == ["aten.add.Tensor"], cpu
     assert "64-bit" in cpu[0][1]
+
+
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+@pytest.mark.parametrize("shapes", ["static", "dynamic"])
+def test_slice_scatter_sentinels_do_not_split_the_program(zoo_programs, mode, shapes):
+    """`mask[-2:, -2:] = v` decomposes into slice_scatter with end 2**63 - 1: clamped to the dim
+    as a slice's bounds are, so the program is one OpenVINO step."""
+    doc = inspect_json(zoo_programs.get("slice_scatter_to_the_end", mode, shapes).path)
+    kinds = [step["kind"] for step in _steps(doc)]
+    assert kinds == ["openvino"], doc
+
+
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+@pytest.mark.parametrize("shapes", ["static", "dynamic"])
+def test_bounded_non_negative_division_stays_on_openvino(zoo_programs, mode, shapes):
+    """roll's (arange + shift) % n and (positions + 5) // 3 divide non-negative values bounded at
+    load, which OpenVINO divides exactly; fmod and remainder of positions - 4 (negative values)
+    run on the CPU kernels."""
+    doc = inspect_json(zoo_programs.get("roll_index_arithmetic", mode, shapes).path)
+    nodes = [node for step in _steps(doc) for node in step["nodes"]]
+    divisions = [n for n in nodes if n["target"].split(".")[1] in ("fmod", "remainder", "floor_divide", "div")]
+    on_cpu = sorted(n["target"] for n in divisions if "rounding toward -inf" in n["reason"])
+    assert on_cpu == ["aten.fmod.Scalar", "aten.remainder.Scalar"], divisions
+    assert len(divisions) > len(on_cpu), divisions  # the bounded ones stayed

@@ -61,3 +61,57 @@ register(
         exact_outputs=(1, 2, 3),
     )
 )
+
+
+class SliceScatterToTheEnd(nn.Module):
+    """Swin's shifted-window mask, written into slices: after decomposition each write is a
+    slice_scatter, those to the end with end 2**63 - 1; and a write into `y[1:]` over the dynamic
+    batch dim."""
+
+    def forward(self, x):
+        mask = x.new_zeros(x.shape[1], x.shape[2])
+        count = 0
+        for h in (slice(0, -4), slice(-4, -2), slice(-2, None)):
+            for w in (slice(0, -4), slice(-4, -2), slice(-2, None)):
+                mask[h, w] = count
+                count += 1
+        y = x.clone()
+        y[1:, :, -3:] = 0.5
+        return mask, y
+
+
+register(
+    ModelCase(
+        name="slice_scatter_to_the_end",
+        make_module=lambda: SliceScatterToTheEnd().eval(),
+        make_inputs=lambda variant: (torch.randn((3, 5)[variant], 7, 9, generator=torch.Generator().manual_seed(920 + variant)),),
+        # (from 3: `y[1:]` of a batch of 2 would be a batch of 1, which export specializes)
+        dynamic_shapes=({0: Dim("batch", min=3, max=64)},),
+        notes="slice_scatter bounds beyond 32 bits clamped as slice's are: one OpenVINO step.",
+        expect_exact=True,
+    )
+)
+
+
+class RollIndexArithmetic(nn.Module):
+    """Swin's cyclic shift: torch.roll, which decomposes into index_select at
+    (arange(n) + shift) % n (int64 fmod of non-negative values); a floor division of arange
+    positions; and an fmod of negative positions, which floor and truncation round apart."""
+
+    def forward(self, x):
+        rolled = torch.roll(x, shifts=(-3, 2), dims=(1, 2))
+        positions = torch.arange(x.shape[1])
+        return rolled * 2, (positions + 5) // 3, torch.fmod(positions - 4, 3), torch.remainder(positions - 4, 3)
+
+
+register(
+    ModelCase(
+        name="roll_index_arithmetic",
+        make_module=lambda: RollIndexArithmetic().eval(),
+        make_inputs=lambda variant: (torch.randn((2, 4)[variant], 7, 7, 8, generator=torch.Generator().manual_seed(930 + variant)),),
+        dynamic_shapes=({0: Dim("batch", min=1, max=64)},),
+        notes="integer division of non-negative index values bounded at load stays on OpenVINO; fmod and "
+        "remainder of negative values run on the CPU kernels.",
+        exact_outputs=(1, 2, 3),
+    )
+)

@@ -659,6 +659,111 @@ TEST(OpenVINOFacts, GcdSignWithZero) {
     EXPECT_EQ(integer_at(g, 2), 2);
 }
 
+// div with rounding_mode floor or trunc, remainder and fmod, each as PyTorch's Tensor and Scalar
+// overloads, on int32 and int64, over dividends in [0, 2**24] (all of 0..4095,
+// the top 4096, and spread values between) and divisors in [1, 2**24]: placement keeps such a
+// division on OpenVINO when its operands are bounded there at load, so this is asserted.
+TEST(OpenVINOFacts, IntegerDivisionOfNonNegativeExact) {
+    const int64_t top = pt2ov::lower::openvino_facts::kExactDivisionMax;
+    // Tensor and Scalar divisors; div.Tensor_mode takes a number too, as the decomposed form
+    // writes `x // 3`.
+    std::vector<int64_t> dividends, divisors;
+    uint64_t state = 12345;
+    auto next = [&](int64_t low, int64_t high) {  // a fixed LCG, so every run measures the same values
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return low + static_cast<int64_t>((state >> 11) % static_cast<uint64_t>(high - low + 1));
+    };
+    for (int64_t v = 0; v < 4096; ++v) dividends.push_back(v);
+    for (int64_t v = top - 4095; v <= top; ++v) dividends.push_back(v);
+    for (int i = 0; i < 8192; ++i) dividends.push_back(next(0, top));
+    for (size_t i = 0; i < dividends.size(); ++i) {
+        const int64_t pick = static_cast<int64_t>(i % 4);  // small, medium, large and near the dividend
+        divisors.push_back(pick == 0 ? next(1, 64) : pick == 1 ? next(1, 4096) : pick == 2 ? next(1, top)
+                                                                                             : std::max<int64_t>(1, dividends[i] - next(-2, 2)));
+    }
+    const std::vector<int64_t> scalar_divisors = {1, 2, 3, 7, 21, 4095, 4096, top - 1, top};
+    const ov::Shape shape{dividends.size()};
+    struct Op {
+        const char* target;
+        const char* rounding;  // div's rounding_mode, or nullptr
+        bool remainder;
+    };
+    // (floor_divide reaches no converter: pt2ov rewrites it to div with rounding_mode floor.)
+    const Op tensor_ops[] = {{"aten.div.Tensor_mode", "floor", false},
+                             {"aten.div.Tensor_mode", "trunc", false},
+                             {"aten.remainder.Tensor", nullptr, true},
+                             {"aten.fmod.Tensor", nullptr, true}};
+    // (div.Scalar_mode has no converter: it runs on the CPU kernels whatever its operands.)
+    const Op scalar_ops[] = {{"aten.div.Tensor_mode", "floor", false},
+                             {"aten.div.Tensor_mode", "trunc", false},
+                             {"aten.remainder.Scalar", nullptr, true},
+                             {"aten.fmod.Scalar", nullptr, true}};
+    auto tensor_of = [&](pt2ov::DType dtype, const std::vector<int64_t>& values) {
+        ov::Tensor t(dtype == pt2ov::DType::Int64 ? ov::element::i64 : ov::element::i32, shape);
+        for (size_t i = 0; i < values.size(); ++i) {
+            if (dtype == pt2ov::DType::Int64) t.data<int64_t>()[i] = values[i];
+            else t.data<int32_t>()[i] = static_cast<int32_t>(values[i]);
+        }
+        return t;
+    };
+    size_t wrong = 0, checked = 0;
+    std::string first_wrong;
+    auto run = [&](const OneNode& n, const std::vector<ov::Tensor>& values, const std::string& what) {
+        try {
+            return n.run(values)[0];
+        } catch (const std::exception& e) {
+            throw std::runtime_error(what + ": " + e.what());
+        }
+    };
+    auto compare = [&](const ov::Tensor& out, const Op& op, const std::vector<int64_t>& b, const std::string& what) {
+        ASSERT_EQ(out.get_size(), dividends.size()) << what;
+        for (size_t i = 0; i < dividends.size(); ++i) {
+            const int64_t want = op.remainder ? dividends[i] % b[i] : dividends[i] / b[i];
+            ++checked;
+            if (integer_at(out, i) != want) {
+                if (!wrong++) {
+                    first_wrong = what + ": " + std::to_string(dividends[i]) + " by " + std::to_string(b[i]) + " gives " +
+                                  std::to_string(integer_at(out, i)) + ", PyTorch " + std::to_string(want);
+                }
+            }
+        }
+    };
+    for (auto dtype : {pt2ov::DType::Int64, pt2ov::DType::Int32}) {
+        const std::string type = dtype == pt2ov::DType::Int64 ? "int64" : "int32";
+        for (const auto& op : tensor_ops) {
+            OneNode n;
+            n.input("a", dtype, {static_cast<int64_t>(dividends.size())});
+            n.input("b", dtype, {static_cast<int64_t>(dividends.size())});
+            n.output("y", dtype, {static_cast<int64_t>(dividends.size())});
+            std::vector<NamedArgument> args = {{"self", pt2ov::graph::tensor_arg("a"), false},
+                                               {"other", pt2ov::graph::tensor_arg("b"), false}};
+            if (op.rounding) args.push_back({"rounding_mode", pt2ov::graph::string_arg(op.rounding), true});
+            n.node(op.target, args);
+            const std::string what = std::string(op.target) + (op.rounding ? std::string(" ") + op.rounding : "") + " " + type;
+            compare(run(n, {tensor_of(dtype, dividends), tensor_of(dtype, divisors)}, what), op, divisors, what);
+        }
+        for (const auto& op : scalar_ops) {
+            for (int64_t d : scalar_divisors) {
+                OneNode n;
+                n.input("a", dtype, {static_cast<int64_t>(dividends.size())});
+                n.output("y", dtype, {static_cast<int64_t>(dividends.size())});
+                std::vector<NamedArgument> args = {{"self", pt2ov::graph::tensor_arg("a"), false},
+                                                   {"other", pt2ov::graph::int_arg(d), false}};
+                if (op.rounding) args.push_back({"rounding_mode", pt2ov::graph::string_arg(op.rounding), true});
+                n.node(op.target, args);
+                    const std::vector<int64_t> b(dividends.size(), d);
+                const std::string what = std::string(op.target) + (op.rounding ? std::string(" ") + op.rounding : "") +
+                                         " " + type + " by " + std::to_string(d);
+                compare(run(n, {tensor_of(dtype, dividends)}, what), op, b, what);
+            }
+        }
+    }
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": integer division of [0, 2**24] by [1, 2**24]: " << wrong
+              << " of " << checked << " values wrong" << (wrong ? " (first: " + first_wrong + ")" : "") << "\n";
+    RecordProperty("non_negative_division_wrong_values", static_cast<int>(wrong));
+    EXPECT_EQ(wrong, 0u) << first_wrong;
+}
+
 // avg_pool2d of the int32 [[1, 2], [4, 8]] with kernel 2: PyTorch gives 15 / 4 truncated, 3.
 TEST(OpenVINOFacts, IntegerAvgPoolRounds) {
     OneNode n;

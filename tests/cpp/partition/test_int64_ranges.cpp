@@ -103,5 +103,53 @@ TEST(Int64Ranges, PlacementKeepsBoundedArithmeticOnOpenVINO) {
     EXPECT_EQ(plan.where[3], Where::Cpu);  // reads a user input: its sum may leave 32 bits
 }
 
+TEST(Int64Ranges, DivisionOfANonNegativeDividendByAPositiveDivisor) {
+    // roll's index after decomposition, (arange(n) + shift) % n, and its quotient.
+    GraphBuilder b;
+    arange(b, "i", kLarge);
+    binary(b, "s", "aten.add.Tensor", "i", int_arg(3), {kLarge});
+    binary(b, "r", "aten.fmod.Scalar", "s", int_arg(21), {kLarge});
+    binary(b, "q", "aten.floor_divide.default", "s", int_arg(21), {kLarge});
+    binary(b, "m", "aten.remainder.Scalar", "s", int_arg(kLarge + 100), {kLarge});
+    binary(b, "n", "aten.sub.Tensor", "i", int_arg(5), {kLarge});  // may be negative
+    binary(b, "f", "aten.fmod.Scalar", "n", int_arg(21), {kLarge});
+    binary(b, "z", "aten.fmod.Scalar", "s", int_arg(0), {kLarge});
+    resolve(b);
+    const Int64Ranges ranges(b.graph, {});
+    ASSERT_TRUE(ranges.of("r"));
+    EXPECT_EQ(ranges.of("r")->min, 0);
+    EXPECT_EQ(ranges.of("r")->max, 20);
+    ASSERT_TRUE(ranges.of("q"));
+    EXPECT_EQ(ranges.of("q")->min, 0);
+    EXPECT_EQ(ranges.of("q")->max, (kLarge + 3) / 21);
+    ASSERT_TRUE(ranges.of("m"));
+    EXPECT_EQ(ranges.of("m")->max, kLarge + 3);  // never above the dividend
+    EXPECT_FALSE(ranges.of("f"));  // a negative dividend: floor and truncation differ
+    EXPECT_FALSE(ranges.of("z"));  // by zero: PyTorch raises
+}
+
+TEST(Int64Ranges, PlacementKeepsBoundedNonNegativeDivisionOnOpenVINO) {
+    GraphBuilder b;
+    arange(b, "i", kLarge);
+    binary(b, "s", "aten.add.Tensor", "i", int_arg(3), {kLarge});
+    binary(b, "r", "aten.fmod.Scalar", "s", int_arg(21), {kLarge});                 // stays
+    binary(b, "n", "aten.sub.Tensor", "i", int_arg(5), {kLarge});
+    binary(b, "f", "aten.remainder.Scalar", "n", int_arg(21), {kLarge});            // negative dividends: CPU
+    binary(b, "w", "aten.mul.Tensor", "i", int_arg(64), {kLarge});
+    binary(b, "g", "aten.floor_divide.default", "w", int_arg(3), {kLarge});         // dividend beyond 2**24: CPU
+    b.value("user", DType::Int64, {kLarge});
+    binary(b, "u", "aten.fmod.Tensor", "r", tensor_arg("user"), {kLarge});         // unbounded divisor: CPU
+    b.graph.outputs = {tensor_arg("r"), tensor_arg("f"), tensor_arg("g"), tensor_arg("u")};
+    resolve(b);
+    ValueSources sources;
+    sources.runtime_inputs = {"user"};
+    const Plan plan = place(b.graph, {}, sources, {});
+    EXPECT_EQ(plan.where[2], Where::OpenVINO) << plan.reason[2];
+    EXPECT_EQ(plan.where[4], Where::Cpu);
+    EXPECT_NE(plan.reason[4].find("rounding toward -inf"), std::string::npos) << plan.reason[4];
+    EXPECT_EQ(plan.where[6], Where::Cpu);
+    EXPECT_EQ(plan.where[7], Where::Cpu);
+}
+
 }  // namespace
 }  // namespace pt2ov::partition
