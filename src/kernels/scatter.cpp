@@ -230,21 +230,32 @@ std::vector<RuntimeValue> scatter_kernel(const KernelCall& call, const std::opti
                 using V = compute_t<T>;
                 const V fixed = value ? std::visit([](auto v) { return cast<T>(v); }, *value) : V{};
                 const int64_t element = static_cast<int64_t>(sizeof(T));
-                over_index_rows(*rows, [&](int64_t begin, int64_t end) {
-                    for (int64_t row = begin; row < end; ++row) {
-                        const int64_t* at = positions + row * rows->cols;
-                        if (!row_in_range(at, rows->cols, rows->self_cols)) {
-                            out_of_range = true;
-                            continue;
+                // The op as a template argument, so the loop has no switch per element.
+                auto rows_with = [&]<Combine kOp>() {
+                    over_index_rows(*rows, [&](int64_t begin, int64_t end) {
+                        for (int64_t row = begin; row < end; ++row) {
+                            const int64_t* at = positions + row * rows->cols;
+                            if (!row_in_range(at, rows->cols, rows->self_cols)) {
+                                out_of_range = true;
+                                continue;
+                            }
+                            std::byte* target = out_arg.data + row * rows->self_cols * element;
+                            const std::byte* from = src ? src->data + row * rows->cols * element : nullptr;
+                            for (int64_t j = 0; j < rows->cols; ++j) {
+                                std::byte* p = target + at[j] * element;
+                                store<T>(p, combined<T>(kOp, load<T>(p), from ? load<T>(from + j * element) : fixed));
+                            }
                         }
-                        std::byte* target = out_arg.data + row * rows->self_cols * element;
-                        const std::byte* from = src ? src->data + row * rows->cols * element : nullptr;
-                        for (int64_t j = 0; j < rows->cols; ++j) {
-                            std::byte* p = target + at[j] * element;
-                            store<T>(p, combined<T>(op, load<T>(p), from ? load<T>(from + j * element) : fixed));
-                        }
-                    }
-                });
+                    });
+                };
+                switch (op) {
+                    case Combine::Replace: rows_with.template operator()<Combine::Replace>(); break;
+                    case Combine::Sum: rows_with.template operator()<Combine::Sum>(); break;
+                    case Combine::Prod: rows_with.template operator()<Combine::Prod>(); break;
+                    case Combine::Max: rows_with.template operator()<Combine::Max>(); break;
+                    case Combine::Min: rows_with.template operator()<Combine::Min>(); break;
+                    case Combine::Mean: break;  // not on this path
+                }
             });
             if (out_of_range) check_in_range(call, index_values(call, index_arg, true), self.sizes[dim], dim);
             return single(out_arg);
