@@ -161,8 +161,8 @@ void check_in_range(const KernelCall& call, const std::vector<int64_t>& values, 
 // When the index runs along the last dim of row-major tensors whose other dims all match the
 // index's, row r of the index reads or writes only row r of self: rows are independent, and
 // split over threads, each row in its index order, so results are those of the row-major walk.
-// A row with an index out of range is skipped and the whole index checked again in order
-// afterwards, for the general path's error.
+// Each index is checked before its read or write; at one out of range its row stops, and the
+// whole index is checked again in order afterwards, for the general path's error.
 
 // The rows of an int64 index, when the path applies to `self` (and `src`, of the index's sizes).
 struct DenseRowsOfIndex {
@@ -195,11 +195,7 @@ void over_index_rows(const DenseRowsOfIndex& r, const Body& body) {
     }
 }
 
-bool row_in_range(const int64_t* index, int64_t count, int64_t size) {
-    bool bad = false;
-    for (int64_t j = 0; j < count; ++j) bad |= static_cast<uint64_t>(index[j]) >= static_cast<uint64_t>(size);
-    return !bad;
-}
+inline bool in_range(int64_t index, int64_t size) { return static_cast<uint64_t>(index) < static_cast<uint64_t>(size); }
 
 // The scatter family: a copy of self, then for every index position p, out[p with dim := index[p]]
 // combined with src[p] (or `value`), in row-major order of p.
@@ -235,13 +231,13 @@ std::vector<RuntimeValue> scatter_kernel(const KernelCall& call, const std::opti
                     over_index_rows(*rows, [&](int64_t begin, int64_t end) {
                         for (int64_t row = begin; row < end; ++row) {
                             const int64_t* at = positions + row * rows->cols;
-                            if (!row_in_range(at, rows->cols, rows->self_cols)) {
-                                out_of_range = true;
-                                continue;
-                            }
                             std::byte* target = out_arg.data + row * rows->self_cols * element;
                             const std::byte* from = src ? src->data + row * rows->cols * element : nullptr;
                             for (int64_t j = 0; j < rows->cols; ++j) {
+                                if (!in_range(at[j], rows->self_cols)) {  // checked before its write
+                                    out_of_range = true;
+                                    break;
+                                }
                                 std::byte* p = target + at[j] * element;
                                 store<T>(p, combined<T>(kOp, load<T>(p), from ? load<T>(from + j * element) : fixed));
                             }
@@ -322,13 +318,15 @@ std::vector<RuntimeValue> gather_along(const KernelCall& call, const StridedTens
                 over_index_rows(*rows, [&](int64_t begin, int64_t end) {
                     for (int64_t row = begin; row < end; ++row) {
                         const int64_t* at = positions + row * rows->cols;
-                        if (!row_in_range(at, rows->cols, rows->self_cols)) {
-                            out_of_range = true;
-                            continue;
-                        }
                         const Bits* source = from + row * rows->self_cols;
                         Bits* target = to + row * rows->cols;
-                        for (int64_t j = 0; j < rows->cols; ++j) target[j] = source[at[j]];
+                        for (int64_t j = 0; j < rows->cols; ++j) {
+                            if (!in_range(at[j], rows->self_cols)) {
+                                out_of_range = true;
+                                break;
+                            }
+                            target[j] = source[at[j]];
+                        }
                     }
                 });
             });

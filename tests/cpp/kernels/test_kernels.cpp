@@ -1017,6 +1017,22 @@ TEST(KernelDensePaths, GatherAndScatterAddOfBigRowsAgreeWithTheGeneralPath) {
         ASSERT_EQ(results[0].size(), results[1].size());
         for (size_t e = 0; e < results[0].size(); ++e) ASSERT_EQ(bits(results[0][e]), bits(results[1][e])) << target << " at " << e;
     }
+    index[50 * 1024 + 7] = 1024;  // out of range in a row of the dense path: the general path's error
+    for (const char* target : {"aten.gather.default", "aten.scatter_add.default"}) {
+        Harness h;
+        h.input("x", dense);
+        h.input("i", tensor_of(DType::Int64, {96, 1024}, index));
+        h.input("src", dense);
+        std::vector<NamedArgument> args{positional("self", tensor_arg("x")), positional("dim", int_arg(1)),
+                                        positional("index", tensor_arg("i"))};
+        if (std::string(target) == "aten.scatter_add.default") args.push_back(positional("src", tensor_arg("src")));
+        try {
+            h.run1(target, args, DType::Float32, {96, 1024});
+            ADD_FAILURE() << target << " took an index out of range";
+        } catch (const std::exception& e) {
+            EXPECT_NE(std::string(e.what()).find("index 1024 is out of bounds for dimension 1 with size 1024"), std::string::npos) << e.what();
+        }
+    }
 }
 
 TEST(KernelDensePaths, BigSortsAndTopkAgreeRowByRow) {
