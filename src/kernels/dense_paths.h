@@ -1,5 +1,5 @@
-// Internal to the CPU kernels: what their fast paths share. Outputs a kernel writes whole,
-// allocated without zero-filling them, and loops over independent rows split over threads.
+// Internal to the CPU kernels: what their fast paths share: loops over independent rows split
+// over threads.
 #pragma once
 
 #include <algorithm>
@@ -9,23 +9,6 @@
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
-
-// allocate_output's memory unfilled, for a kernel that writes every element of it (zero-filling
-// a megabyte output costs about as much as an elementwise op on it).
-inline StridedTensor allocate_output_for_overwrite(const KernelCall& call, size_t index, const std::vector<int64_t>& sizes,
-                                                   DType dtype) {
-    const auto& meta = call.output_meta(index);
-    const std::vector<int> order = meta.dim_order.size() == sizes.size() ? meta.dim_order : contiguous_order(sizes.size());
-    int64_t numel = 1;
-    for (int64_t s : sizes) numel *= s;
-    std::vector<int64_t> strides(sizes.size(), 1);
-    int64_t stride = 1;
-    for (size_t i = order.size(); i-- > 0;) {
-        strides[static_cast<size_t>(order[i])] = stride;
-        stride *= std::max<int64_t>(sizes[static_cast<size_t>(order[i])], 1);
-    }
-    return StridedTensor::allocate_for_overwrite(dtype, {numel}).view(sizes, strides);
-}
 
 // for_each_element over `sizes` split over threads when the work (the indices times
 // `work_per_index`, in elements) reaches kParallelMinElements: body(scratch, pointers) once per
