@@ -71,6 +71,17 @@ bench: build
 	$(PY) -m pip install -q -r requirements-bench.txt
 	bench/compare
 
+# pt2ov's CPU kernels against PyTorch eager's, op by op at 1K, 64K and 1M float32 elements
+# (bench/kernels_vs_eager.py over bench/kernels_bench.cpp, built in build/bench). Not part of
+# `make test`. KERNEL_OPS: a comma-separated subset (the script's op names).
+KERNEL_OPS ?=
+.PHONY: bench-kernels
+bench-kernels: build
+	@cmake -S bench -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release $(LAUNCHER) -DPT2OV_BUILD_DIR="$(CURDIR)/$(BUILD)" \
+		-DOpenVINO_DIR="$(OPENVINO_CMAKE_DIR)" >/dev/null
+	cmake --build $(BUILD)/bench -j $(JOBS) --target pt2ov_kernels_bench
+	$(PY) bench/kernels_vs_eager.py --bench $(BUILD)/bench/pt2ov_kernels_bench $(if $(KERNEL_OPS),--ops $(KERNEL_OPS),)
+
 # PyTorch's OpInfo suite (op_db) through pt2ov, both program forms; writes docs/CONFORMANCE.md.
 # Results are kept in build/conformance/results.jsonl, so an interrupted sweep resumes.
 # Not part of `make test` (it takes minutes); the fixed subset there is test-conformance.

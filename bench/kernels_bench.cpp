@@ -1,9 +1,15 @@
 // Times pt2ov's CPU kernels (src/kernels/) called as the runtime calls them: a hand-built node,
-// its arguments resolved, find_kernel, the kernel run into new memory. Each case runs on 100K
-// and 1M float32 elements, contiguous and strided (a transposed view, or every other column),
-// and prints the median and the 10th percentile of the time per call in microseconds.
+// its arguments resolved, find_kernel, the kernel run into new memory. Each case runs on float32
+// [rows, cols] operands (by default 100x1000 and 1000x1000), contiguous and strided (a
+// transposed view), and prints the median and the 10th percentile of the time per call in
+// microseconds. Ops that are not elementwise derive their other operands from [rows, cols]:
+// reductions and softmax work over the last dim (or everything), matrix products give a
+// [rows, cols] result with an inner dim of min(cols, 256), gathers and scatters index the rows
+// (index_select) or the last dim, sort and topk (k = 16) work along the last dim.
+// bench/kernels_vs_eager.py builds the same shapes in PyTorch eager and runs both.
 //
-//   pt2ov_kernels_bench [--iterations N] [--filter SUBSTRING]
+//   pt2ov_kernels_bench [--iterations N] [--filter SUBSTRING] [--ops NAME,NAME]
+//                       [--shapes 8x128,64x1024] [--layouts dense,strided] [--tsv]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -54,12 +60,20 @@ public:
     }
     void set(const std::string& target, std::vector<NamedArgument> inputs, DType out_dtype,
              const std::vector<int64_t>& out_sizes) {
-        declare("out", out_dtype, out_sizes);
+        set(target, std::move(inputs), {{out_dtype, out_sizes}});
+    }
+    // Several outputs (sort, topk): out0, out1, ...
+    void set(const std::string& target, std::vector<NamedArgument> inputs,
+             const std::vector<std::pair<DType, std::vector<int64_t>>>& outs) {
         node_ = pt2ov::graph::Node{};
+        for (size_t i = 0; i < outs.size(); ++i) {
+            const std::string name = outs.size() == 1 ? "out" : "out" + std::to_string(i);
+            declare(name, outs[i].first, outs[i].second);
+            node_.outputs.push_back(pt2ov::graph::tensor_arg(name));
+        }
         node_.name = "bench";
         node_.target = target;
         node_.inputs = std::move(inputs);
-        node_.outputs = {pt2ov::graph::tensor_arg("out")};
         pt2ov::graph::resolve_node(node_, "bench");
         kernel_ = find_kernel(target);
         if (!kernel_) throw std::runtime_error("no kernel for " + target);
@@ -88,6 +102,15 @@ StridedTensor random_floats(const std::vector<int64_t>& sizes, uint32_t seed) {
     return t;
 }
 
+// int64 values uniform in [0, bound).
+StridedTensor random_indices(const std::vector<int64_t>& sizes, int64_t bound, uint32_t seed) {
+    StridedTensor t = StridedTensor::allocate(DType::Int64, sizes);
+    std::mt19937_64 rng(seed);
+    auto* data = reinterpret_cast<int64_t*>(t.data);
+    for (int64_t i = 0; i < t.numel(); ++i) data[i] = static_cast<int64_t>(rng() % static_cast<uint64_t>(bound));
+    return t;
+}
+
 StridedTensor random_bools(const std::vector<int64_t>& sizes, uint32_t seed) {
     StridedTensor t = StridedTensor::allocate(DType::Bool, sizes);
     std::mt19937 rng(seed);
@@ -102,6 +125,17 @@ StridedTensor operand(DType dtype, int64_t rows, int64_t cols, bool strided, uin
     return t.view({rows, cols}, {1, rows});
 }
 
+std::vector<std::string> split(const std::string& list) {
+    std::vector<std::string> items;
+    size_t start = 0;
+    while (start <= list.size()) {
+        const size_t comma = std::min(list.find(',', start), list.size());
+        if (comma > start) items.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
+}
+
 double percentile(std::vector<double> samples, double q) {
     std::sort(samples.begin(), samples.end());
     return samples[std::min(samples.size() - 1, static_cast<size_t>(q * static_cast<double>(samples.size())))];
@@ -112,12 +146,32 @@ double percentile(std::vector<double> samples, double q) {
 int main(int argc, char** argv) {
     int iterations = 200;
     std::string filter;
+    std::vector<std::string> ops;
+    std::vector<std::pair<int64_t, int64_t>> shapes = {{100, 1000}, {1000, 1000}};
+    std::vector<bool> layouts = {false, true};
+    bool tsv = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+        else if (!std::strcmp(argv[i], "--ops") && i + 1 < argc) ops = split(argv[++i]);
+        else if (!std::strcmp(argv[i], "--tsv")) tsv = true;
+        else if (!std::strcmp(argv[i], "--shapes") && i + 1 < argc) {
+            shapes.clear();
+            for (const auto& shape : split(argv[++i])) {
+                const auto x = shape.find('x');
+                shapes.emplace_back(std::stoll(shape.substr(0, x)), std::stoll(shape.substr(x + 1)));
+            }
+        } else if (!std::strcmp(argv[i], "--layouts") && i + 1 < argc) {
+            layouts.clear();
+            for (const auto& layout : split(argv[++i])) layouts.push_back(layout == "strided");
+        } else {
+            std::fprintf(stderr, "unknown argument %s\n", argv[i]);
+            return 2;
+        }
     }
     using pt2ov::graph::bool_arg;
     using pt2ov::graph::float_arg;
+    using pt2ov::graph::int_arg;
     using pt2ov::graph::ints_arg;
     using pt2ov::graph::tensor_arg;
     struct Spec {
@@ -187,16 +241,131 @@ int main(int argc, char** argv) {
                     positional("keepdim", bool_arg(false))},
                    DType::Float32, {r});
          }},
+        {"mul", [](Case& c, int64_t r, int64_t n, bool s) {
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.input("y", operand(DType::Float32, r, n, false, 2));
+             c.set("aten.mul.Tensor", {positional("self", tensor_arg("x")), positional("other", tensor_arg("y"))},
+                   DType::Float32, {r, n});
+         }},
+        {"exp", [](Case& c, int64_t r, int64_t n, bool s) {
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.set("aten.exp.default", {positional("self", tensor_arg("x"))}, DType::Float32, {r, n});
+         }},
+        {"sigmoid", [](Case& c, int64_t r, int64_t n, bool s) {
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.set("aten.sigmoid.default", {positional("self", tensor_arg("x"))}, DType::Float32, {r, n});
+         }},
+        {"tanh", [](Case& c, int64_t r, int64_t n, bool s) {
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.set("aten.tanh.default", {positional("self", tensor_arg("x"))}, DType::Float32, {r, n});
+         }},
+        {"sum_all", [](Case& c, int64_t r, int64_t n, bool s) {
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.set("aten.sum.default", {positional("self", tensor_arg("x"))}, DType::Float32, {});
+         }},
+        {"mean_last", [](Case& c, int64_t r, int64_t n, bool s) {
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.set("aten.mean.dim",
+                   {positional("self", tensor_arg("x")), positional("dim", ints_arg({-1})),
+                    positional("keepdim", bool_arg(false))},
+                   DType::Float32, {r});
+         }},
+        {"mean_all", [](Case& c, int64_t r, int64_t n, bool s) {
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.set("aten.mean.default", {positional("self", tensor_arg("x"))}, DType::Float32, {});
+         }},
+        {"amax_all", [](Case& c, int64_t r, int64_t n, bool s) {
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.set("aten.amax.default",
+                   {positional("self", tensor_arg("x")), positional("dim", ints_arg({})),
+                    positional("keepdim", bool_arg(false))},
+                   DType::Float32, {});
+         }},
+        {"softmax_last", [](Case& c, int64_t r, int64_t n, bool s) {
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.set("aten._softmax.default",
+                   {positional("self", tensor_arg("x")), positional("dim", int_arg(-1)),
+                    positional("half_to_float", bool_arg(false))},
+                   DType::Float32, {r, n});
+         }},
+        {"mm", [](Case& c, int64_t r, int64_t n, bool s) {  // [r, k] @ [k, n], k = min(n, 256)
+             const int64_t k = std::min<int64_t>(n, 256);
+             c.input("a", operand(DType::Float32, r, k, s, 1));
+             c.input("b", operand(DType::Float32, k, n, false, 2));
+             c.set("aten.mm.default", {positional("self", tensor_arg("a")), positional("mat2", tensor_arg("b"))},
+                   DType::Float32, {r, n});
+         }},
+        {"addmm", [](Case& c, int64_t r, int64_t n, bool s) {  // [n] + [r, k] @ [k, n]
+             const int64_t k = std::min<int64_t>(n, 256);
+             c.input("bias", random_floats({n}, 3));
+             c.input("a", operand(DType::Float32, r, k, s, 1));
+             c.input("b", operand(DType::Float32, k, n, false, 2));
+             c.set("aten.addmm.default",
+                   {positional("self", tensor_arg("bias")), positional("mat1", tensor_arg("a")),
+                    positional("mat2", tensor_arg("b"))},
+                   DType::Float32, {r, n});
+         }},
+        {"linear", [](Case& c, int64_t r, int64_t n, bool s) {  // [r, k] @ [n, k]^T + [n]
+             const int64_t k = std::min<int64_t>(n, 256);
+             c.input("x", operand(DType::Float32, r, k, s, 1));
+             c.input("w", random_floats({n, k}, 2));
+             c.input("bias", random_floats({n}, 3));
+             c.set("aten.linear.default",
+                   {positional("input", tensor_arg("x")), positional("weight", tensor_arg("w")),
+                    positional("bias", tensor_arg("bias"))},
+                   DType::Float32, {r, n});
+         }},
+        {"index_select", [](Case& c, int64_t r, int64_t n, bool s) {  // r rows picked at random
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.input("i", random_indices({r}, r, 4));
+             c.set("aten.index_select.default",
+                   {positional("self", tensor_arg("x")), positional("dim", int_arg(0)), positional("index", tensor_arg("i"))},
+                   DType::Float32, {r, n});
+         }},
+        {"gather", [](Case& c, int64_t r, int64_t n, bool s) {  // along the last dim
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.input("i", random_indices({r, n}, n, 4));
+             c.set("aten.gather.default",
+                   {positional("self", tensor_arg("x")), positional("dim", int_arg(-1)), positional("index", tensor_arg("i"))},
+                   DType::Float32, {r, n});
+         }},
+        {"scatter_add", [](Case& c, int64_t r, int64_t n, bool s) {  // along the last dim
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.input("i", random_indices({r, n}, n, 4));
+             c.input("src", random_floats({r, n}, 2));
+             c.set("aten.scatter_add.default",
+                   {positional("self", tensor_arg("x")), positional("dim", int_arg(-1)), positional("index", tensor_arg("i")),
+                    positional("src", tensor_arg("src"))},
+                   DType::Float32, {r, n});
+         }},
+        {"sort", [](Case& c, int64_t r, int64_t n, bool s) {  // along the last dim
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.set("aten.sort.default",
+                   {positional("self", tensor_arg("x")), positional("dim", int_arg(-1)),
+                    positional("descending", bool_arg(false))},
+                   {{DType::Float32, {r, n}}, {DType::Int64, {r, n}}});
+         }},
+        {"topk", [](Case& c, int64_t r, int64_t n, bool s) {  // the 16 largest along the last dim
+             c.input("x", operand(DType::Float32, r, n, s, 1));
+             c.set("aten.topk.default",
+                   {positional("self", tensor_arg("x")), positional("k", int_arg(16)), positional("dim", int_arg(-1))},
+                   {{DType::Float32, {r, 16}}, {DType::Int64, {r, 16}}});
+         }},
     };
-    std::printf("%-12s %8s %-8s %10s %10s\n", "kernel", "elements", "layout", "median_us", "p10_us");
+    if (tsv) std::printf("op\trows\tcols\tlayout\tmedian_us\tp10_us\tcalls\n");
+    else std::printf("%-12s %8s %-10s %-8s %10s %10s\n", "kernel", "elements", "shape", "layout", "median_us", "p10_us");
     for (const auto& spec : specs) {
-        for (int64_t rows : {100, 1000}) {
-            for (bool strided : {false, true}) {
+        if (!ops.empty() && std::find(ops.begin(), ops.end(), spec.name) == ops.end()) continue;
+        for (const auto& [rows, cols] : shapes) {
+            for (bool strided : layouts) {
                 const std::string label = spec.name + (strided ? " strided" : " dense");
                 if (!filter.empty() && label.find(filter) == std::string::npos) continue;
                 Case c;
-                spec.build(c, rows, 1000, strided);
-                const int count = rows >= 1000 ? std::max(iterations / 4, 10) : iterations;
+                spec.build(c, rows, cols, strided);
+                // About the same time per case whatever its size: more calls for small ones.
+                const int64_t elements = rows * cols;
+                const int count = static_cast<int>(std::clamp<int64_t>(iterations * 1000000 / std::max<int64_t>(elements, 1) / 4,
+                                                                       std::max(iterations / 4, 10), iterations * 20));
                 for (int i = 0; i < std::min(count / 10 + 1, 10); ++i) c.run();  // warm-up
                 std::vector<double> samples;
                 for (int i = 0; i < count; ++i) {
@@ -204,8 +373,15 @@ int main(int argc, char** argv) {
                     c.run();
                     samples.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
                 }
-                std::printf("%-12s %8lld %-8s %10.1f %10.1f\n", spec.name.c_str(), static_cast<long long>(rows * 1000),
-                            strided ? "strided" : "dense", percentile(samples, 0.5), percentile(samples, 0.1));
+                const std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
+                if (tsv) {
+                    std::printf("%s\t%lld\t%lld\t%s\t%.2f\t%.2f\t%d\n", spec.name.c_str(), static_cast<long long>(rows),
+                                static_cast<long long>(cols), strided ? "strided" : "dense", percentile(samples, 0.5),
+                                percentile(samples, 0.1), count);
+                } else {
+                    std::printf("%-12s %8lld %-10s %-8s %10.1f %10.1f\n", spec.name.c_str(), static_cast<long long>(elements),
+                                shape.c_str(), strided ? "strided" : "dense", percentile(samples, 0.5), percentile(samples, 0.1));
+                }
                 std::fflush(stdout);
             }
         }

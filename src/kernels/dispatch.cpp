@@ -344,6 +344,21 @@ StridedTensor allocate_output(const KernelCall& call, size_t index, const std::v
     return StridedTensor::allocate(dtype, sizes);
 }
 
+StridedTensor allocate_output_for_overwrite(const KernelCall& call, size_t index, const std::vector<int64_t>& sizes,
+                                            DType dtype) {
+    const auto& meta = call.output_meta(index);
+    const std::vector<int> order = meta.dim_order.size() == sizes.size() ? meta.dim_order : contiguous_order(sizes.size());
+    int64_t numel = 1;
+    for (int64_t s : sizes) numel *= s;
+    std::vector<int64_t> strides(sizes.size(), 1);
+    int64_t stride = 1;
+    for (size_t i = order.size(); i-- > 0;) {
+        strides[static_cast<size_t>(order[i])] = stride;
+        stride *= std::max<int64_t>(sizes[static_cast<size_t>(order[i])], 1);
+    }
+    return StridedTensor::allocate_for_overwrite(dtype, {numel}).view(sizes, strides);
+}
+
 StridedTensor allocate_like(const KernelCall& call, const StridedTensor& like, DType dtype, int64_t memory_format) {
     switch (memory_format) {
         case 1: return StridedTensor::allocate(dtype, like.sizes);

@@ -527,6 +527,10 @@ std::vector<int> contiguous_order(size_t rank);
 // row-major. The dtype is the recorded one.
 StridedTensor allocate_output(const KernelCall& call, size_t index, const std::vector<int64_t>& sizes);
 StridedTensor allocate_output(const KernelCall& call, size_t index, const std::vector<int64_t>& sizes, DType dtype);
+// The same memory unfilled, for a kernel that writes every element of it (zero-filling a
+// megabyte output costs about as much as an elementwise op on it).
+StridedTensor allocate_output_for_overwrite(const KernelCall& call, size_t index, const std::vector<int64_t>& sizes,
+                                            DType dtype);
 
 // New memory shaped like `like` for a copy with `memory_format` (Contiguous 1, ChannelsLast 2,
 // ChannelsLast3d 3, Preserve 4), as torch.empty_like lays it out.
@@ -583,14 +587,15 @@ StridedTensor elementwise_binary(const KernelCall& call, const Operand& a, const
                                  MakeOp&& make_op, bool scalar_in_opmath = false) {
     const auto sizes = broadcast_shapes(call, a.sizes(), b.sizes());
     const DType out_dtype = call.output_meta(0).dtype;
-    StridedTensor out = allocate_output(call, 0, sizes, out_dtype);
+    StridedTensor out = allocate_output_for_overwrite(call, 0, sizes, out_dtype);  // written whole below
     visit_dtype(compute, [&]<typename C>() {
         using V = compute_t<C>;
         const auto op = make_op.template operator()<C>();
         using Result = decltype(op(V{}, V{}));
         using Stored = std::conditional_t<std::is_same_v<Result, bool>, bool, C>;
         const DType stored_dtype = std::is_same_v<Result, bool> ? DType::Bool : compute;
-        StridedTensor target = stored_dtype == out_dtype ? out : allocate_output(call, 0, sizes, stored_dtype);
+        StridedTensor target =
+            stored_dtype == out_dtype ? out : allocate_output_for_overwrite(call, 0, sizes, stored_dtype);
         const StridedTensor left = broadcast_to(call, a.as_dtype(compute), sizes);
         if (b.is_scalar()) {
             const V right = scalar_in_opmath && is_reduced_float_v<C> ? static_cast<V>(b.scalar_value())

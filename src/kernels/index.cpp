@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "kernels/dispatch.h"
+#include "kernels/dense_paths.h"
 #include "kernels/index_lists.h"
 
 namespace pt2ov::kernels {
@@ -92,20 +92,42 @@ std::vector<RuntimeValue> index_select(const KernelCall& call) {
     if (self.rank() == 0 && count != 1) call.fail("index_select() on a 0-dim tensor takes exactly one index");
     std::vector<int64_t> sizes = source.sizes;
     sizes[dim] = count;
-    StridedTensor out = allocate_output(call, 0, self.rank() == 0 ? std::vector<int64_t>{} : sizes);
+    for (int64_t i = 0; i < count; ++i) {
+        if (values[i] < 0 || values[i] >= size) {
+            call.fail("index_select(): index " + std::to_string(values[i]) + " is out of range for dimension " +
+                      std::to_string(dim) + " of size " + std::to_string(size));
+        }
+    }
+    // Every slice of the output is copied in below.
+    StridedTensor out = allocate_output_for_overwrite(call, 0, self.rank() == 0 ? std::vector<int64_t>{} : sizes,
+                                                      call.output_meta(0).dtype);
     const StridedTensor target = self.rank() == 0 ? out.view({1}, {1}) : out;
     std::vector<int64_t> part_sizes = source.sizes;
     part_sizes.erase(part_sizes.begin() + dim);
     std::vector<int64_t> source_strides = source.strides, target_strides = target.strides;
     source_strides.erase(source_strides.begin() + dim);
     target_strides.erase(target_strides.begin() + dim);
-    for (int64_t i = 0; i < count; ++i) {
-        if (values[i] < 0 || values[i] >= size) {
-            call.fail("index_select(): index " + std::to_string(values[i]) + " is out of range for dimension " +
-                      std::to_string(dim) + " of size " + std::to_string(size));
+    // Slices are disjoint in the output: big selections copy them on several threads. Rows of
+    // a row-major self into a row-major output of its dtype are one memcpy each (copy_into
+    // plans every call, a microsecond's work per row).
+    const bool rows_of_bytes = dim == 0 && source.is_contiguous() && target.is_contiguous() && source.dtype == target.dtype;
+    int64_t part = 1;
+    for (int64_t s : part_sizes) part *= s;
+    const int64_t row_bytes = part * static_cast<int64_t>(source.element_size());
+    auto copy_slices = [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+            if (rows_of_bytes) {
+                std::memcpy(target.data + i * row_bytes, source.data + values[i] * row_bytes, static_cast<size_t>(row_bytes));
+                continue;
+            }
+            copy_into(source.view(part_sizes, source_strides, values[i] * source.strides[dim]),
+                      target.view(part_sizes, target_strides, i * target.strides[dim]));
         }
-        copy_into(source.view(part_sizes, source_strides, values[i] * source.strides[dim]),
-                  target.view(part_sizes, target_strides, i * target.strides[dim]));
+    };
+    if (count < 2 || count * part < kParallelMinElements) {
+        copy_slices(0, count);
+    } else {
+        parallel_ranges(count, std::max<int64_t>(1, kParallelMinElements / 2 / std::max<int64_t>(part, 1)), copy_slices);
     }
     return single(out);
 }

@@ -8,7 +8,7 @@
 #include <limits>
 #include <numeric>
 
-#include "kernels/dispatch.h"
+#include "kernels/dense_paths.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -33,10 +33,12 @@ void sort_into(const StridedTensor& self, int64_t dim, bool descending, bool sta
     const size_t element = self.element_size();
     visit_dtype(self.dtype, [&]<typename T>() {
         using V = compute_t<T>;
-        std::vector<std::pair<V, int64_t>> row(in.reduced_bytes.size());
-        std::vector<int64_t> source(row.size());
-        for_each_element<3>(in.kept_sizes, {&at_indices.kept_input, &in.kept_input, &at_values.kept_input},
-                            [&](const std::array<std::byte*, 3>& p) {
+        const size_t length = in.reduced_bytes.size();
+        // Rows are sorted independently, each by one thread.
+        for_each_element_parallel<3>(in.kept_sizes, {&at_indices.kept_input, &in.kept_input, &at_values.kept_input},
+                            static_cast<int64_t>(length) * 4,  // a sort costs several passes over its row
+                            [length] { return std::vector<std::pair<V, int64_t>>(length); },
+                            [&](std::vector<std::pair<V, int64_t>>& row, const std::array<std::byte*, 3>& p) {
                                 for (size_t i = 0; i < row.size(); ++i) {
                                     row[i] = {load<T>(p[1] + in.reduced_bytes[i]), static_cast<int64_t>(i)};
                                 }

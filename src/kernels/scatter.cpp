@@ -4,9 +4,11 @@
 // applied in the index's row-major order, so of duplicate indices the last write wins, as on
 // PyTorch's CPU; reductions store after every step, rounding as PyTorch's scalar_t loops do.
 #include <algorithm>
+#include <atomic>
 #include <limits>
+#include <optional>
 
-#include "kernels/dispatch.h"
+#include "kernels/dense_paths.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -111,8 +113,8 @@ std::vector<int64_t> index_values(const KernelCall& call, const StridedTensor& i
 
 // A new output holding a copy of self, in the dim order recorded for output 0.
 StridedTensor copy_of_self(const KernelCall& call, const StridedTensor& self) {
-    StridedTensor out = allocate_output(call, 0, self.sizes, self.dtype);
-    copy_into(self, out);
+    StridedTensor out = allocate_output_for_overwrite(call, 0, self.sizes, self.dtype);
+    copy_into(self, out);  // every element
     return out;
 }
 
@@ -155,6 +157,46 @@ void check_in_range(const KernelCall& call, const std::vector<int64_t>& values, 
     }
 }
 
+// ---- The dense last-dim path -----------------------------------------------------------------
+// When the index runs along the last dim of row-major tensors whose other dims all match the
+// index's, row r of the index reads or writes only row r of self: rows are independent, and
+// split over threads, each row in its index order, so results are those of the row-major walk.
+// Each index is checked before its read or write; at one out of range its row stops, and the
+// whole index is checked again in order afterwards, for the general path's error.
+
+// The rows of an int64 index, when the path applies to `self` (and `src`, of the index's sizes).
+struct DenseRowsOfIndex {
+    int64_t rows = 0, cols = 0, self_cols = 0;
+};
+std::optional<DenseRowsOfIndex> dense_last_dim(const StridedTensor& self, const StridedTensor& index, int64_t dim,
+                                                const StridedTensor* src) {
+    const size_t rank = self.rank();
+    if (rank == 0 || dim != static_cast<int64_t>(rank) - 1 || index.dtype != DType::Int64 || index.rank() != rank) return std::nullopt;
+    if (!self.is_contiguous() || !index.is_contiguous() || (src && (!src->is_contiguous() || src->sizes != index.sizes))) {
+        return std::nullopt;
+    }
+    for (size_t d = 0; d + 1 < rank; ++d) {
+        if (index.sizes[d] != self.sizes[d]) return std::nullopt;
+    }
+    DenseRowsOfIndex r;
+    r.cols = index.sizes.back();
+    r.self_cols = self.sizes.back();
+    r.rows = r.cols == 0 ? 0 : index.numel() / r.cols;
+    return r;
+}
+
+// body(row_begin, row_end) over the rows, split over threads for big indices.
+template <typename Body>
+void over_index_rows(const DenseRowsOfIndex& r, const Body& body) {
+    if (r.rows * r.cols < kParallelMinElements || r.rows < 2) {
+        body(int64_t{0}, r.rows);
+    } else {
+        parallel_ranges(r.rows, std::max<int64_t>(1, kParallelMinElements / 2 / std::max<int64_t>(r.cols, 1)), body);
+    }
+}
+
+inline bool in_range(int64_t index, int64_t size) { return static_cast<uint64_t>(index) < static_cast<uint64_t>(size); }
+
 // The scatter family: a copy of self, then for every index position p, out[p with dim := index[p]]
 // combined with src[p] (or `value`), in row-major order of p.
 std::vector<RuntimeValue> scatter_kernel(const KernelCall& call, const std::optional<StridedTensor>& src_arg,
@@ -174,6 +216,47 @@ std::vector<RuntimeValue> scatter_kernel(const KernelCall& call, const std::opti
     const StridedTensor index = at_least_1d(index_arg);
     const std::optional<StridedTensor> src = src_arg ? std::optional(at_least_1d(*src_arg)) : std::nullopt;
     check_scatter_shapes(call, self, index, dim, src ? &*src : nullptr);
+    if (const auto rows = include_self && op != Combine::Mean ? dense_last_dim(self, index, dim, src ? &*src : nullptr)
+                                                              : std::nullopt) {
+        StridedTensor out_arg = copy_of_self(call, self_arg);
+        if (out_arg.is_contiguous()) {
+            const auto* positions = reinterpret_cast<const int64_t*>(index.data);
+            std::atomic<bool> out_of_range{false};
+            visit_dtype(out_arg.dtype, [&]<typename T>() {
+                using V = compute_t<T>;
+                const V fixed = value ? std::visit([](auto v) { return cast<T>(v); }, *value) : V{};
+                const int64_t element = static_cast<int64_t>(sizeof(T));
+                // The op as a template argument, so the loop has no switch per element.
+                auto rows_with = [&]<Combine kOp>() {
+                    over_index_rows(*rows, [&](int64_t begin, int64_t end) {
+                        for (int64_t row = begin; row < end; ++row) {
+                            const int64_t* at = positions + row * rows->cols;
+                            std::byte* target = out_arg.data + row * rows->self_cols * element;
+                            const std::byte* from = src ? src->data + row * rows->cols * element : nullptr;
+                            for (int64_t j = 0; j < rows->cols; ++j) {
+                                if (!in_range(at[j], rows->self_cols)) {  // checked before its write
+                                    out_of_range = true;
+                                    break;
+                                }
+                                std::byte* p = target + at[j] * element;
+                                store<T>(p, combined<T>(kOp, load<T>(p), from ? load<T>(from + j * element) : fixed));
+                            }
+                        }
+                    });
+                };
+                switch (op) {
+                    case Combine::Replace: rows_with.template operator()<Combine::Replace>(); break;
+                    case Combine::Sum: rows_with.template operator()<Combine::Sum>(); break;
+                    case Combine::Prod: rows_with.template operator()<Combine::Prod>(); break;
+                    case Combine::Max: rows_with.template operator()<Combine::Max>(); break;
+                    case Combine::Min: rows_with.template operator()<Combine::Min>(); break;
+                    case Combine::Mean: break;  // not on this path
+                }
+            });
+            if (out_of_range) check_in_range(call, index_values(call, index_arg, true), self.sizes[dim], dim);
+            return single(out_arg);
+        }
+    }
     const auto values = index_values(call, index_arg, true);
     check_in_range(call, values, self.sizes[dim], dim);
 
@@ -224,6 +307,33 @@ std::vector<RuntimeValue> gather_along(const KernelCall& call, const StridedTens
     const StridedTensor self = at_least_1d(self_arg);
     const StridedTensor index = at_least_1d(index_arg);
     check_scatter_shapes(call, self, index, dim, nullptr);
+    if (const auto rows = dense_last_dim(self, index, dim, nullptr)) {
+        StridedTensor out_arg = allocate_output_for_overwrite(call, 0, index_arg.sizes, self.dtype);
+        if (out_arg.is_contiguous()) {
+            const auto* positions = reinterpret_cast<const int64_t*>(index.data);
+            std::atomic<bool> out_of_range{false};
+            visit_bits(self.element_size(), [&]<typename Bits>() {
+                const auto* from = reinterpret_cast<const Bits*>(self.data);
+                auto* to = reinterpret_cast<Bits*>(out_arg.data);
+                over_index_rows(*rows, [&](int64_t begin, int64_t end) {
+                    for (int64_t row = begin; row < end; ++row) {
+                        const int64_t* at = positions + row * rows->cols;
+                        const Bits* source = from + row * rows->self_cols;
+                        Bits* target = to + row * rows->cols;
+                        for (int64_t j = 0; j < rows->cols; ++j) {
+                            if (!in_range(at[j], rows->self_cols)) {
+                                out_of_range = true;
+                                break;
+                            }
+                            target[j] = source[at[j]];
+                        }
+                    }
+                });
+            });
+            if (out_of_range) check_in_range(call, index_values(call, index_arg, true), self.sizes[dim], dim);
+            return single(out_arg);
+        }
+    }
     const auto values = index_values(call, index_arg, true);
     check_in_range(call, values, self.sizes[dim], dim);
     StridedTensor out_arg = allocate_output(call, 0, index_arg.sizes, self.dtype);

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <numeric>
 
-#include "kernels/dispatch.h"
+#include "kernels/dense_paths.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -111,10 +111,10 @@ std::vector<RuntimeValue> topk(const KernelCall& call) {
     visit_dtype(self.dtype, [&]<typename T>() {
         using V = compute_t<T>;
         using Pair = std::pair<V, int64_t>;
-        std::vector<Pair> row(in.reduced_bytes.size());
+        const size_t length = in.reduced_bytes.size();
         auto above = [](const Pair& x, const Pair& y) { return greater_nan_first(x.first, y.first); };
         auto below = [](const Pair& x, const Pair& y) { return less_nan_last(x.first, y.first); };
-        auto select = [&](auto order) {
+        auto select = [&](std::vector<Pair>& row, auto order) {
             if (partial) {
                 std::partial_sort(row.begin(), row.begin() + k, row.end(), order);
             } else {
@@ -122,12 +122,14 @@ std::vector<RuntimeValue> topk(const KernelCall& call) {
                 if (sorted) std::sort(row.begin(), row.begin() + (k - 1), order);
             }
         };
-        for_each_element<3>(in.kept_sizes, {&at_values.kept_input, &at_indices.kept_input, &in.kept_input},
-                            [&](const std::array<std::byte*, 3>& p) {
+        // Rows are selected independently, each by one thread.
+        for_each_element_parallel<3>(in.kept_sizes, {&at_values.kept_input, &at_indices.kept_input, &in.kept_input},
+                            static_cast<int64_t>(length) * 2, [length] { return std::vector<Pair>(length); },
+                            [&](std::vector<Pair>& row, const std::array<std::byte*, 3>& p) {
                                 for (size_t i = 0; i < row.size(); ++i) {
                                     row[i] = {load<T>(p[2] + in.reduced_bytes[i]), static_cast<int64_t>(i)};
                                 }
-                                largest ? select(above) : select(below);
+                                largest ? select(row, above) : select(row, below);
                                 for (size_t j = 0; j < static_cast<size_t>(k); ++j) {
                                     const auto source = static_cast<size_t>(row[j].second);
                                     std::memcpy(p[0] + at_values.reduced_bytes[j], p[2] + in.reduced_bytes[source], element);

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/dispatch.h"
+#include "kernels/dense_paths.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -19,9 +19,17 @@ void softmax_row(std::vector<double>& row, bool log, bool safe = false) {
         return;
     }
     double sum = 0;
-    for (double x : row) sum += std::exp(x - max);
-    const double log_sum = std::log(sum);
-    for (double& x : row) x = log ? (x - max) - log_sum : std::exp(x - max) / sum;
+    if (log) {
+        for (double x : row) sum += std::exp(x - max);
+        const double log_sum = std::log(sum);
+        for (double& x : row) x = (x - max) - log_sum;
+        return;
+    }
+    for (double& x : row) {  // each exponential computed once, kept for the division
+        x = std::exp(x - max);
+        sum += x;
+    }
+    for (double& x : row) x /= sum;
 }
 
 // PyTorch's f16/bf16 log_softmax over the last dim rounds the sum of exponentials and its log
@@ -53,11 +61,14 @@ std::vector<RuntimeValue> softmax(const KernelCall& call, bool log, bool safe = 
     const std::vector<int64_t> dims = rank == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{dim};
     const bool reduced_last_dim = log && rank > 0 && dim == rank - 1 && self.dtype == dtype && dtype_is_reduced_float(dtype);
     const Reduction in = plan_reduction(self, dims, true);
-    StridedTensor result = StridedTensor::allocate(DType::Float64, self.sizes);
+    StridedTensor result = StridedTensor::allocate_for_overwrite(DType::Float64, self.sizes);  // every row written
     const Reduction out = plan_reduction(result, dims, true);
-    std::vector<double> row(static_cast<size_t>(in.reduced_count()));
+    const auto length = static_cast<size_t>(in.reduced_count());
     visit_dtype(self.dtype, [&]<typename T>() {
-        for_each_element<2>(in.kept_sizes, {&out.kept_input, &in.kept_input}, [&](const std::array<std::byte*, 2>& p) {
+        // Rows are independent, each computed by one thread.
+        for_each_element_parallel<2>(in.kept_sizes, {&out.kept_input, &in.kept_input}, static_cast<int64_t>(length) * 8,
+                                     [length] { return std::vector<double>(length); },
+                                     [&](std::vector<double>& row, const std::array<std::byte*, 2>& p) {
             for (size_t i = 0; i < row.size(); ++i) row[i] = static_cast<double>(load<T>(p[1] + in.reduced_bytes[i]));
             if (reduced_last_dim) {
                 reduced_log_softmax_row(row, dtype);
@@ -67,7 +78,7 @@ std::vector<RuntimeValue> softmax(const KernelCall& call, bool log, bool safe = 
             for (size_t i = 0; i < row.size(); ++i) std::memcpy(p[0] + out.reduced_bytes[i], &row[i], sizeof(double));
         });
     });
-    StridedTensor final_out = allocate_output(call, 0, self.sizes, dtype);
+    StridedTensor final_out = allocate_output_for_overwrite(call, 0, self.sizes, dtype);  // copied in whole
     copy_into(result, final_out);
     return single(final_out);
 }

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/dispatch.h"
+#include "kernels/dense_paths.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -45,7 +45,7 @@ std::vector<RuntimeValue> run_unary(const KernelCall& call, Accepts accepts, Mak
                   std::string(dtype_name(dtype)) + " result");
     }
     const StridedTensor input = self.dtype == dtype ? self : contiguous_as(self, dtype);
-    StridedTensor out = allocate_output(call, 0, self.sizes, dtype);
+    StridedTensor out = allocate_output_for_overwrite(call, 0, self.sizes, dtype);  // map_elements writes all
     const auto op = make_op(call);
     visit_dtype(dtype, [&]<typename T>() { map_elements<T, T>(out, {&input}, op); });
     return single(out);

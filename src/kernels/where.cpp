@@ -1,6 +1,6 @@
 // Selections by a bool condition: where (tensor or number branches) and masked_fill. Both
 // branches are cast to the result dtype torch.export recorded, so choosing is a bit copy.
-#include "kernels/dispatch.h"
+#include "kernels/dense_paths.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -18,7 +18,7 @@ StridedTensor select_by(const KernelCall& call, const StridedTensor& condition, 
     auto sizes = broadcast_shapes(call, condition.sizes, when_true.sizes());
     sizes = broadcast_shapes(call, sizes, when_false.sizes());
     const DType dtype = call.output_meta(0).dtype;
-    StridedTensor out = allocate_output(call, 0, sizes, dtype);
+    StridedTensor out = allocate_output_for_overwrite(call, 0, sizes, dtype);  // map_elements writes all
     const StridedTensor c = broadcast_to(call, condition, sizes);
     const StridedTensor t = broadcast_to(call, when_true.as_dtype(dtype), sizes);
     const StridedTensor f = broadcast_to(call, when_false.as_dtype(dtype), sizes);

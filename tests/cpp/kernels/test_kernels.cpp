@@ -924,4 +924,163 @@ TEST(KernelScalars, SymSizeAndPythonOperators) {
     EXPECT_EQ(std::get<bool>(lt.at(0).scalar()), true);
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// The dense fast paths (kernels/dense_paths.h and the kernels' own): big enough to be split over
+// threads, and checked against the general path on the same values (a transposed copy, which is
+// not row-major) or against themselves on a part.
+
+// A [rows, cols] float tensor with few distinct values (ties), and its copy stored transposed.
+std::pair<StridedTensor, StridedTensor> dense_and_strided(int64_t rows, int64_t cols, uint32_t seed) {
+    StridedTensor dense = StridedTensor::allocate(DType::Float32, {rows, cols});
+    StridedTensor storage = StridedTensor::allocate(DType::Float32, {cols, rows});
+    const StridedTensor strided = transposed(storage, 0, 1);
+    uint32_t state = seed;
+    for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < cols; ++c) {
+            state = state * 1664525u + 1013904223u;
+            const float v = static_cast<float>(static_cast<int32_t>(state >> 20) - 2048) / 64.0f + 0.001f * static_cast<float>(c % 7);
+            set<float>(dense, {r, c}, v);
+            set<float>(strided, {r, c}, v);
+        }
+    }
+    return {dense, strided};
+}
+
+TEST(KernelDensePaths, SumMeanAmaxOfBigRowsAgreeWithTheGeneralPath) {
+    auto [dense, strided] = dense_and_strided(4, 70000, 7);
+    set<float>(dense, {1, 12345}, NAN);  // a NaN row: amax takes it in order
+    set<float>(strided, {1, 12345}, NAN);
+    for (const char* target : {"aten.sum.dim_IntList", "aten.mean.dim", "aten.amax.default", "aten.amin.default"}) {
+        std::vector<std::vector<float>> results;
+        for (const StridedTensor& x : {dense, strided}) {
+            Harness h;
+            h.input("x", x);
+            results.push_back(values_of<float>(h.run1(target, {positional("self", tensor_arg("x")), positional("dim", ints_arg({-1}))},
+                                                      DType::Float32, {4})));
+        }
+        for (size_t r = 0; r < 4; ++r) {
+            if (std::isnan(results[1][r])) {
+                EXPECT_EQ(bits(results[0][r]), bits(results[1][r])) << target << " row " << r;
+            } else {
+                EXPECT_FLOAT_EQ(results[0][r], results[1][r]) << target << " row " << r;
+            }
+        }
+    }
+    for (const char* target : {"aten.sum.default", "aten.amax.default"}) {  // everything: one long row in chunks
+        std::vector<float> results;
+        for (const StridedTensor& x : {dense, strided}) {
+            Harness h;
+            h.input("x", x);
+            std::vector<NamedArgument> args{positional("self", tensor_arg("x"))};
+            if (std::string(target) == "aten.amax.default") args.push_back(positional("dim", ints_arg({})));
+            results.push_back(values_of<float>(h.run1(target, args, DType::Float32, {})).at(0));
+        }
+        if (std::string(target) == "aten.amax.default") {
+            EXPECT_EQ(bits(results[0]), bits(results[1]));  // the NaN
+        } else {
+            EXPECT_TRUE(std::isnan(results[0]) && std::isnan(results[1]));
+        }
+    }
+}
+
+TEST(KernelDensePaths, AmaxOfZerosKeepsTheFirstZero) {
+    std::vector<float> values(100000, 0.0f);
+    values[0] = -0.0f;  // the general path keeps the first of equal elements
+    Harness h;
+    h.input("x", floats({100000}, values));
+    const float got = values_of<float>(h.run1("aten.amax.default", {positional("self", tensor_arg("x")), positional("dim", ints_arg({-1}))},
+                                              DType::Float32, {}))[0];
+    EXPECT_EQ(bits(got), bits(-0.0f));
+}
+
+TEST(KernelDensePaths, GatherAndScatterAddOfBigRowsAgreeWithTheGeneralPath) {
+    auto [dense, strided] = dense_and_strided(96, 1024, 11);
+    std::vector<int64_t> index(96 * 1024);
+    uint32_t state = 5;
+    for (auto& i : index) {
+        state = state * 1664525u + 1013904223u;
+        i = (state >> 8) % 1024;
+    }
+    for (const char* target : {"aten.gather.default", "aten.scatter_add.default"}) {
+        std::vector<std::vector<float>> results;
+        for (const StridedTensor& x : {dense, strided}) {
+            Harness h;
+            h.input("x", x);
+            h.input("i", tensor_of(DType::Int64, {96, 1024}, index));
+            h.input("src", dense);
+            std::vector<NamedArgument> args{positional("self", tensor_arg("x")), positional("dim", int_arg(1)),
+                                            positional("index", tensor_arg("i"))};
+            if (std::string(target) == "aten.scatter_add.default") args.push_back(positional("src", tensor_arg("src")));
+            results.push_back(values_of<float>(h.run1(target, args, DType::Float32, {96, 1024})));
+        }
+        ASSERT_EQ(results[0].size(), results[1].size());
+        for (size_t e = 0; e < results[0].size(); ++e) ASSERT_EQ(bits(results[0][e]), bits(results[1][e])) << target << " at " << e;
+    }
+    index[50 * 1024 + 7] = 1024;  // out of range in a row of the dense path: the general path's error
+    for (const char* target : {"aten.gather.default", "aten.scatter_add.default"}) {
+        Harness h;
+        h.input("x", dense);
+        h.input("i", tensor_of(DType::Int64, {96, 1024}, index));
+        h.input("src", dense);
+        std::vector<NamedArgument> args{positional("self", tensor_arg("x")), positional("dim", int_arg(1)),
+                                        positional("index", tensor_arg("i"))};
+        if (std::string(target) == "aten.scatter_add.default") args.push_back(positional("src", tensor_arg("src")));
+        try {
+            h.run1(target, args, DType::Float32, {96, 1024});
+            ADD_FAILURE() << target << " took an index out of range";
+        } catch (const std::exception& e) {
+            EXPECT_NE(std::string(e.what()).find("index 1024 is out of bounds for dimension 1 with size 1024"), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(KernelDensePaths, BigSortsAndTopkAgreeRowByRow) {
+    auto [dense, strided] = dense_and_strided(64, 2048, 3);
+    set<float>(dense, {5, 100}, NAN);
+    Harness h;
+    h.input("x", dense);
+    auto sorted = h.run("aten.sort.default", {positional("self", tensor_arg("x")), positional("dim", int_arg(-1))},
+                        {h.output("v", DType::Float32, {64, 2048}), h.output("i", DType::Int64, {64, 2048})});
+    auto top = h.run("aten.topk.default", {positional("self", tensor_arg("x")), positional("k", int_arg(16))},
+                     {h.output("tv", DType::Float32, {64, 16}), h.output("ti", DType::Int64, {64, 16})});
+    const auto indices = values_of<int64_t>(sorted.at(1).tensor());
+    const auto top_indices = values_of<int64_t>(top.at(1).tensor());
+    for (int64_t r : {0, 5, 33, 63}) {  // each row alone, on one thread
+        Harness one;
+        one.input("row", dense.view({1, 2048}, {2048, 1}, r * 2048));
+        auto alone = one.run("aten.sort.default", {positional("self", tensor_arg("row")), positional("dim", int_arg(-1))},
+                             {one.output("v", DType::Float32, {1, 2048}), one.output("i", DType::Int64, {1, 2048})});
+        const auto expected = values_of<int64_t>(alone.at(1).tensor());
+        EXPECT_TRUE(std::equal(expected.begin(), expected.end(), indices.begin() + r * 2048)) << "row " << r;
+        auto alone_top = one.run("aten.topk.default", {positional("self", tensor_arg("row")), positional("k", int_arg(16))},
+                                 {one.output("tv", DType::Float32, {1, 16}), one.output("ti", DType::Int64, {1, 16})});
+        const auto expected_top = values_of<int64_t>(alone_top.at(1).tensor());
+        EXPECT_TRUE(std::equal(expected_top.begin(), expected_top.end(), top_indices.begin() + r * 16)) << "row " << r;
+    }
+}
+
+TEST(KernelDensePaths, BigMatrixProductIsCloseAndItsRowBlocksDoNotDependOnTheSplit) {
+    auto [a, a_strided] = dense_and_strided(96, 200, 5);
+    auto [b, b_strided] = dense_and_strided(200, 300, 9);
+    Harness h;
+    h.input("a", a);
+    h.input("b", b);
+    h.input("a32", a.view({32, 200}, {200, 1}, 32 * 200));  // rows 32..63 alone: one block
+    const auto product = values_of<float>(h.run1("aten.mm.default", {positional("self", tensor_arg("a")), positional("mat2", tensor_arg("b"))},
+                                                 DType::Float32, {96, 300}));
+    const auto part = values_of<float>(h.run1("aten.mm.default", {positional("self", tensor_arg("a32")), positional("mat2", tensor_arg("b"))},
+                                              DType::Float32, {32, 300}));
+    for (size_t e = 0; e < part.size(); ++e) ASSERT_EQ(bits(part[e]), bits(product[32 * 300 + e])) << e;
+    for (int64_t i : {0, 47, 95}) {
+        for (int64_t j : {0, 150, 299}) {
+            double exact = 0, magnitude = 0;
+            for (int64_t p = 0; p < 200; ++p) {
+                exact += static_cast<double>(get<float>(a, {i, p})) * get<float>(b, {p, j});
+                magnitude += std::fabs(static_cast<double>(get<float>(a, {i, p})) * get<float>(b, {p, j}));
+            }
+            EXPECT_NEAR(product[static_cast<size_t>(i * 300 + j)], exact, 1e-6 * magnitude + 1e-6) << i << "," << j;
+        }
+    }
+}
 }  // namespace
