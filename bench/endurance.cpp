@@ -17,7 +17,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <malloc.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
@@ -28,16 +27,10 @@
 #include <vector>
 
 #include "pt2ov/pt2ov.h"
+#include "resident_memory.h"
 #include "tools/npz_io.h"
 
 namespace {
-
-int64_t resident_bytes() {
-    std::ifstream statm("/proc/self/statm");
-    int64_t total_pages = 0, resident_pages = 0;
-    statm >> total_pages >> resident_pages;
-    return resident_pages * static_cast<int64_t>(sysconf(_SC_PAGESIZE));
-}
 
 // What malloc has handed out and not had back (all arenas, mmapped blocks included): a leak
 // grows it; fragmentation, or memory freed but kept by the allocator, grows RSS alone.

@@ -13,11 +13,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <oneapi/tbb/task_arena.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
-#include <fstream>
 #include <memory>
 #include <openvino/op/convolution.hpp>
 #include <openvino/op/constant.hpp>
@@ -25,14 +23,9 @@
 #include <openvino/openvino.hpp>
 #include <vector>
 
-namespace {
+#include "resident_memory.h"
 
-int64_t resident_bytes() {
-    std::ifstream statm("/proc/self/statm");
-    int64_t total_pages = 0, resident_pages = 0;
-    statm >> total_pages >> resident_pages;
-    return resident_pages * static_cast<int64_t>(sysconf(_SC_PAGESIZE));
-}
+namespace {
 
 std::shared_ptr<ov::Model> convolution(int seed) {
     auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 8, 16, 16});
