@@ -116,14 +116,17 @@ constexpr size_t kBlocksPerSize = 8;
 #endif
 
 struct BlockCache {
-    std::array<std::array<void*, kBlocksPerSize + 1>, kSizeClasses> blocks{};
+    std::array<std::array<void*, kBlocksPerSize>, kSizeClasses> blocks{};
     std::array<size_t, kSizeClasses> count{};
+    BlockCache();
     ~BlockCache();
 };
 
-// The thread's cache, or null once the thread's cache has been destroyed (a block freed by a
-// thread_local destructor that runs later is then freed directly).
+// The thread's cache, or null before it is made and once it has been destroyed (a block freed
+// by a thread_local destructor that runs later is then freed directly).
 thread_local BlockCache* this_thread_cache = nullptr;
+
+BlockCache::BlockCache() { this_thread_cache = this; }
 
 BlockCache::~BlockCache() {
     this_thread_cache = nullptr;
@@ -133,12 +136,7 @@ BlockCache::~BlockCache() {
 }
 
 BlockCache* block_cache() {
-    thread_local BlockCache cache;
-    thread_local bool made = false;
-    if (!made) {
-        made = true;
-        this_thread_cache = &cache;
-    }
+    thread_local BlockCache cache;  // made on the thread's first call, sets this_thread_cache
     return this_thread_cache;
 }
 
