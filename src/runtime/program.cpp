@@ -55,52 +55,65 @@ Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
 
+namespace {
+
+// Compiles the rules' plan `planned` of impl.prepared (load and inspect have both made them)
+// into impl's executor. A step OpenVINO converted but its plugin cannot compile goes back to
+// placement, its nodes to the CPU kernels (refused there, naming the failure, where a kernel
+// is missing or under --strict); each retry moves at least one node, so this ends. Then a
+// small program may run faster on the CPU kernels than through an OpenVINO call: timed both
+// ways, the faster kept (runtime/placement_timing.h).
+void compile_planned(Program::Impl& impl, const std::string& path, const LoadOptions& options,
+                     compile::PlannedMethod planned) {
+    std::map<std::string, std::string> compile_failures;
+    impl.planned = std::move(planned);
+    while (true) {
+        try {
+            impl.executor = std::make_unique<runtime::Executor>(impl.prepared, impl.planned, options);
+            break;
+        } catch (const runtime::StepCompileFailure& failure) {
+            if (options.strict || failure.step_index >= impl.planned.plan.steps.size()) throw;
+            const size_t before = compile_failures.size();
+            for (int node : impl.planned.plan.steps[failure.step_index].nodes) {
+                compile_failures.emplace(impl.prepared.graph.nodes[static_cast<size_t>(node)].source_name(),
+                                         one_line_of(failure.plugin_message));
+            }
+            if (compile_failures.size() == before) throw;
+        }
+        impl.planned = compile::plan(impl.prepared, options, compile_failures);
+    }
+    impl.timings = {impl.prepared.archive_ms, impl.planned.convert_ms, impl.executor->compile_ms()};
+    if (runtime::worth_timing(impl.prepared, impl.planned, options)) {
+        if (auto timed = runtime::time_placements(path, impl.prepared, *impl.executor, options)) {
+            if (timed->cpu_executor) {
+                impl.planned = std::move(*timed->cpu_planned);
+                impl.executor = std::move(timed->cpu_executor);
+            }
+            impl.planned.report.measurement = timed->measurement;
+        }
+    }
+}
+
+}  // namespace
+
 Program Program::load(const std::string& path, const LoadOptions& options) {
     return at_api_boundary(path, [&] {
         auto impl = std::make_unique<Impl>();
         impl->prepared = compile::prepare(path, options);
-        // A step OpenVINO converted but its plugin cannot compile goes back to placement, its
-        // nodes to the CPU kernels (refused there, naming the failure, where a kernel is
-        // missing or under --strict). Each retry moves at least one node, so this ends.
-        std::map<std::string, std::string> compile_failures;
-        while (true) {
-            impl->planned = compile::plan(impl->prepared, options, compile_failures);
-            try {
-                impl->executor = std::make_unique<runtime::Executor>(impl->prepared, impl->planned, options);
-                break;
-            } catch (const runtime::StepCompileFailure& failure) {
-                if (options.strict || failure.step_index >= impl->planned.plan.steps.size()) throw;
-                const size_t before = compile_failures.size();
-                for (int node : impl->planned.plan.steps[failure.step_index].nodes) {
-                    compile_failures.emplace(impl->prepared.graph.nodes[static_cast<size_t>(node)].source_name(),
-                                             one_line_of(failure.plugin_message));
-                }
-                if (compile_failures.size() == before) throw;
-            }
-        }
-        impl->timings = {impl->prepared.archive_ms, impl->planned.convert_ms, impl->executor->compile_ms()};
-        // A small program may run faster on the CPU kernels than through an OpenVINO call:
-        // timed both ways, the faster kept (runtime/placement_timing.h).
-        if (runtime::worth_timing(impl->prepared, impl->planned, options)) {
-            if (auto timed = runtime::time_placements(path, impl->prepared, *impl->executor, options)) {
-                if (timed->cpu_executor) {
-                    impl->planned = std::move(*timed->cpu_planned);
-                    impl->executor = std::move(timed->cpu_executor);
-                }
-                impl->planned.report.measurement = timed->measurement;
-            }
-        }
+        compile_planned(*impl, path, options, compile::plan(impl->prepared, options));
         return Program(std::move(impl));
     });
 }
 
 PlacementReport Program::inspect(const std::string& path, const LoadOptions& options) {
     return at_api_boundary(path, [&] {
-        auto prepared = compile::prepare(path, options);
-        auto planned = compile::plan(prepared, options);
-        // What load() would time is loaded and timed, so the report shows load()'s choice.
-        if (runtime::worth_timing(prepared, planned, options)) return load(path, options).report();
-        return std::move(planned.report);
+        Impl impl;
+        impl.prepared = compile::prepare(path, options);
+        auto planned = compile::plan(impl.prepared, options);
+        if (!runtime::worth_timing(impl.prepared, planned, options)) return std::move(planned.report);
+        // What load() would time is compiled and timed, so the report shows load()'s choice.
+        compile_planned(impl, path, options, std::move(planned));
+        return std::move(impl.planned.report);
     });
 }
 
