@@ -102,7 +102,7 @@ def read_outputs(path: pathlib.Path) -> list[np.ndarray]:
 
 
 def run_engine_in(workdir: pathlib.Path, pt2: os.PathLike, calls: Iterable, extra_args=(),
-                  tag: str = "call") -> list[list[np.ndarray]]:
+                  tag: str = "call", measure_placement: bool = False) -> list[list[np.ndarray]]:
     """Runs `pt2ov run PT2` once with one --inputs/--outputs pair per entry of `calls` (each a
     tuple of example args, a pytree) — successive calls on ONE loaded program — asserts exit 0
     and returns each call's outputs."""
@@ -116,7 +116,7 @@ def run_engine_in(workdir: pathlib.Path, pt2: os.PathLike, calls: Iterable, extr
         args += ["--inputs", inp, "--outputs", out]
         outs.append(out)
     args += list(extra_args)
-    proc = run_cli(args)
+    proc = run_cli(args, measure_placement=measure_placement)
     assert proc.returncode == 0, describe(proc)
     for out in outs:
         assert out.is_file(), f"exit 0 but {out} was not written\n{describe(proc)}"
@@ -177,9 +177,9 @@ def zoo_programs(tmp_path_factory) -> ProgramCache:
     return ProgramCache(tmp_path_factory.mktemp("pt2"))
 
 
-def inspect_json(pt2, *options) -> dict:
+def inspect_json(pt2, *options, measure_placement: bool = False) -> dict:
     """`pt2ov inspect PT2 --json [options]`, parsed; fails the test on a bad exit or bad JSON."""
-    proc = run_cli(["inspect", pt2, "--json", *options])
+    proc = run_cli(["inspect", pt2, "--json", *options], measure_placement=measure_placement)
     assert proc.returncode == 0, describe(proc)
     try:
         return json.loads(proc.stdout)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import describe, inspect_json, run_cli, write_inputs
+from conftest import describe, inspect_json, run_cli, run_engine_in, write_inputs
 
 TOKENS_PER_CALL = 2
 CACHE_LEN = 16
@@ -74,14 +74,11 @@ def test_the_promise_keeps_index_arithmetic_on_openvino_exactly(saved, form, tmp
     assert "cpu" in without, f"{form}: without the promise the int64 arithmetic should run on the CPU kernels"
     promised = inspect_json(paths[form], "--int64-input-limit", "64")["methods"]["forward"]
     assert [step["kind"] for step in promised["steps"]] == ["openvino"], promised["steps"]
-    for options in ([], ["--int64-input-limit", "64"]):
-        proc, outputs = _run(tmp_path, paths[form], _calls(), *options)
-        assert proc.returncode == 0, describe(proc)
-        for i, (out, (total, seen)) in enumerate(zip(outputs, expected)):
-            with np.load(out) as got:
-                np.testing.assert_allclose(got["arr_0"], total.numpy(), rtol=1e-4, atol=1e-5,
-                                           err_msg=f"{form} {options} call {i}")
-                assert got["arr_1"].dtype == np.int64 and int(got["arr_1"]) == int(seen), (form, options, i)
+    for k, options in enumerate(([], ["--int64-input-limit", "64"])):
+        outputs = run_engine_in(tmp_path, paths[form], _calls(), extra_args=options, tag=f"promise{k}_")
+        for i, (got, (total, seen)) in enumerate(zip(outputs, expected)):
+            np.testing.assert_allclose(got[0], total.numpy(), rtol=1e-4, atol=1e-5, err_msg=f"{form} {options} call {i}")
+            assert got[1].dtype == np.int64 and int(got[1]) == int(seen), (form, options, i)
 
 
 def test_an_input_beyond_the_promise_is_refused_naming_it(saved, tmp_path):

@@ -5,14 +5,14 @@ kernels, the faster kept, the figures in the report's "measurement", the choice 
 the tests that depend on the choice set it through the cache file."""
 from __future__ import annotations
 
-import json
+import itertools
 import pathlib
 
 import numpy as np
 import pytest
 import torch
 
-from conftest import describe, read_outputs, run_cli, write_inputs
+from conftest import inspect_json, run_engine_in
 
 
 class TinyMLP(torch.nn.Module):
@@ -52,18 +52,16 @@ def tiny_mlp(tmp_path):
 
 
 def _inspect(pt2, *options, measure=True) -> dict:
-    proc = run_cli(["inspect", pt2, "--json", *options], measure_placement=measure)
-    assert proc.returncode == 0, describe(proc)
-    return json.loads(proc.stdout)["methods"]["forward"]
+    return inspect_json(pt2, *options, measure_placement=measure)["methods"]["forward"]
 
 
-def _run(tmp_path, pt2, x, *options, measure=True) -> list[np.ndarray]:
-    inp, out = tmp_path / "in.npz", tmp_path / "out.npz"
-    out.unlink(missing_ok=True)
-    write_inputs(inp, (x,))
-    proc = run_cli(["run", pt2, "--inputs", inp, "--outputs", out, *options], measure_placement=measure)
-    assert proc.returncode == 0, describe(proc)
-    return read_outputs(out)
+_RUNS = itertools.count()
+
+
+def _run(tmp_path, pt2, x, *options) -> list[np.ndarray]:
+    # a tag of its own per run, so that no earlier run's output file can stand in for this one's
+    return run_engine_in(tmp_path, pt2, [(x,)], extra_args=options, tag=f"run{next(_RUNS)}_",
+                         measure_placement=True)[0]
 
 
 def _assert_eager(expected: torch.Tensor, outputs: list[np.ndarray]) -> None:
