@@ -994,6 +994,14 @@ TEST(KernelDensePaths, AmaxOfZerosKeepsTheFirstZero) {
     EXPECT_EQ(bits(got), bits(-0.0f));
 }
 
+// gather(x, 1, i) or scatter_add(x, 1, i, src), by target: the harness's inputs x, i and src.
+std::vector<NamedArgument> gather_or_scatter_add_args(const std::string& target) {
+    std::vector<NamedArgument> args{positional("self", tensor_arg("x")), positional("dim", int_arg(1)),
+                                    positional("index", tensor_arg("i"))};
+    if (target == "aten.scatter_add.default") args.push_back(positional("src", tensor_arg("src")));
+    return args;
+}
+
 TEST(KernelDensePaths, GatherAndScatterAddOfBigRowsAgreeWithTheGeneralPath) {
     auto [dense, strided] = dense_and_strided(96, 1024, 11);
     std::vector<int64_t> index(96 * 1024);
@@ -1009,10 +1017,7 @@ TEST(KernelDensePaths, GatherAndScatterAddOfBigRowsAgreeWithTheGeneralPath) {
             h.input("x", x);
             h.input("i", tensor_of(DType::Int64, {96, 1024}, index));
             h.input("src", dense);
-            std::vector<NamedArgument> args{positional("self", tensor_arg("x")), positional("dim", int_arg(1)),
-                                            positional("index", tensor_arg("i"))};
-            if (std::string(target) == "aten.scatter_add.default") args.push_back(positional("src", tensor_arg("src")));
-            results.push_back(values_of<float>(h.run1(target, args, DType::Float32, {96, 1024})));
+            results.push_back(values_of<float>(h.run1(target, gather_or_scatter_add_args(target), DType::Float32, {96, 1024})));
         }
         ASSERT_EQ(results[0].size(), results[1].size());
         for (size_t e = 0; e < results[0].size(); ++e) ASSERT_EQ(bits(results[0][e]), bits(results[1][e])) << target << " at " << e;
@@ -1023,11 +1028,8 @@ TEST(KernelDensePaths, GatherAndScatterAddOfBigRowsAgreeWithTheGeneralPath) {
         h.input("x", dense);
         h.input("i", tensor_of(DType::Int64, {96, 1024}, index));
         h.input("src", dense);
-        std::vector<NamedArgument> args{positional("self", tensor_arg("x")), positional("dim", int_arg(1)),
-                                        positional("index", tensor_arg("i"))};
-        if (std::string(target) == "aten.scatter_add.default") args.push_back(positional("src", tensor_arg("src")));
         try {
-            h.run1(target, args, DType::Float32, {96, 1024});
+            h.run1(target, gather_or_scatter_add_args(target), DType::Float32, {96, 1024});
             ADD_FAILURE() << target << " took an index out of range";
         } catch (const std::exception& e) {
             EXPECT_NE(std::string(e.what()).find("index 1024 is out of bounds for dimension 1 with size 1024"), std::string::npos) << e.what();
