@@ -106,9 +106,10 @@ def _export_shapes(ep, inputs):
 
 
 def _stateful_openvino_model(ep, inputs):
-    """(model, description) for a static-shape program with mutated buffers, else None. The
-    buffers OpenVINO's CPU plugin cannot keep as state (int64: "does not support i64 for use with
-    oneDNN") stay inputs, fed their initial values, and outputs."""
+    """(model, description) for a static-shape program with mutated buffers, else None. Also None
+    when a buffer is one OpenVINO's CPU plugin cannot keep as state (int64 or float64: "does not
+    support i64 for use with oneDNN"): it would have to be fed from outside, and the runner binds
+    user inputs only."""
     import torch
     import openvino as ov
     from openvino._offline_transformations import apply_make_stateful_transformation
@@ -140,6 +141,8 @@ def _stateful_openvino_model(ep, inputs):
             return (*[outputs[i] for i in user_outputs], *[outputs[new_value[n]] for n in state_names])
 
     initial = [stored(n).clone() for n in state_names]
+    if any(value.dtype in (torch.int64, torch.float64) for value in initial):
+        return None
     with torch.no_grad():
         functional = torch.export.export(Functional(), (*inputs, *initial), strict=False)
     model = ov.convert_model(functional)
@@ -147,12 +150,9 @@ def _stateful_openvino_model(ep, inputs):
     for parameter, value in zip(parameters, [*inputs, *initial]):
         parameter.set_partial_shape(ov.PartialShape(list(value.shape)))
     model.validate_nodes_and_infer_types()
-    kept = [i for i, value in enumerate(initial) if value.dtype != torch.int64 and value.dtype != torch.float64]
-    if len(kept) != len(initial):
-        return None  # a buffer would have to be fed from outside: the runner binds user inputs only
     apply_make_stateful_transformation(
-        model, [(parameters[user_count + i], results[len(user_outputs) + i]) for i in kept])
-    return model, f"{len(kept)} mutated buffers as OpenVINO state (ReadValue/Assign)"
+        model, [(parameters[user_count + i], results[len(user_outputs) + i]) for i in range(len(initial))])
+    return model, f"{len(initial)} mutated buffers as OpenVINO state (ReadValue/Assign)"
 
 
 def prepare(name: str, directory: pathlib.Path, threads: int) -> dict:
