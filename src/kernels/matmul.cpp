@@ -137,13 +137,18 @@ void multiply(const MatrixView& a, const MatrixView& b, const MatrixView& out, c
 
 // a: [batch..., m, k], b: [batch..., k, n], out and addend: [batch..., m, n], batch dims
 // equal (broadcast views); all of one dtype.
-void batched_multiply(const KernelCall& call, const StridedTensor& a, const StridedTensor& b, const StridedTensor& out,
-                      const StridedTensor* addend, const Scaling& scaling) {
+void check_operands(const KernelCall& call, const StridedTensor& a, const StridedTensor& b, const StridedTensor& out,
+                    const StridedTensor* addend) {
     if (a.dtype != b.dtype || a.dtype != out.dtype || (addend && addend->dtype != out.dtype)) {
         call.fail("expects operands of one dtype, got " + std::string(dtype_name(a.dtype)) + " and " +
                   std::string(dtype_name(b.dtype)) + " giving " + std::string(dtype_name(out.dtype)));
     }
     if (out.dtype == DType::Bool) call.fail("matrix products of bool tensors are not supported");
+}
+
+void batched_multiply(const KernelCall& call, const StridedTensor& a, const StridedTensor& b, const StridedTensor& out,
+                      const StridedTensor* addend, const Scaling& scaling) {
+    check_operands(call, a, b, out, addend);
     const size_t batch_rank = out.rank() - 2;
     const std::vector<int64_t> batch(out.sizes.begin(), out.sizes.begin() + batch_rank);
     auto batch_view = [&](const StridedTensor& t) {
@@ -166,6 +171,42 @@ void batched_multiply(const KernelCall& call, const StridedTensor& a, const Stri
     });
 }
 
+// [m, k] @ [k, n] (+ an addend of rank 0 to 2 that broadcasts to [m, n]) straight into the
+// result: the same product as the batched path, without its broadcast views, which cost more
+// than the arithmetic of the small matrices of a controller or an MLP head.
+StridedTensor multiply_matrices(const KernelCall& call, const StridedTensor& a, const StridedTensor& b,
+                                const StridedTensor* addend, const Scaling& scaling) {
+    const int64_t m = a.sizes[0], k = a.sizes[1], n = b.sizes[1];
+    StridedTensor out = allocate_output(call, 0, {m, n});
+    std::optional<StridedTensor> converted;
+    if (addend && addend->dtype != out.dtype) converted = contiguous_as(*addend, out.dtype);
+    const StridedTensor* add = converted ? &*converted : addend;
+    check_operands(call, a, b, out, add);
+    auto matrix = [](const StridedTensor& t) {
+        const auto element = static_cast<int64_t>(t.element_size());
+        return MatrixView{t.data, t.strides[0] * element, t.strides[1] * element};
+    };
+    MatrixView addend_matrix{};
+    if (add) {
+        // Broadcast as numpy does: missing leading dims and dims of size 1 repeat (stride 0).
+        const auto element = static_cast<int64_t>(add->element_size());
+        const int64_t rows = add->rank() == 2 ? add->sizes[0] : 1;
+        const int64_t cols = add->rank() >= 1 ? add->sizes[add->rank() - 1] : 1;
+        if ((rows != 1 && rows != m) || (cols != 1 && cols != n)) {
+            call.fail("the addend of shape " + shape_string(add->sizes) + " does not broadcast to the product's shape " +
+                      shape_string({m, n}));
+        }
+        addend_matrix = MatrixView{add->data, rows == 1 ? 0 : add->strides[0] * element,
+                                   cols == 1 ? 0 : add->strides[add->rank() - 1] * element};
+    }
+    visit_dtype(out.dtype, [&]<typename T>() {
+        if constexpr (!std::is_same_v<T, bool>) {
+            multiply<T>(matrix(a), matrix(b), matrix(out), add ? &addend_matrix : nullptr, scaling, m, k, n);
+        }
+    });
+    return out;
+}
+
 // numpy's matmul: a 1-D left operand is a row (the dim is dropped from the result), a 1-D
 // right operand a column (likewise); batch dims broadcast.
 StridedTensor matmul(const KernelCall& call, const StridedTensor& a, const StridedTensor& b, const StridedTensor* addend,
@@ -179,6 +220,7 @@ StridedTensor matmul(const KernelCall& call, const StridedTensor& a, const Strid
         call.fail("shapes " + shape_string(a.sizes) + " and " + shape_string(b.sizes) + " cannot be multiplied (" +
                   std::to_string(k) + " != " + std::to_string(k2) + ")");
     }
+    if (a.rank() == 2 && b.rank() == 2 && (!addend || addend->rank() <= 2)) return multiply_matrices(call, a, b, addend, scaling);
     auto batch = broadcast_shapes(call, std::vector<int64_t>(a2.sizes.begin(), a2.sizes.end() - 2),
                                   std::vector<int64_t>(b2.sizes.begin(), b2.sizes.end() - 2));
     std::vector<int64_t> result_sizes = batch;

@@ -349,7 +349,9 @@ class MatmulProgram(torch.nn.Module):
                 a @ b, v @ b, b @ v, v @ v, c @ b, c @ v, c.unsqueeze(0) @ c.transpose(1, 2), a @ c,
                 self.linear(a), self.plain(c), self.linear(v),
                 torch.mm(n, m), n @ m.t().t(), torch.bmm(n.unsqueeze(0), m.unsqueeze(0)), d @ d.t(),
-                h @ h.t(), torch.mm(g.t(), g), torch.addmm(g[0], g, g.t().t()[:, :3]))
+                h @ h.t(), torch.mm(g.t(), g), torch.addmm(g[0], g, g.t().t()[:, :3]),
+                # addends that broadcast: a 0-d one and a column
+                torch.addmm(b[0, 0], a, b), torch.addmm(a[:, 0:1], a, b, beta=-1.5))
 
 
 MATMUL_OPS = ("aten.mm", "aten.bmm", "aten.addmm", "aten.matmul", "aten.linear", "aten.t", "aten.transpose",
