@@ -785,7 +785,15 @@ void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs,
         }
         if (k < outputs.size() && !outputs[k].empty_handle()) {
             const StridedTensor destination = view_of(outputs[k]);
-            if (!value.is_tensor() || value.tensor().data != destination.data) {
+            if (value.is_tensor() && value.tensor().data != destination.data) {
+                // Written into the caller's memory, which no other output shares: no owner to
+                // track, and a strided result is copied in one pass, not made contiguous first.
+                const StridedTensor& result = value.tensor();
+                if (result.sizes != outputs[k].shape() || result.dtype != outputs[k].dtype()) {
+                    throw InputError(prepared_.where + ": output " + std::to_string(k) + " is given with the wrong shape or dtype");
+                }
+                kernels::copy_into(result, destination);
+            } else if (!value.is_tensor()) {
                 Tensor made = hand_out(value, context, taken);
                 if (made.shape() != outputs[k].shape() || made.dtype() != outputs[k].dtype()) {
                     throw InputError(prepared_.where + ": output " + std::to_string(k) + " is given with the wrong shape or dtype");
