@@ -174,15 +174,15 @@ def main() -> int:
             return wrapper(input_ids=torch.from_numpy(ids), cache_position=torch.from_numpy(pos)).numpy()
 
     sides = {"PyTorch eager (same static cache)": (eager_call, lambda: make_llm.reset_cache(wrapper))}
+    # With the promise an LLM can give (token ids below the vocabulary, positions below the cache
+    # length), pt2ov keeps the position arithmetic, and so the whole step, on OpenVINO.
+    limit = max(make_llm.VOCAB, make_llm.MAX_CACHE_LEN)
     for form, path in paths.items():
-        program = pt2ov.load(path, num_threads=args.threads)
-        # The Python module has no state API: a reset is a fresh load, outside the timed calls.
-        holder = {"program": program}
-
-        def reset(path=path, holder=holder):
-            holder["program"] = pt2ov.load(path, num_threads=args.threads)
-
-        sides[f"pt2ov, {form} (Python module)"] = (lambda ids, pos, holder=holder: holder["program"](ids, pos)[0], reset)
+        for promise in (0, limit):
+            program = pt2ov.load(path, num_threads=args.threads, int64_input_limit=promise)
+            label = f", int64_input_limit={promise}" if promise else ""
+            sides[f"pt2ov, {form} (Python module{label})"] = (
+                lambda ids, pos, program=program: program(ids, pos)[0], program.reset_state)
     ov_call, ov_reset, ov_states = openvino_stateful(ep_decomposed, args.threads)
     sides[f"OpenVINO alone, stateful ({ov_states} states)"] = (ov_call, ov_reset)
 
@@ -199,9 +199,6 @@ def main() -> int:
                 np.allclose(a, b, rtol=RTOL, atol=ATOL) for a, b in zip(logits, reference_logits))
         rows.append({"side": name, "prefill_ms": statistics.median(prefill), "decode_ms": statistics.median(decode),
                      "matches_eager": bool(exact)})
-    # With the promise an LLM can give (token ids below the vocabulary, positions below the cache
-    # length), pt2ov keeps the position arithmetic, and so the whole step, on OpenVINO.
-    limit = max(make_llm.VOCAB, make_llm.MAX_CACHE_LEN)
     for form, path in paths.items():
         for promise in (0, limit):
             cpp = llm_decode_cpp(path, prompt, args.steps, args.sequences + 1, args.threads, promise)
