@@ -4,14 +4,21 @@
 // of level and PT2OV_CPU_ISA's refusals.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "kernels/cpu_isa.h"
+#include "kernels/gemm.h"
 #include "pt2ov/error.h"
+
+#ifdef PT2OV_WITH_TBB
+#include <oneapi/tbb/task_arena.h>
+#endif
 
 namespace {
 
@@ -88,7 +95,7 @@ TEST(IsaKernels, VariableRefusesALevelTheCpuLacks) {
     if (!lacks_one) GTEST_SKIP() << "this CPU has every level";
 }
 
-// ---- GEMM ------------------------------------------------------------------------------------
+// ---- The table's GEMM ------------------------------------------------------------------------------------
 
 // A [rows, cols] matrix stored row-major or column-major with `pad` unused elements after each
 // row (or column), so the outer stride is never the extent.
@@ -213,5 +220,125 @@ TEST(IsaKernels, GemmF32OfEveryLevelAgreesWithTheBaseline) {
         }
     }
 }
+
+// ---- kernels::gemm_f32 / gemm_f64: any strides, blocks split over threads -------------------
+
+// A [rows, cols] operand over `storage` with arbitrary element strides (transposed, padded,
+// broadcast with stride 0).
+template <typename T>
+struct View {
+    int64_t rows, cols, row_stride, column_stride;
+    std::vector<T> storage;
+    T at(int64_t i, int64_t j) const { return storage[static_cast<size_t>(i * row_stride + j * column_stride)]; }
+    T& at(int64_t i, int64_t j) { return storage[static_cast<size_t>(i * row_stride + j * column_stride)]; }
+};
+
+enum class Layout { RowMajor, ColumnMajor, Strided, BroadcastRows };
+
+template <typename T>
+View<T> make_view(int64_t rows, int64_t cols, Layout layout, std::mt19937& rng) {
+    View<T> v{rows, cols, 0, 0, {}};
+    int64_t span = 0;
+    switch (layout) {
+        case Layout::RowMajor: v.row_stride = cols + 1; v.column_stride = 1; span = rows * (cols + 1); break;
+        case Layout::ColumnMajor: v.row_stride = 1; v.column_stride = rows + 2; span = cols * (rows + 2); break;
+        // every other element of a row-major buffer: no unit stride (copied first)
+        case Layout::Strided: v.row_stride = 2 * cols + 1; v.column_stride = 2; span = rows * (2 * cols + 1); break;
+        // one row repeated (an expand): row stride 0
+        case Layout::BroadcastRows: v.row_stride = 0; v.column_stride = 1; span = cols; break;
+    }
+    v.storage.assign(static_cast<size_t>(std::max<int64_t>(span, 1)), std::numeric_limits<T>::quiet_NaN());
+    std::uniform_real_distribution<double> value(-1, 1);
+    for (int64_t i = 0; i < rows; ++i) {
+        for (int64_t j = 0; j < cols; ++j) v.at(i, j) = static_cast<T>(value(rng));
+    }
+    return v;
+}
+
+template <typename T>
+void wrapper_gemm(const isa::IsaKernels& table, int64_t m, int64_t n, int64_t k, T alpha, const View<T>& a,
+                  const View<T>& b, T beta, View<T>& c) {
+    if constexpr (std::is_same_v<T, float>) {
+        gemm_f32(m, n, k, alpha, a.storage.data(), a.row_stride, a.column_stride, b.storage.data(), b.row_stride,
+                 b.column_stride, beta, c.storage.data(), c.row_stride, c.column_stride, table);
+    } else {
+        gemm_f64(m, n, k, alpha, a.storage.data(), a.row_stride, a.column_stride, b.storage.data(), b.row_stride,
+                 b.column_stride, beta, c.storage.data(), c.row_stride, c.column_stride, table);
+    }
+}
+
+template <typename T>
+void check_wrapper(const isa::IsaKernels& table, int64_t m, int64_t n, int64_t k, T alpha, T beta, Layout a_layout,
+                   Layout b_layout, Layout c_layout, std::mt19937& rng) {
+    SCOPED_TRACE(std::string(table.isa) + " m=" + std::to_string(m) + " n=" + std::to_string(n) + " k=" +
+                 std::to_string(k) + " beta=" + std::to_string(beta) + " layouts " +
+                 std::to_string(int(a_layout)) + std::to_string(int(b_layout)) + std::to_string(int(c_layout)));
+    const View<T> a = make_view<T>(m, k, a_layout, rng), b = make_view<T>(k, n, b_layout, rng);
+    View<T> c = make_view<T>(m, n, c_layout, rng);
+    if (beta == T(0) && m > 0 && n > 0) c.at(m - 1, n - 1) = std::numeric_limits<T>::infinity();
+    const View<T> c_before = c;
+    wrapper_gemm(table, m, n, k, alpha, a, b, beta, c);
+    const double eps = std::numeric_limits<T>::epsilon();
+    for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+            double sum = 0, magnitude = 0;
+            for (int64_t p = 0; p < k; ++p) {
+                sum += double(a.at(i, p)) * double(b.at(p, j));
+                magnitude += std::abs(double(a.at(i, p)) * double(b.at(p, j)));
+            }
+            const double addend = beta == T(0) ? 0.0 : double(beta) * double(c_before.at(i, j));
+            const double bound = 2 * (k + 2) * eps * (std::abs(double(alpha)) * magnitude + std::abs(addend)) + 1e-30;
+            ASSERT_NEAR(double(c.at(i, j)), double(alpha) * sum + addend, bound) << "at (" << i << ", " << j << ")";
+        }
+    }
+}
+
+template <typename T>
+void check_wrapper_everywhere() {
+    std::mt19937 rng(13);
+    struct Shape {
+        int64_t m, n, k;
+    };
+    // Big enough to be cut into blocks of rows and of columns and split over threads (the first
+    // two), few rows and many columns, a single row, K = 0, empty.
+    const Shape shapes[] = {{300, 200, 100}, {20, 700, 64}, {1, 90, 33}, {7, 5, 0}, {0, 9, 3}, {9, 0, 3}};
+    const Layout c_layouts[] = {Layout::RowMajor, Layout::ColumnMajor, Layout::Strided};
+    for (const isa::IsaKernels* table : tables_of_this_cpu()) {
+        for (const Shape& s : shapes) {
+            for (Layout a_layout : {Layout::RowMajor, Layout::ColumnMajor, Layout::Strided, Layout::BroadcastRows}) {
+                for (Layout b_layout : {Layout::RowMajor, Layout::ColumnMajor, Layout::Strided}) {
+                    for (Layout c_layout : c_layouts) {
+                        check_wrapper<T>(*table, s.m, s.n, s.k, T(1), T(0), a_layout, b_layout, c_layout, rng);
+                        check_wrapper<T>(*table, s.m, s.n, s.k, T(-0.5), T(2), a_layout, b_layout, c_layout, rng);
+                        if (::testing::Test::HasFatalFailure()) return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(Gemm, F32OfAnyStridesMatchesAPlainProductOnEveryLevel) { check_wrapper_everywhere<float>(); }
+TEST(Gemm, F64OfAnyStridesMatchesAPlainProductOnEveryLevel) { check_wrapper_everywhere<double>(); }
+
+#ifdef PT2OV_WITH_TBB
+// The blocks are fixed by the shape: one thread and two give the same bits, on every level.
+TEST(Gemm, ResultDoesNotDependOnTheNumberOfThreads) {
+    std::mt19937 rng(17);
+    for (const isa::IsaKernels* table : tables_of_this_cpu()) {
+        for (auto [m, n, k] : {std::array<int64_t, 3>{512, 300, 256}, {40, 1024, 256}}) {
+            const View<float> a = make_view<float>(m, k, Layout::RowMajor, rng);
+            const View<float> b = make_view<float>(k, n, Layout::ColumnMajor, rng);
+            const View<float> c0 = make_view<float>(m, n, Layout::RowMajor, rng);
+            View<float> one = c0, two = c0;
+            oneapi::tbb::task_arena(1).execute([&] { wrapper_gemm(*table, m, n, k, 1.0f, a, b, 0.5f, one); });
+            oneapi::tbb::task_arena(2).execute([&] { wrapper_gemm(*table, m, n, k, 1.0f, a, b, 0.5f, two); });
+            // Bits compared (the padding between rows holds NaN).
+            ASSERT_EQ(std::memcmp(one.storage.data(), two.storage.data(), one.storage.size() * sizeof(float)), 0)
+                << table->isa << " m=" << m << " n=" << n;
+        }
+    }
+}
+#endif
 
 }  // namespace
