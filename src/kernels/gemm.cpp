@@ -3,7 +3,6 @@
 #include "kernels/gemm.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <vector>
 
 #include "kernels/dispatch.h"
@@ -45,11 +44,14 @@ Operand<const T> readable(Operand<const T> op, int64_t rows, int64_t cols, std::
     return {copy.data(), cols, 1};
 }
 
-// The blocks of c, from the shape alone. Rows: blocks of up to kRowBlock (a multiple of every
-// level's register block of rows, so only the last block has a remainder). Columns: whole rows,
-// unless there are fewer than kMinBlocks blocks of rows, then cut into as many pieces as make up
-// kMinBlocks (a multiple of 16 columns each), so a product of few rows still spreads over threads.
-constexpr int64_t kRowBlock = 96;
+// The blocks of c, from the shape alone: up to kRowBlock rows (a multiple of every level's
+// register block of rows, so only the last block has a remainder) by up to kColumnBlock columns
+// (b's block, k by kColumnBlock, then stays in a core's L2 cache for the usual k of a few
+// hundred). A product of fewer than
+// kMinBlocks such blocks has its columns cut further (multiples of kColumnAlign), so a product of
+// few rows still spreads over threads.
+constexpr int64_t kRowBlock = 192;
+constexpr int64_t kColumnBlock = 256;
 constexpr int64_t kMinBlocks = 4;
 constexpr int64_t kColumnAlign = 16;
 // Products of at least this many multiply-adds split their blocks over threads.
@@ -62,9 +64,11 @@ Blocking blocking(int64_t m, int64_t n) {
     Blocking b{};
     b.row_block = std::min(m, kRowBlock);
     b.row_blocks = (m + b.row_block - 1) / b.row_block;
-    const int64_t pieces = std::min<int64_t>((kMinBlocks + b.row_blocks - 1) / b.row_blocks, (n + kColumnAlign - 1) / kColumnAlign);
-    b.column_block = pieces <= 1 ? n : (n + pieces - 1) / pieces;
-    if (pieces > 1) b.column_block = (b.column_block + kColumnAlign - 1) / kColumnAlign * kColumnAlign;
+    const int64_t for_threads = (kMinBlocks + b.row_blocks - 1) / b.row_blocks;
+    const int64_t pieces = std::min(std::max(for_threads, (n + kColumnBlock - 1) / kColumnBlock),
+                                    (n + kColumnAlign - 1) / kColumnAlign);
+    b.column_block = n;
+    if (pieces > 1) b.column_block = ((n + pieces - 1) / pieces + kColumnAlign - 1) / kColumnAlign * kColumnAlign;
     b.column_blocks = (n + b.column_block - 1) / b.column_block;
     return b;
 }

@@ -4,6 +4,7 @@ this CPU has; inspect reports the level; the variable refuses junk; libpt2ov.so 
 AVX instruction (the wider code lives in the libpt2ov_isa_<level>.so objects only)."""
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 import shutil
@@ -130,3 +131,42 @@ def test_the_wider_objects_do_hold_avx_instructions():
     # The check above finds what it looks for: the x86-64-v3 object is full of it.
     found = avx_instructions(REPO_ROOT / "build" / "libpt2ov_isa_x86-64-v3.so")
     assert any("%ymm" in line for line in found) and any("vfmadd" in line for line in found)
+
+
+# --- the objects beside an installed library ---------------------------------------------------
+def installed_inspect(prefix: pathlib.Path, program: pathlib.Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(prefix / "bin" / "pt2ov"), "inspect", "--no-measure-placement", "--json", str(program)],
+                          capture_output=True, text=True)
+
+
+def test_install_puts_the_objects_beside_the_library_and_a_missing_one_falls_back(products_program, tmp_path,
+                                                                                  monkeypatch):
+    monkeypatch.delenv("PT2OV_CPU_ISA", raising=False)
+    prefix = tmp_path / "prefix"
+    proc = subprocess.run(["cmake", "--install", str(REPO_ROOT / "build"), "--prefix", str(prefix)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    lib = prefix / "lib"
+    objects = {level: lib / f"libpt2ov_isa_{level}.so" for level in ("x86-64-v3", "x86-64-v4")}
+    assert (lib / "libpt2ov.so").is_file() and all(o.is_file() for o in objects.values()), sorted(lib.iterdir())
+
+    def level_in_use():
+        proc = installed_inspect(prefix, products_program)
+        assert proc.returncode == 0, describe(proc)
+        return json.loads(proc.stdout)["methods"]["forward"]["cpu_isa"]
+
+    widest = widest_level_of_this_cpu()
+    assert level_in_use() == widest
+    # Without the widest level's object, the next narrower level; without any, the baseline.
+    if widest == "x86-64-v4":
+        objects["x86-64-v4"].unlink()
+        assert level_in_use() == "x86-64-v3"
+    for remaining in objects.values():
+        remaining.unlink(missing_ok=True)
+    assert level_in_use() == "baseline"
+    # Asked for by the variable, a level whose object is missing is an error naming it.
+    if widest != "baseline":
+        monkeypatch.setenv("PT2OV_CPU_ISA", widest)
+        proc = installed_inspect(prefix, products_program)
+        assert proc.returncode == 2 and f"PT2OV_CPU_ISA={widest}" in proc.stderr and "cannot load" in proc.stderr, (
+            describe(proc))
