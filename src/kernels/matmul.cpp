@@ -127,7 +127,8 @@ StridedTensor matmul(const KernelCall& call, const StridedTensor& a, const Strid
     std::vector<int64_t> result_sizes = batch;
     if (a.rank() > 1) result_sizes.push_back(m);
     if (b.rank() > 1) result_sizes.push_back(n);
-    StridedTensor out = allocate_output(call, 0, result_sizes);
+    // Every element is written below (each matrix of the batch, every row and column).
+    StridedTensor out = allocate_output_for_overwrite(call, 0, result_sizes, call.output_meta(0).dtype);
     // The result seen as [batch..., m, n]: a dropped dim comes back with size 1.
     std::vector<int64_t> out_strides(out.strides.begin(), out.strides.begin() + batch.size());
     out_strides.push_back(a.rank() > 1 ? out.strides[batch.size()] : 0);
