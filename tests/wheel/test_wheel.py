@@ -48,6 +48,7 @@ with torch.no_grad():
     want = small(x)
 torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-5)
 print(json.dumps({"file": pt2ov.__file__, "openvino": pt2ov.openvino_version(),
+                  "cpu_isa": program.report["cpu_isa"],
                   "inputs": [[i.name, i.dtype, list(i.shape)] for i in program.inputs],
                   "compiled_matches_eager": True}))
 """
@@ -105,6 +106,10 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_the_policy(tmp_path):
     assert info["file"].startswith(str(VENV)), info  # the installed package, not this checkout
     assert info["openvino"].startswith("2026.4.1")
     assert info["compiled_matches_eager"], info  # pt2ov.compile of a small module, checked in the venv
+    # The wheel's libpt2ov.so finds the AVX2 kernels' object beside it (src/kernels/isa/).
+    cpu_flags = set(next(line for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines()
+                         if line.startswith("flags")).split(":", 1)[1].split())
+    assert info["cpu_isa"] == ("x86-64-v3" if {"avx2", "fma", "bmi2", "movbe"} <= cpu_flags else "baseline"), info
     site = pathlib.Path(info["file"]).parent
     for binary in (site / "libpt2ov.so", site / "bin" / "pt2ov", *site.glob("_pt2ov.*.so")):
         rpath = sh(["readelf", "-d", binary]).stdout
