@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 
-from tests.e2e.conftest import REPO_ROOT, describe, inspect_json, run_cli, run_engine_in, to_numpy
+from conftest import REPO_ROOT, describe, inspect_json, run_cli, run_engine_in, to_numpy
 
 MATMUL_OPS = ("aten.mm", "aten.bmm", "aten.addmm", "aten.matmul", "aten.linear", "aten.t", "aten.transpose",
               "aten.permute", "aten.view", "aten._unsafe_view", "aten.unsqueeze", "aten.expand", "aten.clone")
