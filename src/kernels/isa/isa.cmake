@@ -8,9 +8,9 @@ set(PT2OV_ISA_SOURCE "${CMAKE_CURRENT_LIST_DIR}/isa_kernels.cpp")
 set(PT2OV_ISA_EXPORTS "${CMAKE_CURRENT_LIST_DIR}/isa_exports.map")
 
 # The levels with an object of their own, each compiled with -march=<level>; kernels/cpu_isa.h
-# knows x86-64-v3 and x86-64-v4. x86-64-v4 (AVX-512) is left out: Eigen's GEMM measured no faster
-# with it than with AVX2 on the AMD Zen 4 of the benchmarks (bench/README.md), where AVX-512
-# runs on 256-bit units; adding it here builds, installs and uses it.
+# knows x86-64-v3 and x86-64-v4. x86-64-v4 (AVX-512) is left out: Eigen's GEMM gained little
+# from it over AVX2 on the AMD Zen 4 of the benchmarks (bench/README.md), where AVX-512 runs on
+# 256-bit units; adding it here builds, installs and uses it.
 set(PT2OV_ISA_LEVELS x86-64-v3)
 
 # pt2ov_isa_baseline(target): the baseline copy into `target` (libpt2ov), through an object
