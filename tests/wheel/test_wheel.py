@@ -48,6 +48,7 @@ with torch.no_grad():
     want = small(x)
 torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-5)
 print(json.dumps({"file": pt2ov.__file__, "openvino": pt2ov.openvino_version(),
+                  "cpu_isa": program.report["cpu_isa"],
                   "inputs": [[i.name, i.dtype, list(i.shape)] for i in program.inputs],
                   "compiled_matches_eager": True}))
 """
@@ -78,7 +79,8 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_the_policy(tmp_path):
     (wheel,) = DIST.glob("pt2ov-0.1.0-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for want in ("pt2ov/__init__.py", "pt2ov/__main__.py", "pt2ov/__init__.pyi", "pt2ov/py.typed",
-                 "pt2ov/libpt2ov.so", "pt2ov/bin/pt2ov"):
+                 "pt2ov/libpt2ov.so", "pt2ov/libpt2ov_isa_x86-64-v3.so",
+                 "pt2ov/bin/pt2ov"):
         assert want in names, f"{wheel.name} lacks {want}: {sorted(names)}"
     assert any(n.startswith("pt2ov/_pt2ov.") and n.endswith(".so") for n in names)
     print(f"wheel {wheel.name} ({wheel.stat().st_size / 2**20:.1f} MiB) built in {time.monotonic() - start:.0f}s")
@@ -104,6 +106,10 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_the_policy(tmp_path):
     assert info["file"].startswith(str(VENV)), info  # the installed package, not this checkout
     assert info["openvino"].startswith("2026.4.1")
     assert info["compiled_matches_eager"], info  # pt2ov.compile of a small module, checked in the venv
+    # The wheel's libpt2ov.so finds the AVX2 kernels' object beside it (src/kernels/isa/).
+    cpu_flags = set(next(line for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines()
+                         if line.startswith("flags")).split(":", 1)[1].split())
+    assert info["cpu_isa"] == ("x86-64-v3" if {"avx2", "fma", "bmi2", "movbe"} <= cpu_flags else "baseline"), info
     site = pathlib.Path(info["file"]).parent
     for binary in (site / "libpt2ov.so", site / "bin" / "pt2ov", *site.glob("_pt2ov.*.so")):
         rpath = sh(["readelf", "-d", binary]).stdout
