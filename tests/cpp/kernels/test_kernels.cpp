@@ -959,11 +959,20 @@ TEST(KernelDensePaths, SumMeanAmaxOfBigRowsAgreeWithTheGeneralPath) {
             results.push_back(values_of<float>(h.run1(target, {positional("self", tensor_arg("x")), positional("dim", ints_arg({-1}))},
                                                       DType::Float32, {4})));
         }
+        const bool summing = std::string(target) != "aten.amax.default" && std::string(target) != "aten.amin.default";
         for (size_t r = 0; r < 4; ++r) {
             if (std::isnan(results[1][r])) {
                 EXPECT_EQ(bits(results[0][r]), bits(results[1][r])) << target << " row " << r;
+            } else if (summing) {
+                // The dense path sums float32 in float lanes of at most 8 elements, within
+                // 8 * 2^-24 of the magnitudes' sum; the general path in double (and both round).
+                double magnitudes = 0;
+                for (int64_t c = 0; c < 70000; ++c) magnitudes += std::fabs(get<float>(dense, {static_cast<int64_t>(r), c}));
+                if (std::string(target) == "aten.mean.dim") magnitudes /= 70000;
+                const double bound = 8 * std::ldexp(magnitudes, -24) + 2 * std::ldexp(std::fabs(results[1][r]), -24);
+                EXPECT_LE(std::fabs(double(results[0][r]) - double(results[1][r])), bound) << target << " row " << r;
             } else {
-                EXPECT_FLOAT_EQ(results[0][r], results[1][r]) << target << " row " << r;
+                EXPECT_EQ(bits(results[0][r]), bits(results[1][r])) << target << " row " << r;
             }
         }
     }
