@@ -993,6 +993,97 @@ TEST(KernelDensePaths, SumMeanAmaxOfBigRowsAgreeWithTheGeneralPath) {
     }
 }
 
+// float32 exp, sigmoid and tanh run their vectorized loops over row-major copies of other
+// layouts: a dense input and its transposed twin give the same bits, split over threads and
+// with a partial last vector, each within its ulp bound of the value computed in double.
+TEST(KernelDensePaths, FloatExpSigmoidTanhOfEveryLayoutAgreeAndAreClose) {
+    auto [dense, strided] = dense_and_strided(3, 70001, 13);
+    const std::pair<const char*, double (*)(double)> ops[] = {
+        {"aten.exp.default", [](double x) { return std::exp(x); }},
+        {"aten.sigmoid.default", [](double x) { return 1 / (1 + std::exp(-x)); }},
+        {"aten.tanh.default", [](double x) { return std::tanh(x); }}};
+    for (const auto& [target, exact] : ops) {
+        std::vector<std::vector<float>> results;
+        for (const StridedTensor& x : {dense, strided}) {
+            Harness h;
+            h.input("x", x);
+            results.push_back(values_of<float>(h.run1(target, {positional("self", tensor_arg("x"))}, DType::Float32, {3, 70001})));
+        }
+        const std::vector<float> inputs = values_of<float>(dense);
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            ASSERT_EQ(bits(results[0][i]), bits(results[1][i])) << target << " element " << i;
+            const double expected = exact(inputs[i]);
+            ASSERT_LE(std::fabs(results[0][i] - expected), 3 * std::ldexp(std::fabs(expected), -24) + 1e-45)
+                << target << " of " << inputs[i];
+        }
+    }
+}
+
+// float32 softmax computes in float: rows contiguous in place, others (softmax over dim 0)
+// through a row buffer, the same bits either way, within 3 ulp of softmax in double;
+// _safe_softmax's row of -inf gives zeros.
+TEST(KernelDensePaths, FloatSoftmaxOfEveryLayoutAgreesAndIsClose) {
+    auto [dense, strided] = dense_and_strided(70, 1001, 17);
+    set<float>(dense, {5, 3}, -INFINITY);
+    set<float>(strided, {5, 3}, -INFINITY);
+    for (int64_t c = 0; c < 1001; ++c) {
+        set<float>(dense, {9, c}, -INFINITY);
+        set<float>(strided, {9, c}, -INFINITY);
+    }
+    for (const char* target : {"aten._softmax.default", "aten._safe_softmax.default"}) {
+        std::vector<std::vector<float>> results;
+        for (const StridedTensor& x : {dense, strided}) {
+            Harness h;
+            h.input("x", x);
+            std::vector<NamedArgument> args{positional("self", tensor_arg("x")), positional("dim", int_arg(1))};
+            if (std::string(target) == "aten._softmax.default") args.push_back(positional("half_to_float", bool_arg(false)));
+            results.push_back(values_of<float>(h.run1(target, args, DType::Float32, {70, 1001})));
+        }
+        EXPECT_EQ(results[0].size(), results[1].size());
+        for (size_t i = 0; i < results[0].size(); ++i) ASSERT_EQ(bits(results[0][i]), bits(results[1][i])) << target << " " << i;
+        for (int64_t r = 0; r < 70; ++r) {
+            const float* got = results[0].data() + r * 1001;
+            if (r == 9) {  // every element -inf
+                for (int64_t c = 0; c < 1001; ++c) {
+                    if (std::string(target) == "aten._safe_softmax.default") ASSERT_EQ(bits(got[c]), bits(0.0f));
+                    else ASSERT_TRUE(std::isnan(got[c]));
+                }
+                continue;
+            }
+            double max = -INFINITY, sum = 0;
+            for (int64_t c = 0; c < 1001; ++c) max = std::max(max, double(get<float>(dense, {r, c})));
+            for (int64_t c = 0; c < 1001; ++c) sum += std::exp(double(get<float>(dense, {r, c})) - max);
+            for (int64_t c = 0; c < 1001; ++c) {
+                const double expected = std::exp(double(get<float>(dense, {r, c})) - max) / sum;
+                ASSERT_LE(std::fabs(got[c] - expected), 3 * std::ldexp(std::fabs(expected), -24) + 1e-45) << r << ", " << c;
+            }
+        }
+    }
+}
+
+// mul and add of two dense float32 tensors take a loop of their own: the same bits as the
+// general loop gives a transposed layout.
+TEST(KernelDensePaths, FloatMulAndAddOfDenseTensorsAgreeWithTheGeneralPath) {
+    auto [dense_a, strided_a] = dense_and_strided(3, 70001, 19);
+    auto [dense_b, strided_b] = dense_and_strided(3, 70001, 23);
+    for (const char* target : {"aten.mul.Tensor", "aten.add.Tensor"}) {
+        std::vector<std::vector<float>> results;
+        for (const auto& [a, b] : {std::pair{dense_a, dense_b}, std::pair{strided_a, strided_b}}) {
+            Harness h;
+            h.input("a", a);
+            h.input("b", b);
+            results.push_back(values_of<float>(
+                h.run1(target, {positional("self", tensor_arg("a")), positional("other", tensor_arg("b"))}, DType::Float32, {3, 70001})));
+        }
+        const std::vector<float> a = values_of<float>(dense_a), b = values_of<float>(dense_b);
+        for (size_t i = 0; i < a.size(); ++i) {
+            ASSERT_EQ(bits(results[0][i]), bits(results[1][i])) << target << " " << i;
+            const float expected = std::string(target) == "aten.mul.Tensor" ? a[i] * b[i] : a[i] + b[i];
+            ASSERT_EQ(bits(results[0][i]), bits(expected)) << target << " " << i;
+        }
+    }
+}
+
 TEST(KernelDensePaths, AmaxOfZerosKeepsTheFirstZero) {
     std::vector<float> values(100000, 0.0f);
     values[0] = -0.0f;  // the general path keeps the first of equal elements
