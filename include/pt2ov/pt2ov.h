@@ -103,6 +103,7 @@ struct PlacementReport {
     };
     std::string method;
     std::string openvino_version;  // the OpenVINO that decided support
+    std::string cpu_isa;           // the x86-64 level the CPU kernels run (as pt2ov::cpu_isa())
     std::vector<Step> steps;
     std::vector<State> state;      // in the order of the program's signature
     size_t constant_count = 0;
@@ -187,5 +188,11 @@ private:
 
 // The OpenVINO this library runs on, e.g. "2026.4.1-...".
 std::string openvino_version();
+
+// The x86-64 level pt2ov's CPU kernels run in this process: "baseline", "x86-64-v3" (AVX2, FMA)
+// or "x86-64-v4" (AVX-512), the widest this CPU has unless the environment variable
+// PT2OV_CPU_ISA names one. Throws pt2ov::Error when PT2OV_CPU_ISA names no level, or one the CPU
+// lacks (loading a program throws the same).
+std::string cpu_isa();
 
 }  // namespace pt2ov

@@ -108,7 +108,7 @@ class Program(_pt2ov._Program):
     def report(self) -> dict:
         """The placement, as ``pt2ov inspect --json`` gives it for this method:
         ``{"steps": [{"kind", "nodes": [{"name", "target", "reason"}]}], "constants": {...},
-        "openvino_version"}``."""
+        "openvino_version", "cpu_isa"}`` (``cpu_isa``: the x86-64 level pt2ov's CPU kernels run)."""
         return json.loads(self.report_json)["methods"][self.method]
 
     @property
@@ -168,7 +168,7 @@ def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU
 def inspect(path: str | os.PathLike, **options) -> dict:
     """The placement, as ``pt2ov inspect --json`` prints it (a small program that load would time
     is loaded and timed; the others compile nothing):
-    ``{"methods": {name: {"steps": [...], "constants": {...}, "openvino_version": ...}}}`` (every
+    ``{"methods": {name: {"steps": [...], "constants": {...}, "openvino_version": ..., "cpu_isa": ...}}}`` (every
     method unless ``method`` names another than "forward"). Takes :func:`load`'s options."""
     return json.loads(_pt2ov.inspect_json(os.fspath(path), *_options(**options)))
 

@@ -10,6 +10,7 @@
 #include "graph/from_json.h"
 #include "graph/rewrite.h"
 #include "graph/schema.h"
+#include "kernels/cpu_isa.h"
 #include "lower/convert.h"
 #include "lower/element_type.h"
 #include "lower/openvino_facts.h"
@@ -577,6 +578,7 @@ PlacementReport report(const PreparedMethod& prepared, const partition::Plan& pl
     PlacementReport report;
     report.method = prepared.method;
     report.openvino_version = lower::openvino_runtime_version();
+    report.cpu_isa = kernels::isa_kernels().isa;  // chosen here at the latest: a bad PT2OV_CPU_ISA fails the load
     for (size_t s = 0; s < plan.steps.size(); ++s) {
         const auto& step = plan.steps[s];
         std::map<std::string, std::string> made;  // archive node → reason, for aliased values

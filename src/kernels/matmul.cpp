@@ -1,13 +1,11 @@
 // Matrix products: mm, bmm, addmm, matmul (numpy broadcasting and 1-D operands) and linear.
-// f32 and f64 matrices with a unit stride along one of their dims go through Eigen's blocked
-// GEMM, which accumulates in the type (float, double) as PyTorch's CPU GEMMs do, in blocks of
-// k rather than strictly in order, by fixed blocks of rows of the result (split over threads
-// for big products, the result the same on any number of threads);
-// the others (f16 and bf16 in float, any strides) sum over k in order. Integers are exact and
-// wrap (int64 included).
-#include <Eigen/Core>
-
+// f32 and f64 go through kernels/gemm.h (the ISA level's GEMM, compiled per x86-64 level), which
+// accumulates in the type (float, double) as PyTorch's CPU GEMMs do, in blocks of k rather than
+// strictly in order, in fixed blocks of the result (split over threads for big products, the
+// result the same on any number of threads); f16 and bf16 sum over k in order in float.
+// Integers are exact and wrap (int64 included).
 #include "kernels/dispatch.h"
+#include "kernels/gemm.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -31,90 +29,35 @@ struct Scaling {
     int64_t integer_beta = 1, integer_alpha = 1;
 };
 
-// ---- Eigen's GEMM for f32 and f64 ----------------------------------------------------------
+// ---- f32 and f64: the GEMM of the ISA table (kernels/gemm.h) ----------------------------------
 
-// A [rows, cols] matrix of T as Eigen reads it: row-major (unit column stride) or column-major
-// (unit row stride), with the outer stride in elements. Null when neither stride is one.
-struct EigenLayout {
-    bool row_major;
-    int64_t outer;
-};
+// out = beta * addend + alpha * (a @ b) as gemm's c = alpha * (a @ b) + beta * c, c holding the
+// addend first. beta == 0 ignores the addend entirely (NaN and inf in it included), as BLAS does.
 template <typename T>
-std::optional<EigenLayout> eigen_layout(const MatrixView& v, int64_t rows, int64_t cols) {
+void multiply_gemm(const MatrixView& a, const MatrixView& b, const MatrixView& out, const MatrixView* addend,
+                   const Scaling& scaling, int64_t m, int64_t k, int64_t n) {
     constexpr auto e = static_cast<int64_t>(sizeof(T));
-    if ((v.column_stride == e || cols == 1) && v.row_stride % e == 0 && (rows == 1 || v.row_stride / e >= cols)) {
-        return EigenLayout{true, rows == 1 ? cols : v.row_stride / e};
-    }
-    if ((v.row_stride == e || rows == 1) && v.column_stride % e == 0 && (cols == 1 || v.column_stride / e >= rows)) {
-        return EigenLayout{false, cols == 1 ? rows : v.column_stride / e};
-    }
-    return std::nullopt;
-}
-
-template <typename T, int Order>
-using ConstMatrixMap = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Order>, Eigen::Unaligned, Eigen::OuterStride<>>;
-
-// f(map) with `v` mapped as its layout says.
-template <typename T, typename F>
-void with_matrix_map(const MatrixView& v, const EigenLayout& layout, int64_t rows, int64_t cols, F&& f) {
-    const T* p = reinterpret_cast<const T*>(v.data);
-    if (layout.row_major) {
-        f(ConstMatrixMap<T, Eigen::RowMajor>(p, rows, cols, Eigen::OuterStride<>(layout.outer)));
-    } else {
-        f(ConstMatrixMap<T, Eigen::ColMajor>(p, rows, cols, Eigen::OuterStride<>(layout.outer)));
-    }
-}
-
-// The result is computed in blocks of this many rows, one Eigen product each, whatever the
-// threads: which kernel Eigen picks (GEMM, or GEMV for one row) and so the rounding depend on
-// the block, so fixed blocks give the same result on any number of threads. Each block packs b
-// again, a few percent of the work at this size.
-constexpr int64_t kRowBlock = 32;
-// Products of at least this many multiply-adds split their blocks over threads.
-constexpr int64_t kParallelMinMultiplyAdds = int64_t{1} << 20;
-
-// out = beta * addend + alpha * (a @ b) through Eigen; false (nothing written) when a or b has
-// no unit stride.
-template <typename T>
-bool multiply_eigen(const MatrixView& a, const MatrixView& b, const MatrixView& out, const MatrixView* addend,
-                    const Scaling& scaling, int64_t m, int64_t k, int64_t n) {
-    const auto a_layout = eigen_layout<T>(a, m, k);
-    const auto b_layout = eigen_layout<T>(b, k, n);
-    if (!a_layout || !b_layout) return false;
-    const T alpha = static_cast<T>(scaling.alpha), beta = static_cast<T>(scaling.beta);
-    auto block = [&](int64_t begin, int64_t end) {
-        Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> product(end - begin, n);
-        with_matrix_map<T>(a, *a_layout, m, k, [&](const auto& a_map) {
-            with_matrix_map<T>(b, *b_layout, k, n, [&](const auto& b_map) {
-                product.noalias() = a_map.middleRows(begin, end - begin) * b_map;
-            });
-        });
-        for (int64_t i = begin; i < end; ++i) {
-            for (int64_t j = 0; j < n; ++j) {
-                T value = alpha == T(1) ? product(i - begin, j) : alpha * product(i - begin, j);
-                // beta == 0 ignores the addend entirely (NaN and inf in it included), as BLAS does.
-                if (addend && beta != T(0)) value += beta * load<T>(addend->at(i, j));
-                store<T>(out.at(i, j), value);
-            }
+    const T alpha = static_cast<T>(scaling.alpha);
+    const T beta = addend ? static_cast<T>(scaling.beta) : T(0);
+    if (beta != T(0)) {
+        for (int64_t i = 0; i < m; ++i) {
+            for (int64_t j = 0; j < n; ++j) store<T>(out.at(i, j), load<T>(addend->at(i, j)));
         }
-    };
-    auto blocks = [&](int64_t first, int64_t last) {
-        for (int64_t b = first; b < last; ++b) block(b * kRowBlock, std::min(m, (b + 1) * kRowBlock));
-    };
-    const int64_t count = (m + kRowBlock - 1) / kRowBlock;
-    if (count < 2 || m * n * k < kParallelMinMultiplyAdds) {
-        blocks(0, count);
-    } else {
-        parallel_ranges(count, 1, blocks);
     }
-    return true;
+    const auto gemm = [] {
+        if constexpr (std::is_same_v<T, float>) return &gemm_f32; else return &gemm_f64;
+    }();
+    gemm(m, n, k, alpha, reinterpret_cast<const T*>(a.data), a.row_stride / e, a.column_stride / e,
+         reinterpret_cast<const T*>(b.data), b.row_stride / e, b.column_stride / e, beta,
+         reinterpret_cast<T*>(out.data), out.row_stride / e, out.column_stride / e, isa_kernels());
 }
 
 template <typename T>
 void multiply(const MatrixView& a, const MatrixView& b, const MatrixView& out, const MatrixView* addend,
               const Scaling& scaling, int64_t m, int64_t k, int64_t n) {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-        if (multiply_eigen<T>(a, b, out, addend, scaling, m, k, n)) return;
+        multiply_gemm<T>(a, b, out, addend, scaling, m, k, n);
+        return;
     }
     using Acc = accumulator_t<T>;
     const Acc alpha = std::is_floating_point_v<Acc> ? static_cast<Acc>(scaling.alpha) : static_cast<Acc>(scaling.integer_alpha);
@@ -184,7 +127,8 @@ StridedTensor matmul(const KernelCall& call, const StridedTensor& a, const Strid
     std::vector<int64_t> result_sizes = batch;
     if (a.rank() > 1) result_sizes.push_back(m);
     if (b.rank() > 1) result_sizes.push_back(n);
-    StridedTensor out = allocate_output(call, 0, result_sizes);
+    // Every element is written below (each matrix of the batch, every row and column).
+    StridedTensor out = allocate_output_for_overwrite(call, 0, result_sizes, call.output_meta(0).dtype);
     // The result seen as [batch..., m, n]: a dropped dim comes back with size 1.
     std::vector<int64_t> out_strides(out.strides.begin(), out.strides.begin() + batch.size());
     out_strides.push_back(a.rank() > 1 ? out.strides[batch.size()] : 0);

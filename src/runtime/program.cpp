@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "compile/compile.h"
+#include "kernels/cpu_isa.h"
 #include "lower/convert.h"
 #include "openvino/core/graph_util.hpp"
 #include "runtime/executor.h"
@@ -162,5 +163,7 @@ void Program::write_state(const std::string& name, const Tensor& value) { impl_-
 void Program::reset_state() { impl_->executor->reset_state(); }
 
 std::string openvino_version() { return lower::openvino_runtime_version(); }
+
+std::string cpu_isa() { return kernels::isa_kernels().isa; }
 
 }  // namespace pt2ov

@@ -30,6 +30,7 @@ std::string report_text(const std::vector<PlacementReport>& reports) {
         }
         text += fmt::format("  constants: {} tensor(s), {} bytes, {} bytes resident\n", report.constant_count,
                             report.constant_bytes, report.resident_bytes);
+        text += fmt::format("  CPU kernels: {}\n", report.cpu_isa);
         if (const auto& m = report.measurement; m.measured) {
             text += fmt::format("  placement timed at load{}: the placement rules' plan {:.1f} us per call, all on the CPU "
                                 "kernels {:.1f} us ({} calls each); kept: {}\n",
@@ -66,7 +67,8 @@ std::string report_json(const std::vector<PlacementReport>& reports) {
             {"state", state},
             {"constants",
              {{"count", report.constant_count}, {"bytes", report.constant_bytes}, {"resident_bytes", report.resident_bytes}}},
-            {"openvino_version", report.openvino_version}};
+            {"openvino_version", report.openvino_version},
+            {"cpu_isa", report.cpu_isa}};
         if (const auto& m = report.measurement; m.measured) {
             methods[report.method]["measurement"] = {{"chosen", m.chosen},
                                                      {"openvino_us", m.openvino_us},

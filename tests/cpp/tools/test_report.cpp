@@ -17,6 +17,7 @@ PlacementReport two_step_report() {
     PlacementReport report;
     report.method = "forward";
     report.openvino_version = "2026.4.1-test";
+    report.cpu_isa = "x86-64-v3";
     report.steps = {{"openvino", {{"linear", "aten.linear.default", "converted by OpenVINO"}}},
                     {"cpu", {{"atan", "aten.atan.default", "--cpu-op aten.atan"}, {"clone", "aten.clone.default", "copy"}}}};
     report.constant_count = 2;
@@ -61,6 +62,7 @@ TEST(ToolsReport, JsonHasTheShapeInspectPrints) {
     EXPECT_EQ(method["constants"]["bytes"], 4096);
     EXPECT_EQ(method["constants"]["resident_bytes"], 4096);
     EXPECT_EQ(method["openvino_version"], "2026.4.1-test");
+    EXPECT_EQ(method["cpu_isa"], "x86-64-v3");
 }
 
 TEST(ToolsReport, TextCountsNodesAndSteps) {
@@ -69,6 +71,7 @@ TEST(ToolsReport, TextCountsNodesAndSteps) {
               std::string::npos) << text;
     EXPECT_NE(text.find("step 2: cpu (2 node(s))"), std::string::npos) << text;
     EXPECT_NE(text.find("constants: 2 tensor(s), 4096 bytes, 4096 bytes resident"), std::string::npos) << text;
+    EXPECT_NE(text.find("CPU kernels: x86-64-v3"), std::string::npos) << text;
 }
 
 TEST(ToolsBenchmark, PercentilesAreNearestRankMeasuredSamples) {
