@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "kernels/dense_paths.h"
-#include "kernels/isa/float_math.h"
+#include "kernels/cpu_isa.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -116,14 +116,13 @@ Operands read_operands(const KernelCall& call, const char* first = "self", const
 
 // ---- add, sub, rsub, mul, div.
 
-// A float32 loop over dense memory (kernels/isa/float_math.h): out[i] = f(a[i], b[i]).
-using DenseFloatBinary = void (*)(const float* a, const float* b, float* out, int64_t n);
 
-// f over two float32 tensors of the same sizes, both row-major, into a row-major float32
-// result: the vectorized loop, split over threads as map_elements splits; nullopt for any other
-// operands (map_elements computes them, the same values).
+// f (a float32 loop of the ISA table, kernels/isa/float_math.h) over two float32 tensors of the
+// same sizes, both row-major, into a row-major float32 result, split over threads as
+// map_elements splits; nullopt for any other operands (map_elements computes them, the same
+// values: one IEEE operation per element either way).
 std::optional<StridedTensor> dense_float_binary(const KernelCall& call, const Operand& a, const Operand& b, DType dtype,
-                                                DenseFloatBinary f) {
+                                                isa::BinaryF32 f) {
     if (dtype != DType::Float32 || call.output_meta(0).dtype != DType::Float32 || !a.tensor || !b.tensor) return std::nullopt;
     const StridedTensor& x = *a.tensor;
     const StridedTensor& y = *b.tensor;
@@ -149,7 +148,7 @@ std::vector<RuntimeValue> add_like(const KernelCall& call, const Operand& a, con
     const DType dtype = checked_result_dtype(call, sign > 0 ? Accepts::Any : Accepts::Numeric, sign > 0 ? "add" : "sub");
     if (!dtype_is_floating(dtype) && scalar_is_floating(alpha)) call.fail("alpha must be an integer for integer inputs");
     if (sign > 0 && scalar_to_double(alpha) == 1.0) {
-        if (auto dense = dense_float_binary(call, a, b, dtype, float_math::add)) return single(std::move(*dense));
+        if (auto dense = dense_float_binary(call, a, b, dtype, isa_kernels().add_f32)) return single(std::move(*dense));
     }
     if (dtype_is_floating(dtype) && scalar_to_double(alpha) == 1.0) {
         // The common alpha=1 as its own loop, without a test of alpha per element, so it
@@ -198,7 +197,7 @@ std::vector<RuntimeValue> rsub(const KernelCall& call) {
 std::vector<RuntimeValue> mul(const KernelCall& call) {
     const auto [a, b] = read_operands(call);
     const DType dtype = checked_result_dtype(call, Accepts::Any, "mul");
-    if (auto dense = dense_float_binary(call, a, b, dtype, float_math::multiply)) return single(std::move(*dense));
+    if (auto dense = dense_float_binary(call, a, b, dtype, isa_kernels().multiply_f32)) return single(std::move(*dense));
     return single(elementwise_binary(call, a, b, dtype, [&]<typename C>() {
         using V = compute_t<C>;
         return [](V x, V y) -> V {

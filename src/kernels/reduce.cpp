@@ -6,7 +6,7 @@
 // trailing dims (a sum over the last dim, or of everything) is summed in chunks of kChunk
 // consecutive elements, the chunk sums then added in order in double. A float64 chunk is summed
 // in eight interleaved double partial sums (element j to sum j % 8) added pairwise; a float32
-// chunk by float_math::sum (kernels/isa/float_math.h): blocks of 256 elements in 32 interleaved
+// chunk by the ISA table's sum_f32 (kernels/isa/float_math.h): blocks of 256 elements in 32 interleaved
 // float lanes (at most 8 elements each), each block's lanes added into 32 double sums, added
 // pairwise. Every other sum folds its elements one after another in double. A float32 sum is
 // thus within 8 * 2^-24 times the sum of its elements' magnitudes of the exact sum, the margin
@@ -19,7 +19,7 @@
 #include <optional>
 
 #include "kernels/dense_paths.h"
-#include "kernels/isa/float_math.h"
+#include "kernels/cpu_isa.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -144,8 +144,8 @@ void reduce_dense_rows(const DenseRows& d, const Chunk& chunk, const Finish& fin
 }
 
 // The sum of n consecutive elements in double: for double, eight interleaved partial sums,
-// added pairwise; for float, float_math::sum.
-inline double dense_sum(const float* p, int64_t n) { return float_math::sum(p, n); }
+// added pairwise; for float, the ISA table's sum_f32.
+inline double dense_sum(const float* p, int64_t n) { return isa_kernels().sum_f32(p, n); }
 inline double dense_sum(const double* p, int64_t n) {
     double lanes[8] = {};
     int64_t j = 0;
@@ -224,7 +224,7 @@ T extremum_in_order(const T* p, int64_t n, bool maximum) {
     return best;
 }
 
-// A chunk's extremum (float: float_math::extremum; double: below) from interleaved lanes
+// A chunk's extremum (float: the ISA table's extremum_f32; double: below) from interleaved lanes
 // (two 16-byte vectors of them, as GCC's vector
 // extension, which the compiler does not find from scalar code here), and whether the chunk
 // holds a NaN or an infinity (v * 0 is NaN for those), in which case the row is taken again in
@@ -235,8 +235,9 @@ struct ChunkExtremum {
     bool unsure;
 };
 inline ChunkExtremum<float> dense_extremum(const float* p, int64_t n, bool maximum) {
-    const float_math::Extremum e = float_math::extremum(p, n, maximum);
-    return {e.best, e.unsure};
+    bool unsure = false;
+    const float best = isa_kernels().extremum_f32(p, n, maximum, &unsure);
+    return {best, unsure};
 }
 template <typename T>
 ChunkExtremum<T> dense_extremum(const T* p, int64_t n, bool maximum) {

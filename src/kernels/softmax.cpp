@@ -1,14 +1,14 @@
 // softmax and log_softmax along one dim, max-subtracted so large inputs do not overflow. A
-// float32 softmax to float32 runs in float (kernels/isa/float_math.h: a vectorized exp of the
-// exact difference from the max, the exponentials summed in double, each divided by the sum),
-// within 3 ulp of the exact value as PyTorch's float computation is within a few; every other
-// case is computed in double and rounded once to the recorded result dtype (which carries
-// half_to_float and dtype=).
+// float32 softmax to float32 runs in float (kernels/isa/float_math.h, the CPU's level of the ISA
+// table: a vectorized exp of the exact difference from the max, the exponentials summed in
+// double, each divided by the sum), within 3 ulp of the exact value, as PyTorch's float
+// computation is within a few; every other case is computed in double and rounded once to the
+// recorded result dtype (which carries half_to_float and dtype=).
 #include <algorithm>
 #include <cmath>
 
 #include "kernels/dense_paths.h"
-#include "kernels/isa/float_math.h"
+#include "kernels/cpu_isa.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -65,6 +65,7 @@ void float_softmax(const Reduction& in, const Reduction& out, bool safe) {
         return true;
     };
     const bool in_place = contiguous_rows(in) && contiguous_rows(out);
+    const isa::MapF32 softmax_row = isa_kernels().softmax_row_f32;
     for_each_element_parallel<2>(in.kept_sizes, {&out.kept_input, &in.kept_input}, length * 8,
                                  [length, in_place] { return std::vector<float>(in_place ? 0 : 2 * static_cast<size_t>(length)); },
                                  [&](std::vector<float>& buffer, const std::array<std::byte*, 2>& p) {
@@ -78,7 +79,7 @@ void float_softmax(const Reduction& in, const Reduction& out, bool safe) {
         if (safe && std::all_of(row, row + length, [](float x) { return x == -INFINITY; })) {
             std::fill(result, result + length, 0.0f);
         } else {
-            float_math::softmax_row(row, result, length);
+            softmax_row(row, result, length);
         }
         if (!in_place) {
             for (int64_t i = 0; i < length; ++i) std::memcpy(p[0] + out.reduced_bytes[static_cast<size_t>(i)], &result[i], sizeof(float));

@@ -166,7 +166,7 @@ double sum(const float* p, int64_t n) {
     return add_lanes(lanes);
 }
 
-Extremum extremum(const float* p, int64_t n, bool maximum) {
+float extremum(const float* p, int64_t n, bool maximum, bool* unsure) {
     FloatVector best[kVectorsPerLanes], probe[kVectorsPerLanes] = {};
     for (int v = 0; v < kVectorsPerLanes; ++v) best[v] = FloatVector{} + p[0];
     int64_t j = 0;
@@ -200,13 +200,15 @@ Extremum extremum(const float* p, int64_t n, bool maximum) {
         result = maximum ? (result < p[j] ? p[j] : result) : (p[j] < result ? p[j] : result);
         probe_sum += p[j] * 0.0f;
     }
-    return {result, probe_sum != probe_sum};
+    *unsure = probe_sum != probe_sum;
+    return result;
 }
 
 void softmax_row(const float* in, float* out, int64_t n) {
     // The maximum by <, NaN skipped (a NaN element makes its own exponential, so the sum and
     // every result, NaN below).
-    const float max = extremum(in, n, true).best;
+    bool unsure;
+    const float max = extremum(in, n, true, &unsure);
     // exp(x - max) with x - max split exactly into d + tail (Knuth's two-sum), so that the
     // rounding of the difference does not reach the result. A d that is -inf (x = -inf) or NaN
     // takes no tail (the two-sum's would be NaN); exp gives 0 or NaN for it.

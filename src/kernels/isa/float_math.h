@@ -1,7 +1,8 @@
 // Internal to the CPU kernels: float32 loops over dense memory that the compiler vectorizes
 // (exp, sigmoid, tanh, a softmax row, sums, extrema, products). Plain functions over pointers,
-// with nothing inline that another translation unit could share, so that float_math.cpp can be
-// compiled for any instruction set without its code reaching callers built for another.
+// with nothing inline that another translation unit could share: float_math.cpp is compiled
+// once per x86-64 level with the ISA table (isa_kernels.h), and the kernels call the level's
+// copy through the table (kernels/cpu_isa.h), never these names.
 //
 // Accuracy, against the result rounded from double (tests/cpp/kernels/test_float_math.cpp
 // measures it over the whole float range): exp within 1.5 ulp, sigmoid within 2.5, tanh within 1.5,
@@ -36,12 +37,9 @@ void softmax_row(const float* in, float* out, int64_t n);
 // every instruction set.
 double sum(const float* p, int64_t n);
 
-// The largest (maximum) or smallest element of n > 0 elements by <, and whether any element is
-// NaN or infinite (then a caller that must return the first NaN walks the elements in order).
-struct Extremum {
-    float best;
-    bool unsure;
-};
-Extremum extremum(const float* p, int64_t n, bool maximum);
+// The largest (maximum) or smallest element of n > 0 elements by <; *unsure tells whether any
+// element is NaN or infinite (then a caller that must return the first NaN walks the elements
+// in order).
+float extremum(const float* p, int64_t n, bool maximum, bool* unsure);
 
 }  // namespace pt2ov::kernels::float_math

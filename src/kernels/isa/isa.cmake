@@ -1,10 +1,11 @@
-# The ISA table's source (isa_kernels.cpp) compiled once per x86-64 level (kernels/cpu_isa.h).
+# The ISA table's sources (isa_kernels.cpp, and float_math.cpp whose loops it lists) compiled once
+# per x86-64 level (kernels/cpu_isa.h).
 # The baseline copy is a source of libpt2ov; each wider level is a shared object of its own,
 # libpt2ov_isa_<level>.so, built beside libpt2ov.so (and installed beside it: cpu_isa.cpp looks
 # for it there). Everything in such an object is hidden but its one C entry point, and the static
 # libraries it links keep their symbols to themselves (--exclude-libs): template code compiled
 # for the wider level can never stand in for libpt2ov's own baseline copies.
-set(PT2OV_ISA_SOURCE "${CMAKE_CURRENT_LIST_DIR}/isa_kernels.cpp")
+set(PT2OV_ISA_SOURCE "${CMAKE_CURRENT_LIST_DIR}/isa_kernels.cpp" "${CMAKE_CURRENT_LIST_DIR}/float_math.cpp")
 set(PT2OV_ISA_EXPORTS "${CMAKE_CURRENT_LIST_DIR}/isa_exports.map")
 
 # The levels with an object of their own, and the -march of each.

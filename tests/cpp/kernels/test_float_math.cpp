@@ -1,6 +1,7 @@
-// The vectorized float32 loops (src/kernels/isa/float_math.h) against references computed here
-// in double and rounded: dense sweeps of the float range with the largest error in ulp reported
-// and bounded, the special values PyTorch gives, and lengths that end in a partial vector.
+// The vectorized float32 loops (src/kernels/isa/float_math.h), as the ISA table of every x86-64
+// level this CPU runs holds them, against references computed here in double: dense sweeps of
+// the float range with the largest error in ulp reported and bounded, the special values
+// PyTorch gives, and lengths that end in a partial vector.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -12,27 +13,35 @@
 #include <string>
 #include <vector>
 
-#include "kernels/isa/float_math.h"
+#include "kernels/cpu_isa.h"
 
 namespace {
 
-namespace fm = pt2ov::kernels::float_math;
+using namespace pt2ov::kernels;
+using Map = isa::MapF32;
 
-using Map = void (*)(const float*, float*, int64_t);
-
-// One copy of the loops, as a caller reaches it.
+// One level's copy of the loops, as the kernels reach it.
 struct FloatMath {
     std::string name;
-    Map exp, sigmoid, tanh;
-    void (*softmax_row)(const float*, float*, int64_t);
-    double (*sum)(const float*, int64_t);
-    fm::Extremum (*extremum)(const float*, int64_t, bool);
-    void (*multiply)(const float*, const float*, float*, int64_t);
-    void (*add)(const float*, const float*, float*, int64_t);
+    Map exp, sigmoid, tanh, softmax_row;
+    isa::SumF32 sum;
+    isa::ExtremumF32 extremum;
+    isa::BinaryF32 multiply, add;
 };
 
+// Every level this CPU has (a level whose object is missing fails here).
 std::vector<FloatMath> implementations() {
-    return {{"linked", fm::exp, fm::sigmoid, fm::tanh, fm::softmax_row, fm::sum, fm::extremum, fm::multiply, fm::add}};
+    std::vector<FloatMath> result;
+    for (CpuIsa level : kAllCpuIsas) {
+        if (!cpu_has(level)) continue;
+        std::string why_not;
+        const isa::IsaKernels* t = isa_kernels_for(level, &why_not);
+        EXPECT_NE(t, nullptr) << cpu_isa_name(level) << ": " << why_not;
+        if (!t) continue;
+        result.push_back({std::string(cpu_isa_name(level)), t->exp_f32, t->sigmoid_f32, t->tanh_f32, t->softmax_row_f32,
+                          t->sum_f32, t->extremum_f32, t->multiply_f32, t->add_f32});
+    }
+    return result;
 }
 
 float float_of(uint32_t bits) { return std::bit_cast<float>(bits); }
@@ -262,14 +271,18 @@ TEST(FloatMath, ExtremumIsTheLargestOrSmallestAndFlagsNaNAndInfinity) {
         for (int64_t n : {1, 5, 32, 33, 100, 1025}) {
             std::vector<float> x(static_cast<size_t>(n));
             for (float& v : x) v = dist(rng);
-            const fm::Extremum high = impl.extremum(x.data(), n, true), low = impl.extremum(x.data(), n, false);
-            EXPECT_EQ(high.best, *std::max_element(x.begin(), x.end())) << impl.name << " n=" << n;
-            EXPECT_EQ(low.best, *std::min_element(x.begin(), x.end())) << impl.name << " n=" << n;
-            EXPECT_FALSE(high.unsure || low.unsure);
+            bool high_unsure = true, low_unsure = true;
+            EXPECT_EQ(impl.extremum(x.data(), n, true, &high_unsure), *std::max_element(x.begin(), x.end()))
+                << impl.name << " n=" << n;
+            EXPECT_EQ(impl.extremum(x.data(), n, false, &low_unsure), *std::min_element(x.begin(), x.end()))
+                << impl.name << " n=" << n;
+            EXPECT_FALSE(high_unsure || low_unsure);
             for (float special : {NAN, INFINITY, -INFINITY}) {
                 std::vector<float> y = x;
                 y[static_cast<size_t>(n - 1)] = special;
-                EXPECT_TRUE(impl.extremum(y.data(), n, true).unsure) << impl.name << " n=" << n;
+                bool unsure = false;
+                impl.extremum(y.data(), n, true, &unsure);
+                EXPECT_TRUE(unsure) << impl.name << " n=" << n;
             }
         }
     }
