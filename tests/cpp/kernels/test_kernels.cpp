@@ -1162,6 +1162,47 @@ TEST(KernelDensePaths, BigSortsAndTopkAgreeRowByRow) {
     }
 }
 
+// topk with k at most 1/64 of the row is std::partial_sort of (value, index) pairs by value
+// (NaN the largest), as PyTorch's topk_impl_loop: the kernel's heap walk must pick the same one
+// of equal elements. Rows of few distinct values and NaN, largest and smallest, dense and strided.
+TEST(KernelDensePaths, TopkOfManyTiesIsPartialSortsChoice) {
+    auto [dense, strided] = dense_and_strided(8, 1024, 29);
+    const float choices[] = {-1.0f, 0.0f, 1.0f, 2.0f, NAN};
+    uint32_t state = 31;
+    for (int64_t r = 0; r < 8; ++r) {
+        for (int64_t c = 0; c < 1024; ++c) {
+            state = state * 1664525u + 1013904223u;
+            const float v = choices[(state >> 16) % (r < 4 ? 4 : 5)];  // rows 4-7 hold NaN too
+            set<float>(dense, {r, c}, v);
+            set<float>(strided, {r, c}, v);
+        }
+    }
+    using Pair = std::pair<float, int64_t>;
+    for (bool largest : {true, false}) {
+        for (const StridedTensor& x : {dense, strided}) {
+            Harness h;
+            h.input("x", x);
+            auto top = h.run("aten.topk.default",
+                             {positional("self", tensor_arg("x")), positional("k", int_arg(16)), positional("dim", int_arg(-1)),
+                              positional("largest", bool_arg(largest))},
+                             {h.output("tv", DType::Float32, {8, 16}), h.output("ti", DType::Int64, {8, 16})});
+            const auto got = values_of<int64_t>(top.at(1).tensor());
+            for (int64_t r = 0; r < 8; ++r) {
+                std::vector<Pair> row;
+                for (int64_t c = 0; c < 1024; ++c) row.push_back({get<float>(dense, {r, c}), c});
+                std::partial_sort(row.begin(), row.begin() + 16, row.end(), [largest](const Pair& a, const Pair& b) {
+                    return largest ? (std::isnan(a.first) && !std::isnan(b.first)) || a.first > b.first
+                                   : (!std::isnan(a.first) && std::isnan(b.first)) || a.first < b.first;
+                });
+                for (int64_t j = 0; j < 16; ++j) {
+                    ASSERT_EQ(got[static_cast<size_t>(r * 16 + j)], row[static_cast<size_t>(j)].second)
+                        << (largest ? "largest" : "smallest") << " row " << r << " position " << j;
+                }
+            }
+        }
+    }
+}
+
 TEST(KernelDensePaths, BigMatrixProductIsCloseAndItsRowBlocksDoNotDependOnTheSplit) {
     auto [a, a_strided] = dense_and_strided(96, 200, 5);
     auto [b, b_strided] = dense_and_strided(200, 300, 9);
