@@ -116,18 +116,17 @@ inline void map_vectors(const float* in, float* out, int64_t n, F f) {
     }
 }
 
-// Pairwise sum of 32 doubles in a fixed order.
+// The sum of 32 doubles in a fixed order, whatever the vector width: lane k + 16 added to lane
+// k, then k + 8, k + 4, k + 2, k + 1 (each step a vector addition of halves).
 inline double add_lanes(const double* lanes) {
     double level[kLanes];
     for (int k = 0; k < kLanes; ++k) level[k] = lanes[k];
-    for (int width = kLanes / 2; width >= 1; width /= 2) {
-        for (int k = 0; k < width; ++k) level[k] = level[2 * k] + level[2 * k + 1];
+    for (int half = kLanes / 2; half >= 1; half /= 2) {
+        for (int k = 0; k < half; ++k) level[k] += level[k + half];
     }
     return level[0];
 }
 
-// 32 lanes of at most 8 elements each: a lane's float sum is off by at most 7 roundings of its
-// partial sums, below 7 * 2^-24 times the sum of its elements' magnitudes.
 constexpr int64_t kSumBlock = 256;
 
 // Adds p[0..n) (n <= kSumBlock) to the 32 double lanes: element j to lane j % 32, in float
