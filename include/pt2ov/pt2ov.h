@@ -189,9 +189,9 @@ private:
 // The OpenVINO this library runs on, e.g. "2026.4.1-...".
 std::string openvino_version();
 
-// The x86-64 level pt2ov's CPU kernels run in this process: "baseline", "x86-64-v3" (AVX2, FMA)
-// or "x86-64-v4" (AVX-512), the widest this CPU has unless the environment variable
-// PT2OV_CPU_ISA names one. Throws pt2ov::Error when PT2OV_CPU_ISA names no level, or one the CPU
+// The x86-64 level pt2ov's CPU kernels run in this process: "baseline" or "x86-64-v3" (AVX2,
+// FMA; "x86-64-v4", AVX-512, when built with it), the widest this CPU has unless the environment
+// variable PT2OV_CPU_ISA names one. Throws pt2ov::Error when PT2OV_CPU_ISA names no level, or one the CPU
 // lacks (loading a program throws the same).
 std::string cpu_isa();
 

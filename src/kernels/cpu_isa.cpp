@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <filesystem>
@@ -75,8 +76,24 @@ bool cpu_has(CpuIsa level) {
     return false;
 }
 
+bool built_for(CpuIsa level) {
+    if (level == CpuIsa::Baseline) return true;
+    // PT2OV_ISA_OBJECT_LEVELS: the levels with an object, comma-separated (isa.cmake).
+    const std::string_view built = PT2OV_ISA_OBJECT_LEVELS;
+    for (size_t start = 0; start <= built.size();) {
+        const size_t comma = std::min(built.find(',', start), built.size());
+        if (built.substr(start, comma - start) == cpu_isa_name(level)) return true;
+        start = comma + 1;
+    }
+    return false;
+}
+
 const isa::IsaKernels* isa_kernels_for(CpuIsa level, std::string* why_not) {
     if (level == CpuIsa::Baseline) return &isa::baseline_isa_kernels();
+    if (!built_for(level)) {
+        if (why_not) *why_not = "this build of pt2ov has no " + std::string(cpu_isa_name(level)) + " kernels";
+        return nullptr;
+    }
     if (!cpu_has(level)) {
         if (why_not) *why_not = "this CPU lacks " + std::string(cpu_isa_name(level));
         return nullptr;
@@ -104,12 +121,14 @@ CpuIsa choose_cpu_isa(const char* requested) {
         std::string why_not;
         if (isa_kernels_for(level, &why_not) == nullptr) {
             throw Error(std::string(kCpuIsaVariable) + "=" + std::string(value) + " cannot be used: " + why_not +
-                        "; unset it, or name a level this CPU has");
+                        "; unset it for the widest level that runs here");
         }
         return level;
     }
     std::string names;
-    for (CpuIsa level : kAllCpuIsas) names += (names.empty() ? "" : ", ") + std::string(cpu_isa_name(level));
+    for (CpuIsa level : kAllCpuIsas) {
+        if (built_for(level)) names += (names.empty() ? "" : ", ") + std::string(cpu_isa_name(level));
+    }
     throw Error(std::string(kCpuIsaVariable) + "=" + std::string(value) + " is not an ISA level pt2ov knows; use one of " +
                 names + ", or unset it for the widest this CPU has");
 }

@@ -95,6 +95,7 @@ BenchmarkResult CallTimer::result() const {
     result.iterations = static_cast<int>(run_ns_.size());
     const auto& report = program_.report();
     result.openvino_version = report.openvino_version;
+    result.cpu_isa = report.cpu_isa;
     for (const auto& step : report.steps) ++(step.kind == "openvino" ? result.openvino_steps : result.cpu_steps);
     result.constant_bytes = report.constant_bytes;
     result.resident_bytes = report.resident_bytes;
@@ -141,8 +142,8 @@ std::string benchmark_text(const BenchmarkResult& r) {
                            name, s.p50_ms, s.p90_ms, s.p99_ms, s.mean_ms, s.min_ms, s.max_ms);
     };
     const double resident = r.constant_bytes ? static_cast<double>(r.resident_bytes) / r.constant_bytes : 1.0;
-    std::string text = fmt::format("{}: {} OpenVINO step(s), {} CPU step(s), OpenVINO {}\n", r.model, r.openvino_steps,
-                                   r.cpu_steps, r.openvino_version);
+    std::string text = fmt::format("{}: {} OpenVINO step(s), {} CPU step(s), OpenVINO {}, CPU kernels {}\n", r.model,
+                                   r.openvino_steps, r.cpu_steps, r.openvino_version, r.cpu_isa);
     text += fmt::format("{:<10} {:.1f} ms (archive {:.1f} ms, conversion {:.1f} ms, compile {:.1f} ms)\n", "load", r.load_ms,
                         r.load.archive_ms, r.load.convert_ms, r.load.compile_ms);
     text += fmt::format("{:<10} {} timed call(s) after {} warm-up call(s), one synchronous request\n", "calls", r.iterations,
@@ -164,6 +165,7 @@ std::string benchmark_json(const BenchmarkResult& r, bool with_samples) {
     nlohmann::json json{
         {"model", r.model},
         {"openvino_version", r.openvino_version},
+        {"cpu_isa", r.cpu_isa},
         {"warmup", r.warmup},
         {"iterations", r.iterations},
         {"load_ms", {{"total", r.load_ms}, {"archive", r.load.archive_ms}, {"convert", r.load.convert_ms}, {"compile", r.load.compile_ms}}},

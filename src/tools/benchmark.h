@@ -49,6 +49,7 @@ std::vector<int64_t> time_calls(const BenchmarkOptions& options, Call&& call) {
 struct BenchmarkResult {
     std::string model;
     std::string openvino_version;
+    std::string cpu_isa;  // the x86-64 level pt2ov's CPU kernels ran (PlacementReport::cpu_isa)
     int warmup = 0;
     int iterations = 0;
     // Load: the wall time of Program::load, and its parts as the program reports them.

@@ -49,9 +49,21 @@ def cpu_op_args():
     return [arg for op in MATMUL_OPS for arg in ("--cpu-op", op)]
 
 
-def widest_level_of_this_cpu() -> str:
-    """From /proc/cpuinfo's flags (the psABI's x86-64-v3 and v4 feature lists), independently of
-    the engine's own detection."""
+LEVELS = ["baseline", "x86-64-v3", "x86-64-v4"]  # narrowest first
+
+
+def built_levels() -> list[str]:
+    """The levels this build has kernels for: the baseline and those src/kernels/isa/isa.cmake
+    lists in PT2OV_ISA_LEVELS (each must have its object beside libpt2ov.so)."""
+    text = (REPO_ROOT / "src" / "kernels" / "isa" / "isa.cmake").read_text()
+    listed = re.search(r"^set\(PT2OV_ISA_LEVELS ([^)]*)\)", text, re.MULTILINE)
+    assert listed, "isa.cmake sets no PT2OV_ISA_LEVELS"
+    return ["baseline", *listed.group(1).split()]
+
+
+def cpu_levels() -> list[str]:
+    """The levels this CPU runs, from /proc/cpuinfo's flags (the psABI's x86-64-v3 and v4
+    feature lists), independently of the engine's own detection."""
     flags = set()
     for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
         if line.startswith("flags"):
@@ -59,9 +71,12 @@ def widest_level_of_this_cpu() -> str:
             break
     v3 = {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"}
     v4 = {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}
-    if v3 <= flags and v4 <= flags:
-        return "x86-64-v4"
-    return "x86-64-v3" if v3 <= flags else "baseline"
+    return ["baseline"] + (["x86-64-v3"] if v3 <= flags else []) + (["x86-64-v4"] if v3 | v4 <= flags else [])
+
+
+def widest_level_here() -> str:
+    """The widest level this build has and this CPU runs: the one pt2ov takes by default."""
+    return [level for level in LEVELS if level in built_levels() and level in cpu_levels()][-1]
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +88,7 @@ def products_program(tmp_path_factory):
 
 @pytest.mark.parametrize("level", ["baseline", "widest"])
 def test_products_match_eager_at_each_level(level, products_program, tmp_path, monkeypatch):
-    level = widest_level_of_this_cpu() if level == "widest" else level
+    level = widest_level_here() if level == "widest" else level
     monkeypatch.setenv("PT2OV_CPU_ISA", level)
     report = inspect_json(products_program, *cpu_op_args())
     assert report["methods"]["forward"]["cpu_isa"] == level
@@ -92,7 +107,7 @@ def test_products_match_eager_at_each_level(level, products_program, tmp_path, m
 
 def test_unset_variable_takes_the_widest_level(products_program, monkeypatch):
     monkeypatch.delenv("PT2OV_CPU_ISA", raising=False)
-    assert inspect_json(products_program)["methods"]["forward"]["cpu_isa"] == widest_level_of_this_cpu()
+    assert inspect_json(products_program)["methods"]["forward"]["cpu_isa"] == widest_level_here()
 
 
 @pytest.mark.parametrize("junk", ["avx2", "x86-64-v9", "BASELINE"])
@@ -101,8 +116,19 @@ def test_variable_refuses_junk(junk, products_program, tmp_path, monkeypatch):
     np.savez(tmp_path / "in.npz", *[to_numpy(t) for t in products_inputs()])
     proc = run_cli(["run", products_program, "--inputs", tmp_path / "in.npz", "--outputs", tmp_path / "out.npz"])
     assert proc.returncode == 2, describe(proc)
-    assert f"PT2OV_CPU_ISA={junk}" in proc.stderr and "baseline, x86-64-v3, x86-64-v4" in proc.stderr, describe(proc)
+    assert f"PT2OV_CPU_ISA={junk}" in proc.stderr, describe(proc)
+    assert "use one of " + ", ".join(built_levels()) + "," in proc.stderr, describe(proc)
     assert not (tmp_path / "out.npz").exists()
+
+
+@pytest.mark.parametrize("level", LEVELS[1:])
+def test_variable_refuses_a_level_this_build_or_cpu_lacks(level, products_program, monkeypatch):
+    if level in built_levels() and level in cpu_levels():
+        pytest.skip(f"{level} runs here")
+    monkeypatch.setenv("PT2OV_CPU_ISA", level)
+    proc = run_cli(["inspect", products_program])
+    why = "this build of pt2ov has no" if level not in built_levels() else "this CPU lacks"
+    assert proc.returncode == 2 and f"PT2OV_CPU_ISA={level} cannot be used: {why}" in proc.stderr, describe(proc)
 
 
 # --- no AVX in libpt2ov.so ---------------------------------------------------------------------
@@ -127,7 +153,7 @@ def test_baseline_library_has_no_avx_instructions():
     assert not found, f"{library} holds {len(found)} AVX instruction(s), e.g.:\n" + "\n".join(found[:20])
 
 
-def test_the_wider_objects_do_hold_avx_instructions():
+def test_the_x86_64_v3_object_does_hold_avx_instructions():
     # The check above finds what it looks for: the x86-64-v3 object is full of it.
     found = avx_instructions(REPO_ROOT / "build" / "libpt2ov_isa_x86-64-v3.so")
     assert any("%ymm" in line for line in found) and any("vfmadd" in line for line in found)
@@ -147,7 +173,7 @@ def test_install_puts_the_objects_beside_the_library_and_a_missing_one_falls_bac
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lib = prefix / "lib"
-    objects = {level: lib / f"libpt2ov_isa_{level}.so" for level in ("x86-64-v3", "x86-64-v4")}
+    objects = {level: lib / f"libpt2ov_isa_{level}.so" for level in built_levels()[1:]}
     assert (lib / "libpt2ov.so").is_file() and all(o.is_file() for o in objects.values()), sorted(lib.iterdir())
 
     def level_in_use():
@@ -155,15 +181,13 @@ def test_install_puts_the_objects_beside_the_library_and_a_missing_one_falls_bac
         assert proc.returncode == 0, describe(proc)
         return json.loads(proc.stdout)["methods"]["forward"]["cpu_isa"]
 
-    widest = widest_level_of_this_cpu()
+    widest = widest_level_here()
     assert level_in_use() == widest
-    # Without the widest level's object, the next narrower level; without any, the baseline.
-    if widest == "x86-64-v4":
-        objects["x86-64-v4"].unlink()
-        assert level_in_use() == "x86-64-v3"
-    for remaining in objects.values():
-        remaining.unlink(missing_ok=True)
-    assert level_in_use() == "baseline"
+    # Without the widest level's object, the next narrower one that runs here; at last the baseline.
+    runnable = [level for level in built_levels() if level in cpu_levels()]
+    while len(runnable) > 1:
+        objects[runnable.pop()].unlink()
+        assert level_in_use() == runnable[-1]
     # Asked for by the variable, a level whose object is missing is an error naming it.
     if widest != "baseline":
         monkeypatch.setenv("PT2OV_CPU_ISA", widest)

@@ -78,7 +78,7 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_the_policy(tmp_path):
     (wheel,) = DIST.glob("pt2ov-0.1.0-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for want in ("pt2ov/__init__.py", "pt2ov/__main__.py", "pt2ov/__init__.pyi", "pt2ov/py.typed",
-                 "pt2ov/libpt2ov.so", "pt2ov/libpt2ov_isa_x86-64-v3.so", "pt2ov/libpt2ov_isa_x86-64-v4.so",
+                 "pt2ov/libpt2ov.so", "pt2ov/libpt2ov_isa_x86-64-v3.so",
                  "pt2ov/bin/pt2ov"):
         assert want in names, f"{wheel.name} lacks {want}: {sorted(names)}"
     assert any(n.startswith("pt2ov/_pt2ov.") and n.endswith(".so") for n in names)

@@ -8,8 +8,11 @@
 set(PT2OV_ISA_SOURCE "${CMAKE_CURRENT_LIST_DIR}/isa_kernels.cpp" "${CMAKE_CURRENT_LIST_DIR}/float_math.cpp")
 set(PT2OV_ISA_EXPORTS "${CMAKE_CURRENT_LIST_DIR}/isa_exports.map")
 
-# The levels with an object of their own, and the -march of each.
-set(PT2OV_ISA_LEVELS x86-64-v3 x86-64-v4)
+# The levels with an object of their own, each compiled with -march=<level>; kernels/cpu_isa.h
+# knows x86-64-v3 and x86-64-v4. x86-64-v4 (AVX-512) is left out: Eigen's GEMM measured no faster
+# with it than with AVX2 on the AMD Zen 4 of the benchmarks (bench/README.md), where AVX-512
+# runs on 256-bit units; adding it here builds, installs and uses it.
+set(PT2OV_ISA_LEVELS x86-64-v3)
 
 # pt2ov_isa_baseline(target): the baseline copy into `target` (libpt2ov), through an object
 # library of its own (a source file's properties would reach every target compiling it).
@@ -22,16 +25,17 @@ function(pt2ov_isa_baseline target)
     target_sources(${target} PRIVATE $<TARGET_OBJECTS:pt2ov_isa_baseline>)
 endfunction()
 
-# pt2ov_isa_objects(OUT_TARGETS): one shared object per level of PT2OV_ISA_LEVELS, in the folder
-# libpt2ov.so is built in; their target names in OUT_TARGETS.
-function(pt2ov_isa_objects out_targets)
+# pt2ov_isa_objects(LIBRARY OUT_TARGETS): one shared object per level of PT2OV_ISA_LEVELS, in the
+# folder libpt2ov.so is built in, built with LIBRARY (which is told the levels it may load);
+# their target names in OUT_TARGETS.
+function(pt2ov_isa_objects library out_targets)
     set(targets "")
     foreach(level IN LISTS PT2OV_ISA_LEVELS)
         string(REPLACE "-" "_" suffix "${level}")
         set(target pt2ov_isa_${suffix})
         add_library(${target} MODULE "${PT2OV_ISA_SOURCE}")
         set_target_properties(${target} PROPERTIES OUTPUT_NAME "pt2ov_isa_${level}"
-                              LIBRARY_OUTPUT_DIRECTORY "$<TARGET_FILE_DIR:pt2ov>"
+                              LIBRARY_OUTPUT_DIRECTORY "$<TARGET_FILE_DIR:${library}>"
                               CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON
                               LINK_DEPENDS "${PT2OV_ISA_EXPORTS}")
         target_include_directories(${target} PRIVATE "${PROJECT_SOURCE_DIR}/src")
@@ -43,5 +47,10 @@ function(pt2ov_isa_objects out_targets)
         target_link_options(${target} PRIVATE LINKER:--exclude-libs,ALL LINKER:--version-script=${PT2OV_ISA_EXPORTS})
         list(APPEND targets ${target})
     endforeach()
+    list(JOIN PT2OV_ISA_LEVELS "," levels)
+    target_compile_definitions(${library} PRIVATE PT2OV_ISA_OBJECT_LEVELS="${levels}")
+    if(targets)
+        add_dependencies(${library} ${targets})
+    endif()
     set(${out_targets} ${targets} PARENT_SCOPE)
 endfunction()

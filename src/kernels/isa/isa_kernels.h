@@ -42,7 +42,7 @@ using ExtremumF32 = float (*)(const float* p, int64_t n, bool maximum, bool* uns
 struct IsaKernels {
     size_t size;              // sizeof(IsaKernels) where it was built
     uint32_t layout_version;  // kIsaKernelsLayoutVersion where it was built
-    const char* isa;          // "baseline", "x86-64-v3", "x86-64-v4": the level it was compiled for
+    const char* isa;          // "baseline", "x86-64-v3", ...: the level it was compiled for
     GemmF32 gemm_f32;
     GemmF64 gemm_f64;
     MapF32 exp_f32;

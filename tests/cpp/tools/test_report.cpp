@@ -102,10 +102,12 @@ TEST(ToolsBenchmark, TimeCallsWarmsUpThenRecordsEachCall) {
 TEST(ToolsBenchmark, JsonSamplesOnlyWhenAsked) {
     pt2ov::tools::BenchmarkResult result;
     result.model = "m.pt2";
+    result.cpu_isa = "baseline";
     result.samples_ns = {1, 2};
     result.openvino_samples_ns = {1, 1};
     const auto plain = nlohmann::json::parse(pt2ov::tools::benchmark_json(result));
     EXPECT_EQ(plain["model"], "m.pt2");
+    EXPECT_EQ(plain["cpu_isa"], "baseline");
     EXPECT_FALSE(plain.contains("samples_ns"));
     for (const char* key : {"latency", "openvino", "load_ms", "steps", "constants", "overhead_us", "peak_rss_bytes"}) {
         EXPECT_TRUE(plain.contains(key)) << key;
