@@ -1,5 +1,5 @@
 // The vectorized float32 loops (src/kernels/isa/float_math.h), as the ISA table of every x86-64
-// level this CPU runs holds them, against references computed here in double: dense sweeps of
+// level built and run here holds them, against references computed here in double: dense sweeps of
 // the float range with the largest error in ulp reported and bounded, the special values
 // PyTorch gives, and lengths that end in a partial vector.
 #include <gtest/gtest.h>
@@ -29,11 +29,12 @@ struct FloatMath {
     isa::BinaryF32 multiply, add;
 };
 
-// Every level this CPU has (a level whose object is missing fails here).
+// Every level this build has kernels for and this CPU runs (such a level whose object is
+// missing fails here).
 std::vector<FloatMath> implementations() {
     std::vector<FloatMath> result;
     for (CpuIsa level : kAllCpuIsas) {
-        if (!cpu_has(level)) continue;
+        if (!built_for(level) || !cpu_has(level)) continue;
         std::string why_not;
         const isa::IsaKernels* t = isa_kernels_for(level, &why_not);
         EXPECT_NE(t, nullptr) << cpu_isa_name(level) << ": " << why_not;
