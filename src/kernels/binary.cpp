@@ -4,7 +4,8 @@
 // division by zero is an error, as PyTorch's ZeroDivisionError.
 #include <cmath>
 
-#include "kernels/dispatch.h"
+#include "kernels/dense_paths.h"
+#include "kernels/cpu_isa.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -115,12 +116,40 @@ Operands read_operands(const KernelCall& call, const char* first = "self", const
 
 // ---- add, sub, rsub, mul, div.
 
+
+// f (a float32 loop of the ISA table, kernels/isa/float_math.h) over two float32 tensors of the
+// same sizes, both row-major, into a row-major float32 result, split over threads as
+// map_elements splits; nullopt for any other operands (map_elements computes them, the same
+// values: one IEEE operation per element either way).
+std::optional<StridedTensor> dense_float_binary(const KernelCall& call, const Operand& a, const Operand& b, DType dtype,
+                                                isa::BinaryF32 f) {
+    if (dtype != DType::Float32 || call.output_meta(0).dtype != DType::Float32 || !a.tensor || !b.tensor) return std::nullopt;
+    const StridedTensor& x = *a.tensor;
+    const StridedTensor& y = *b.tensor;
+    if (x.dtype != DType::Float32 || y.dtype != DType::Float32 || x.sizes != y.sizes || !x.is_contiguous() ||
+        !y.is_contiguous()) {
+        return std::nullopt;
+    }
+    StridedTensor out = allocate_output_for_overwrite(call, 0, x.sizes, DType::Float32);  // written whole
+    if (!out.is_contiguous()) return std::nullopt;
+    const auto* x_data = reinterpret_cast<const float*>(x.data);
+    const auto* y_data = reinterpret_cast<const float*>(y.data);
+    auto* out_data = reinterpret_cast<float*>(out.data);
+    for_dense_ranges(out.numel(), [&](int64_t begin, int64_t end) {
+        f(x_data + begin, y_data + begin, out_data + begin, end - begin);
+    });
+    return out;
+}
+
 // add/sub: a + alpha * b (sign -1 for sub). Floats use one fused multiply-add when alpha is
 // not 1, as PyTorch's vectorized add does.
 std::vector<RuntimeValue> add_like(const KernelCall& call, const Operand& a, const Operand& b, int sign) {
     const Scalar alpha = call.has("alpha", 2) ? call.scalar("alpha", 2) : Scalar{int64_t{1}};
     const DType dtype = checked_result_dtype(call, sign > 0 ? Accepts::Any : Accepts::Numeric, sign > 0 ? "add" : "sub");
     if (!dtype_is_floating(dtype) && scalar_is_floating(alpha)) call.fail("alpha must be an integer for integer inputs");
+    if (sign > 0 && scalar_to_double(alpha) == 1.0) {
+        if (auto dense = dense_float_binary(call, a, b, dtype, isa_kernels().add_f32)) return single(std::move(*dense));
+    }
     if (dtype_is_floating(dtype) && scalar_to_double(alpha) == 1.0) {
         // The common alpha=1 as its own loop, without a test of alpha per element, so it
         // vectorizes; the same x + y or x - y as below.
@@ -168,6 +197,7 @@ std::vector<RuntimeValue> rsub(const KernelCall& call) {
 std::vector<RuntimeValue> mul(const KernelCall& call) {
     const auto [a, b] = read_operands(call);
     const DType dtype = checked_result_dtype(call, Accepts::Any, "mul");
+    if (auto dense = dense_float_binary(call, a, b, dtype, isa_kernels().multiply_f32)) return single(std::move(*dense));
     return single(elementwise_binary(call, a, b, dtype, [&]<typename C>() {
         using V = compute_t<C>;
         return [](V x, V y) -> V {

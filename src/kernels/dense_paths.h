@@ -1,5 +1,5 @@
-// Internal to the CPU kernels: what their fast paths share: loops over independent rows split
-// over threads.
+// Internal to the CPU kernels: what their fast paths share: loops over independent rows or
+// elements split over threads.
 #pragma once
 
 #include <algorithm>
@@ -34,6 +34,18 @@ void for_each_element_parallel(const std::vector<int64_t>& sizes, const std::arr
         range(0, count);
     } else {
         parallel_ranges(count, std::max<int64_t>(1, kParallelMinElements / 2 / work), range);
+    }
+}
+
+// body(begin, end) over [0, n), split over threads when n reaches kParallelMinElements (ranges
+// of at least half that), else on the calling thread: for elementwise loops over dense memory,
+// whose results do not depend on the split.
+template <typename Body>
+void for_dense_ranges(int64_t n, const Body& body) {
+    if (n < kParallelMinElements) {
+        body(int64_t{0}, n);
+    } else {
+        parallel_ranges(n, kParallelMinElements / 2, body);
     }
 }
 

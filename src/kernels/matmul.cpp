@@ -120,7 +120,7 @@ void batched_multiply(const KernelCall& call, const StridedTensor& a, const Stri
 StridedTensor multiply_matrices(const KernelCall& call, const StridedTensor& a, const StridedTensor& b,
                                 const StridedTensor* addend, const Scaling& scaling) {
     const int64_t m = a.sizes[0], k = a.sizes[1], n = b.sizes[1];
-    StridedTensor out = allocate_output(call, 0, {m, n});
+    StridedTensor out = allocate_output_for_overwrite(call, 0, {m, n}, call.output_meta(0).dtype);  // every element is written
     std::optional<StridedTensor> converted;
     if (addend && addend->dtype != out.dtype) converted = contiguous_as(*addend, out.dtype);
     const StridedTensor* add = converted ? &*converted : addend;

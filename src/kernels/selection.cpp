@@ -114,22 +114,42 @@ std::vector<RuntimeValue> topk(const KernelCall& call) {
         const size_t length = in.reduced_bytes.size();
         auto above = [](const Pair& x, const Pair& y) { return greater_nan_first(x.first, y.first); };
         auto below = [](const Pair& x, const Pair& y) { return less_nan_last(x.first, y.first); };
-        auto select = [&](std::vector<Pair>& row, auto order) {
-            if (partial) {
-                std::partial_sort(row.begin(), row.begin() + k, row.end(), order);
-            } else {
-                std::nth_element(row.begin(), row.begin() + (k - 1), row.end(), order);
-                if (sorted) std::sort(row.begin(), row.begin() + (k - 1), order);
+        // std::partial_sort's own steps (libstdc++'s __heap_select, then __sort_heap) over the
+        // row read in place: a heap of the first k pairs, then each later element that beats the
+        // heap's top replaces it as __pop_heap does (std::pop_heap over the heap and the new pair
+        // placed after it), then the heap sorted. Only the elements that enter the heap become
+        // pairs, so a row costs one comparison per element; the result is partial_sort's, equal
+        // elements included.
+        auto heap_select = [&](std::vector<Pair>& heap, const std::byte* row, auto order) {
+            for (size_t i = 0; i < static_cast<size_t>(k); ++i) heap[i] = {load<T>(row + in.reduced_bytes[i]), static_cast<int64_t>(i)};
+            const auto heap_end = heap.begin() + k;
+            std::make_heap(heap.begin(), heap_end, order);
+            for (size_t i = static_cast<size_t>(k); i < length; ++i) {
+                const Pair candidate{load<T>(row + in.reduced_bytes[i]), static_cast<int64_t>(i)};
+                if (order(candidate, heap[0])) {
+                    *heap_end = candidate;
+                    std::pop_heap(heap.begin(), heap_end + 1, order);
+                }
             }
+            std::sort_heap(heap.begin(), heap_end, order);
+        };
+        auto select = [&](std::vector<Pair>& row, auto order) {
+            std::nth_element(row.begin(), row.begin() + (k - 1), row.end(), order);
+            if (sorted) std::sort(row.begin(), row.begin() + (k - 1), order);
         };
         // Rows are selected independently, each by one thread.
         for_each_element_parallel<3>(in.kept_sizes, {&at_values.kept_input, &at_indices.kept_input, &in.kept_input},
-                            static_cast<int64_t>(length) * 2, [length] { return std::vector<Pair>(length); },
+                            static_cast<int64_t>(length) * 2,
+                            [length, partial, k] { return std::vector<Pair>(partial ? static_cast<size_t>(k) + 1 : length); },
                             [&](std::vector<Pair>& row, const std::array<std::byte*, 3>& p) {
-                                for (size_t i = 0; i < row.size(); ++i) {
-                                    row[i] = {load<T>(p[2] + in.reduced_bytes[i]), static_cast<int64_t>(i)};
+                                if (partial) {
+                                    largest ? heap_select(row, p[2], above) : heap_select(row, p[2], below);
+                                } else {
+                                    for (size_t i = 0; i < row.size(); ++i) {
+                                        row[i] = {load<T>(p[2] + in.reduced_bytes[i]), static_cast<int64_t>(i)};
+                                    }
+                                    largest ? select(row, above) : select(row, below);
                                 }
-                                largest ? select(row, above) : select(row, below);
                                 for (size_t j = 0; j < static_cast<size_t>(k); ++j) {
                                     const auto source = static_cast<size_t>(row[j].second);
                                     std::memcpy(p[0] + at_values.reduced_bytes[j], p[2] + in.reduced_bytes[source], element);

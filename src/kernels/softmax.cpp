@@ -1,10 +1,14 @@
-// softmax and log_softmax along one dim, max-subtracted so large inputs do not overflow;
-// computed in double and rounded once to the recorded result dtype (which carries
-// half_to_float and dtype=).
+// softmax and log_softmax along one dim, max-subtracted so large inputs do not overflow. A
+// float32 softmax to float32 runs in float (kernels/isa/float_math.h, the CPU's level of the ISA
+// table: a vectorized exp of the exact difference from the max, the exponentials summed in
+// double, each divided by the sum), within 3 ulp of the exact value, as PyTorch's float
+// computation is within a few; every other case is computed in double and rounded once to the
+// recorded result dtype (which carries half_to_float and dtype=).
 #include <algorithm>
 #include <cmath>
 
 #include "kernels/dense_paths.h"
+#include "kernels/cpu_isa.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -49,6 +53,40 @@ void reduced_log_softmax_row(std::vector<double>& row, DType dtype) {
     for (double& x : row) x = static_cast<float>(x) - max - log_sum;
 }
 
+// softmax of float32 rows into float32 rows over the planned reduction: rows that are
+// contiguous in both are read and written in place, others through a row buffer. `safe`: a
+// row of -inf gives zeros.
+void float_softmax(const Reduction& in, const Reduction& out, bool safe) {
+    const auto length = static_cast<int64_t>(in.reduced_count());
+    auto contiguous_rows = [length](const Reduction& r) {
+        for (int64_t i = 0; i < length; ++i) {
+            if (r.reduced_bytes[static_cast<size_t>(i)] != i * static_cast<int64_t>(sizeof(float))) return false;
+        }
+        return true;
+    };
+    const bool in_place = contiguous_rows(in) && contiguous_rows(out);
+    const isa::MapF32 softmax_row = isa_kernels().softmax_row_f32;
+    for_each_element_parallel<2>(in.kept_sizes, {&out.kept_input, &in.kept_input}, length * 8,
+                                 [length, in_place] { return std::vector<float>(in_place ? 0 : 2 * static_cast<size_t>(length)); },
+                                 [&](std::vector<float>& buffer, const std::array<std::byte*, 2>& p) {
+        const float* row = reinterpret_cast<const float*>(p[1]);
+        float* result = reinterpret_cast<float*>(p[0]);
+        if (!in_place) {
+            for (int64_t i = 0; i < length; ++i) std::memcpy(&buffer[static_cast<size_t>(i)], p[1] + in.reduced_bytes[static_cast<size_t>(i)], sizeof(float));
+            row = buffer.data();
+            result = buffer.data() + length;
+        }
+        if (safe && std::all_of(row, row + length, [](float x) { return x == -INFINITY; })) {
+            std::fill(result, result + length, 0.0f);
+        } else {
+            softmax_row(row, result, length);
+        }
+        if (!in_place) {
+            for (int64_t i = 0; i < length; ++i) std::memcpy(p[0] + out.reduced_bytes[static_cast<size_t>(i)], &result[i], sizeof(float));
+        }
+    });
+}
+
 std::vector<RuntimeValue> softmax(const KernelCall& call, bool log, bool safe = false) {
     const StridedTensor& self = call.tensor("self", 0);
     const DType dtype = call.output_meta(0).dtype;
@@ -61,6 +99,11 @@ std::vector<RuntimeValue> softmax(const KernelCall& call, bool log, bool safe = 
     const std::vector<int64_t> dims = rank == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{dim};
     const bool reduced_last_dim = log && rank > 0 && dim == rank - 1 && self.dtype == dtype && dtype_is_reduced_float(dtype);
     const Reduction in = plan_reduction(self, dims, true);
+    if (!log && self.dtype == DType::Float32 && dtype == DType::Float32 && self.numel() > 0) {
+        StridedTensor final_out = allocate_output_for_overwrite(call, 0, self.sizes, dtype);  // every row written
+        float_softmax(in, plan_reduction(final_out, dims, true), safe);
+        return single(final_out);
+    }
     StridedTensor result = StridedTensor::allocate_for_overwrite(DType::Float64, self.sizes);  // every row written
     const Reduction out = plan_reduction(result, dims, true);
     const auto length = static_cast<size_t>(in.reduced_count());

@@ -1,10 +1,13 @@
 // Elementwise ops of one tensor. The input is first cast to the result dtype torch.export
 // recorded (int inputs of float ops become float32, as PyTorch promotes them); f16 and bf16
-// compute in float and round once, as PyTorch's "opmath" does.
+// compute in float and round once, as PyTorch's "opmath" does. float32 exp, sigmoid and tanh
+// run vectorized loops of their own (kernels/isa/float_math.h, the CPU's level of the ISA table)
+// over row-major copies of any other layout, so every layout gets the same values.
 #include <cmath>
 #include <limits>
 
 #include "kernels/dense_paths.h"
+#include "kernels/cpu_isa.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -32,10 +35,26 @@ bool accepts_dtype(Accepts accepts, DType dtype) {
 }
 
 
+// A float32 loop over dense memory, out[i] = f(in[i]), as the ISA table's entry.
+using DenseFloatMap = isa::MapF32 isa::IsaKernels::*;
+
+// `f` over every element of the float32 `input` into the float32 `out` of the same sizes, each
+// with any strides: through row-major copies where either is not row-major.
+void map_dense_floats(const StridedTensor& input, const StridedTensor& out, isa::MapF32 f) {
+    const StridedTensor dense_input = contiguous_as(input, DType::Float32);
+    const StridedTensor dense_out = out.is_contiguous() ? out : StridedTensor::allocate_for_overwrite(DType::Float32, out.sizes);
+    const auto* in_data = reinterpret_cast<const float*>(dense_input.data);
+    auto* out_data = reinterpret_cast<float*>(dense_out.data);
+    for_dense_ranges(out.numel(), [&](int64_t begin, int64_t end) { f(in_data + begin, out_data + begin, end - begin); });
+    if (dense_out.data != out.data) copy_into(dense_out, out);
+}
+
 // The shared body of every unary kernel: validate the result dtype, cast the input to it,
 // then map. `op` is a generic lambda; `make_op` builds it per call (for ops with arguments).
+// `dense_float`, when given, computes a float32 result instead of `op`.
 template <typename MakeOp>
-std::vector<RuntimeValue> run_unary(const KernelCall& call, Accepts accepts, MakeOp make_op) {
+std::vector<RuntimeValue> run_unary(const KernelCall& call, Accepts accepts, MakeOp make_op,
+                                    DenseFloatMap dense_float = nullptr) {
     const StridedTensor& self = call.tensor("self", 0);
     const DType dtype = call.output_meta(0).dtype;
     // Float ops take any input: PyTorch promotes integers and bools to float first.
@@ -46,15 +65,21 @@ std::vector<RuntimeValue> run_unary(const KernelCall& call, Accepts accepts, Mak
     }
     const StridedTensor input = self.dtype == dtype ? self : contiguous_as(self, dtype);
     StridedTensor out = allocate_output_for_overwrite(call, 0, self.sizes, dtype);  // map_elements writes all
+    if (dense_float && dtype == DType::Float32) {
+        map_dense_floats(input, out, isa_kernels().*dense_float);
+        return single(out);
+    }
     const auto op = make_op(call);
     visit_dtype(dtype, [&]<typename T>() { map_elements<T, T>(out, {&input}, op); });
     return single(out);
 }
 
-// A kernel for an op without arguments.
+// A kernel for an op without arguments; `dense_float`, when given, is its float32 loop.
 template <typename Op>
-Kernel unary(Accepts accepts, Op op) {
-    return [accepts, op](const KernelCall& call) { return run_unary(call, accepts, [op](const KernelCall&) { return op; }); };
+Kernel unary(Accepts accepts, Op op, DenseFloatMap dense_float = nullptr) {
+    return [accepts, op, dense_float](const KernelCall& call) {
+        return run_unary(call, accepts, [op](const KernelCall&) { return op; }, dense_float);
+    };
 }
 
 // Math on floating values; an integer passes unchanged (right for floor, ceil, round and
@@ -182,7 +207,7 @@ Kernel clamp_kernel(const char* low_name, const char* high_name, std::optional<S
     };
 }
 
-PT2OV_KERNEL("aten.exp.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::exp(x))));
+PT2OV_KERNEL("aten.exp.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::exp(x)), &isa::IsaKernels::exp_f32));
 PT2OV_KERNEL("aten.exp2.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::exp2(x))));
 PT2OV_KERNEL("aten.expm1.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::expm1(x))));
 PT2OV_KERNEL("aten.log.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::log(x))));
@@ -200,14 +225,15 @@ PT2OV_KERNEL("aten.acos.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::a
 PT2OV_KERNEL("aten.atan.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::atan(x))));
 PT2OV_KERNEL("aten.sinh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::sinh(x))));
 PT2OV_KERNEL("aten.cosh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::cosh(x))));
-PT2OV_KERNEL("aten.tanh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::tanh(x))));
+PT2OV_KERNEL("aten.tanh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::tanh(x)), &isa::IsaKernels::tanh_f32));
 PT2OV_KERNEL("aten.asinh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::asinh(x))));
 PT2OV_KERNEL("aten.acosh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::acosh(x))));
 PT2OV_KERNEL("aten.atanh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::atanh(x))));
 PT2OV_KERNEL("aten.erf.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::erf(x))));
 PT2OV_KERNEL("aten.erfc.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::erfc(x))));
 PT2OV_KERNEL("aten.erfinv.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(erfinv_double(static_cast<double>(x)))));
-PT2OV_KERNEL("aten.sigmoid.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(C(1) / (C(1) + std::exp(-x)))));
+PT2OV_KERNEL("aten.sigmoid.default",
+             unary(Accepts::Floating, PT2OV_FLOAT_OP(C(1) / (C(1) + std::exp(-x))), &isa::IsaKernels::sigmoid_f32));
 PT2OV_KERNEL("aten.silu.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(x / (C(1) + std::exp(-x)))));
 PT2OV_KERNEL("aten.hardswish.default",
              unary(Accepts::Floating, PT2OV_FLOAT_OP(x * std::min(std::max(x + C(3), C(0)), C(6)) / C(6))));

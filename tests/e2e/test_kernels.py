@@ -379,6 +379,24 @@ def softmax_dtype_program(x, h):
     return torch.softmax(x.t(), 1, dtype=torch.float64), torch.log_softmax(h, 0, dtype=torch.float32)
 
 
+# dense float32: the vectorized loops of the ISA table ----------------------------------------
+def dense_float32_program(x, y, z):
+    """Dense float32 inputs of 3 x 30001 elements (split over threads, a partial last vector):
+    x spans exp's range with the values where results change regime, y and z are plain."""
+    return (torch.exp(x), torch.sigmoid(x), torch.tanh(x), x * z, x + z, torch.softmax(y, -1),
+            torch.softmax(y * 30, 1), torch.softmax(x, -1), y.sum(-1), y.sum(), y.mean(-1), y.mean(), y.amax(-1),
+            y.amax(), x.amax(-1), y * z, y + z)
+
+
+def dense_float32_inputs():
+    x = sample(torch.float32, (3, 30001), 60, specials=False, low=-110.0, high=110.0)
+    edges = [88.72283, 88.7229, 88.8, -87.33, -88.72, -88.8, -95.0, -103.9, -104.0, -200.0, 16.6, 17.0, 9.01, -9.02,
+             0.625, -0.6249, 1e-30, -1e-30, 0.0, -0.0, math.inf, -math.inf, math.nan]
+    x[0, :len(edges)] = torch.tensor(edges, dtype=torch.float32)  # row 0's softmax is NaN, as in PyTorch
+    return (x, sample(torch.float32, (3, 30001), 61, specials=False, low=-8.0, high=8.0),
+            sample(torch.float32, (3, 30001), 62, specials=False))
+
+
 # factories and numbers (dynamic shapes) ------------------------------------------------------
 def factory_program(x, k):
     n = x.shape[0]
@@ -549,6 +567,10 @@ FAMILIES = [
             "aten._to_copy"),
            absent={"exported": ("aten._softmax", "aten._log_softmax", "aten.permute", "aten._to_copy"),
                    "decomposed": ("aten.softmax", "aten.log_softmax", "aten.t")}),
+    Family("dense_float32", lambda: Lambda(dense_float32_program), dense_float32_inputs,
+           ("aten.exp", "aten.sigmoid", "aten.tanh", "aten.mul", "aten.add", "aten.softmax", "aten._softmax",
+            "aten.sum", "aten.mean", "aten.amax"),
+           absent={"exported": ("aten._softmax",), "decomposed": ("aten.softmax",)}),
     Family("factory", lambda: Lambda(factory_program),
            lambda: (sample(torch.float32, (4, 3), 40), sample(torch.int32, (2,), 41)),
            FACTORY_OPS,

@@ -4,6 +4,8 @@
 // the engine's other headers: what they define inline would be compiled for the wider level.
 #include "kernels/isa/isa_kernels.h"
 
+#include "kernels/isa/float_math.h"
+
 #define EIGEN_DONT_PARALLELIZE  // the caller splits a product over threads, in fixed row blocks
 #include <Eigen/Core>
 
@@ -85,6 +87,14 @@ IsaKernels make_table() {
     table.isa = PT2OV_ISA_LEVEL;
     table.gemm_f32 = gemm_f32;
     table.gemm_f64 = gemm_f64;
+    table.exp_f32 = float_math::exp;
+    table.sigmoid_f32 = float_math::sigmoid;
+    table.tanh_f32 = float_math::tanh;
+    table.softmax_row_f32 = float_math::softmax_row;
+    table.multiply_f32 = float_math::multiply;
+    table.add_f32 = float_math::add;
+    table.sum_f32 = float_math::sum;
+    table.extremum_f32 = float_math::extremum;
     return table;
 }
 

@@ -33,12 +33,26 @@ using GemmF64 = void (*)(int64_t m, int64_t n, int64_t k, double alpha, const do
                          int64_t a_column_stride, const double* b, int64_t b_row_stride, int64_t b_column_stride,
                          double beta, double* c, int64_t c_row_stride, int64_t c_column_stride);
 
+// The float32 loops of float_math.h (what each computes, and how exactly, is said there).
+using MapF32 = void (*)(const float* in, float* out, int64_t n);
+using BinaryF32 = void (*)(const float* a, const float* b, float* out, int64_t n);
+using SumF32 = double (*)(const float* p, int64_t n);
+using ExtremumF32 = float (*)(const float* p, int64_t n, bool maximum, bool* unsure);
+
 struct IsaKernels {
     size_t size;              // sizeof(IsaKernels) where it was built
     uint32_t layout_version;  // kIsaKernelsLayoutVersion where it was built
     const char* isa;          // "baseline", "x86-64-v3", ...: the level it was compiled for
     GemmF32 gemm_f32;
     GemmF64 gemm_f64;
+    MapF32 exp_f32;
+    MapF32 sigmoid_f32;
+    MapF32 tanh_f32;
+    MapF32 softmax_row_f32;  // one row of n > 0 elements
+    BinaryF32 multiply_f32;
+    BinaryF32 add_f32;
+    SumF32 sum_f32;
+    ExtremumF32 extremum_f32;
 };
 
 }  // namespace pt2ov::kernels::isa

@@ -51,6 +51,8 @@ TEST(IsaKernels, EveryLevelThatRunsHereLoadsItsOwnTable) {
         EXPECT_EQ(table->size, sizeof(isa::IsaKernels));
         EXPECT_NE(table->gemm_f32, nullptr);
         EXPECT_NE(table->gemm_f64, nullptr);
+        for (auto map : {table->exp_f32, table->sigmoid_f32, table->tanh_f32, table->softmax_row_f32}) EXPECT_NE(map, nullptr);
+        EXPECT_TRUE(table->multiply_f32 && table->add_f32 && table->sum_f32 && table->extremum_f32);
     }
     EXPECT_TRUE(cpu_has(CpuIsa::Baseline));
     EXPECT_TRUE(built_for(CpuIsa::Baseline));

@@ -959,11 +959,20 @@ TEST(KernelDensePaths, SumMeanAmaxOfBigRowsAgreeWithTheGeneralPath) {
             results.push_back(values_of<float>(h.run1(target, {positional("self", tensor_arg("x")), positional("dim", ints_arg({-1}))},
                                                       DType::Float32, {4})));
         }
+        const bool summing = std::string(target) != "aten.amax.default" && std::string(target) != "aten.amin.default";
         for (size_t r = 0; r < 4; ++r) {
             if (std::isnan(results[1][r])) {
                 EXPECT_EQ(bits(results[0][r]), bits(results[1][r])) << target << " row " << r;
+            } else if (summing) {
+                // The dense path sums float32 in float lanes of at most 8 elements, within
+                // 8 * 2^-24 of the magnitudes' sum; the general path in double (and both round).
+                double magnitudes = 0;
+                for (int64_t c = 0; c < 70000; ++c) magnitudes += std::fabs(get<float>(dense, {static_cast<int64_t>(r), c}));
+                if (std::string(target) == "aten.mean.dim") magnitudes /= 70000;
+                const double bound = 8 * std::ldexp(magnitudes, -24) + 2 * std::ldexp(std::fabs(results[1][r]), -24);
+                EXPECT_LE(std::fabs(double(results[0][r]) - double(results[1][r])), bound) << target << " row " << r;
             } else {
-                EXPECT_FLOAT_EQ(results[0][r], results[1][r]) << target << " row " << r;
+                EXPECT_EQ(bits(results[0][r]), bits(results[1][r])) << target << " row " << r;
             }
         }
     }
@@ -980,6 +989,97 @@ TEST(KernelDensePaths, SumMeanAmaxOfBigRowsAgreeWithTheGeneralPath) {
             EXPECT_EQ(bits(results[0]), bits(results[1]));  // the NaN
         } else {
             EXPECT_TRUE(std::isnan(results[0]) && std::isnan(results[1]));
+        }
+    }
+}
+
+// float32 exp, sigmoid and tanh run their vectorized loops over row-major copies of other
+// layouts: a dense input and its transposed twin give the same bits, split over threads and
+// with a partial last vector, each within its ulp bound of the value computed in double.
+TEST(KernelDensePaths, FloatExpSigmoidTanhOfEveryLayoutAgreeAndAreClose) {
+    auto [dense, strided] = dense_and_strided(3, 70001, 13);
+    const std::pair<const char*, double (*)(double)> ops[] = {
+        {"aten.exp.default", [](double x) { return std::exp(x); }},
+        {"aten.sigmoid.default", [](double x) { return 1 / (1 + std::exp(-x)); }},
+        {"aten.tanh.default", [](double x) { return std::tanh(x); }}};
+    for (const auto& [target, exact] : ops) {
+        std::vector<std::vector<float>> results;
+        for (const StridedTensor& x : {dense, strided}) {
+            Harness h;
+            h.input("x", x);
+            results.push_back(values_of<float>(h.run1(target, {positional("self", tensor_arg("x"))}, DType::Float32, {3, 70001})));
+        }
+        const std::vector<float> inputs = values_of<float>(dense);
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            ASSERT_EQ(bits(results[0][i]), bits(results[1][i])) << target << " element " << i;
+            const double expected = exact(inputs[i]);
+            ASSERT_LE(std::fabs(results[0][i] - expected), 3 * std::ldexp(std::fabs(expected), -24) + 1e-45)
+                << target << " of " << inputs[i];
+        }
+    }
+}
+
+// float32 softmax computes in float: rows contiguous in place, others (softmax over dim 0)
+// through a row buffer, the same bits either way, within 3 ulp of softmax in double;
+// _safe_softmax's row of -inf gives zeros.
+TEST(KernelDensePaths, FloatSoftmaxOfEveryLayoutAgreesAndIsClose) {
+    auto [dense, strided] = dense_and_strided(70, 1001, 17);
+    set<float>(dense, {5, 3}, -INFINITY);
+    set<float>(strided, {5, 3}, -INFINITY);
+    for (int64_t c = 0; c < 1001; ++c) {
+        set<float>(dense, {9, c}, -INFINITY);
+        set<float>(strided, {9, c}, -INFINITY);
+    }
+    for (const char* target : {"aten._softmax.default", "aten._safe_softmax.default"}) {
+        std::vector<std::vector<float>> results;
+        for (const StridedTensor& x : {dense, strided}) {
+            Harness h;
+            h.input("x", x);
+            std::vector<NamedArgument> args{positional("self", tensor_arg("x")), positional("dim", int_arg(1))};
+            if (std::string(target) == "aten._softmax.default") args.push_back(positional("half_to_float", bool_arg(false)));
+            results.push_back(values_of<float>(h.run1(target, args, DType::Float32, {70, 1001})));
+        }
+        EXPECT_EQ(results[0].size(), results[1].size());
+        for (size_t i = 0; i < results[0].size(); ++i) ASSERT_EQ(bits(results[0][i]), bits(results[1][i])) << target << " " << i;
+        for (int64_t r = 0; r < 70; ++r) {
+            const float* got = results[0].data() + r * 1001;
+            if (r == 9) {  // every element -inf
+                for (int64_t c = 0; c < 1001; ++c) {
+                    if (std::string(target) == "aten._safe_softmax.default") ASSERT_EQ(bits(got[c]), bits(0.0f));
+                    else ASSERT_TRUE(std::isnan(got[c]));
+                }
+                continue;
+            }
+            double max = -INFINITY, sum = 0;
+            for (int64_t c = 0; c < 1001; ++c) max = std::max(max, double(get<float>(dense, {r, c})));
+            for (int64_t c = 0; c < 1001; ++c) sum += std::exp(double(get<float>(dense, {r, c})) - max);
+            for (int64_t c = 0; c < 1001; ++c) {
+                const double expected = std::exp(double(get<float>(dense, {r, c})) - max) / sum;
+                ASSERT_LE(std::fabs(got[c] - expected), 3 * std::ldexp(std::fabs(expected), -24) + 1e-45) << r << ", " << c;
+            }
+        }
+    }
+}
+
+// mul and add of two dense float32 tensors take a loop of their own: the same bits as the
+// general loop gives a transposed layout.
+TEST(KernelDensePaths, FloatMulAndAddOfDenseTensorsAgreeWithTheGeneralPath) {
+    auto [dense_a, strided_a] = dense_and_strided(3, 70001, 19);
+    auto [dense_b, strided_b] = dense_and_strided(3, 70001, 23);
+    for (const char* target : {"aten.mul.Tensor", "aten.add.Tensor"}) {
+        std::vector<std::vector<float>> results;
+        for (const auto& [a, b] : {std::pair{dense_a, dense_b}, std::pair{strided_a, strided_b}}) {
+            Harness h;
+            h.input("a", a);
+            h.input("b", b);
+            results.push_back(values_of<float>(
+                h.run1(target, {positional("self", tensor_arg("a")), positional("other", tensor_arg("b"))}, DType::Float32, {3, 70001})));
+        }
+        const std::vector<float> a = values_of<float>(dense_a), b = values_of<float>(dense_b);
+        for (size_t i = 0; i < a.size(); ++i) {
+            ASSERT_EQ(bits(results[0][i]), bits(results[1][i])) << target << " " << i;
+            const float expected = std::string(target) == "aten.mul.Tensor" ? a[i] * b[i] : a[i] + b[i];
+            ASSERT_EQ(bits(results[0][i]), bits(expected)) << target << " " << i;
         }
     }
 }
@@ -1059,6 +1159,47 @@ TEST(KernelDensePaths, BigSortsAndTopkAgreeRowByRow) {
                                  {one.output("tv", DType::Float32, {1, 16}), one.output("ti", DType::Int64, {1, 16})});
         const auto expected_top = values_of<int64_t>(alone_top.at(1).tensor());
         EXPECT_TRUE(std::equal(expected_top.begin(), expected_top.end(), top_indices.begin() + r * 16)) << "row " << r;
+    }
+}
+
+// topk with k at most 1/64 of the row is std::partial_sort of (value, index) pairs by value
+// (NaN the largest), as PyTorch's topk_impl_loop: the kernel's heap walk must pick the same one
+// of equal elements. Rows of few distinct values and NaN, largest and smallest, dense and strided.
+TEST(KernelDensePaths, TopkOfManyTiesIsPartialSortsChoice) {
+    auto [dense, strided] = dense_and_strided(8, 1024, 29);
+    const float choices[] = {-1.0f, 0.0f, 1.0f, 2.0f, NAN};
+    uint32_t state = 31;
+    for (int64_t r = 0; r < 8; ++r) {
+        for (int64_t c = 0; c < 1024; ++c) {
+            state = state * 1664525u + 1013904223u;
+            const float v = choices[(state >> 16) % (r < 4 ? 4 : 5)];  // rows 4-7 hold NaN too
+            set<float>(dense, {r, c}, v);
+            set<float>(strided, {r, c}, v);
+        }
+    }
+    using Pair = std::pair<float, int64_t>;
+    for (bool largest : {true, false}) {
+        for (const StridedTensor& x : {dense, strided}) {
+            Harness h;
+            h.input("x", x);
+            auto top = h.run("aten.topk.default",
+                             {positional("self", tensor_arg("x")), positional("k", int_arg(16)), positional("dim", int_arg(-1)),
+                              positional("largest", bool_arg(largest))},
+                             {h.output("tv", DType::Float32, {8, 16}), h.output("ti", DType::Int64, {8, 16})});
+            const auto got = values_of<int64_t>(top.at(1).tensor());
+            for (int64_t r = 0; r < 8; ++r) {
+                std::vector<Pair> row;
+                for (int64_t c = 0; c < 1024; ++c) row.push_back({get<float>(dense, {r, c}), c});
+                std::partial_sort(row.begin(), row.begin() + 16, row.end(), [largest](const Pair& a, const Pair& b) {
+                    return largest ? (std::isnan(a.first) && !std::isnan(b.first)) || a.first > b.first
+                                   : (!std::isnan(a.first) && std::isnan(b.first)) || a.first < b.first;
+                });
+                for (int64_t j = 0; j < 16; ++j) {
+                    ASSERT_EQ(got[static_cast<size_t>(r * 16 + j)], row[static_cast<size_t>(j)].second)
+                        << (largest ? "largest" : "smallest") << " row " << r << " position " << j;
+                }
+            }
+        }
     }
 }
 
