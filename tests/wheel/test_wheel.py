@@ -79,7 +79,7 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_the_policy(tmp_path):
     (wheel,) = DIST.glob("pt2ov-0.1.0-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for want in ("pt2ov/__init__.py", "pt2ov/__main__.py", "pt2ov/__init__.pyi", "pt2ov/py.typed",
-                 "pt2ov/libpt2ov.so", "pt2ov/libpt2ov_isa_x86-64-v3.so",
+                 "pt2ov/libpt2ov.so", "pt2ov/libpt2ov_isa_x86-64-v3.so", "pt2ov/libpt2ov_isa_x86-64-v4.so",
                  "pt2ov/bin/pt2ov"):
         assert want in names, f"{wheel.name} lacks {want}: {sorted(names)}"
     assert any(n.startswith("pt2ov/_pt2ov.") and n.endswith(".so") for n in names)
@@ -106,10 +106,12 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_the_policy(tmp_path):
     assert info["file"].startswith(str(VENV)), info  # the installed package, not this checkout
     assert info["openvino"].startswith("2026.4.1")
     assert info["compiled_matches_eager"], info  # pt2ov.compile of a small module, checked in the venv
-    # The wheel's libpt2ov.so finds the AVX2 kernels' object beside it (src/kernels/isa/).
+    # The wheel's libpt2ov.so finds the AVX2 and AVX-512 kernels' objects beside it (src/kernels/isa/).
     cpu_flags = set(next(line for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines()
                          if line.startswith("flags")).split(":", 1)[1].split())
-    assert info["cpu_isa"] == ("x86-64-v3" if {"avx2", "fma", "bmi2", "movbe"} <= cpu_flags else "baseline"), info
+    v3 = {"avx2", "fma", "bmi2", "movbe"} <= cpu_flags
+    v4 = v3 and {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"} <= cpu_flags
+    assert info["cpu_isa"] == ("x86-64-v4" if v4 else "x86-64-v3" if v3 else "baseline"), info
     site = pathlib.Path(info["file"]).parent
     for binary in (site / "libpt2ov.so", site / "bin" / "pt2ov", *site.glob("_pt2ov.*.so")):
         rpath = sh(["readelf", "-d", binary]).stdout

@@ -56,8 +56,9 @@ TEST(IsaKernels, EveryLevelThatRunsHereLoadsItsOwnTable) {
     }
     EXPECT_TRUE(cpu_has(CpuIsa::Baseline));
     EXPECT_TRUE(built_for(CpuIsa::Baseline));
-    // isa.cmake builds the x86-64-v3 object (AVX2, FMA): the matrix products rest on it.
+    // isa.cmake builds the x86-64-v3 (AVX2, FMA) and x86-64-v4 (AVX-512) objects.
     EXPECT_TRUE(built_for(CpuIsa::X86_64_V3));
+    EXPECT_TRUE(built_for(CpuIsa::X86_64_V4));
 }
 
 TEST(IsaKernels, UnsetVariableChoosesTheWidestLevelThatRunsHere) {
