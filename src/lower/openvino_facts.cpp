@@ -113,8 +113,8 @@ const std::vector<Fact>& all() {
          "a float16 or bfloat16 transposed convolution is computed in float32 and rounded once, while PyTorch's CPU "
          "kernel adds the overlapping contributions in the 16-bit type (col2im): about 0.5 % of float16 values "
          "differ beyond rtol 1e-2 / atol 1e-3, by up to 0.125 on values near 100",
-         "such a convolution goes to pt2ov's CPU kernels, which have none for it: the program is refused naming "
-         "this fact (convert the convolution's input and weight to float32)"},
+         "such a convolution runs on pt2ov's CPU kernel, which adds in 16 bits in PyTorch's order where PyTorch's "
+         "CPU kernel does"},
         {"BucketizeNanFirst", "2026.4.1",
          "bucketize with right=False puts NaN in bucket 0; PyTorch puts it after the last boundary",
          "every bucketize with right=False runs on pt2ov's CPU kernel"},
