@@ -492,24 +492,103 @@ void store_as(std::byte* p, C v) {
 
 // ---- Forward -------------------------------------------------------------------------------
 
+// im2col of one block: row (channel, kernel offset) of `columns` holds, for the output positions
+// j0 .. j0 + cols, the input element that offset reads there (zero in the padding). Walks each
+// row in runs along the innermost spatial dim, whose in-range part is one strided copy.
+template <typename T, typename C>
+void gather_patches(const Operands& o, const ConvolutionParams& p, const Geometry& g, const std::byte* in_base, int64_t j0,
+                    int64_t cols, C* columns) {
+    const size_t dims = p.dims, last = dims - 1;
+    const int64_t kernel = g.kernel_positions(), rows = g.group_in * kernel;
+    const auto element = static_cast<int64_t>(o.input.element_size());
+    const int64_t out_last = g.out_size[last], step = p.stride[last];
+    const int64_t in_last = g.in_size[last], in_step = o.input.strides[2 + last];
+    std::array<int64_t, kMaxSpatialDims> first{0, 0, 0};  // the coordinates of position j0
+    for (int64_t pos = j0, d = static_cast<int64_t>(dims); d-- > 0;) {
+        first[d] = pos % g.out_size[d];
+        pos /= g.out_size[d];
+    }
+    for (int64_t r = 0; r < rows; ++r) {
+        std::array<int64_t, kMaxSpatialDims> shift{0, 0, 0};  // kernel offset * dilation - padding
+        for (int64_t k = r % kernel, d = static_cast<int64_t>(dims); d-- > 0;) {
+            shift[d] = (k % g.kernel[d]) * p.dilation[d] - p.padding_before[d];
+            k /= g.kernel[d];
+        }
+        const std::byte* channel_base = in_base + (r / kernel) * o.input.strides[1] * element;
+        C* row = columns + r * cols;
+        std::array<int64_t, kMaxSpatialDims> at_out = first;
+        for (int64_t j = 0; j < cols;) {
+            const int64_t run = std::min(cols - j, out_last - at_out[last]);
+            bool inside = true;
+            int64_t offset = 0;
+            for (size_t d = 0; d < last; ++d) {
+                const int64_t at = at_out[d] * p.stride[d] + shift[d];
+                inside &= at >= 0 && at < g.in_size[d];
+                offset += at * o.input.strides[2 + d];
+            }
+            // In range along the last dim: 0 <= (at_out + t) * step + shift < in_last.
+            const int64_t below = -shift[last] - at_out[last] * step;
+            const int64_t above = in_last - 1 - shift[last] - at_out[last] * step;
+            int64_t t_lo = below <= 0 ? 0 : (below + step - 1) / step;
+            int64_t t_hi = above < 0 ? 0 : above / step + 1;
+            if (!inside) t_lo = t_hi = 0;
+            t_lo = std::min(t_lo, run);
+            t_hi = std::clamp(t_hi, t_lo, run);
+            std::fill(row + j, row + j + t_lo, C(0));
+            const std::byte* from = channel_base + (offset + ((at_out[last] + t_lo) * step + shift[last]) * in_step) * element;
+            const int64_t from_step = step * in_step * element;
+            if (std::is_same_v<T, C> && from_step == element) {
+                std::memcpy(row + j + t_lo, from, static_cast<size_t>(t_hi - t_lo) * sizeof(C));
+            } else {
+                for (int64_t t = t_lo; t < t_hi; ++t, from += from_step) row[j + t] = load_as<T, C>(from);
+            }
+            std::fill(row + j + t_hi, row + j + run, C(0));
+            j += run;
+            at_out[last] += run;
+            for (size_t d = last; d > 0 && at_out[d] == g.out_size[d]; --d) {
+                at_out[d] = 0;
+                ++at_out[d - 1];
+            }
+        }
+    }
+}
+
+// Element offsets of every spatial position (row-major over `sizes`) in a tensor whose spatial
+// dims start at dim 2.
+std::vector<int64_t> position_offsets(const std::vector<int64_t>& sizes, const StridedTensor& t) {
+    int64_t count = 1;
+    for (int64_t s : sizes) count *= s;
+    std::vector<int64_t> offsets(static_cast<size_t>(count));
+    for (int64_t j = 0; j < count; ++j) {
+        int64_t pos = j, offset = 0;
+        for (size_t d = sizes.size(); d-- > 0;) {
+            offset += (pos % sizes[d]) * t.strides[2 + d];
+            pos /= sizes[d];
+        }
+        offsets[static_cast<size_t>(j)] = offset;
+    }
+    return offsets;
+}
+
 // The output positions one work item computes: about kColumnBlockElements elements of its
-// im2col matrix, whatever the threads.
-constexpr int64_t kColumnBlockElements = int64_t{1} << 17;
+// im2col matrix (a quarter of a megabyte of floats), whatever the threads.
+constexpr int64_t kColumnBlockElements = int64_t{1} << 16;
 
 template <typename T>
 void forward(const Operands& o, const ConvolutionParams& p, const Geometry& g) {
     using C = conv_compute_t<T>;
     const int64_t kernel = g.kernel_positions(), rows = g.group_in * kernel;
     const int64_t positions = g.out_positions();
-    const int64_t block = std::clamp<int64_t>(kColumnBlockElements / std::max<int64_t>(rows, 1), 16, std::max<int64_t>(positions, 16));
+    // Blocks of equal size, so that threads get equal shares.
+    const int64_t wanted = std::max<int64_t>(1, (positions * std::max<int64_t>(rows, 1) + kColumnBlockElements - 1) / kColumnBlockElements);
+    const int64_t blocks_wanted = std::min(wanted, (positions + 15) / 16);
+    const int64_t block = (positions + blocks_wanted - 1) / blocks_wanted;
     const int64_t blocks = (positions + block - 1) / block;
     const std::vector<C> weight = pack_weight<T, C>(o, g, false);
     const std::vector<C> bias = bias_values<T, C>(o, g.out_channels);
     const size_t dims = p.dims;
-    const SpatialWalk in_walk = spatial_walk(g.in_size, o.input, 2);
-    const SpatialWalk out_walk = spatial_walk(g.out_size, o.out, 2);
-    const auto in_element = static_cast<int64_t>(o.input.element_size());
     const auto out_element = static_cast<int64_t>(o.out.element_size());
+    const auto in_element = static_cast<int64_t>(o.input.element_size());
     // A 1x1 convolution with unit stride and no padding reads the input as its im2col matrix.
     bool pointwise = std::is_same_v<T, C>;
     for (size_t d = 0; d < dims; ++d) {
@@ -520,6 +599,7 @@ void forward(const Operands& o, const ConvolutionParams& p, const Geometry& g) {
     const std::optional<int64_t> out_spatial = merged_spatial_stride(o.out, 2, dims);
     const bool direct_out =
         std::is_same_v<T, C> && out_spatial && gemm_accepts(channel_matrix<C>(o.out, g.group_out, positions, *out_spatial));
+    const std::vector<int64_t> out_offsets = direct_out ? std::vector<int64_t>{} : position_offsets(g.out_size, o.out);
 
     auto item = [&](int64_t index, std::vector<C>& columns, std::vector<C>& result) {
         const int64_t j0 = (index % blocks) * block, n_g = index / blocks;
@@ -530,37 +610,8 @@ void forward(const Operands& o, const ConvolutionParams& p, const Geometry& g) {
         if (pointwise) {
             b = channel_matrix<const C>(o.input, rows, cols, *in_spatial, reinterpret_cast<const C*>(in_base) + j0 * *in_spatial);
         } else {
-            // im2col: row (channel, kernel offset), column output position.
             columns.resize(static_cast<size_t>(rows * cols));
-            std::array<std::vector<int64_t>, kMaxSpatialDims> start;  // input coordinate of kernel offset 0
-            for (size_t d = 0; d < dims; ++d) start[d].resize(static_cast<size_t>(cols));
-            for (int64_t j = 0; j < cols; ++j) {
-                int64_t pos = j0 + j;
-                for (size_t d = dims; d-- > 0;) {
-                    start[d][j] = (pos % g.out_size[d]) * p.stride[d] - p.padding_before[d];
-                    pos /= g.out_size[d];
-                }
-            }
-            for (int64_t r = 0; r < rows; ++r) {
-                const int64_t channel = r / kernel;
-                std::array<int64_t, kMaxSpatialDims> shift{0, 0, 0};
-                for (int64_t k = r % kernel, d = static_cast<int64_t>(dims); d-- > 0;) {
-                    shift[d] = (k % g.kernel[d]) * p.dilation[d];
-                    k /= g.kernel[d];
-                }
-                const std::byte* channel_base = in_base + channel * o.input.strides[1] * in_element;
-                C* row = columns.data() + r * cols;
-                for (int64_t j = 0; j < cols; ++j) {
-                    int64_t offset = 0;
-                    bool inside = true;
-                    for (size_t d = 0; d < dims; ++d) {
-                        const int64_t at = start[d][j] + shift[d];
-                        inside &= at >= 0 && at < in_walk.size[d];
-                        offset += at * in_walk.stride[d];
-                    }
-                    row[j] = inside ? load_as<T, C>(channel_base + offset * in_element) : C(0);
-                }
-            }
+            gather_patches<T, C>(o, p, g, in_base, j0, cols, columns.data());
             b = {columns.data(), rows, cols, cols, 1};
         }
         const MatrixRef<const C> a{weight.data() + grp * g.group_out * rows, g.group_out, rows, rows, 1};
@@ -579,11 +630,7 @@ void forward(const Operands& o, const ConvolutionParams& p, const Geometry& g) {
         result.resize(static_cast<size_t>(g.group_out * cols));
         multiply<C>(a, b, {result.data(), g.group_out, cols, cols, 1});
         for (int64_t j = 0; j < cols; ++j) {
-            int64_t pos = j0 + j, offset = 0;
-            for (size_t d = dims; d-- > 0;) {
-                offset += (pos % out_walk.size[d]) * out_walk.stride[d];
-                pos /= out_walk.size[d];
-            }
+            const int64_t offset = out_offsets[j0 + j];
             for (int64_t oc = 0; oc < g.group_out; ++oc) {
                 // The bias is added in C before the one rounding, as PyTorch's GEMM adds it.
                 const C value = bias[grp * g.group_out + oc] + result[oc * cols + j];
@@ -620,13 +667,13 @@ void transposed(const Operands& o, const ConvolutionParams& p, const Geometry& g
     const std::vector<C> weight = pack_weight<T, C>(o, g, true);
     const std::vector<C> bias = bias_values<T, C>(o, g.out_channels);
     const size_t dims = p.dims;
-    const SpatialWalk in_walk = spatial_walk(g.in_size, o.input, 2);
-    const SpatialWalk out_walk = spatial_walk(g.out_size, o.out, 2);
+    const std::vector<int64_t> out_offsets = position_offsets(g.out_size, o.out);
     const auto in_element = static_cast<int64_t>(o.input.element_size());
     const auto out_element = static_cast<int64_t>(o.out.element_size());
     const std::optional<int64_t> in_spatial = merged_spatial_stride(o.input, 2, dims);
     const bool direct_in =
         std::is_same_v<T, C> && in_spatial && gemm_accepts(channel_matrix<C>(o.input, g.group_in, in_positions, *in_spatial));
+    const std::vector<int64_t> in_offsets = direct_in ? std::vector<int64_t>{} : position_offsets(g.in_size, o.input);
     // For each kernel offset and input position, the output position it adds to (-1: none).
     std::vector<int64_t> target(static_cast<size_t>(kernel * in_positions));
     for (int64_t k = 0; k < kernel; ++k) {
@@ -660,13 +707,9 @@ void transposed(const Operands& o, const ConvolutionParams& p, const Geometry& g
         } else {
             input.resize(static_cast<size_t>(g.group_in * in_positions));
             for (int64_t c = 0; c < g.group_in; ++c) {
+                const std::byte* channel_in = in_base + c * o.input.strides[1] * in_element;
                 for (int64_t i = 0; i < in_positions; ++i) {
-                    int64_t pos = i, offset = c * o.input.strides[1];
-                    for (size_t d = dims; d-- > 0;) {
-                        offset += (pos % in_walk.size[d]) * in_walk.stride[d];
-                        pos /= in_walk.size[d];
-                    }
-                    input[c * in_positions + i] = load_as<T, C>(in_base + offset * in_element);
+                    input[c * in_positions + i] = load_as<T, C>(channel_in + in_offsets[i] * in_element);
                 }
             }
             b = {input.data(), g.group_in, in_positions, in_positions, 1};
@@ -692,13 +735,9 @@ void transposed(const Operands& o, const ConvolutionParams& p, const Geometry& g
                 }
             }
             const C add = bias[grp * g.group_out + c0 + oc];
+            std::byte* channel_out = out_base + oc * o.out.strides[1] * out_element;
             for (int64_t j = 0; j < out_positions; ++j) {
-                int64_t pos = j, offset = oc * o.out.strides[1];
-                for (size_t d = dims; d-- > 0;) {
-                    offset += (pos % out_walk.size[d]) * out_walk.stride[d];
-                    pos /= out_walk.size[d];
-                }
-                store_as<T, C>(out_base + offset * out_element, o.bias ? sums[j] + add : sums[j]);
+                store_as<T, C>(channel_out + out_offsets[j] * out_element, o.bias ? sums[j] + add : sums[j]);
             }
         }
     };
