@@ -28,6 +28,8 @@ ROUTED = {
     ("integer_result_promotions", "exported"): ("IntegerResultDtypeKept", "aten.cumsum.default", 2, 1),
     ("gcd_signs", "decomposed"): ("GcdSignWithZero", "aten.gcd.default", 2, 0),
     ("linspace_dtypes", "exported"): ("LinspaceDtypeIgnored", "aten.linspace.default", 1, 3),
+    ("convolution_of_no_channels", "exported"): ("ConvolutionOfNoChannels", "aten.conv2d.default", 1, 1),
+    ("convolution_of_no_channels", "decomposed"): ("ConvolutionOfNoChannels", "aten.convolution.default", 1, 1),
 }
 
 
