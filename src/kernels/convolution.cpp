@@ -378,22 +378,6 @@ C load_as(const std::byte* p) {
     return static_cast<C>(load<T>(p));
 }
 
-// Positions of a row-major index over `sizes`, and the strides (elements) of a tensor's dims
-// `first`... that hold them.
-struct SpatialWalk {
-    std::array<int64_t, kMaxSpatialDims> size{1, 1, 1};
-    std::array<int64_t, kMaxSpatialDims> stride{0, 0, 0};
-};
-
-SpatialWalk spatial_walk(const std::vector<int64_t>& sizes, const StridedTensor& t, size_t first) {
-    SpatialWalk w;
-    for (size_t d = 0; d < sizes.size(); ++d) {
-        w.size[d] = sizes[d];
-        w.stride[d] = t.strides[first + d];
-    }
-    return w;
-}
-
 // The one stride that walks every spatial position of `t` in row-major order, when its spatial
 // dims merge into one (as in contiguous and channels-last layouts).
 std::optional<int64_t> merged_spatial_stride(const StridedTensor& t, size_t first, size_t dims) {
@@ -444,14 +428,20 @@ std::vector<C> pack_weight(const Operands& o, const Geometry& g, bool transposed
     const size_t dims = g.kernel.size();
     std::vector<C> packed(static_cast<size_t>(g.out_channels * g.group_in * kernel));
     const int64_t groups = g.out_channels / std::max<int64_t>(g.group_out, 1);
-    const SpatialWalk kw = spatial_walk(g.kernel, o.weight, 2);
-    auto weight_at = [&](int64_t w0, int64_t w1, int64_t k) {
-        int64_t offset = w0 * o.weight.strides[0] + w1 * o.weight.strides[1];
-        for (size_t d = dims; d-- > 0;) {
-            offset += (k % kw.size[d]) * kw.stride[d];
-            k /= kw.size[d];
+    // The element offset of each kernel position, computed once: packing runs on every call.
+    std::vector<int64_t> kernel_offsets(static_cast<size_t>(kernel));
+    for (int64_t k = 0; k < kernel; ++k) {
+        int64_t offset = 0;
+        for (int64_t rest = k, d = static_cast<int64_t>(dims); d-- > 0;) {
+            offset += (rest % g.kernel[d]) * o.weight.strides[2 + d];
+            rest /= g.kernel[d];
         }
-        return load_as<T, C>(o.weight.data + offset * static_cast<int64_t>(o.weight.element_size()));
+        kernel_offsets[static_cast<size_t>(k)] = offset;
+    }
+    const auto element = static_cast<int64_t>(o.weight.element_size());
+    auto weight_at = [&](int64_t w0, int64_t w1, int64_t k) {
+        const int64_t offset = w0 * o.weight.strides[0] + w1 * o.weight.strides[1] + kernel_offsets[static_cast<size_t>(k)];
+        return load_as<T, C>(o.weight.data + offset * element);
     };
     for (int64_t grp = 0; grp < groups; ++grp) {
         C* block = packed.data() + grp * g.group_out * g.group_in * kernel;
