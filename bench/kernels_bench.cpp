@@ -5,7 +5,8 @@
 // microseconds. Ops that are not elementwise derive their other operands from [rows, cols]:
 // reductions and softmax work over the last dim (or everything), matrix products give a
 // [rows, cols] result with an inner dim of min(cols, 256), gathers and scatters index the rows
-// (index_select) or the last dim, sort and topk (k = 16) work along the last dim.
+// (index_select) or the last dim, sort and topk (k = 16) work along the last dim; convolutions
+// read a [1, 64, h, h] input of about rows * cols elements.
 // bench/kernels_vs_eager.py builds the same shapes in PyTorch eager and runs both.
 //
 //   pt2ov_kernels_bench [--iterations N] [--filter SUBSTRING] [--ops NAME,NAME]
@@ -123,6 +124,19 @@ StridedTensor operand(DType dtype, int64_t rows, int64_t cols, bool strided, uin
     if (!strided) return dtype == DType::Bool ? random_bools({rows, cols}, seed) : random_floats({rows, cols}, seed);
     StridedTensor t = dtype == DType::Bool ? random_bools({cols, rows}, seed) : random_floats({cols, rows}, seed);
     return t.view({rows, cols}, {1, rows});
+}
+
+// The side h of a convolution's [1, 64, h, h] input of about rows * cols elements.
+int64_t conv_side(int64_t rows, int64_t cols) {
+    int64_t side = 1;
+    while ((side + 1) * (side + 1) * 64 <= rows * cols) ++side;
+    return side;
+}
+
+// A [1, 64, side, side] input, contiguous or stored channels-last.
+StridedTensor conv_input(int64_t side, bool channels_last) {
+    if (!channels_last) return random_floats({1, 64, side, side}, 1);
+    return random_floats({1, side, side, 64}, 1).view({1, 64, side, side}, {side * side * 64, 1, side * 64, 64});
 }
 
 std::vector<std::string> split(const std::string& list) {
@@ -352,9 +366,36 @@ int main(int argc, char** argv) {
                    {{DType::Float32, {r, 16}}, {DType::Int64, {r, 16}}});
          }},
     };
+    // Convolutions read a [1, 64, h, h] input of rows * cols elements (h * h = rows * cols / 64:
+    // 4x4, 32x32, 128x128 at 1K, 64K, 1M), as a network's layers do: a 3x3 convolution to 64
+    // channels, a 1x1 one, a depthwise 3x3 one, and a transposed 4x4 one of stride 2 to 32 channels
+    // (twice the side). Strided: the input stored channels-last.
+    auto convolution = [](Case& c, int64_t r, int64_t n, bool s, std::vector<int64_t> weight, int64_t stride, int64_t padding,
+                          int64_t groups, bool transposed) {
+        const int64_t side = conv_side(r, n);
+        c.input("x", conv_input(side, s));
+        c.input("w", random_floats(weight, 2));
+        const int64_t out_channels = transposed ? weight[1] * groups : weight[0];
+        c.input("bias", random_floats({out_channels}, 3));
+        const int64_t out_side = transposed ? (side - 1) * stride - 2 * padding + weight[2] : (side + 2 * padding - weight[2]) / stride + 1;
+        c.set("aten.convolution.default",
+              {positional("input", tensor_arg("x")), positional("weight", tensor_arg("w")), positional("bias", tensor_arg("bias")),
+               positional("stride", ints_arg({stride, stride})), positional("padding", ints_arg({padding, padding})),
+               positional("dilation", ints_arg({1, 1})), positional("transposed", bool_arg(transposed)),
+               positional("output_padding", ints_arg({0, 0})), positional("groups", int_arg(groups))},
+              DType::Float32, {1, out_channels, out_side, out_side});
+    };
+    const std::vector<Spec> conv_specs = {
+        {"conv3x3", [&](Case& c, int64_t r, int64_t n, bool s) { convolution(c, r, n, s, {64, 64, 3, 3}, 1, 1, 1, false); }},
+        {"conv1x1", [&](Case& c, int64_t r, int64_t n, bool s) { convolution(c, r, n, s, {64, 64, 1, 1}, 1, 0, 1, false); }},
+        {"conv_depthwise", [&](Case& c, int64_t r, int64_t n, bool s) { convolution(c, r, n, s, {64, 1, 3, 3}, 1, 1, 64, false); }},
+        {"conv_transpose", [&](Case& c, int64_t r, int64_t n, bool s) { convolution(c, r, n, s, {64, 32, 4, 4}, 2, 1, 1, true); }},
+    };
+    std::vector<Spec> all_specs = specs;
+    all_specs.insert(all_specs.end(), conv_specs.begin(), conv_specs.end());
     if (tsv) std::printf("op\trows\tcols\tlayout\tmedian_us\tp10_us\tcalls\n");
     else std::printf("%-12s %8s %-10s %-8s %10s %10s\n", "kernel", "elements", "shape", "layout", "median_us", "p10_us");
-    for (const auto& spec : specs) {
+    for (const auto& spec : all_specs) {
         if (!ops.empty() && std::find(ops.begin(), ops.end(), spec.name) == ops.end()) continue;
         for (const auto& [rows, cols] : shapes) {
             for (bool strided : layouts) {

@@ -33,7 +33,16 @@ SHAPES = [(8, 128), (64, 1024), (1024, 1024)]
 OPS = ["add", "mul", "relu", "exp", "sigmoid", "tanh", "where",
        "sum_last", "sum_all", "mean_last", "mean_all", "amax_last", "amax_all",
        "softmax_last", "mm", "addmm", "linear",
-       "index_select", "gather", "scatter_add", "sort", "topk"]
+       "index_select", "gather", "scatter_add", "sort", "topk",
+       "conv3x3", "conv1x1", "conv_depthwise", "conv_transpose"]
+
+
+def conv_side(r: int, n: int) -> int:
+    """The side h of a convolution's [1, 64, h, h] input of about r * n elements (kernels_bench.cpp)."""
+    side = 1
+    while (side + 1) ** 2 * 64 <= r * n:
+        side += 1
+    return side
 
 
 def eager_case(op: str, r: int, n: int):
@@ -90,6 +99,22 @@ def eager_case(op: str, r: int, n: int):
     if op == "scatter_add":
         i = torch.randint(0, n, (r, n), generator=g)
         return lambda: torch.scatter_add(x, -1, i, y)
+    if op.startswith("conv"):
+        h = conv_side(r, n)
+        x4 = torch.randn(1, 64, h, h, generator=g)
+        F = torch.nn.functional
+        if op == "conv3x3":
+            w, bias = torch.randn(64, 64, 3, 3, generator=g), torch.randn(64, generator=g)
+            return lambda: F.conv2d(x4, w, bias, padding=1)
+        if op == "conv1x1":
+            w, bias = torch.randn(64, 64, 1, 1, generator=g), torch.randn(64, generator=g)
+            return lambda: F.conv2d(x4, w, bias)
+        if op == "conv_depthwise":
+            w, bias = torch.randn(64, 1, 3, 3, generator=g), torch.randn(64, generator=g)
+            return lambda: F.conv2d(x4, w, bias, padding=1, groups=64)
+        if op == "conv_transpose":
+            w, bias = torch.randn(64, 32, 4, 4, generator=g), torch.randn(32, generator=g)
+            return lambda: F.conv_transpose2d(x4, w, bias, stride=2, padding=1)
     if op == "sort":
         return lambda: torch.sort(x, -1)
     if op == "topk":

@@ -113,8 +113,12 @@ const std::vector<Fact>& all() {
          "a float16 or bfloat16 transposed convolution is computed in float32 and rounded once, while PyTorch's CPU "
          "kernel adds the overlapping contributions in the 16-bit type (col2im): about 0.5 % of float16 values "
          "differ beyond rtol 1e-2 / atol 1e-3, by up to 0.125 on values near 100",
-         "such a convolution goes to pt2ov's CPU kernels, which have none for it: the program is refused naming "
-         "this fact (convert the convolution's input and weight to float32)"},
+         "such a convolution runs on pt2ov's CPU kernel, which adds in 16 bits in PyTorch's order where PyTorch's "
+         "CPU kernel does"},
+        {"ConvolutionOfNoChannels", "2026.4.1",
+         "a convolution whose input has no channels (input [2, 0, 5, 5], weight [4, 0, 3, 3]) returns the weight's "
+         "output channels ([2, 4, 3, 3]); PyTorch's CPU kernel returns none ([2, 0, 3, 3])",
+         "such a convolution runs on pt2ov's CPU kernel, which returns PyTorch's shape"},
         {"BucketizeNanFirst", "2026.4.1",
          "bucketize with right=False puts NaN in bucket 0; PyTorch puts it after the last boundary",
          "every bucketize with right=False runs on pt2ov's CPU kernel"},
@@ -342,10 +346,13 @@ const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) 
     if (op == "aten.gcd.default") return &fact("GcdSignWithZero");
     if (op == "aten.convolution.default" && node.arg(0).kind == ArgKind::Tensor) {
         const auto* transposed = node.find_input("transposed");
-        const DType dtype = graph.value(node.arg(0).name).meta.dtype;
-        if (transposed && transposed->arg.kind == ArgKind::Bool && transposed->arg.bool_value &&
-            (dtype == DType::Float16 || dtype == DType::BFloat16)) {
+        const bool is_transposed = transposed && transposed->arg.kind == ArgKind::Bool && transposed->arg.bool_value;
+        const auto& input = graph.value(node.arg(0).name).meta;
+        if (is_transposed && (input.dtype == DType::Float16 || input.dtype == DType::BFloat16)) {
             return &fact("HalfTransposedConvolutionInFloat");
+        }
+        if (!is_transposed && input.rank() > 1 && input.sizes[1].is_static() && *input.sizes[1].value == 0) {
+            return &fact("ConvolutionOfNoChannels");
         }
     }
     if (node.arity() == 0) return nullptr;  // the rest read arguments: resolved nodes only

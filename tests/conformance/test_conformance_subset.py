@@ -205,6 +205,11 @@ PASSING = [
     # decomposed soft_margin_loss computes in float32 in torch's own program (a skip), its first sample passes
     ('nn.functional.soft_margin_loss', 'float16', 'exported'),
     ('nn.functional.soft_margin_loss', 'float16', 'decomposed'),
+    # 16-bit transposed convolutions on the CPU kernel, which adds the overlaps in 16 bits in eager's
+    # order (HalfTransposedConvolutionInFloat); refused in the sweep, before pt2ov had the kernel
+    ('nn.functional.conv_transpose3d', 'float16', 'exported'),
+    ('nn.functional.conv_transpose1d', 'float16', 'exported'),
+    ('nn.functional.conv_transpose1d', 'float16', 'decomposed'),
     # ties: PyTorch's own topk and kthvalue algorithms on the CPU kernels (TopkOrderNotPyTorchs)
     ('kthvalue', 'int32', 'exported'),
     ('kthvalue', 'int32', 'decomposed'),
@@ -233,9 +238,6 @@ KNOWN_FAILING = {
     ('nn.functional.grid_sample', 'float16', 'decomposed'):
         'refused: 16-bit grid_sampler goes to the CPU kernel (GridSamplerHalfInFloat), which does not round every '
         'step to 16 bits as PyTorch does',
-    ('nn.functional.conv_transpose3d', 'float16', 'exported'):
-        'refused: PyTorch adds a 16-bit transposed convolution in 16 bits, OpenVINO in float32 '
-        '(HalfTransposedConvolutionInFloat); pt2ov has no kernel for it',
 }
 
 

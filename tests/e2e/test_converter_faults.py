@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 import torch
 
-from conftest import describe, inspect_json, run_cli
+from conftest import describe, inspect_json, run_cli, run_engine_in
+from tests.models.compare import to_numpy
 
 # (case, mode): {fact: (op, nodes of that op the fact routes, nodes of that op it leaves)}
 ROUTED = {
@@ -26,6 +28,8 @@ ROUTED = {
     ("integer_result_promotions", "exported"): ("IntegerResultDtypeKept", "aten.cumsum.default", 2, 1),
     ("gcd_signs", "decomposed"): ("GcdSignWithZero", "aten.gcd.default", 2, 0),
     ("linspace_dtypes", "exported"): ("LinspaceDtypeIgnored", "aten.linspace.default", 1, 3),
+    ("convolution_of_no_channels", "exported"): ("ConvolutionOfNoChannels", "aten.conv2d.default", 1, 1),
+    ("convolution_of_no_channels", "decomposed"): ("ConvolutionOfNoChannels", "aten.convolution.default", 1, 1),
 }
 
 
@@ -81,21 +85,27 @@ class _TransposedConvolution(torch.nn.Module):
 @pytest.mark.parametrize("dims", [1, 2, 3])
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32])
 @pytest.mark.parametrize("mode", ["exported", "decomposed"])
-def test_half_transposed_convolution_is_refused_naming_the_fact(tmp_path, dims, dtype, mode):
+def test_half_transposed_convolution_runs_on_the_cpu_kernel(tmp_path, dims, dtype, mode):
     """PyTorch's CPU kernel adds a 16-bit transposed convolution's overlapping contributions in
-    16 bits; OpenVINO sums in float32 (HalfTransposedConvolutionInFloat). pt2ov has no kernel of
-    its own for it, so the 16-bit program is refused naming the fact; float32 runs."""
+    16 bits (where it does not hand it to oneDNN); OpenVINO sums in float32
+    (HalfTransposedConvolutionInFloat). The 16-bit node runs on pt2ov's convolution kernel, its
+    reason naming the fact, and returns eager's values bit for bit; float32 stays on OpenVINO."""
     module = _TransposedConvolution(dims).to(dtype).eval()
-    x = torch.randn((1, 4) + (5,) * dims).to(dtype)
+    x = (torch.randn((2, 4) + (5,) * dims) * 4).to(dtype)
     ep = torch.export.export(module, (x,))
     if mode == "decomposed":
         ep = ep.run_decompositions()
     pt2 = tmp_path / "model.pt2"
     torch.export.save(ep, pt2)
-    proc = run_cli(["inspect", pt2])
+    doc = inspect_json(pt2)
+    convs = [(kind, node) for kind, node in _nodes(doc) if "conv" in node["target"]]
+    assert len(convs) == 1, doc
+    kind, node = convs[0]
     if dtype == torch.float32:
-        assert proc.returncode == 0, describe(proc)
+        assert kind == "openvino", node
         return
-    assert proc.returncode == 2, describe(proc)
-    assert "openvino_facts HalfTransposedConvolutionInFloat" in proc.stderr, describe(proc)
-    assert len(proc.stderr.strip().splitlines()) == 1, describe(proc)
+    assert kind == "cpu" and "(openvino_facts HalfTransposedConvolutionInFloat)" in node["reason"], node
+    (actual,), = run_engine_in(tmp_path, pt2, [(x,)])
+    with torch.no_grad():
+        expected = module(x)
+    assert np.array_equal(actual.view(np.uint16), to_numpy(expected).view(np.uint16)), (actual, expected)

@@ -164,3 +164,27 @@ def test_programs_that_are_not_timed(tmp_path):
     small = _save(tmp_path, TinyMLP().eval(), (x,), "small")
     assert "measurement" not in _inspect(small, "--strict"), "--strict allows no CPU step"
     assert "measurement" in _inspect(small)
+
+
+class TinyConvNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.up = torch.nn.ConvTranspose2d(8, 4, 2, stride=2)
+
+    def forward(self, x):
+        return self.up(torch.relu(self.conv(x)))
+
+
+def test_a_small_convolution_network_is_timed(tmp_path):
+    """Every node of a small conv net has a CPU kernel (the convolution kernel among them), so
+    its placement is timed, and whichever plan is kept returns eager's values."""
+    torch.manual_seed(0)
+    module = TinyConvNet().eval()
+    x = torch.randn(1, 3, 8, 8)
+    pt2 = _save(tmp_path, module, (x,), "tiny_conv")
+    method = _inspect(pt2)
+    measurement = method["measurement"]
+    assert measurement["openvino_us"] > 0 and measurement["cpu_us"] > 0, measurement
+    with torch.no_grad():
+        _assert_eager(module(x), _run(tmp_path, pt2, x))

@@ -419,3 +419,26 @@ register(
         "routed; its decomposed form, made of other ops, can differ from eager by one f16 ulp.)",
     )
 )
+
+
+class ConvolutionOfNoChannels(nn.Module):
+    def forward(self, empty, w_empty, bias, x, w):
+        return torch.nn.functional.conv2d(empty, w_empty, bias), torch.nn.functional.conv2d(x, w, bias, padding=1)
+
+
+def _no_channel_inputs(variant):
+    g = torch.Generator().manual_seed(variant)
+    return (torch.zeros(2, 0, 5, 5), torch.zeros(4, 0, 3, 3), torch.randn(4, generator=g),
+            torch.randn(2, 3, 5, 5, generator=g), torch.randn(4, 3, 3, 3, generator=g))
+
+
+register(
+    ModelCase(
+        name="convolution_of_no_channels",
+        make_module=lambda: ConvolutionOfNoChannels().eval(),
+        make_inputs=_no_channel_inputs,
+        notes="conv2d of an input with no channels: PyTorch returns no channels ([2, 0, 3, 3]), OpenVINO 2026.4.1 "
+        "returned the weight's four ([2, 4, 3, 3]) with exit 0 (openvino_facts ConvolutionOfNoChannels); such a "
+        "convolution runs on pt2ov's CPU kernel, the one with channels stays on OpenVINO.",
+    )
+)

@@ -1077,6 +1077,51 @@ TEST(OpenVINOFacts, HalfTransposedConvolutionInFloat) {
     }
 }
 
+// A convolution of an input without channels: PyTorch's CPU kernel returns no channels either;
+// this records the shape OpenVINO gives.
+TEST(OpenVINOFacts, ConvolutionOfNoChannels) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 0, 5, 5});
+    auto w = ov::op::v0::Constant::create(ov::element::f32, ov::Shape{4, 0, 3, 3}, std::vector<float>{});
+    auto conv = std::make_shared<ov::op::v1::Convolution>(x, w, ov::Strides{1, 1}, ov::CoordinateDiff{0, 0},
+                                                          ov::CoordinateDiff{0, 0}, ov::Strides{1, 1});
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{conv->output(0)}, ov::ParameterVector{x});
+    std::string shape;
+    try {
+        auto request = compile_on_cpu(model).create_infer_request();
+        request.set_input_tensor(0, ov::Tensor(ov::element::f32, {2, 0, 5, 5}));
+        request.infer();
+        shape = request.get_output_tensor(0).get_shape().to_string();
+    } catch (const std::exception& e) {
+        shape = std::string("an error: ") + e.what();
+    }
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": a convolution of [2, 0, 5, 5] by [4, 0, 3, 3] gives " << shape
+              << " (PyTorch: [2, 0, 3, 3])\n";
+    RecordProperty("convolution_no_channels_shape", shape);
+
+    // pt2ov's rule: a forward convolution of an input without channels runs on the CPU kernel.
+    for (const int64_t channels : {int64_t{0}, int64_t{3}}) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", pt2ov::DType::Float32, {2, channels, 5, 5});
+        b.value("w", pt2ov::DType::Float32, {4, channels, 3, 3});
+        b.value("y", pt2ov::DType::Float32, {2, channels == 0 ? 0 : 4, 3, 3});
+        b.node("y", "aten.convolution.default",
+               {{"input", pt2ov::graph::tensor_arg("x"), false}, {"weight", pt2ov::graph::tensor_arg("w"), false},
+                {"bias", pt2ov::graph::none_arg(), false}, {"stride", pt2ov::graph::ints_arg({1, 1}), false},
+                {"padding", pt2ov::graph::ints_arg({0, 0}), false}, {"dilation", pt2ov::graph::ints_arg({1, 1}), false},
+                {"transposed", pt2ov::graph::bool_arg(false), false},
+                {"output_padding", pt2ov::graph::ints_arg({0, 0}), false}, {"groups", pt2ov::graph::int_arg(1), false}},
+               {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        if (channels == 0) {
+            ASSERT_NE(fault, nullptr);
+            EXPECT_EQ(fault->name, "ConvolutionOfNoChannels");
+        } else {
+            EXPECT_EQ(fault, nullptr);
+        }
+    }
+}
+
 TEST(OpenVINOFacts, BucketizeNanFirst) {
     std::vector<float> value{std::numeric_limits<float>::quiet_NaN(), 0.5f, 3.0f};
     std::vector<float> bounds{-2.0f, 0.0f, 1.0f};
