@@ -91,6 +91,9 @@ struct PlacementReport {
         size_t step = 0;     // that step, numbered as `steps` from 1; 0 when no node computes it
         std::string node;    // the node whose result is the new value ("" when it is an input)
         std::string carried;  // how it travels between calls, in words
+        // > 0: every use of the buffer reads or writes one constant index of its dim 0, and it
+        // runs as this many buffers, one per index (the state API still takes it whole)
+        size_t split_into = 0;
     };
     // A small program's placement timed at load (LoadOptions::measure_placement).
     struct Measurement {

@@ -129,6 +129,31 @@ void bind_signature(PreparedMethod& prepared) {
     prepared.stored = prepared.archive->weights(model);
     for (auto& [name, tensor] : prepared.archive->constants(model)) prepared.stored.emplace(name, tensor);
     const auto custom_objects = prepared.archive->custom_objects(model);
+    // A buffer split by the rewrite (graph/split_buffers.cpp): each part is a view of its row of
+    // the stacked buffer's bytes in the mapping, so nothing is copied or held twice (E7).
+    for (const auto& split : graph.buffer_splits) {
+        auto it = prepared.stored.find(split.target);
+        if (it == prepared.stored.end()) {
+            throw ArchiveError(path + ": '" + split.target + "' is an input of " + prepared.where +
+                               " but the archive holds no such weight or constant; re-save the program");
+        }
+        const archive::StoredTensor stacked = it->second;
+        const std::vector<int64_t> sizes = stacked.meta.static_sizes();
+        const std::vector<int64_t> strides = stacked.meta.static_strides();
+        if (sizes.empty() || sizes[0] != static_cast<int64_t>(split.parts.size())) {
+            throw ArchiveError(path + ": buffer '" + split.target + "' is stored with another shape than the program "
+                               "reads; the archive is damaged: save the program again with torch.export.save");
+        }
+        for (size_t r = 0; r < split.parts.size(); ++r) {
+            archive::StoredTensor part = stacked;
+            part.name = split.parts[r];
+            part.meta.sizes.erase(part.meta.sizes.begin());
+            part.meta.strides.erase(part.meta.strides.begin());
+            part.meta.storage_offset = stacked.meta.storage_offset + static_cast<int64_t>(r) * strides[0];
+            part.meta.dim_order = graph::dim_order_from_strides(part.meta.static_sizes(), part.meta.static_strides());
+            prepared.stored[part.name] = part;
+        }
+    }
 
     for (const auto& spec : graph.output_specs) {
         if (spec.kind == graph::OutputSpec::Kind::BufferMutation) continue;
@@ -612,7 +637,13 @@ PlacementReport report(const PreparedMethod& prepared, const partition::Plan& pl
             }
         }
     }
-    // Each mutated buffer: what computes its new value and how the executor carries it.
+    // Each mutated buffer: what computes its new value and how the executor carries it. A split
+    // buffer is reported once, under its own name, from its parts.
+    std::map<std::string, const graph::BufferSplit*> split_of_part;
+    for (const auto& split : graph.buffer_splits) {
+        for (const auto& part : split.parts) split_of_part[part] = &split;
+    }
+    std::map<const graph::BufferSplit*, std::vector<PlacementReport::State>> parts_of_split;
     for (size_t i = 0; i < graph.output_specs.size(); ++i) {
         const auto& spec = graph.output_specs[i];
         if (spec.kind != graph::OutputSpec::Kind::BufferMutation) continue;
@@ -662,11 +693,32 @@ PlacementReport report(const PreparedMethod& prepared, const partition::Plan& pl
             }
             if (state.step > 0 && report.steps[state.step - 1].kind == "cpu") state.update = "cpu";
         }
-        report.state.push_back(std::move(state));
+        const auto split = split_of_part.find(spec.target);
+        if (split == split_of_part.end()) {
+            report.state.push_back(std::move(state));
+            continue;
+        }
+        auto& parts = parts_of_split[split->second];
+        parts.push_back(std::move(state));
+        if (parts.size() < split->second->parts.size()) continue;
+        PlacementReport::State whole = parts.front();
+        whole.name = split->second->target;
+        whole.split_into = parts.size();
+        if (auto it = prepared.stored.find(whole.name); it != prepared.stored.end()) whole.shape = it->second.meta.static_sizes();
+        std::set<std::string> carried;
+        for (const auto& part : parts) {
+            if (part.update == "cpu") whole.update = "cpu";
+            if (&part != &parts.front() && !part.node.empty()) whole.node += (whole.node.empty() ? "" : ", ") + part.node;
+            if (carried.insert(part.carried).second && &part != &parts.front()) whole.carried += "; " + part.carried;
+        }
+        whole.carried = "split into " + std::to_string(parts.size()) + " buffers, one per index of dim 0 (every use " +
+                        "reads or writes one constant index), each: " + whole.carried;
+        report.state.push_back(std::move(whole));
     }
 
     std::set<const std::byte*> storages;
     for (const auto& [name, stored] : prepared.stored) {
+        if (split_of_part.count(name)) continue;  // a view of a row of a buffer counted itself
         report.constant_count++;
         int64_t numel = 1;
         for (auto s : stored.meta.static_sizes()) numel *= s;

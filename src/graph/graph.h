@@ -164,6 +164,13 @@ struct OutputSpec {
     std::string target;  // buffer_name / parameter_name / user input name for mutations
 };
 
+// A mutated buffer run as one buffer per index of its dim 0 (graph/split_buffers.cpp): the
+// signature names the parts, and the state API the stacked buffer, as the archive does.
+struct BufferSplit {
+    std::string target;              // the stacked buffer's state-dict name ("k_cache")
+    std::vector<std::string> parts;  // per index of dim 0, the part's target ("k_cache[0]")
+};
+
 struct Graph {
     std::vector<Node> nodes;  // topological order, as stored
     std::map<std::string, Value> values;
@@ -172,6 +179,7 @@ struct Graph {
     std::vector<InputSpec> input_specs;
     std::vector<OutputSpec> output_specs;
     std::map<std::string, SymbolRange> ranges;  // range_constraints, by symbol
+    std::vector<BufferSplit> buffer_splits;     // in signature order
 
     size_t value_count = 0;  // slots numbered by number_values()
 

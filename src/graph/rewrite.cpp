@@ -37,6 +37,7 @@ void prepare_for_lowering(Graph& graph, const std::string& where) {
     lower_training_ops(graph, where);
     clamp_slice_bounds(graph, where);
     canonicalize(graph, where);  // graph/canonical_forms.h
+    split_stacked_buffers(graph, where);  // graph/split_buffers.cpp
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,10 @@
 //      would give it;
 //   3. rewrite training-IR ops that OpenVINO's FX op table lacks into their core-ATen forms;
 //   4. clamp slice bounds beyond the sliced dim (`x[1:]` ends at 2**63 - 1) as PyTorch does,
-//      so they fit in 32 bits (slice_bounds.cpp).
+//      so they fit in 32 bits (slice_bounds.cpp);
+//   5. canonical forms of nodes OpenVINO gets wrong (canonical_forms.h);
+//   6. split a mutated buffer used one constant index of dim 0 at a time (a stacked KV cache
+//      written through per-layer views) into one buffer per index (split_buffers.cpp).
 #pragma once
 
 #include <set>
@@ -38,5 +41,7 @@ void drop_assertions(Graph& graph);
 void functionalize_in_place_ops(Graph& graph, const std::string& where);
 void lower_training_ops(Graph& graph, const std::string& where);
 void clamp_slice_bounds(Graph& graph, const std::string& where);
+// Records each split in Graph::buffer_splits; a buffer with any other use is left whole.
+void split_stacked_buffers(Graph& graph, const std::string& where);
 
 }  // namespace pt2ov::graph

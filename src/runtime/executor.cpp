@@ -210,6 +210,20 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
         buffer_of_target[target] = static_cast<int>(buffers_.size());
         buffers_.push_back(std::move(buffer));
     }
+    // A buffer the rewrite split into one buffer per index of dim 0 (graph/split_buffers.cpp):
+    // the state API takes it whole, by its own name.
+    for (const auto& split : graph.buffer_splits) {
+        Split whole;
+        whole.name = split.target;
+        whole.sizes = prepared.stored.at(split.target).meta.static_sizes();
+        for (const auto& part : split.parts) {
+            const auto it = buffer_of_target.find(part);
+            if (it == buffer_of_target.end()) throw InternalError("part '" + part + "' of a split buffer is not mutated");
+            buffers_[static_cast<size_t>(it->second)].split = static_cast<int>(splits_.size());
+            whole.parts.push_back(it->second);
+        }
+        splits_.push_back(std::move(whole));
+    }
     std::vector<int> buffer_of_slot(graph.value_count, -1);  // a mutation's new value → its buffer
     for (size_t i = 0; i < graph.outputs.size(); ++i) {
         const auto& out = graph.outputs[i];
@@ -583,16 +597,25 @@ void Executor::run_openvino_step(const Step& step, StepContext& context, CallCon
 
 std::vector<std::string> Executor::state_names() const {
     std::vector<std::string> names;
-    for (const auto& buffer : buffers_) names.push_back(buffer.name);
+    for (const auto& buffer : buffers_) {
+        const std::string& name = buffer.split < 0 ? buffer.name : splits_[static_cast<size_t>(buffer.split)].name;
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
     return names;
 }
 
-Executor::MutatedBuffer& Executor::buffer_named(const std::string& name, const char* what) {
+std::vector<Executor::MutatedBuffer*> Executor::buffers_named(const std::string& name, const char* what) {
+    std::vector<MutatedBuffer*> found;
+    for (const auto& split : splits_) {
+        if (split.name != name) continue;
+        for (int part : split.parts) found.push_back(&buffers_[static_cast<size_t>(part)]);
+        return found;
+    }
     for (auto& buffer : buffers_) {
-        if (buffer.name == name) return buffer;
+        if (buffer.split < 0 && buffer.name == name) return {&buffer};
     }
     std::string known;
-    for (const auto& buffer : buffers_) known += (known.empty() ? "'" : ", '") + buffer.name + "'";
+    for (const auto& state : state_names()) known += (known.empty() ? "'" : ", '") + state + "'";
     throw InputError(prepared_.where + ": cannot " + what + " state '" + name + "': the program mutates " +
                      (known.empty() ? std::string("no buffer") : "only the buffers " + known));
 }
@@ -612,44 +635,77 @@ void Executor::set_openvino_state(const MutatedBuffer& buffer, const StridedTens
                  [&] { openvino_variable(buffer).set_state(wrap(contiguous)); });
 }
 
-Tensor Executor::read_state(const std::string& name) const {
-    std::lock_guard lock(state_mutex_);
-    const MutatedBuffer& buffer = const_cast<Executor*>(this)->buffer_named(name, "read");
+void Executor::read_buffer(const MutatedBuffer& buffer, std::byte* destination) const {
+    const size_t bytes = static_cast<size_t>(buffer.initial.numel()) * buffer.initial.element_size();
     if (buffer.openvino_step < 0) {
-        const StridedTensor copy = contiguous_copy(buffer.state);
-        return Tensor::adopt(copy.dtype, copy.sizes, copy.data, copy.owner);
+        if (!bytes) return;
+        StridedTensor into = buffer.initial;
+        into.strides = kernels::contiguous_strides(into.sizes);
+        into.data = destination;
+        into.owner = nullptr;
+        kernels::copy_into(buffer.state, into);
+        return;
     }
-    const ov::Tensor held = with_context(prepared_.where + ": OpenVINO could not read state '" + name + "'",
+    const ov::Tensor held = with_context(prepared_.where + ": OpenVINO could not read state '" + buffer.name + "'",
                                          [&] { return openvino_variable(buffer).get_state(); });
     // OpenVINO's CPU plugin holds a 0-d state as shape [1]: the elements are what must match.
     if (held.get_element_type() != lower::element_type(buffer.initial.dtype) ||
         static_cast<int64_t>(held.get_size()) != buffer.initial.numel()) {
-        throw InternalError(prepared_.where + ": OpenVINO holds state '" + name + "' as " +
+        throw InternalError(prepared_.where + ": OpenVINO holds state '" + buffer.name + "' as " +
                             held.get_element_type().get_type_name() + " " + held.get_shape().to_string());
     }
-    Tensor copy = Tensor::allocate(buffer.initial.dtype, buffer.initial.sizes);
-    if (copy.byte_size()) std::memcpy(copy.data(), held.data(), copy.byte_size());
+    if (bytes) std::memcpy(destination, held.data(), bytes);
+}
+
+void Executor::write_buffer(MutatedBuffer& buffer, const StridedTensor& value) {
+    if (buffer.openvino_step >= 0) {
+        set_openvino_state(buffer, value);
+    } else {
+        buffer.state = contiguous_copy(value);
+    }
+}
+
+Tensor Executor::read_state(const std::string& name) const {
+    std::lock_guard lock(state_mutex_);
+    const auto buffers = const_cast<Executor*>(this)->buffers_named(name, "read");
+    // A split buffer is its parts stacked along dim 0, each part one row of contiguous bytes.
+    std::vector<int64_t> sizes = buffers.front()->initial.sizes;
+    if (buffers.front()->split >= 0) sizes = splits_[static_cast<size_t>(buffers.front()->split)].sizes;
+    Tensor copy = Tensor::allocate(buffers.front()->initial.dtype, sizes);
+    size_t offset = 0;
+    for (const MutatedBuffer* buffer : buffers) {
+        read_buffer(*buffer, static_cast<std::byte*>(copy.data()) + offset);
+        offset += static_cast<size_t>(buffer->initial.numel()) * buffer->initial.element_size();
+    }
     return copy;
 }
 
 void Executor::write_state(const std::string& name, const Tensor& value) {
     std::lock_guard lock(state_mutex_);
-    MutatedBuffer& buffer = buffer_named(name, "write");
-    auto shape_text = [](const std::vector<int64_t>& sizes) {
+    const auto buffers = buffers_named(name, "write");
+    const DType dtype = buffers.front()->initial.dtype;
+    std::vector<int64_t> sizes = buffers.front()->initial.sizes;
+    if (buffers.front()->split >= 0) sizes = splits_[static_cast<size_t>(buffers.front()->split)].sizes;
+    auto shape_text = [](const std::vector<int64_t>& dims) {
         std::string text = "(";
-        for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
-        return text + (sizes.size() == 1 ? ",)" : ")");
+        for (size_t i = 0; i < dims.size(); ++i) text += (i ? ", " : "") + std::to_string(dims[i]);
+        return text + (dims.size() == 1 ? ",)" : ")");
     };
-    if (value.dtype() != buffer.initial.dtype || value.shape() != buffer.initial.sizes) {
-        throw InputError(prepared_.where + ": state '" + name + "' is " + std::string(dtype_name(buffer.initial.dtype)) +
-                         " of shape " + shape_text(buffer.initial.sizes) + "; the value given is " +
+    if (value.dtype() != dtype || value.shape() != sizes) {
+        throw InputError(prepared_.where + ": state '" + name + "' is " + std::string(dtype_name(dtype)) +
+                         " of shape " + shape_text(sizes) + "; the value given is " +
                          std::string(dtype_name(value.dtype())) + " of shape " + shape_text(value.shape()));
     }
     if (value.numel() > 0 && !value.data()) throw InputError(prepared_.where + ": state '" + name + "': the value has no data");
-    if (buffer.openvino_step >= 0) {
-        set_openvino_state(buffer, view_of(value));
-    } else {
-        buffer.state = contiguous_copy(view_of(value));
+    const StridedTensor whole = view_of(value);
+    if (buffers.front()->split < 0) {
+        write_buffer(*buffers.front(), whole);
+        return;
+    }
+    for (size_t r = 0; r < buffers.size(); ++r) {
+        const std::vector<int64_t> row_sizes(whole.sizes.begin() + 1, whole.sizes.end());
+        const std::vector<int64_t> row_strides(whole.strides.begin() + 1, whole.strides.end());
+        write_buffer(*buffers[r], whole.view(row_sizes, row_strides, static_cast<int64_t>(r) * whole.strides[0]));
     }
 }
 

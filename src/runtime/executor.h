@@ -157,6 +157,14 @@ private:
         kernels::StridedTensor state;
         std::array<kernels::StridedTensor, 2> halves;
         int openvino_step = -1;  // the step holding it as OpenVINO state, or -1: pt2ov carries it
+        int split = -1;          // the split buffer (splits_) it is one index of dim 0 of, or -1
+    };
+    // A buffer run as one MutatedBuffer per index of its dim 0 (graph::BufferSplit): the state
+    // API reads and writes it whole, under its own name.
+    struct Split {
+        std::string name;
+        std::vector<int64_t> sizes;  // the whole buffer's
+        std::vector<int> parts;      // per index of dim 0: the part in buffers_
     };
 
     // One program output (graph::Graph::outputs), resolved.
@@ -190,7 +198,11 @@ private:
                  std::vector<kernels::StridedTensor>& bound) const;
     void make_values(const Step& step, Values& values) const;
 
-    MutatedBuffer& buffer_named(const std::string& name, const char* what);
+    // The buffers behind a state name: one, or a split buffer's parts in index order.
+    std::vector<MutatedBuffer*> buffers_named(const std::string& name, const char* what);
+    // A buffer's state copied into `destination` (contiguous), or set from `value`.
+    void read_buffer(const MutatedBuffer& buffer, std::byte* destination) const;
+    void write_buffer(MutatedBuffer& buffer, const kernels::StridedTensor& value);
     // The OpenVINO variable holding a buffer kept as OpenVINO state.
     ov::VariableState openvino_variable(const MutatedBuffer& buffer) const;
     void set_openvino_state(const MutatedBuffer& buffer, const kernels::StridedTensor& value) const;
@@ -206,6 +218,7 @@ private:
     std::vector<Output> outputs_;
     size_t user_output_count_ = 0;
     std::vector<MutatedBuffer> buffers_;  // written under state_mutex_ only
+    std::vector<Split> splits_;
     // Memory kept across calls that no call context owns (state halves, constants OpenVINO
     // hands back): never handed out as is. Fixed at load but for the state halves, which
     // change under state_mutex_ only.

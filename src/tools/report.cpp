@@ -60,7 +60,8 @@ std::string report_json(const std::vector<PlacementReport>& reports) {
                              {"update", buffer.update},
                              {"step", buffer.step},
                              {"node", buffer.node},
-                             {"carried", buffer.carried}});
+                             {"carried", buffer.carried},
+                             {"split_into", buffer.split_into}});
         }
         methods[report.method] = {
             {"steps", steps},

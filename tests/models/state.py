@@ -149,3 +149,60 @@ register(
         "return y, torch.sin(y)` (a cycle-prone partition shape, a channels-last copy).",
     )
 )
+
+
+# ---------------------------------------------------------------------------------------------
+class StackedCache(nn.Module):
+    """Hugging Face's StaticCache and ExecuTorch exports keep every layer's key (and value) cache
+    in one buffer, written through a per-layer view: `k_cache[i].index_copy_(...)`,
+    `v_cache[i][:, pos] = v`, then `k_cache[i]` read. Every use picks one constant layer, so
+    pt2ov runs each layer's cache as a buffer of its own (graph/split_buffers.cpp). `use` adds a
+    use that keeps the buffer whole: the whole cache read ("whole"), a layer picked by a tensor
+    known only at run time ("dynamic_row"), a pick along another dim ("other_dim")."""
+
+    LAYERS, HEADS, MAX_LEN, D = 3, 2, 5, 4
+
+    def __init__(self, use=None):
+        super().__init__()
+        self.use = use
+        shape = (self.LAYERS, self.HEADS, self.MAX_LEN, self.D)
+        self.register_buffer("k_cache", torch.arange(float(torch.Size(shape).numel())).reshape(shape) / 8)
+        self.register_buffer("v_cache", torch.zeros(shape))
+
+    def forward(self, x, pos, layer):
+        # x: (HEADS, 1, D); pos: (1,) int64, the position written; layer: () int64
+        # What is written is exact (a product by a small integer, a difference), so the state is
+        # bit for bit eager's; what is read from the caches is computed, within E5.
+        out = x
+        for i in range(self.LAYERS):
+            k_cache, v_cache = self.k_cache[i], self.v_cache[i]
+            k_cache.index_copy_(1, pos, x * (i + 2))
+            v_cache[:, pos] = x - i
+            out = out + (k_cache * v_cache).sum(1, keepdim=True) / 16
+        extra = torch.zeros(())
+        if self.use == "whole":
+            extra = self.k_cache.sum()
+        elif self.use == "dynamic_row":
+            extra = torch.index_select(self.v_cache, 0, layer.view(1)).sum()
+        elif self.use == "other_dim":
+            extra = self.k_cache.select(1, 0).sum()
+        return out, self.k_cache[2] * 2, extra
+
+
+def _stacked_cache_inputs(variant):
+    generator = torch.Generator().manual_seed(540 + variant)
+    x = torch.randn(StackedCache.HEADS, 1, StackedCache.D, generator=generator)
+    return (x, torch.tensor([(3 * variant + 1) % StackedCache.MAX_LEN]), torch.tensor(variant % StackedCache.LAYERS))
+
+
+for _use in (None, "whole", "dynamic_row", "other_dim"):
+    register(
+        ModelCase(
+            name="stacked_cache" + (f"_{_use}" if _use else ""),
+            make_module=lambda use=_use: StackedCache(use).eval(),
+            make_inputs=_stacked_cache_inputs,
+            exact_outputs=(1,),
+            notes="one key and one value buffer for 3 layers, written through per-layer views; "
+            + ("split into a buffer per layer" if _use is None else f"kept whole: {_use.replace('_', ' ')} use"),
+        )
+    )

@@ -243,6 +243,52 @@ def test_errors_are_exceptions_with_one_line_messages(tmp_path, exported):
     assert issubclass(pt2ov.UnsupportedError, pt2ov.Error)
 
 
+@pytest.mark.parametrize("form", ["exported", "decomposed"])
+def test_stacked_cache_state_read_write_reset_between_calls(exported, tmp_path, form):
+    """A stacked cache runs as one buffer per layer (graph/split_buffers.cpp); the state API takes
+    the stacked buffer whole, by its own name: every read after every call is eager's buffer, bit
+    for bit, a write sets every layer, a reset puts every layer back."""
+    case = get_case("stacked_cache")
+    ep = torch.export.load(str(exported.path("stacked_cache")))
+    if form == "decomposed":
+        ep = ep.run_decompositions()
+    path = tmp_path / f"stacked_cache-{form}.pt2"
+    torch.export.save(ep, str(path))
+    program = pt2ov.load(path)
+    eager = case.make_module()
+    assert sorted(program.state_names) == ["k_cache", "v_cache"]
+
+    def call(k):
+        x, _, layer = case.make_inputs(k % 2)
+        args = (x * (k + 1), torch.tensor([(3 * k) % 5]), layer)
+        got = program(*args)
+        with torch.no_grad():
+            want = eager(*args)
+        rtol, atol = case.tolerance
+        assert_output_matches(to_numpy(got[0]), want[0], rtol=rtol, atol=atol, exact=False, label=f"call {k}")
+        assert np.asarray(got[1]).tobytes() == want[1].numpy().tobytes()
+        for name in ("k_cache", "v_cache"):
+            assert program.read_state(name).tobytes() == getattr(eager, name).numpy().tobytes(), (k, name)
+
+    for k in range(6):
+        call(k)
+    written = np.random.default_rng(3).standard_normal((3, 2, 5, 4)).astype(np.float32)
+    program.write_state("v_cache", written)
+    eager.v_cache.copy_(torch.from_numpy(written))
+    assert program.read_state("v_cache").tobytes() == written.tobytes()
+    for k in range(6, 9):
+        call(k)
+    program.reset_state()
+    eager = case.make_module()
+    for name in ("k_cache", "v_cache"):
+        assert program.read_state(name).tobytes() == getattr(eager, name).numpy().tobytes()
+    call(9)
+    with pytest.raises(pt2ov.InputError, match=r"state 'k_cache' is float32 of shape \(3, 2, 5, 4\)"):
+        program.write_state("k_cache", np.zeros((2, 5, 4), np.float32))
+    with pytest.raises(pt2ov.InputError, match=r"only the buffers 'k_cache', 'v_cache'"):
+        program.read_state("k_cache[0]")
+
+
 def test_four_threads_share_one_program(exported):
     case = get_case("mlp")
     program = pt2ov.load(exported.path("mlp"))

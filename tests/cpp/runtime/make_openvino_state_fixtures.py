@@ -1,7 +1,8 @@
 """The archives tests/cpp/runtime/test_openvino_state.cpp loads with and without OpenVINO state:
 a 0-d float32 counter with a float32 cache written by index_copy_, a 0-d int32 counter, a
 program whose OpenVINO step computes nothing but the state, and 0-d and 1-d int64 buffers
-(which OpenVINO's CPU plugin cannot hold as state).
+(which OpenVINO's CPU plugin cannot hold as state), and two layers' caches stacked in one
+buffer written through per-layer views (split into a buffer per layer, graph/split_buffers.cpp).
 
 Usage: make_openvino_state_fixtures.py OUT_DIR (writes OUT_DIR/<name>.pt2 and OUT_DIR/ready)."""
 import pathlib
@@ -54,6 +55,19 @@ class Int64Cache(torch.nn.Module):
         return (self.ids.float() * 2.0).sum()
 
 
+class StackedCache(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("cache", torch.zeros(2, 8, 4))
+
+    def forward(self, x, pos):
+        out = x
+        for i in range(2):
+            self.cache[i].index_copy_(0, pos, out * (i + 2))
+            out = self.cache[i].sum(0, keepdim=True) * 0.125
+        return out
+
+
 def save(module, args, path):
     torch.export.save(torch.export.export(module.eval(), args), path)
 
@@ -66,6 +80,7 @@ def main(out_dir):
     save(IntCounter(torch.int64), (torch.arange(3),), out / "int64_counter.pt2")
     save(OnlyState(), (torch.randn(4),), out / "only_state.pt2")
     save(Int64Cache(), (torch.tensor([5]), torch.tensor([1])), out / "int64_cache.pt2")
+    save(StackedCache(), (torch.randn(1, 4), torch.tensor([2])), out / "stacked_cache.pt2")
     (out / "ready").write_text("ok\n")
 
 

@@ -121,6 +121,40 @@ TEST(OpenVINOState, CounterAndCacheAreOpenVINOStateAndGiveTheSameValues) {
     EXPECT_THROW(on.read_state("nope"), InputError);
 }
 
+// A stacked cache runs as one buffer per layer (graph/split_buffers.cpp), each part OpenVINO
+// state or carried by pt2ov; either way the calls and the whole buffer read back are the same
+// bytes, and write_state and reset_state of the stacked name set every layer.
+TEST(OpenVINOState, SplitStackedCacheGivesTheSameValues) {
+    const std::string path = state_fixture("stacked_cache.pt2");
+    Program on = Program::load(path, with_openvino_state(true));
+    Program off = Program::load(path, with_openvino_state(false));
+    ASSERT_EQ(on.state_names(), std::vector<std::string>{"cache"});
+    ASSERT_EQ(off.state_names(), std::vector<std::string>{"cache"});
+    for (Program* program : {&on, &off}) {
+        EXPECT_EQ(state_named(*program, "cache").split_into, 2u);
+        EXPECT_EQ(state_named(*program, "cache").shape, (std::vector<int64_t>{2, 8, 4}));
+    }
+    EXPECT_TRUE(carried_by_openvino(on, "cache")) << state_named(on, "cache").carried;
+    EXPECT_FALSE(carried_by_openvino(off, "cache")) << state_named(off, "cache").carried;
+    expect_same_calls(on, off, cache_calls(), "from load");
+
+    Tensor cache = Tensor::allocate(DType::Float32, {2, 8, 4});
+    for (int64_t i = 0; i < cache.numel(); ++i) cache.data_as<float>()[i] = 0.125f * static_cast<float>(i) - 5;
+    for (Program* program : {&on, &off}) program->write_state("cache", cache);
+    EXPECT_TRUE(same_bytes(on.read_state("cache"), cache));
+    EXPECT_TRUE(same_bytes(off.read_state("cache"), cache));
+    expect_same_calls(on, off, cache_calls(), "after write_state");
+
+    on.reset_state();
+    off.reset_state();
+    const Tensor zeros = Tensor::allocate(DType::Float32, {2, 8, 4});
+    EXPECT_TRUE(same_bytes(on.read_state("cache"), zeros));
+    EXPECT_TRUE(same_bytes(off.read_state("cache"), zeros));
+    expect_same_calls(on, off, cache_calls(), "after reset_state");
+    EXPECT_THROW(on.write_state("cache", Tensor::allocate(DType::Float32, {8, 4})), InputError);
+    EXPECT_THROW(on.read_state("cache[0]"), InputError);
+}
+
 TEST(OpenVINOState, Int32CounterIsOpenVINOState) {
     const std::string path = state_fixture("int32_counter.pt2");
     Program on = Program::load(path, with_openvino_state(true));
