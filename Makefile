@@ -123,7 +123,7 @@ endef
 ASAN_BUILD := build-asan
 SANITIZE_GTEST ?= -OpenVINOFacts.EmptyShapeBroadcastCrash:OpenVINOFacts.*Crashes
 SANITIZE_E2E ?= $(wildcard tests/e2e/test_kernels*.py) tests/e2e/test_errors.py tests/e2e/test_state.py \
-	tests/e2e/test_converter_faults.py tests/e2e/test_inspect.py
+	tests/e2e/test_converter_faults.py tests/e2e/test_inspect.py tests/e2e/test_split_buffers.py
 ASAN_REPORTS = $(CURDIR)/$(ASAN_BUILD)/reports
 # $(call asan_env,REPORTS_FOLDER)
 asan_env = ASAN_OPTIONS="log_path=$(1)/asan detect_leaks=1 exitcode=86 \
