@@ -41,13 +41,10 @@ struct MatrixRef {
     int64_t column_stride;
 };
 
-// Whether `m` can be used in place by the GEMM (and written by it, for a result): a unit stride
-// along one dim (or that dim of size 1) and, along the other, a stride that steps over a whole
-// row or column. Other blocks are gathered first.
+// Whether the GEMM uses `m` in place (and writes it, for a result); other blocks are gathered first.
 template <typename T>
 bool gemm_accepts(const MatrixRef<T>& m) {
-    if ((m.column_stride == 1 || m.cols == 1) && (m.rows == 1 || m.row_stride >= m.cols)) return true;
-    return (m.row_stride == 1 || m.rows == 1) && (m.cols == 1 || m.column_stride >= m.rows);
+    return gemm_uses_in_place(m.rows, m.cols, m.row_stride, m.column_stride);
 }
 
 // The type a convolution computes in for elements stored as T.

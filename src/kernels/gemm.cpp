@@ -17,15 +17,22 @@ struct Operand {
     int64_t row_stride, column_stride;
 };
 
+bool row_major_in_place(int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride) {
+    return (column_stride == 1 || cols == 1) && (rows == 1 || row_stride >= cols);
+}
+bool column_major_in_place(int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride) {
+    return (row_stride == 1 || rows == 1) && (cols == 1 || column_stride >= rows);
+}
+
 // Strides the ISA kernel reads for a [rows, cols] matrix (one of them 1, the other at least the
 // extent of the unit-stride dim), or false. A single row or column takes any stride along it.
 bool kernel_strides(int64_t rows, int64_t cols, int64_t& row_stride, int64_t& column_stride) {
-    if ((column_stride == 1 || cols == 1) && (rows == 1 || row_stride >= cols)) {
+    if (row_major_in_place(rows, cols, row_stride, column_stride)) {
         column_stride = 1;
         if (rows == 1) row_stride = cols;
         return true;
     }
-    if ((row_stride == 1 || rows == 1) && (cols == 1 || column_stride >= rows)) {
+    if (column_major_in_place(rows, cols, row_stride, column_stride)) {
         row_stride = 1;
         if (cols == 1) column_stride = rows;
         return true;
@@ -127,6 +134,11 @@ void gemm(Kernel kernel, int64_t m, int64_t n, int64_t k, T alpha, Operand<const
 }
 
 }  // namespace
+
+bool gemm_uses_in_place(int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride) {
+    return row_major_in_place(rows, cols, row_stride, column_stride) ||
+           column_major_in_place(rows, cols, row_stride, column_stride);
+}
 
 void gemm_f32(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t a_row_stride,
               int64_t a_column_stride, const float* b, int64_t b_row_stride, int64_t b_column_stride, float beta,

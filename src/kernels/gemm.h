@@ -20,6 +20,11 @@ namespace pt2ov::kernels {
 // big: the result does not depend on the number of threads. It depends on the ISA level (the
 // kernel's vector width and FMA change the rounding, within EXACTNESS.md's E5), so `table` is
 // the chosen level's unless a test passes another.
+// Whether gemm_f32/gemm_f64 use a [rows, cols] operand with these strides (elements) in place:
+// a unit stride along one dim (or that dim of size 1) and, along the other, a stride that steps
+// over a whole row or column. Any other operand is copied first (a result: computed in a copy).
+bool gemm_uses_in_place(int64_t rows, int64_t cols, int64_t row_stride, int64_t column_stride);
+
 void gemm_f32(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t a_row_stride,
               int64_t a_column_stride, const float* b, int64_t b_row_stride, int64_t b_column_stride, float beta,
               float* c, int64_t c_row_stride, int64_t c_column_stride, const isa::IsaKernels& table = isa_kernels());
