@@ -61,6 +61,13 @@ struct LoadOptions {
     // `measurement` gives the figures. With a cache_dir the decision is kept there and reused.
     // false: the placement rules alone decide.
     bool measure_placement = true;
+    // Verify at load: before anything is compiled here, a child process (the command
+    // pt2ov-verify-worker, beside libpt2ov) compiles each OpenVINO step and runs it on synthetic
+    // inputs beside pt2ov's CPU kernels for the same nodes. A step whose results differ beyond
+    // the exactness contract, or that crashes the child, is planned onto the CPU kernels, its
+    // nodes' reason quoting the difference (report().verification). With a cache_dir the
+    // outcome is kept there and reused. Costs a second load and one call per OpenVINO step.
+    bool verify = false;
 };
 
 // One user input or output of a method.
@@ -113,6 +120,16 @@ struct PlacementReport {
     size_t constant_bytes = 0;     // sum of all constants' sizes
     size_t resident_bytes = 0;     // what the loaded program holds for them
     Measurement measurement;
+    // What LoadOptions::verify found.
+    struct Verification {
+        bool verified = false;      // false: not asked
+        bool from_cache = false;    // read from the cache_dir
+        size_t steps_checked = 0;   // OpenVINO steps run beside the CPU kernels (over every round)
+        size_t steps_moved = 0;     // of those, planned onto the CPU kernels
+        double ms = 0;              // the whole verification's time at load
+        std::vector<std::string> findings;  // per step moved or not checked: what happened, in words
+    };
+    Verification verification;
 };
 
 // Load-time costs, for benchmarks.

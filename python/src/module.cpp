@@ -577,7 +577,7 @@ pt2ov::LoadOptions make_options(const std::string& method, const std::string& de
                                 const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
                                 const std::vector<std::string>& cpu_nodes, bool strict, int num_threads,
                                 bool openvino_state, int64_t int64_input_limit, const std::string& hint,
-                                bool measure_placement) {
+                                bool measure_placement, bool verify) {
     pt2ov::LoadOptions options;
     options.method = method;
     options.device = device;
@@ -591,6 +591,7 @@ pt2ov::LoadOptions make_options(const std::string& method, const std::string& de
     options.int64_input_limit = int64_input_limit;
     options.performance_hint = hint;
     options.measure_placement = measure_placement;
+    options.verify = verify;
     return options;
 }
 
@@ -681,15 +682,15 @@ NB_MODULE(_pt2ov, m) {
             [](PyProgram* self, const std::string& path, const std::string& method, const std::string& device,
                const std::string& precision, const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
                const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state,
-               int64_t int64_input_limit, const std::string& hint, bool measure_placement) {
+               int64_t int64_input_limit, const std::string& hint, bool measure_placement, bool verify) {
                 auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict,
-                                            num_threads, openvino_state, int64_input_limit, hint, measure_placement);
+                                            num_threads, openvino_state, int64_input_limit, hint, measure_placement, verify);
                 nb::gil_scoped_release release;
                 new (self) PyProgram(pt2ov::Program::load(path, options));
             },
             nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
             nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"),
-            nb::arg("openvino_state"), nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"))
+            nb::arg("openvino_state"), nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"), nb::arg("verify"))
         .def("__call__", &PyProgram::call)
         // For bench/python_overhead.py: the same call from C++ in this process, `calls` times on
         // the inputs as __call__ reads them, each timed alone (ns). With reuse_outputs, outputs of
@@ -779,9 +780,9 @@ NB_MODULE(_pt2ov, m) {
         [](const std::string& path, const std::string& method, const std::string& device, const std::string& precision,
            const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
            const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state,
-           int64_t int64_input_limit, const std::string& hint, bool measure_placement) {
+           int64_t int64_input_limit, const std::string& hint, bool measure_placement, bool verify) {
             auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads,
-                                        openvino_state, int64_input_limit, hint, measure_placement);
+                                        openvino_state, int64_input_limit, hint, measure_placement, verify);
             nb::gil_scoped_release release;
             std::vector<pt2ov::PlacementReport> reports;
             const bool all_methods = options.method == "forward";
@@ -794,7 +795,7 @@ NB_MODULE(_pt2ov, m) {
         },
         nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
         nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"), nb::arg("openvino_state"),
-        nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"));
+        nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"), nb::arg("verify"));
 
     // For the tests: the addresses a call would read its inputs from (the same conversion as
     // _Program.__call__'s), to show that contiguous inputs are viewed, not copied.

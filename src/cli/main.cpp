@@ -48,6 +48,10 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
     command.add_flag("!--no-openvino-state", options.openvino_state,
                      "Carry every mutated buffer in pt2ov between calls; by default a buffer that one OpenVINO "
                      "step reads and updates, and nothing else reads, stays in OpenVINO as state (ReadValue/Assign)");
+    command.add_flag("--verify", options.verify,
+                     "At load, run each OpenVINO step on synthetic inputs beside pt2ov's CPU kernels, in a child "
+                     "process; a step that disagrees or crashes runs on the CPU kernels (with --cache-dir the outcome "
+                     "is kept there)");
     command.add_flag("!--no-measure-placement", options.measure_placement,
                      "Let the placement rules alone decide; by default a small program (static shapes, every node "
                      "with a CPU kernel, no mutated buffers, CPU device) is timed at load on OpenVINO and on the CPU "

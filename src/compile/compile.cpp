@@ -93,12 +93,13 @@ PreparedMethod prepare(const std::string& path, const LoadOptions& options) {
 }
 
 PlannedMethod plan(const PreparedMethod& method, const LoadOptions& options,
-                   const std::map<std::string, std::string>& compile_failures, const std::string& all_on_cpu_reason) {
+                   const std::map<std::string, std::string>& compile_failures, const std::string& all_on_cpu_reason,
+                   const std::map<std::string, std::string>& verify_failures) {
     const auto start = Clock::now();
     PlannedMethod planned;
-    const partition::PlacementOptions placement_options{options.cpu_ops, options.cpu_nodes, options.strict,
-                                                        lower::openvino_runtime_version(), compile_failures,
-                                                        all_on_cpu_reason};
+    partition::PlacementOptions placement_options{options.cpu_ops, options.cpu_nodes, options.strict,
+                                                  lower::openvino_runtime_version(), compile_failures,
+                                                  verify_failures, all_on_cpu_reason};
     Support support = learn_support(method);
     Placement placement = place_and_convert(method, support, placement_options);
     planned.plan = std::move(placement.plan);

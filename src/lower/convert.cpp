@@ -1,4 +1,5 @@
 #include "lower/convert.h"
+#include "lower/plugin_workarounds.h"
 
 #include <mutex>
 #include <set>
@@ -68,6 +69,7 @@ Conversion convert_subgraph(const graph::Graph& graph, const Subgraph& subgraph,
         auto input_model = frontend->load(ov::Any(decoder));
         auto model = frontend->convert_partially(input_model);
         frontend->normalize(model);
+        work_around_plugin_faults(*model);
         return model;
     });
     conversion.unconverted = find_unconverted(*conversion.model, graph);

@@ -1,5 +1,7 @@
 #include "lower/openvino_facts.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <set>
 
@@ -176,6 +178,34 @@ const std::vector<Fact>& all() {
         {"IntegerAvgPoolRounds", "2026.4.1",
          "avg_pool1d/2d/3d of an integer tensor rounds the mean (1 and 2 average to 2); PyTorch truncates it (to 1)",
          "such a node runs on pt2ov's CPU kernel (which truncates as PyTorch does)"},
+        {"AbsOfFoldedConstantRankOne", "2026.4.1",
+         "a rank-1 Abs whose input is a constant expression the plugin folds (Multiply, Sin, ... of a Constant) "
+         "comes back without the abs: |[-0.5, 2, -3] * 2| gives [-1, 4, -6] (f32, f16, i32); at rank 0, 2 or more, "
+         "or of a Constant itself, it is right",
+         "compile computes every rank-1 Abs at rank 2, as Squeeze(Abs(Unsqueeze(x, 0)), 0) (lower/plugin_workarounds)"},
+        {"AbsOfConcatRankOne", "2026.4.1",
+         "a rank-1 Abs of a Concat writes |x| into the Concat's memory, so the Concat's other users (and the "
+         "Concat returned) read absolute values: cat([x, c]) + 1 with c = [0.5, -0.25] gives 1.25 for 0.75; at "
+         "rank 2 or more it is right",
+         "compile computes every rank-1 Abs at rank 2, as Squeeze(Abs(Unsqueeze(x, 0)), 0) (lower/plugin_workarounds)"},
+        {"InterpolateToSizeOneAtOrigin", "2026.4.1",
+         "Interpolate in linear, linear_onnx or cubic mode with pytorch_half_pixel coordinates (what the frontend "
+         "makes of upsample_linear1d/bilinear2d/bicubic2d/trilinear3d with align_corners=False) samples source "
+         "coordinate 0 for an output axis of length 1; PyTorch samples the middle: [1, 2] to size 1 gives 1, "
+         "PyTorch 1.5",
+         "compile gives such an Interpolate half_pixel coordinates, the same formula for every other output length "
+         "(lower/plugin_workarounds)"},
+        {"DilatedUnitKernelCrash", "2026.4.1",
+         "compile_model or inference on the CPU plugin dies (SIGSEGV) on a Convolution with stride 2 dilated along "
+         "a dim where the kernel has size 1, with its bias added: Conv2d(6, 2, (3, 1), stride=2, padding=1, "
+         "dilation=(1, 2)) on a [2, 6, 1, 1] input",
+         "compile sets the dilation to 1 along every kernel dim of size 1, where it moves no tap "
+         "(lower/plugin_workarounds)"},
+        {"UnitConvolutionStridedPaddedShape", "2026.4.1",
+         "a convolution whose kernel is 1 in every spatial dim, with a stride above 1 and padding above 0, after "
+         "an activation, comes back with the wrong shape: Conv2d(4, 4, 1, stride=2, padding=1)(relu(x)) on "
+         "[1, 4, 5, 5] gives [1, 4, 5, 5], not [1, 4, 4, 4] (an explicit Pad before it is folded into it alike)",
+         "such a convolution (with or without an activation before it) runs on pt2ov's CPU kernel"},
         {"AvgPoolCeilPaddedDivisor", "2026.4.1",
          "avg_pool with ceil_mode=True, count_include_pad=True and padding divides a last window that runs past "
          "the padded input by the whole kernel size; PyTorch divides by the part inside input plus padding: "
@@ -267,6 +297,35 @@ bool starts_with_any(const std::string& target, std::initializer_list<std::strin
     return false;
 }
 
+// A forward convolution whose kernel is 1 in every spatial dim, with a stride above 1 and a
+// padding above 0 in some dim (UnitConvolutionStridedPaddedShape).
+bool unit_kernel_strided_and_padded(const graph::Node& node, const graph::Graph& graph) {
+    static const std::set<std::string> convolutions = {"aten.convolution.default", "aten.conv1d.default",
+                                                       "aten.conv2d.default", "aten.conv3d.default",
+                                                       "aten._convolution.default"};
+    if (!convolutions.count(node.target) || node.arity() < 2 || node.arg(1).kind != ArgKind::Tensor) return false;
+    if (const auto* transposed = node.find_input("transposed");
+        transposed && transposed->arg.kind == ArgKind::Bool && transposed->arg.bool_value) {
+        return false;
+    }
+    const auto& weight = graph.value(node.arg(1).name).meta;
+    if (weight.rank() < 3) return false;
+    for (size_t d = 2; d < weight.rank(); ++d) {
+        if (!weight.sizes[d].is_static() || *weight.sizes[d].value != 1) return false;
+    }
+    auto any_above = [&](const char* name, int64_t bound) {
+        const auto* input = node.find_input(name);
+        if (!input) return false;
+        if (input->arg.kind == ArgKind::Int) return input->arg.int_value > bound;
+        for (const auto& item : input->arg.items) {
+            // A symbolic stride or padding may be anything: taken as above.
+            if (item.kind != ArgKind::Int || item.int_value > bound) return true;
+        }
+        return false;
+    };
+    return any_above("stride", 1) && any_above("padding", 0);
+}
+
 // Faults that depend on which op produces an input.
 const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph) {
     const std::string& op = node.target;
@@ -317,7 +376,36 @@ const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph
 
 }  // namespace
 
+namespace {
+const Fact* fault_met(const graph::Node& node, const graph::Graph& graph);
+}  // namespace
+
 const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) {
+    const Fact* met = fault_met(node, graph);
+    return met && !ignored(met->name) ? met : nullptr;
+}
+
+bool ignored(std::string_view name) {
+    // Read once: the set is a test's choice for the whole process.
+    static const std::set<std::string, std::less<>> names = [] {
+        std::set<std::string, std::less<>> result;
+        const char* text = std::getenv("PT2OV_IGNORE_FACTS");
+        std::string_view rest = text ? text : "";
+        while (!rest.empty()) {
+            const size_t comma = rest.find(',');
+            const std::string_view item = rest.substr(0, comma);
+            if (!item.empty()) result.emplace(item);
+            rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        }
+        for (const auto& item : result) fact(item);  // a typo is an error, not a silent no-op
+        return result;
+    }();
+    return names.count(name) > 0;
+}
+
+namespace {
+
+const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     const std::string& op = node.target;
     if (op == "aten.kthvalue.default") return &fact("KthvalueConvertedWrongly");
     if (op == "aten.topk.default") return &fact("TopkOrderNotPyTorchs");
@@ -356,6 +444,7 @@ const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) 
         }
     }
     if (node.arity() == 0) return nullptr;  // the rest read arguments: resolved nodes only
+    if (unit_kernel_strided_and_padded(node, graph)) return &fact("UnitConvolutionStridedPaddedShape");
     if (const Fact* f = fault_of_producer(node, graph)) return f;
     static const std::set<std::string> promoting = {"aten.atan2.default", "aten.cumsum.default", "aten.prod.default",
                                                     "aten.prod.dim_int", "aten.logsumexp.default"};
@@ -410,5 +499,7 @@ const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph) 
     }
     return nullptr;
 }
+
+}  // namespace
 
 }  // namespace pt2ov::lower::openvino_facts

@@ -24,6 +24,12 @@ struct Fact {
     std::string_view handling;     // what pt2ov does about it
 };
 
+// Whether the environment variable PT2OV_IGNORE_FACTS (comma-separated fact names) switches
+// `name` off: its rule or rewrite is not applied, so a test can show the fault happen and be
+// caught by the output guard or --verify. For tests only: a switched-off fact gives OpenVINO's
+// wrong answers back. An unknown name in the variable is an error.
+bool ignored(std::string_view name);
+
 // Every fact, in a stable order (docs/EXACTNESS.md explains each).
 const std::vector<Fact>& all();
 // The fact named `name`; throws Error for an unknown name (a typo in a caller).
@@ -84,6 +90,10 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types);
 //  GcdSignWithZero                every gcd: gcd(0, -5) gives -5;
 //  LinspaceDtypeIgnored           linspace with dtype= other than int64, float32, float64;
 //  IntegerAvgPoolRounds           avg_pool1d/2d/3d of integers (no kernel yet: refused).
+//  UnitConvolutionStridedPaddedShape  a convolution with a 1x..x1 kernel, stride > 1 and padding > 0.
+// Faults an equivalent model avoids on OpenVINO itself are rewritten in the converted model
+// instead (lower/plugin_workarounds.h): AbsOfFoldedConstantRankOne, AbsOfConcatRankOne,
+// InterpolateToSizeOneAtOrigin, DilatedUnitKernelCrash.
 const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph);
 
 }  // namespace pt2ov::lower::openvino_facts

@@ -80,6 +80,9 @@ void pass1_user_lists(const graph::Graph& graph, const PlacementOptions& options
         for (const auto& name : options.cpu_nodes) {
             if (name == node.source_name()) put_on_cpu(plan, i, "kept off OpenVINO by --cpu-node " + name);
         }
+        if (auto failed = options.verify_failures.find(node.source_name()); failed != options.verify_failures.end()) {
+            put_on_cpu(plan, i, "verified at load: " + failed->second);
+        }
         if (auto failed = options.compile_failures.find(node.source_name()); failed != options.compile_failures.end()) {
             put_on_cpu(plan, i, "OpenVINO " + options.openvino_version + " could not compile the step that held it (" +
                                     failed->second + ")");

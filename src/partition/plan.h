@@ -21,6 +21,9 @@ struct PlacementOptions {
     std::string openvino_version;        // named in reasons
     // node name -> why OpenVINO could not compile the step that held it (Program::load retries)
     std::map<std::string, std::string> compile_failures;
+    // node name -> how its OpenVINO step disagreed with pt2ov's CPU kernels, or crashed, when
+    // verified at load (LoadOptions::verify, runtime/verify.h)
+    std::map<std::string, std::string> verify_failures;
     // Non-empty: every node that has a CPU kernel runs on the CPU kernels, with this reason (a
     // small program whose placement Program::load times both ways: runtime/placement_timing.h).
     std::string all_on_cpu_reason;

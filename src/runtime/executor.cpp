@@ -180,7 +180,8 @@ int slot_of(const graph::Graph& graph, const std::string& name) {
 
 }  // namespace
 
-Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned, const LoadOptions& options)
+Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned, const LoadOptions& options,
+                   const std::function<void(size_t)>& before_compile)
     : prepared_(prepared) {
     const auto& graph = prepared.graph;
     if (graph.value_count == 0 && !graph.values.empty()) throw InternalError("the graph's values are not numbered");
@@ -276,6 +277,7 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
 #else
     const bool in_callers_arena = false;
 #endif
+    guard_ = std::make_unique<OutputGuard>(prepared, planned);
     const auto& plan_steps = planned.plan.steps;
     steps_.resize(plan_steps.size());
     for (size_t s = 0; s < plan_steps.size(); ++s) {
@@ -284,6 +286,7 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
             build_cpu_step(plan_steps[s], steps_[s]);
         } else {
             const OpenVINOStep& lowered = planned.openvino_steps.at(s);
+            if (before_compile) before_compile(s);
             build_openvino_step(s, lowered, options, config, steps_[s]);
             for (const auto& target : lowered.states) buffers_.at(buffer_of_target.at(target)).openvino_step = static_cast<int>(s);
             if (auto* compiled = steps_[s].compiled.get()) {
@@ -800,7 +803,41 @@ void Executor::run_in_arena(CallContext& context, const std::vector<Tensor>& inp
     run_with(context, inputs, outputs);
 }
 
-void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
+Executor::ValueTable Executor::run_capturing(const std::vector<Tensor>& inputs) {
+    std::vector<Tensor> outputs;
+    Values captured;
+    if (!buffers_.empty()) {
+        std::lock_guard state_lock(state_mutex_);
+        run_with(*state_context_, inputs, outputs, &captured);
+        return captured;
+    }
+    auto context = take_context();
+    run_with(*context, inputs, outputs, &captured);
+    give_back(std::move(context));
+    return captured;
+}
+
+void Executor::run_step_alone(size_t step, ValueTable& values) {
+    std::vector<Tensor> no_caller_outputs;
+    auto run = [&](CallContext& context) {
+        if (steps_.at(step).on_openvino) {
+            run_openvino_step(steps_[step], context.steps[step], context, values, no_caller_outputs);
+        } else {
+            run_cpu_step(steps_[step], values);
+        }
+    };
+    if (!buffers_.empty()) {
+        std::lock_guard state_lock(state_mutex_);
+        run(*state_context_);
+        return;
+    }
+    auto context = take_context();
+    run(*context);
+    give_back(std::move(context));
+}
+
+void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs,
+                        Values* captured) {
     check_inputs(prepared_, inputs);
     if (!outputs.empty() && outputs.size() != user_output_count_) {
         throw InputError(prepared_.where + ": " + std::to_string(outputs.size()) + " output tensors given, the program has " +
@@ -814,12 +851,15 @@ void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs,
     }
 
     context.openvino_ns = 0;
+    auto symbols = guard_->start_call();
+    guard_->bind_inputs(inputs, symbols);
     for (size_t s = 0; s < steps_.size(); ++s) {
         if (steps_[s].on_openvino) {
             run_openvino_step(steps_[s], context.steps[s], context, values, outputs);
         } else {
             run_cpu_step(steps_[s], values);
         }
+        guard_->check_step(s, values, symbols);
     }
 
     std::set<const void*> taken;
@@ -832,6 +872,7 @@ void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs,
         if (output.mutated_buffer >= 0 && buffers_[output.mutated_buffer].openvino_step >= 0) continue;
         if (output.is_none) throw UnsupportedError(prepared_.where + ": output " + std::to_string(i) + " is None; return tensors only");
         const RuntimeValue& value = output.slot >= 0 ? lookup(values, output.slot) : output.constant;
+        guard_->check_output(i, value, symbols);
         if (output.mutated_buffer >= 0) {
             const auto& halves = buffers_[output.mutated_buffer].halves;
             const bool in_own_half = value.is_tensor() && halves[0].data &&
@@ -866,6 +907,7 @@ void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs,
         if (next_state[b]) buffers_[b].state = std::move(*next_state[b]);
     }
     outputs = std::move(results);
+    if (captured) *captured = std::move(values);
 }
 
 }  // namespace pt2ov::runtime

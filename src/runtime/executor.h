@@ -18,6 +18,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -30,6 +31,7 @@
 #include "kernels/tensor.h"
 #include "openvino/runtime/compiled_model.hpp"
 #include "openvino/runtime/infer_request.hpp"
+#include "runtime/output_guard.h"
 
 namespace pt2ov::runtime {
 
@@ -50,8 +52,20 @@ public:
 
 class Executor {
 public:
-    // Compiles every OpenVINO step of `planned` for the device in `options`.
-    Executor(const PreparedMethod& prepared, const PlannedMethod& planned, const LoadOptions& options);
+    // Compiles every OpenVINO step of `planned` for the device in `options`. `before_compile`,
+    // when set, is told each OpenVINO step's index before OpenVINO compiles it (the verifying
+    // process records it, so a crash while compiling names its step).
+    Executor(const PreparedMethod& prepared, const PlannedMethod& planned, const LoadOptions& options,
+             const std::function<void(size_t)>& before_compile = {});
+
+    // For --verify (runtime/verify.h): a call's whole table of values, by slot (constants are
+    // not in it), and one step run alone on such a table, reading its inputs from it and
+    // writing its results into it.
+    using ValueTable = std::vector<kernels::RuntimeValue>;
+    ValueTable run_capturing(const std::vector<Tensor>& inputs);
+    void run_step_alone(size_t step, ValueTable& values);
+    size_t step_count() const { return steps_.size(); }
+    bool step_on_openvino(size_t step) const { return steps_.at(step).on_openvino; }
 
     // One call. `outputs` may hold caller tensors to write static outputs into (empty: allocate).
     void run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
@@ -182,7 +196,8 @@ private:
     std::unique_ptr<CallContext> make_context() const;
     std::unique_ptr<CallContext> take_context();
     void give_back(std::unique_ptr<CallContext> context);
-    void run_with(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
+    void run_with(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs,
+                  Values* captured = nullptr);
     // run_with inside the context's arena, if it has one.
     void run_in_arena(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
 
@@ -213,6 +228,9 @@ private:
 
     const PreparedMethod& prepared_;
     std::vector<Step> steps_;
+    // Checks every value a step hands on and every output against the program's shapes and
+    // dtypes (runtime/output_guard.h).
+    std::unique_ptr<OutputGuard> guard_;
     Values constants_;  // by slot: views of the archive's memory (empty elsewhere)
     std::vector<int> user_input_slots_;
     std::vector<Output> outputs_;

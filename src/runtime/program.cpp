@@ -9,6 +9,7 @@
 #include "openvino/core/graph_util.hpp"
 #include "runtime/executor.h"
 #include "runtime/placement_timing.h"
+#include "runtime/verify.h"
 
 namespace pt2ov {
 
@@ -65,7 +66,7 @@ namespace {
 // small program may run faster on the CPU kernels than through an OpenVINO call: timed both
 // ways, the faster kept (runtime/placement_timing.h).
 void compile_planned(Program::Impl& impl, const std::string& path, const LoadOptions& options,
-                     compile::PlannedMethod planned) {
+                     compile::PlannedMethod planned, const runtime::VerifyOutcome& verified) {
     std::map<std::string, std::string> compile_failures;
     impl.planned = std::move(planned);
     while (true) {
@@ -81,8 +82,9 @@ void compile_planned(Program::Impl& impl, const std::string& path, const LoadOpt
             }
             if (compile_failures.size() == before) throw;
         }
-        impl.planned = compile::plan(impl.prepared, options, compile_failures);
+        impl.planned = compile::plan(impl.prepared, options, compile_failures, {}, verified.failures);
     }
+    impl.planned.report.verification = verified.report;
     impl.timings = {impl.prepared.archive_ms, impl.planned.convert_ms, impl.executor->compile_ms()};
     if (runtime::worth_timing(impl.prepared, impl.planned, options)) {
         if (auto timed = runtime::time_placements(path, impl.prepared, *impl.executor, options)) {
@@ -91,8 +93,17 @@ void compile_planned(Program::Impl& impl, const std::string& path, const LoadOpt
                 impl.executor = std::move(timed->cpu_executor);
             }
             impl.planned.report.measurement = timed->measurement;
+            impl.planned.report.verification = verified.report;
         }
     }
+}
+
+// LoadOptions::verify: each OpenVINO step checked against the CPU kernels in a child process
+// before anything is compiled here (runtime/verify.h).
+runtime::VerifyOutcome verify_if_asked(const std::string& path, const compile::PreparedMethod& prepared,
+                                       const LoadOptions& options) {
+    if (!options.verify) return {};
+    return runtime::verify_plan(path, prepared, options);
 }
 
 }  // namespace
@@ -101,7 +112,8 @@ Program Program::load(const std::string& path, const LoadOptions& options) {
     return at_api_boundary(path, [&] {
         auto impl = std::make_unique<Impl>();
         impl->prepared = compile::prepare(path, options);
-        compile_planned(*impl, path, options, compile::plan(impl->prepared, options));
+        const auto verified = verify_if_asked(path, impl->prepared, options);
+        compile_planned(*impl, path, options, compile::plan(impl->prepared, options, {}, {}, verified.failures), verified);
         return Program(std::move(impl));
     });
 }
@@ -110,10 +122,12 @@ PlacementReport Program::inspect(const std::string& path, const LoadOptions& opt
     return at_api_boundary(path, [&] {
         Impl impl;
         impl.prepared = compile::prepare(path, options);
-        auto planned = compile::plan(impl.prepared, options);
+        const auto verified = verify_if_asked(path, impl.prepared, options);
+        auto planned = compile::plan(impl.prepared, options, {}, {}, verified.failures);
+        planned.report.verification = verified.report;
         if (!runtime::worth_timing(impl.prepared, planned, options)) return std::move(planned.report);
         // What load() would time is compiled and timed, so the report shows load()'s choice.
-        compile_planned(impl, path, options, std::move(planned));
+        compile_planned(impl, path, options, std::move(planned), verified);
         return std::move(impl.planned.report);
     });
 }

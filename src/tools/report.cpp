@@ -37,6 +37,12 @@ std::string report_text(const std::vector<PlacementReport>& reports) {
                                 m.from_cache ? " (read from the cache)" : "", m.openvino_us, m.cpu_us, m.calls,
                                 m.chosen == "cpu" ? "the CPU kernels" : "the placement rules' plan");
         }
+        if (const auto& v = report.verification; v.verified) {
+            text += fmt::format("  verified at load{}: {} OpenVINO step(s) run beside the CPU kernels, {} moved to them "
+                                "({:.0f} ms)\n",
+                                v.from_cache ? " (read from the cache)" : "", v.steps_checked, v.steps_moved, v.ms);
+            for (const auto& finding : v.findings) text += "    " + finding + "\n";
+        }
     }
     return text;
 }
@@ -76,6 +82,13 @@ std::string report_json(const std::vector<PlacementReport>& reports) {
                                                      {"cpu_us", m.cpu_us},
                                                      {"calls", m.calls},
                                                      {"from_cache", m.from_cache}};
+        }
+        if (const auto& v = report.verification; v.verified) {
+            methods[report.method]["verification"] = {{"steps_checked", v.steps_checked},
+                                                      {"steps_moved", v.steps_moved},
+                                                      {"ms", v.ms},
+                                                      {"from_cache", v.from_cache},
+                                                      {"findings", v.findings}};
         }
     }
     return nlohmann::json{{"methods", methods}}.dump(2);

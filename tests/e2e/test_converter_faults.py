@@ -30,6 +30,9 @@ ROUTED = {
     ("linspace_dtypes", "exported"): ("LinspaceDtypeIgnored", "aten.linspace.default", 1, 3),
     ("convolution_of_no_channels", "exported"): ("ConvolutionOfNoChannels", "aten.conv2d.default", 1, 1),
     ("convolution_of_no_channels", "decomposed"): ("ConvolutionOfNoChannels", "aten.convolution.default", 1, 1),
+    ("unit_convolution_strided_padded", "exported"): ("UnitConvolutionStridedPaddedShape", "aten.conv2d.default", 1, 1),
+    ("unit_convolution_strided_padded", "decomposed"): ("UnitConvolutionStridedPaddedShape", "aten.convolution.default",
+                                                        2, 1),
 }
 
 

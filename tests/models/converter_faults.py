@@ -442,3 +442,151 @@ register(
         "convolution runs on pt2ov's CPU kernel, the one with channels stays on OpenVINO.",
     )
 )
+
+
+# ---- Faults found by random programs (issue of composed programs), each re-measured on OpenVINO
+# alone by its fact's test. ----
+
+
+class AbsOfFoldedConstant(nn.Module):
+    """|p * 2| + x and |sin(p)| + x for a buffer p: the plugin folds the constant part and lost
+    the rank-1 abs; the rank-2 one beside it was right."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("p", torch.tensor([-0.5, 2.0, -3.0]))
+        self.register_buffer("q", torch.tensor([[-0.5, 2.0, -3.0], [1.0, -1.0, 2.0]]))
+
+    def forward(self, x):
+        return ((self.p * 2).abs() + x, torch.sin(self.p).abs() + x, torch.nn.functional.gelu(self.p).abs() * x,
+                (self.q * 2).abs() + x)
+
+
+def _abs_folded_inputs(variant):
+    return (torch.zeros(3) if variant == 0 else torch.tensor([0.5, -1.0, 2.0]),)
+
+
+register(
+    ModelCase(
+        name="abs_of_folded_constant",
+        make_module=lambda: AbsOfFoldedConstant().eval(),
+        make_inputs=_abs_folded_inputs,
+        notes="(p * 2).abs() + x at x = 0 for a buffer p = [-0.5, 2, -3] came back [-1, 4, -6] from OpenVINO 2026.4.1 "
+        "(openvino_facts AbsOfFoldedConstantRankOne): a rank-1 Abs of a folded constant expression lost its abs; "
+        "every rank-1 Abs is now computed at rank 2 in the converted model (lower/plugin_workarounds.cpp).",
+    )
+)
+
+
+class AbsOfConcat(nn.Module):
+    """A rank-1 cat read by abs and by other users, and logsigmoid of a cat (whose conversion
+    holds an Abs)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("c", torch.tensor([0.5, -0.25]))
+
+    def forward(self, x):
+        y = torch.cat([x, self.c])
+        return y + 1, y.abs(), torch.nn.functional.logsigmoid(torch.cat([x, x])), y
+
+
+def _abs_concat_inputs(variant):
+    return (torch.tensor([0.7]) if variant == 0 else torch.tensor([-1.3]),)
+
+
+register(
+    ModelCase(
+        name="abs_of_concat",
+        make_module=lambda: AbsOfConcat().eval(),
+        make_inputs=_abs_concat_inputs,
+        notes="y = cat([x, c]); y + 1 came back [1.7, 1.5, 1.25] for [1.7, 1.5, 0.75] beside y.abs(), and "
+        "logsigmoid(cat([x, x])) as logsigmoid(|x|), from OpenVINO 2026.4.1 (openvino_facts AbsOfConcatRankOne): "
+        "the rank-1 Abs wrote into the Concat's memory; every rank-1 Abs is now computed at rank 2.",
+    )
+)
+
+
+class InterpolateToSizeOne(nn.Module):
+    def forward(self, x1, x2, x3):
+        f = torch.nn.functional.interpolate
+        return (f(x1, size=1, mode="linear", align_corners=False),
+                f(x2, size=(1, 1), mode="bilinear", align_corners=False),
+                f(x2, size=(1, 3), mode="bicubic", align_corners=False),
+                f(x3, size=(1, 1, 2), mode="trilinear", align_corners=False),
+                f(x2, size=(3, 5), mode="bilinear", align_corners=False),
+                f(x2, scale_factor=0.5, mode="bilinear", align_corners=False))
+
+
+def _interpolate_one_inputs(variant):
+    g = torch.Generator().manual_seed(40 + variant)
+    return (torch.randn(2, 3, 4, generator=g), torch.randn(1, 2, 3, 3, generator=g),
+            torch.randn(1, 1, 2, 3, 4, generator=g))
+
+
+register(
+    ModelCase(
+        name="interpolate_to_size_one",
+        make_module=lambda: InterpolateToSizeOne().eval(),
+        make_inputs=_interpolate_one_inputs,
+        notes="interpolate to an output size of 1 in linear, bilinear, bicubic and trilinear modes "
+        "(align_corners=False) sampled the first input position in OpenVINO 2026.4.1, where PyTorch samples the "
+        "middle ([1, 2] gave 1.0 for 1.5; openvino_facts InterpolateToSizeOneAtOrigin); such Interpolates now use "
+        "half-pixel coordinates, which agree with PyTorch's at every length. The larger sizes beside check that "
+        "nothing else moved.",
+    )
+)
+
+
+class UnitConvolutionStridedPadded(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 4, 1, stride=2, padding=1)
+        self.conv_1d = nn.Conv1d(3, 2, 1, stride=3, padding=2)
+        self.unpadded = nn.Conv2d(4, 4, 1, stride=2)
+
+    def forward(self, x, s):
+        return self.conv(torch.relu(x)), self.conv_1d(torch.sigmoid(s)), self.unpadded(torch.relu(x))
+
+
+def _unit_conv_inputs(variant):
+    g = torch.Generator().manual_seed(60 + variant)
+    return (torch.randn(1, 4, 5, 5, generator=g), torch.randn(2, 3, 7, generator=g))
+
+
+register(
+    ModelCase(
+        name="unit_convolution_strided_padded",
+        make_module=lambda: (torch.manual_seed(61), UnitConvolutionStridedPadded().eval())[1],
+        make_inputs=_unit_conv_inputs,
+        notes="Conv2d(4, 4, 1, stride=2, padding=1)(relu(x)) on [1, 4, 5, 5] came back [1, 4, 5, 5] for "
+        "[1, 4, 4, 4] from OpenVINO 2026.4.1 (openvino_facts UnitConvolutionStridedPaddedShape); such a "
+        "convolution runs on pt2ov's kernel, the unpadded one stays on OpenVINO.",
+    )
+)
+
+
+class DilatedUnitKernel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(6, 2, (3, 1), stride=2, padding=1, dilation=(1, 2))
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+def _dilated_unit_inputs(variant):
+    g = torch.Generator().manual_seed(70 + variant)
+    return (torch.randn(2, 6, 1, 1, generator=g),)
+
+
+register(
+    ModelCase(
+        name="dilated_unit_kernel_convolution",
+        make_module=lambda: (torch.manual_seed(71), DilatedUnitKernel().eval())[1],
+        make_inputs=_dilated_unit_inputs,
+        notes="Conv2d(6, 2, (3, 1), stride=2, padding=1, dilation=(1, 2)) with its bias on [2, 6, 1, 1] killed the "
+        "process (SIGSEGV) in OpenVINO 2026.4.1's CPU plugin (openvino_facts DilatedUnitKernelCrash); the dilation "
+        "along the kernel dim of size 1, which moves no tap, is now set to 1 in the converted model.",
+    )
+)

@@ -28,6 +28,8 @@
 #include "graph/schema.h"
 #include "lower/convert.h"
 #include "lower/openvino_facts.h"
+#include "lower/plugin_workarounds.h"
+#include "openvino/op/interpolate.hpp"
 #include "openvino/core/model.hpp"
 #include "openvino/op/grid_sample.hpp"
 #include "openvino/op/bucketize.hpp"
@@ -1331,6 +1333,218 @@ TEST(OpenVINOFacts, AbsOfRangeDropped) {
         if (std::string(producer) == "aten.arange.start") {
             ASSERT_NE(fault, nullptr);
             EXPECT_EQ(fault->name, "AbsOfRangeDropped");
+        } else {
+            EXPECT_EQ(fault, nullptr);
+        }
+    }
+}
+
+// ---- Faults a rewrite of the converted model avoids (lower/plugin_workarounds.cpp) ----
+// Each test measures the fault on a plain model, then runs the same model after
+// work_around_plugin_faults and asserts PyTorch's values.
+
+std::vector<float> run_f32(const std::shared_ptr<ov::Model>& model, const std::vector<std::vector<float>>& inputs,
+                           size_t output = 0) {
+    auto request = compile_on_cpu(model).create_infer_request();
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        request.set_input_tensor(i, ov::Tensor(ov::element::f32, model->input(i).get_shape(),
+                                               const_cast<float*>(inputs[i].data())));
+    }
+    request.infer();
+    const auto out = request.get_output_tensor(output);
+    return std::vector<float>(out.data<float>(), out.data<float>() + out.get_size());
+}
+
+std::vector<std::string> workaround_facts(ov::Model& model) {
+    std::vector<std::string> facts;
+    for (const auto& made : pt2ov::lower::work_around_plugin_faults(model)) facts.push_back(made.fact);
+    return facts;
+}
+
+// |p * 2| + x at x = 0 for p = [-0.5, 2, -3]: PyTorch gives [1, 4, 6].
+std::shared_ptr<ov::Model> abs_of_folded_constant(ov::Shape shape) {
+    std::vector<float> p(ov::shape_size(shape));
+    for (size_t i = 0; i < p.size(); ++i) p[i] = (i % 3 == 0) ? -0.5f : (i % 3 == 1 ? 2.0f : -3.0f);
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, shape);
+    auto doubled = std::make_shared<ov::op::v1::Multiply>(ov::op::v0::Constant::create(ov::element::f32, shape, p),
+                                                          ov::op::v0::Constant::create(ov::element::f32, {}, {2.0f}));
+    auto sum = std::make_shared<ov::op::v1::Add>(std::make_shared<ov::op::v0::Abs>(doubled), x);
+    return std::make_shared<ov::Model>(ov::OutputVector{sum->output(0)}, ov::ParameterVector{x});
+}
+
+size_t wrong_abs_of_folded(const std::shared_ptr<ov::Model>& model, size_t n) {
+    const auto got = run_f32(model, {std::vector<float>(n, 0.0f)});
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; ++i) wrong += got[i] != (i % 3 == 0 ? 1.0f : (i % 3 == 1 ? 4.0f : 6.0f));
+    return wrong;
+}
+
+TEST(OpenVINOFacts, AbsOfFoldedConstantRankOne) {
+    const size_t plain = wrong_abs_of_folded(abs_of_folded_constant({3}), 3);
+    const size_t rank_two = wrong_abs_of_folded(abs_of_folded_constant({2, 3}), 6);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": |[-0.5, 2, -3] * 2| at rank 1: " << plain
+              << " of 3 values wrong; at rank 2: " << rank_two << " of 6\n";
+    RecordProperty("abs_of_folded_rank1_wrong_values", static_cast<int>(plain));
+
+    auto model = abs_of_folded_constant({3});
+    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"AbsOfFoldedConstantRankOne"});
+    EXPECT_EQ(wrong_abs_of_folded(model, 3), 0u);
+    auto higher = abs_of_folded_constant({2, 3});
+    EXPECT_TRUE(workaround_facts(*higher).empty());  // only rank 1 is rewritten
+}
+
+TEST(OpenVINOFacts, AbsOfConcatRankOne) {
+    // y = cat([x, c]); return y + 1, |y| with x = [0.7], c = [0.5, -0.25].
+    auto make = [] {
+        auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1});
+        auto c = ov::op::v0::Constant::create(ov::element::f32, {2}, {0.5f, -0.25f});
+        auto y = std::make_shared<ov::op::v0::Concat>(ov::OutputVector{x, c}, 0);
+        auto plus = std::make_shared<ov::op::v1::Add>(y, ov::op::v0::Constant::create(ov::element::f32, {}, {1.0f}));
+        auto magnitude = std::make_shared<ov::op::v0::Abs>(y);
+        return std::make_shared<ov::Model>(ov::OutputVector{plus->output(0), magnitude->output(0)}, ov::ParameterVector{x});
+    };
+    const std::vector<float> want_plus{1.7f, 1.5f, 0.75f}, want_abs{0.7f, 0.5f, 0.25f};
+    const auto plain = run_f32(make(), {{0.7f}});
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": cat([0.7], [0.5, -0.25]) + 1 with an Abs of it beside: ["
+              << plain[0] << ", " << plain[1] << ", " << plain[2] << "] (PyTorch [1.7, 1.5, 0.75])\n";
+    RecordProperty("abs_of_concat_other_user", plain == want_plus ? "right" : "wrong");
+
+    auto model = make();
+    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"AbsOfConcatRankOne"});
+    EXPECT_EQ(run_f32(model, {{0.7f}}, 0), want_plus);
+    EXPECT_EQ(run_f32(model, {{0.7f}}, 1), want_abs);
+}
+
+// Interpolate of arange(4) as [1, 1, 2, 2] to [1, 1, 1, 1], linear_onnx with PyTorch's
+// half-pixel coordinates: PyTorch's bilinear gives 1.5; and to [1, 1, 3, 3], where the two
+// coordinate modes agree.
+std::shared_ptr<ov::Model> bilinear_to(int64_t size) {
+    using Base = ov::op::util::InterpolateBase;
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 1, 2, 2});
+    Base::InterpolateAttrs attrs;
+    attrs.mode = Base::InterpolateMode::LINEAR_ONNX;
+    attrs.shape_calculation_mode = Base::ShapeCalcMode::SIZES;
+    attrs.coordinate_transformation_mode = Base::CoordinateTransformMode::PYTORCH_HALF_PIXEL;
+    auto resized = std::make_shared<ov::op::v11::Interpolate>(
+        x, ov::op::v0::Constant::create(ov::element::i64, {2}, {size, size}),
+        ov::op::v0::Constant::create(ov::element::i64, {2}, {2, 3}), attrs);
+    return std::make_shared<ov::Model>(ov::OutputVector{resized->output(0)}, ov::ParameterVector{x});
+}
+
+TEST(OpenVINOFacts, InterpolateToSizeOneAtOrigin) {
+    const std::vector<float> x{0, 1, 2, 3};
+    const auto plain = run_f32(bilinear_to(1), {x});
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": bilinear [[0, 1], [2, 3]] to 1x1 gives " << plain[0]
+              << " (PyTorch 1.5)\n";
+    RecordProperty("interpolate_size_one", std::to_string(plain[0]));
+
+    auto model = bilinear_to(1);
+    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"InterpolateToSizeOneAtOrigin"});
+    EXPECT_EQ(run_f32(model, {x}), std::vector<float>{1.5f});
+    // Any other length: the rewritten model gives what the plain one gives.
+    auto larger = bilinear_to(3);
+    const auto before = run_f32(larger, {x});
+    EXPECT_EQ(workaround_facts(*larger), std::vector<std::string>{"InterpolateToSizeOneAtOrigin"});
+    EXPECT_EQ(run_f32(larger, {x}), before);
+}
+
+// Conv2d(6, 2, (3, 1), stride=2, padding=1, dilation=(1, 2)) plus bias on [2, 6, 1, 1].
+std::shared_ptr<ov::Model> dilated_unit_kernel_convolution() {
+    std::vector<float> w(2 * 6 * 3 * 1);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = 0.25f * static_cast<float>(i % 7) - 0.5f;
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 6, 1, 1});
+    auto conv = std::make_shared<ov::op::v1::Convolution>(x, ov::op::v0::Constant::create(ov::element::f32, {2, 6, 3, 1}, w),
+                                                          ov::Strides{2, 2}, ov::CoordinateDiff{1, 1},
+                                                          ov::CoordinateDiff{1, 1}, ov::Strides{1, 2});
+    auto bias = ov::op::v0::Constant::create(ov::element::f32, {1, 2, 1, 1}, {0.5f, -1.5f});
+    auto sum = std::make_shared<ov::op::v1::Add>(conv, bias);
+    return std::make_shared<ov::Model>(ov::OutputVector{sum->output(0)}, ov::ParameterVector{x});
+}
+
+TEST(OpenVINOFactsChild, DilatedUnitKernel) {
+    if (!std::getenv("PT2OV_FACT_CHILD")) GTEST_SKIP() << "run by OpenVINOFacts.DilatedUnitKernelCrash in a child process";
+    const auto y = run_f32(dilated_unit_kernel_convolution(), {std::vector<float>(12, 1.0f)});
+    std::cout << "[child] the convolution gave " << y.size() << " values\n";
+}
+
+TEST(OpenVINOFacts, DilatedUnitKernelCrash) {
+    const int status = run_fact_child("OpenVINOFactsChild.DilatedUnitKernel");
+    const bool crashed = WIFSIGNALED(status);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": a convolution dilated along a kernel dim of size 1 "
+              << (crashed ? "crashes (signal " + std::to_string(WTERMSIG(status)) + ")" : "runs") << "\n";
+    RecordProperty("dilated_unit_kernel_crashes", crashed ? "yes" : "no");
+
+    // Rewritten, it runs here and gives PyTorch's values (output [2, 2, 1, 2]), computed below
+    // by a direct loop over the zero-padded input.
+    auto model = dilated_unit_kernel_convolution();
+    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"DilatedUnitKernelCrash"});
+    std::vector<float> x(12);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = 0.5f * static_cast<float>(i) - 2.0f;
+    const auto got = run_f32(model, {x});
+    // Reference: y[n, o, oh, ow] = b[o] + sum_c sum_kh w[o, c, kh, 0] * x[n, c, oh*2 - 1 + kh, ow*2 - 1 + 0*2].
+    std::vector<float> w(2 * 6 * 3);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = 0.25f * static_cast<float>(i % 7) - 0.5f;
+    const float b[2] = {0.5f, -1.5f};
+    std::vector<float> want;
+    for (int n = 0; n < 2; ++n) {
+        for (int o = 0; o < 2; ++o) {
+            for (int ow = 0; ow < 2; ++ow) {
+                float sum = b[o];
+                for (int c = 0; c < 6; ++c) {
+                    for (int kh = 0; kh < 3; ++kh) {
+                        const int ih = -1 + kh, iw = ow * 2 - 1;
+                        if (ih == 0 && iw == 0) sum += w[(o * 6 + c) * 3 + kh] * x[n * 6 + c];
+                    }
+                }
+                want.push_back(sum);
+            }
+        }
+    }
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5f) << i;
+}
+
+// Relu then a 1x1 convolution with stride 2 and padding 1 on [1, 4, 5, 5]: PyTorch's shape is
+// [1, 4, 4, 4].
+TEST(OpenVINOFacts, UnitConvolutionStridedPaddedShape) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 4, 5, 5});
+    auto conv = std::make_shared<ov::op::v1::Convolution>(
+        std::make_shared<ov::op::v0::Relu>(x), ov::op::v0::Constant::create(ov::element::f32, {4, 4, 1, 1}, std::vector<float>(16, 0.5f)),
+        ov::Strides{2, 2}, ov::CoordinateDiff{1, 1}, ov::CoordinateDiff{1, 1}, ov::Strides{1, 1});
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{conv->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<float> input(100, 1.0f);
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {1, 4, 5, 5}, input.data()));
+    request.infer();
+    const std::string shape = request.get_output_tensor(0).get_shape().to_string();
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": relu then 1x1 conv, stride 2, padding 1 on [1, 4, 5, 5] gives "
+              << shape << " (PyTorch [1,4,4,4])\n";
+    RecordProperty("unit_convolution_strided_padded_shape", shape);
+
+    // pt2ov's rule: such a convolution runs on the CPU kernel; without padding, or with a
+    // larger kernel, it stays.
+    struct Case {
+        std::vector<int64_t> kernel, padding;
+        bool routed;
+    };
+    for (const Case& c : {Case{{1, 1}, {1, 1}, true}, Case{{1, 1}, {0, 1}, true}, Case{{1, 1}, {0, 0}, false},
+                          Case{{3, 3}, {1, 1}, false}}) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", pt2ov::DType::Float32, {1, 4, 5, 5});
+        b.value("w", pt2ov::DType::Float32, {4, 4, c.kernel[0], c.kernel[1]});
+        b.value("y", pt2ov::DType::Float32, {1, 4, 3, 3});
+        b.node("y", "aten.convolution.default",
+               {{"input", pt2ov::graph::tensor_arg("x"), false}, {"weight", pt2ov::graph::tensor_arg("w"), false},
+                {"bias", pt2ov::graph::none_arg(), false}, {"stride", pt2ov::graph::ints_arg({2, 2}), false},
+                {"padding", pt2ov::graph::ints_arg(c.padding), false}, {"dilation", pt2ov::graph::ints_arg({1, 1}), false},
+                {"transposed", pt2ov::graph::bool_arg(false), false},
+                {"output_padding", pt2ov::graph::ints_arg({0, 0}), false}, {"groups", pt2ov::graph::int_arg(1), false}},
+               {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        if (c.routed) {
+            ASSERT_NE(fault, nullptr);
+            EXPECT_EQ(fault->name, "UnitConvolutionStridedPaddedShape");
         } else {
             EXPECT_EQ(fault, nullptr);
         }

@@ -1,0 +1,30 @@
+// Rewrites of a converted ov::Model that keep OpenVINO's CPU plugin away from faults the facts
+// table lists (openvino_facts.h), where an equivalent form of the same OpenVINO ops computes the
+// right result: the step stays on OpenVINO and its numbers are PyTorch's. A fault with no such
+// form is a placement rule instead (openvino_facts::converter_fault).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "openvino/core/model.hpp"
+
+namespace pt2ov::lower {
+
+// One rewrite made: the fact it avoids and the op it changed (its friendly name).
+struct Workaround {
+    std::string fact;
+    std::string op;
+};
+
+// Applies every rewrite to `model` in place; returns what it changed (for tests and reports).
+//  - AbsOfFoldedConstantRankOne, AbsOfConcatRankOne: every Abs of rank 1 (or unknown rank) is
+//    computed as Squeeze(Abs(Unsqueeze(x, 0)), 0), at rank 2, which the plugin gets right;
+//  - InterpolateToSizeOneAtOrigin: an Interpolate in a linear or cubic mode with PyTorch's
+//    half-pixel coordinates takes the plain half-pixel ones, the same formula for every output
+//    length but 1, where it gives what PyTorch gives (the plugin samples index 0 there);
+//  - DilatedUnitKernelCrash: a convolution dilated along a dim where its kernel has size 1
+//    (where dilation changes nothing) is given dilation 1 there.
+std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
+
+}  // namespace pt2ov::lower

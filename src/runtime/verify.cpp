@@ -1,0 +1,570 @@
+#include "runtime/verify.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "common/error.h"
+#include "compile/compile.h"
+#include "runtime/executor.h"
+
+extern char** environ;
+
+namespace pt2ov::runtime {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+using kernels::RuntimeValue;
+using kernels::StridedTensor;
+
+constexpr int kWorkerTimeoutSeconds = 900;
+constexpr const char* kWorkerName = "pt2ov-verify-worker";
+
+// ---- The request: the archive, the options that change the plan, the failures so far ----
+
+std::string escape_line(const std::string& text) {
+    std::string out;
+    for (char c : text) out += (c == '\n' || c == '\t' || c == '\r') ? ' ' : c;
+    return out;
+}
+
+void write_request(const fs::path& file, const std::string& path, const LoadOptions& options,
+                   const std::map<std::string, std::string>& failures) {
+    std::ofstream out(file);
+    out << "archive\t" << escape_line(path) << "\n"
+        << "method\t" << escape_line(options.method) << "\n"
+        << "device\t" << escape_line(options.device) << "\n"
+        << "precision\t" << escape_line(options.precision) << "\n"
+        << "hint\t" << escape_line(options.performance_hint) << "\n"
+        << "threads\t" << options.num_threads << "\n"
+        << "int64_input_limit\t" << options.int64_input_limit << "\n"
+        << "openvino_state\t" << (options.openvino_state ? 1 : 0) << "\n"
+        << "strict\t" << (options.strict ? 1 : 0) << "\n";
+    for (const auto& op : options.cpu_ops) out << "cpu_op\t" << escape_line(op) << "\n";
+    for (const auto& node : options.cpu_nodes) out << "cpu_node\t" << escape_line(node) << "\n";
+    for (const auto& [node, why] : failures) out << "failure\t" << escape_line(node) << "\t" << escape_line(why) << "\n";
+    if (!out) throw Error("--verify: cannot write " + file.string());
+}
+
+struct Request {
+    std::string path;
+    LoadOptions options;
+    std::map<std::string, std::string> failures;
+};
+
+Request read_request(const std::string& file) {
+    std::ifstream in(file);
+    if (!in) throw Error("cannot read " + file);
+    Request request;
+    request.options.verify = false;
+    request.options.measure_placement = false;
+    std::string line;
+    while (std::getline(in, line)) {
+        const size_t tab = line.find('\t');
+        if (tab == std::string::npos) continue;
+        const std::string key = line.substr(0, tab), value = line.substr(tab + 1);
+        if (key == "archive") request.path = value;
+        else if (key == "method") request.options.method = value;
+        else if (key == "device") request.options.device = value;
+        else if (key == "precision") request.options.precision = value;
+        else if (key == "hint") request.options.performance_hint = value;
+        else if (key == "threads") request.options.num_threads = std::stoi(value);
+        else if (key == "int64_input_limit") request.options.int64_input_limit = std::stoll(value);
+        else if (key == "openvino_state") request.options.openvino_state = value == "1";
+        else if (key == "strict") request.options.strict = value == "1";
+        else if (key == "cpu_op") request.options.cpu_ops.push_back(value);
+        else if (key == "cpu_node") request.options.cpu_nodes.push_back(value);
+        else if (key == "failure") {
+            const size_t second = value.find('\t');
+            request.failures[value.substr(0, second)] = second == std::string::npos ? "" : value.substr(second + 1);
+        }
+    }
+    return request;
+}
+
+// ---- Finding and running the worker ----
+
+std::string worker_path() {
+    if (const char* forced = std::getenv("PT2OV_VERIFY_WORKER"); forced && *forced) return forced;
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&verify_plan), &info) == 0 || !info.dli_fname) return {};
+    const fs::path library = fs::absolute(info.dli_fname).parent_path();
+    for (const fs::path& candidate : {library / kWorkerName, library / "bin" / kWorkerName, library / ".." / "bin" / kWorkerName}) {
+        std::error_code ec;
+        if (fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    }
+    return {};
+}
+
+struct WorkerRun {
+    int status = 0;
+    bool timed_out = false;
+    std::string log;  // what it wrote on stderr and stdout
+};
+
+WorkerRun run_worker(const std::string& worker, const fs::path& request, const fs::path& result, const fs::path& log) {
+    std::string request_text = request.string(), result_text = result.string();
+    char* argv[] = {const_cast<char*>(kWorkerName), request_text.data(), result_text.data(), nullptr};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    pid_t child = 0;
+    const int spawned = posix_spawn(&child, worker.c_str(), &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0) throw Error("--verify: cannot start " + worker + ": " + std::strerror(spawned));
+    WorkerRun run;
+    const auto deadline = Clock::now() + std::chrono::seconds(kWorkerTimeoutSeconds);
+    while (true) {
+        const pid_t done = waitpid(child, &run.status, WNOHANG);
+        if (done == child) break;
+        if (done < 0 && errno != EINTR) throw Error(std::string("--verify: waiting for the worker: ") + std::strerror(errno));
+        if (Clock::now() > deadline) {
+            kill(child, SIGKILL);
+            waitpid(child, &run.status, 0);
+            run.timed_out = true;
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    std::ifstream in(log);
+    std::stringstream text;
+    text << in.rdbuf();
+    run.log = text.str();
+    return run;
+}
+
+std::string last_line(const std::string& text) {
+    std::string trimmed = text;
+    while (!trimmed.empty() && (trimmed.back() == '\n' || trimmed.back() == ' ')) trimmed.pop_back();
+    const size_t newline = trimmed.rfind('\n');
+    return newline == std::string::npos ? trimmed : trimmed.substr(newline + 1);
+}
+
+std::string ending(const WorkerRun& run) {
+    if (run.timed_out) return "did not finish within " + std::to_string(kWorkerTimeoutSeconds) + " s";
+    if (WIFSIGNALED(run.status)) {
+        const int signal = WTERMSIG(run.status);
+        return std::string("was killed by signal ") + std::to_string(signal) + " (" + strsignal(signal) + ")";
+    }
+    return "exited with status " + std::to_string(WEXITSTATUS(run.status));
+}
+
+// ---- The worker: synthetic inputs, the reference, one step at a time ----
+
+std::vector<Tensor> synthetic_inputs(const compile::PreparedMethod& prepared) {
+    std::mt19937_64 random(20241205);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    std::uniform_int_distribution<int64_t> index(0, 3);
+    std::vector<Tensor> inputs;
+    for (size_t i = 0; i < prepared.input_infos.size(); ++i) {
+        const auto& info = prepared.input_infos[i];
+        const auto& meta = prepared.graph.value(prepared.user_inputs[i]).meta;
+        std::vector<int64_t> shape = info.shape;
+        for (size_t d = 0; d < shape.size(); ++d) {
+            if (shape[d] >= 0) continue;
+            const auto [min, max] = info.dim_ranges[d];
+            const int64_t hint = d < meta.sizes.size() ? meta.sizes[d].hint : -1;
+            shape[d] = hint >= min && hint <= max ? hint : std::min(std::max<int64_t>(min, 2), max);
+        }
+        // Symbols shared by several inputs take one size: the first input's.
+        for (const auto& [symbol, uses] : prepared.symbol_uses) {
+            const auto& [first_input, first_dim] = uses.front();
+            for (const auto& [input, dim] : uses) {
+                if (input == i && first_input < i) shape[dim] = inputs[first_input].shape()[first_dim];
+            }
+        }
+        Tensor tensor = Tensor::allocate(info.dtype, shape);
+        StridedTensor all = StridedTensor::allocate(DType::Float64, shape);
+        auto* values = reinterpret_cast<double*>(all.data);
+        const bool floating = info.dtype == DType::Float32 || info.dtype == DType::Float64 ||
+                              info.dtype == DType::Float16 || info.dtype == DType::BFloat16;
+        for (int64_t k = 0; k < all.numel(); ++k) {
+            values[k] = floating ? normal(random)
+                                 : info.dtype == DType::Bool ? static_cast<double>(index(random) % 2)
+                                                             : static_cast<double>(index(random));
+        }
+        StridedTensor destination{info.dtype, shape, kernels::contiguous_strides(shape),
+                                  static_cast<std::byte*>(tensor.data()), nullptr};
+        kernels::copy_into(all, destination);
+        inputs.push_back(std::move(tensor));
+    }
+    return inputs;
+}
+
+StridedTensor as_double(const StridedTensor& tensor) {
+    StridedTensor copy = StridedTensor::allocate(DType::Float64, tensor.sizes);
+    kernels::copy_into(tensor, copy);
+    return copy;
+}
+
+std::string sizes_text(const std::vector<int64_t>& sizes) {
+    std::string text = "[";
+    for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
+    return text + "]";
+}
+
+std::string number_text(double v) {
+    std::ostringstream text;
+    text.precision(7);
+    text << v;
+    return text.str();
+}
+
+// "" when `got` agrees with `want` (the reference) within the contract, else what differs.
+std::string difference(const RuntimeValue& got, const RuntimeValue& want, bool reduced_precision) {
+    if (got.is_tensor() != want.is_tensor()) return "a number where the CPU kernels give a tensor, or the reverse";
+    if (!got.is_tensor()) {
+        return got.scalar() == want.scalar() ? "" : "another number than the CPU kernels";
+    }
+    const StridedTensor& a = got.tensor();
+    const StridedTensor& b = want.tensor();
+    if (a.dtype != b.dtype) {
+        return std::string("dtype ") + std::string(dtype_name(a.dtype)) + " where the CPU kernels give " +
+               std::string(dtype_name(b.dtype));
+    }
+    if (a.sizes != b.sizes) return "shape " + sizes_text(a.sizes) + " where the CPU kernels give " + sizes_text(b.sizes);
+    if (a.numel() == 0) return "";
+    const StridedTensor x = as_double(a), y = as_double(b);
+    const auto* p = reinterpret_cast<const double*>(x.data);
+    const auto* q = reinterpret_cast<const double*>(y.data);
+    const int64_t n = x.numel();
+    const bool floating = a.dtype == DType::Float32 || a.dtype == DType::Float64 || a.dtype == DType::Float16 ||
+                          a.dtype == DType::BFloat16;
+    const bool half = a.dtype == DType::Float16 || a.dtype == DType::BFloat16 || reduced_precision;
+    const double rtol = half ? 1e-2 : 1e-4, atol = half ? 1e-3 : 1e-5, scale_tol = half ? 1e-2 : 1e-3;
+    double largest = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        if (std::isfinite(q[k])) largest = std::max(largest, std::abs(q[k]));
+    }
+    int64_t worst = -1;
+    double worst_gap = 0;
+    int64_t count = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        const double u = p[k], v = q[k];
+        bool agree;
+        if (!floating) {
+            agree = u == v;
+        } else if (std::isnan(u) || std::isnan(v)) {
+            agree = std::isnan(u) && std::isnan(v);
+        } else if (std::isinf(u) || std::isinf(v)) {
+            agree = u == v;
+        } else {
+            const double gap = std::abs(u - v);
+            agree = gap <= atol + rtol * std::abs(v) || gap <= scale_tol * largest;
+        }
+        if (agree) continue;
+        ++count;
+        const double gap = std::isfinite(u - v) ? std::abs(u - v) : INFINITY;
+        if (worst < 0 || gap > worst_gap) {
+            worst = k;
+            worst_gap = gap;
+        }
+    }
+    if (count == 0) return "";
+    return std::to_string(count) + " of " + std::to_string(n) + " values differ, the most at flat index " +
+           std::to_string(worst) + ": " + number_text(p[worst]) + " where the CPU kernels give " + number_text(q[worst]);
+}
+
+class ResultLog {
+public:
+    explicit ResultLog(const std::string& file) : out_(file, std::ios::app) {}
+    void line(const std::string& text) {
+        out_ << escape_line(text) << "\n";
+        out_.flush();
+    }
+
+private:
+    std::ofstream out_;
+};
+
+int run_worker_checks(const Request& request, ResultLog& log) {
+    const compile::PreparedMethod prepared = compile::prepare(request.path, request.options);
+    const compile::PlannedMethod planned = compile::plan(prepared, request.options, {}, {}, request.failures);
+    bool any_openvino = false;
+    for (const auto& step : planned.plan.steps) any_openvino |= step.where == partition::Where::OpenVINO;
+    if (!any_openvino) {
+        log.line("done");
+        return 0;
+    }
+    Executor::ValueTable reference;
+    try {
+        LoadOptions reference_options = request.options;
+        reference_options.strict = false;  // the reference is the CPU kernels, wherever they exist
+        const compile::PlannedMethod reference_plan =
+            compile::plan(prepared, reference_options, {}, "the reference of --verify");
+        log.line("reference");
+        Executor reference_executor(prepared, reference_plan, reference_options);
+        reference = reference_executor.run_capturing(synthetic_inputs(prepared));
+    } catch (const Error& e) {
+        log.line(std::string("reference-failed\t") + e.what());
+        log.line("done");
+        return 0;
+    }
+    // Nodes without a CPU kernel: their steps' results have no reference of ours.
+    std::set<std::string> without_kernel;
+    for (const auto& node : prepared.graph.nodes) {
+        if (!kernels::find_kernel(node.target)) without_kernel.insert(node.name);
+    }
+    std::unique_ptr<Executor> executor;
+    try {
+        executor = std::make_unique<Executor>(prepared, planned, request.options,
+                                              [&](size_t step) { log.line("compile\t" + std::to_string(step)); });
+    } catch (const StepCompileFailure& failure) {
+        log.line("differs\t" + std::to_string(failure.step_index) + "\tOpenVINO could not compile it: " +
+                 failure.plugin_message);
+        log.line("done");
+        return 0;
+    }
+    log.line("compiled");
+    const bool reduced = request.options.precision != "f32";
+    for (size_t s = 0; s < planned.plan.steps.size(); ++s) {
+        const auto& step = planned.plan.steps[s];
+        if (step.where != partition::Where::OpenVINO) continue;
+        std::string missing;
+        for (int n : step.nodes) {
+            const auto& node = prepared.graph.nodes[static_cast<size_t>(n)];
+            if (without_kernel.count(node.name)) missing = node.source_name() + " (" + node.target + ")";
+        }
+        if (!missing.empty()) {
+            log.line("skipped\t" + std::to_string(s) + "\tnode " + missing + " has no CPU kernel to compare with");
+            continue;
+        }
+        log.line("check\t" + std::to_string(s));
+        Executor::ValueTable values = reference;
+        try {
+            executor->run_step_alone(s, values);
+        } catch (const Error& e) {
+            log.line("differs\t" + std::to_string(s) + "\tOpenVINO failed on it: " + e.what());
+            continue;
+        }
+        std::string found;
+        for (const auto& name : step.outputs) {
+            const auto* value = prepared.graph.find_value(name);
+            if (!value || value->slot < 0) continue;
+            const auto slot = static_cast<size_t>(value->slot);
+            if (slot >= reference.size() || slot >= values.size()) continue;
+            const auto& want = reference[slot];
+            const auto& got = values[slot];
+            if (std::holds_alternative<std::monostate>(want.value) || std::holds_alternative<std::monostate>(got.value)) continue;
+            const std::string why = difference(got, want, reduced);
+            if (!why.empty()) {
+                found = "value " + name + ": " + why;
+                break;
+            }
+        }
+        log.line(found.empty() ? "ok\t" + std::to_string(s) : "differs\t" + std::to_string(s) + "\t" + found);
+    }
+    log.line("done");
+    return 0;
+}
+
+// ---- Reading a round's result ----
+
+struct Round {
+    std::vector<size_t> checked;
+    std::map<size_t, std::string> failing;  // step → why
+    std::vector<std::string> notes;         // skipped steps, a failed reference
+    bool done = false;
+    std::string last;                       // the last event before the end
+};
+
+Round read_round(const fs::path& result) {
+    Round round;
+    std::ifstream in(result);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::vector<std::string> fields;
+        std::stringstream split(line);
+        for (std::string field; std::getline(split, field, '\t');) fields.push_back(field);
+        if (fields.empty()) continue;
+        const std::string& event = fields[0];
+        round.last = line;
+        if (event == "done") round.done = true;
+        else if (event == "ok" && fields.size() > 1) round.checked.push_back(std::stoul(fields[1]));
+        else if (event == "differs" && fields.size() > 2) {
+            const size_t step = std::stoul(fields[1]);
+            round.checked.push_back(step);
+            round.failing[step] = fields[2];
+        } else if (event == "skipped" && fields.size() > 2) {
+            round.notes.push_back("step " + std::to_string(std::stoul(fields[1]) + 1) + " not verified: " + fields[2]);
+        } else if (event == "reference-failed" && fields.size() > 1) {
+            round.notes.push_back("not verified: pt2ov's CPU kernels could not run the program on synthetic inputs (" +
+                                  fields[1] + ")");
+        }
+    }
+    return round;
+}
+
+// The cache file of a verification, beside the timed placement's (same key, other prefix).
+fs::path cache_file(const std::string& path, const LoadOptions& options) {
+    if (options.cache_dir.empty()) return {};
+    std::ifstream archive(path, std::ios::binary);
+    uint64_t hash = 1469598103934665603ull;
+    auto add = [&](const void* data, size_t size) {
+        const auto* bytes = static_cast<const unsigned char*>(data);
+        for (size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
+    };
+    std::vector<char> chunk(1 << 16);
+    while (archive.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || archive.gcount() > 0) {
+        add(chunk.data(), static_cast<size_t>(archive.gcount()));
+    }
+    for (const std::string& part : {options.method, options.device, options.precision, options.performance_hint,
+                                    std::to_string(options.num_threads), std::to_string(options.int64_input_limit),
+                                    std::string(options.openvino_state ? "state" : "no state"),
+                                    std::string(options.strict ? "strict" : "")}) {
+        add(part.data(), part.size());
+        add("|", 1);
+    }
+    for (const auto& op : options.cpu_ops) add(op.data(), op.size());
+    add("|", 1);
+    for (const auto& node : options.cpu_nodes) add(node.data(), node.size());
+    const std::string version = PT2OV_VERSION;
+    add(version.data(), version.size());
+    char name[64];
+    std::snprintf(name, sizeof name, "pt2ov-verify-%016llx.txt", static_cast<unsigned long long>(hash));
+    return fs::path(options.cache_dir) / name;
+}
+
+}  // namespace
+
+VerifyOutcome verify_plan(const std::string& path, const compile::PreparedMethod& prepared, const LoadOptions& options) {
+    const auto start = Clock::now();
+    VerifyOutcome outcome;
+    outcome.report.verified = true;
+    const fs::path cache = cache_file(path, options);
+    if (!cache.empty() && fs::exists(cache)) {
+        std::ifstream in(cache);
+        std::string line;
+        bool valid = false;
+        while (std::getline(in, line)) {
+            std::stringstream split(line);
+            std::vector<std::string> fields;
+            for (std::string field; std::getline(split, field, '\t');) fields.push_back(field);
+            if (fields.size() == 3 && fields[0] == "failure") outcome.failures[fields[1]] = fields[2];
+            if (fields.size() == 2 && fields[0] == "finding") outcome.report.findings.push_back(fields[1]);
+            if (fields.size() == 3 && fields[0] == "counts") {
+                outcome.report.steps_checked = std::stoul(fields[1]);
+                outcome.report.steps_moved = std::stoul(fields[2]);
+                valid = true;
+            }
+        }
+        if (valid) {
+            outcome.report.from_cache = true;
+            outcome.report.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+            return outcome;
+        }
+        outcome = VerifyOutcome{};
+        outcome.report.verified = true;
+    }
+    const std::string worker = worker_path();
+    if (worker.empty()) {
+        throw Error(prepared.where + ": --verify needs the command " + std::string(kWorkerName) +
+                    " beside libpt2ov.so (or in bin/ beside or above it), and it is not there; reinstall pt2ov, or set "
+                    "PT2OV_VERIFY_WORKER to its path");
+    }
+    char pattern[] = "/tmp/pt2ov-verify-XXXXXX";
+    const char* made = ::mkdtemp(pattern);
+    if (!made) throw Error(std::string("--verify: cannot make a temporary folder: ") + std::strerror(errno));
+    const fs::path folder(made);
+    struct RemoveFolder {
+        fs::path folder;
+        ~RemoveFolder() {
+            std::error_code ec;
+            fs::remove_all(folder, ec);
+        }
+    } remove_at_exit{folder};
+
+    for (int round = 1; round <= kMaxVerifyRounds; ++round) {
+        const fs::path request = folder / "request.txt", result = folder / "result.txt", log = folder / "worker.log";
+        write_request(request, path, options, outcome.failures);
+        std::error_code ec;
+        fs::remove(result, ec);
+        const WorkerRun run = run_worker(worker, request, result, log);
+        Round found = read_round(result);
+        outcome.report.steps_checked += found.checked.size();
+        for (const auto& note : found.notes) {
+            if (std::find(outcome.report.findings.begin(), outcome.report.findings.end(), note) == outcome.report.findings.end()) {
+                outcome.report.findings.push_back(note);
+            }
+        }
+        if (!found.done) {
+            // The worker ended without finishing: a crash, a hang, or an error of the program
+            // itself (which the load here reports in its own words). A step it was compiling or
+            // running is what failed.
+            std::stringstream split(found.last);
+            std::string event, step_text;
+            std::getline(split, event, '\t');
+            std::getline(split, step_text, '\t');
+            if ((event == "compile" || event == "check") && !step_text.empty()) {
+                found.failing[std::stoul(step_text)] = std::string("OpenVINO's step ") +
+                                                       (event == "compile" ? "compiling" : "running") +
+                                                       " killed the verifying process: it " + ending(run);
+            } else if (WIFEXITED(run.status) && !run.timed_out) {
+                break;  // the program's own error: load meets it again and reports it
+            } else {
+                throw Error(prepared.where + ": --verify: the verifying process " + ending(run) +
+                            " outside any OpenVINO step (" + last_line(run.log) + ")");
+            }
+        }
+        if (found.failing.empty()) break;
+        // The plan the worker verified is the one these failures give: the same options, the
+        // same failures so far.
+        const compile::PlannedMethod planned = compile::plan(prepared, options, {}, {}, outcome.failures);
+        for (const auto& [step, why] : found.failing) {
+            if (step >= planned.plan.steps.size()) continue;
+            const std::string reason = "OpenVINO's step " + std::to_string(step + 1) + " " +
+                                       (why.rfind("OpenVINO", 0) == 0 ? why : "gave " + why);
+            for (int n : planned.plan.steps[step].nodes) {
+                outcome.failures.emplace(prepared.graph.nodes[static_cast<size_t>(n)].source_name(), reason);
+            }
+            outcome.report.findings.push_back("step " + std::to_string(step + 1) + " moved to the CPU kernels: " + reason);
+            ++outcome.report.steps_moved;
+        }
+        if (options.strict) {
+            throw UnsupportedError(prepared.where + ": --strict: verified at load, " + outcome.report.findings.back() +
+                                   "; load without --strict to run it on the CPU kernels");
+        }
+    }
+    outcome.report.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    if (!cache.empty()) {
+        std::ofstream out(cache);
+        for (const auto& [node, why] : outcome.failures) out << "failure\t" << escape_line(node) << "\t" << escape_line(why) << "\n";
+        for (const auto& finding : outcome.report.findings) out << "finding\t" << escape_line(finding) << "\n";
+        out << "counts\t" << outcome.report.steps_checked << "\t" << outcome.report.steps_moved << "\n";
+    }
+    return outcome;
+}
+
+int verify_worker_main(int argc, char** argv) {
+    if (argc != 3) {
+        std::fprintf(stderr, "usage: %s REQUEST RESULT\n(started by pt2ov's --verify; not meant to be run by hand)\n",
+                     kWorkerName);
+        return 2;
+    }
+    ResultLog log(argv[2]);
+    try {
+        return run_worker_checks(read_request(argv[1]), log);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        log.line(std::string("error\t") + e.what());
+        return 2;
+    }
+}
+
+}  // namespace pt2ov::runtime

@@ -1,0 +1,49 @@
+// Verification at load (LoadOptions::verify): each OpenVINO step of the plan is compiled and
+// run on synthetic inputs beside pt2ov's CPU kernels for the same nodes, in a child process, so
+// that a plugin fault nobody has listed yet (a wrong value, a wrong shape, a crash) sends the
+// step to the CPU kernels instead of reaching the user.
+//
+// The parent (verify_plan) writes a request file and starts the command pt2ov-verify-worker
+// (found beside libpt2ov.so, or in bin/ beside or above it). The worker (verify_worker_main)
+// prepares the same method, plans it with the same options and the failures found so far,
+// builds a reference executor with every node that has a CPU kernel on the CPU kernels, runs it
+// once on synthetic inputs keeping every value, then, step by step, runs each OpenVINO step of
+// the plan alone on the reference's values and compares what it hands on with the reference's.
+// It appends one line per event to a result file, flushed at once ("compile 3", "check 3",
+// "ok 3", "differs 3 <why>"), so when a step kills it the last line names the step. The parent
+// reads the file, moves each failing step's nodes onto the CPU kernels, and starts a worker
+// again on the new plan, until a round finds nothing new (at most kMaxRounds).
+//
+// Synthetic inputs: floats from a normal distribution, integers in [0, 4) (valid indices into
+// any dim of size 4 or more), bools at random, all from a fixed seed; dynamic dims at the size
+// the program was exported with (or the least the range allows, at least 2). Results are
+// compared as the contract E5 does (float32: |a - b| <= 1e-5 + 1e-4 |b|, and where that fails
+// within 1e-3 of the largest magnitude the value holds, since an OpenVINO step may sum in
+// another order; float16 and bfloat16, and any reduced precision hint: 1e-2), integers and
+// bools exactly, shapes and dtypes exactly, NaN where NaN.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "compile/method.h"
+#include "pt2ov/pt2ov.h"
+
+namespace pt2ov::runtime {
+
+constexpr int kMaxVerifyRounds = 6;
+
+struct VerifyOutcome {
+    // node name → why its step runs on the CPU kernels (the difference, or the crash)
+    std::map<std::string, std::string> failures;
+    PlacementReport::Verification report;
+};
+
+// Verifies the plan of `prepared` under `options` (options.verify is what asked for it). Throws
+// Error when the worker cannot be started or fails in a way that names no step.
+VerifyOutcome verify_plan(const std::string& path, const compile::PreparedMethod& prepared, const LoadOptions& options);
+
+// The worker's main: pt2ov-verify-worker REQUEST RESULT. Returns the process's exit status.
+int verify_worker_main(int argc, char** argv);
+
+}  // namespace pt2ov::runtime
