@@ -46,7 +46,7 @@ std::string escape_line(const std::string& text) {
 void write_request(const fs::path& file, const std::string& path, const LoadOptions& options,
                    const std::map<std::string, std::string>& failures) {
     std::ofstream out(file);
-    out << "archive\t" << escape_line(path) << "\n"
+    out << "archive\t" << escape_line(fs::absolute(path).string()) << "\n"
         << "method\t" << escape_line(options.method) << "\n"
         << "device\t" << escape_line(options.device) << "\n"
         << "precision\t" << escape_line(options.precision) << "\n"
@@ -284,8 +284,11 @@ std::string difference(const RuntimeValue& got, const RuntimeValue& want, bool r
 class ResultLog {
 public:
     explicit ResultLog(const std::string& file) : out_(file, std::ios::app) {}
+    // One event: its fields are joined by tabs, so only line breaks are taken out.
     void line(const std::string& text) {
-        out_ << escape_line(text) << "\n";
+        std::string one_line = text;
+        for (char& c : one_line) c = (c == '\n' || c == '\r') ? ' ' : c;
+        out_ << one_line << "\n";
         out_.flush();
     }
 
@@ -326,8 +329,8 @@ int run_worker_checks(const Request& request, ResultLog& log) {
         executor = std::make_unique<Executor>(prepared, planned, request.options,
                                               [&](size_t step) { log.line("compile\t" + std::to_string(step)); });
     } catch (const StepCompileFailure& failure) {
-        log.line("differs\t" + std::to_string(failure.step_index) + "\tOpenVINO could not compile it: " +
-                 failure.plugin_message);
+        log.line("failed\t" + std::to_string(failure.step_index) + "\tcould not be compiled by OpenVINO (" +
+                 failure.plugin_message + ")");
         log.line("done");
         return 0;
     }
@@ -350,7 +353,8 @@ int run_worker_checks(const Request& request, ResultLog& log) {
         try {
             executor->run_step_alone(s, values);
         } catch (const Error& e) {
-            log.line("differs\t" + std::to_string(s) + "\tOpenVINO failed on it: " + e.what());
+            log.line("failed\t" + std::to_string(s) + "\tfailed on synthetic inputs (" +
+                     std::string(e.what()) + ")");
             continue;
         }
         std::string found;
@@ -397,10 +401,10 @@ Round read_round(const fs::path& result) {
         round.last = line;
         if (event == "done") round.done = true;
         else if (event == "ok" && fields.size() > 1) round.checked.push_back(std::stoul(fields[1]));
-        else if (event == "differs" && fields.size() > 2) {
+        else if ((event == "differs" || event == "failed") && fields.size() > 2) {
             const size_t step = std::stoul(fields[1]);
             round.checked.push_back(step);
-            round.failing[step] = fields[2];
+            round.failing[step] = event == "differs" ? "disagrees with the CPU kernels on " + fields[2] : fields[2];
         } else if (event == "skipped" && fields.size() > 2) {
             round.notes.push_back("step " + std::to_string(std::stoul(fields[1]) + 1) + " not verified: " + fields[2]);
         } else if (event == "reference-failed" && fields.size() > 1) {
@@ -512,9 +516,10 @@ VerifyOutcome verify_plan(const std::string& path, const compile::PreparedMethod
             std::getline(split, event, '\t');
             std::getline(split, step_text, '\t');
             if ((event == "compile" || event == "check") && !step_text.empty()) {
-                found.failing[std::stoul(step_text)] = std::string("OpenVINO's step ") +
-                                                       (event == "compile" ? "compiling" : "running") +
-                                                       " killed the verifying process: it " + ending(run);
+                const size_t step = std::stoul(step_text);
+                found.failing[step] = std::string("killed the verifying process while OpenVINO ") +
+                                      (event == "compile" ? "compiled" : "ran") + " it (the process " + ending(run) + ")";
+                outcome.report.steps_checked += 1;
             } else if (WIFEXITED(run.status) && !run.timed_out) {
                 break;  // the program's own error: load meets it again and reports it
             } else {
@@ -528,8 +533,7 @@ VerifyOutcome verify_plan(const std::string& path, const compile::PreparedMethod
         const compile::PlannedMethod planned = compile::plan(prepared, options, {}, {}, outcome.failures);
         for (const auto& [step, why] : found.failing) {
             if (step >= planned.plan.steps.size()) continue;
-            const std::string reason = "OpenVINO's step " + std::to_string(step + 1) + " " +
-                                       (why.rfind("OpenVINO", 0) == 0 ? why : "gave " + why);
+            const std::string reason = "OpenVINO's step " + std::to_string(step + 1) + " " + why;
             for (int n : planned.plan.steps[step].nodes) {
                 outcome.failures.emplace(prepared.graph.nodes[static_cast<size_t>(n)].source_name(), reason);
             }
