@@ -397,6 +397,9 @@ std::vector<int> checked_dim_order(const KernelCall& call, const std::vector<int
     return order;
 }
 
+// The result may be `t` itself (a constant in the archive's read-only mapping, an input, another
+// node's value): callers read it, never write through it (take_along_dim once wrapped its
+// indices in place, and crashed on a buffer index).
 StridedTensor contiguous_as(const StridedTensor& t, DType dtype) {
     if (t.dtype == dtype && t.is_contiguous()) return t;
     StridedTensor result = StridedTensor::allocate(dtype, t.sizes);

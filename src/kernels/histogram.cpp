@@ -52,8 +52,8 @@ std::vector<compute_t<T>> values_of(const StridedTensor& t) {
 
 // The histogram of `points` over `edges` (one list per coordinate), row-major over the bins.
 template <typename T>
-std::vector<compute_t<T>> count_points(const Points<T>& points, const std::vector<std::vector<compute_t<T>>>& edges,
-                                       Placement placement) {
+std::vector<compute_t<T>> count_points(const KernelCall& call, const Points<T>& points,
+                                       const std::vector<std::vector<compute_t<T>>>& edges, Placement placement) {
     using V = compute_t<T>;
     const auto dims = static_cast<size_t>(points.dims);
     std::vector<int64_t> strides(dims, 1);
@@ -80,13 +80,25 @@ std::vector<compute_t<T>> count_points(const Points<T>& points, const std::vecto
                 pos = std::upper_bound(e.begin(), e.end(), value) - e.begin() - 1;
             } else {
                 const V scaled = round_to<T>(round_to<T>(value - left) * round_to<T>(static_cast<V>(n - 1)));
-                pos = static_cast<int64_t>(round_to<T>(scaled / round_to<T>(right - left)));
+                const V quotient = round_to<T>(scaled / round_to<T>(right - left));
+                // A range wider than T holds (right - left overflows) makes this inf / inf:
+                // converting NaN to int64 is undefined and gave an index far outside the bins.
+                // PyTorch's own edges are NaN there (its linspace overflows too).
+                if (!(quotient >= V(0) && quotient < static_cast<V>(n))) {
+                    call.fail("cannot place " + std::to_string(static_cast<double>(value)) + " among the bins of [" +
+                              std::to_string(static_cast<double>(left)) + ", " + std::to_string(static_cast<double>(right)) +
+                              "]: the range's width overflows " + std::string(dtype_name(call.tensor("self", 0).dtype)));
+                }
+                pos = static_cast<int64_t>(quotient);
                 if (placement == Placement::DivisionThenNeighbours) {
                     const int64_t low = std::max<int64_t>(0, pos - 1), high = std::min<int64_t>(pos + 2, n);
                     pos = std::upper_bound(e.begin() + low, e.begin() + high, value) - e.begin() - 1;
                 }
             }
             if (pos == n - 1) pos -= 1;
+            // Every path above lands in [0, n - 2] for n >= 2 edges (given edges are checked to
+            // be at least two); checked anyway, as the index writes into hist.
+            if (pos < 0 || pos > n - 2) call.fail("internal: bin " + std::to_string(pos) + " is outside the " + std::to_string(n - 1) + " bins");
             index += strides[d] * pos;
         }
         if (skip) continue;
@@ -253,7 +265,12 @@ std::vector<std::vector<compute_t<T>>> edges_from_tensors(const KernelCall& call
     std::vector<std::vector<compute_t<T>>> edges;
     for (const auto& b : bins) {
         if (b.dtype != self.dtype) call.fail("the bin edges must have the input's dtype");
-        if (b.rank() != 1 || b.numel() < 1) call.fail("bin edges must be a 1-d tensor with at least one edge");
+        if (b.rank() != 1) call.fail("bin edges must be a 1-d tensor, got shape " + shape_string(b.sizes));
+        // One edge is no bin: the last-bin rule below would move its one position to bin -1.
+        if (b.numel() < 2) {
+            call.fail("bins must be > 0, but got " + std::to_string(std::max<int64_t>(b.numel() - 1, 0)) + " for dimension " +
+                      std::to_string(edges.size()));
+        }
         edges.push_back(values_of<T>(b));
     }
     return edges;
@@ -296,7 +313,7 @@ std::vector<RuntimeValue> histc(const KernelCall& call) {
         if (!(left < right)) call.fail("max must be larger than min");
         // Division alone reads only the outer edges, which are left and right exactly.
         const std::vector<std::vector<compute_t<T>>> edges{equal_edges<T>(left, right, bins)};
-        std::vector<compute_t<T>> hist = count_points(points, edges, Placement::Division);
+        std::vector<compute_t<T>> hist = count_points(call, points, edges, Placement::Division);
         return single(tensor_from<T>(call, 0, hist, {bins}, self.dtype));
     });
 }
@@ -312,7 +329,7 @@ std::vector<RuntimeValue> histogram(const KernelCall& call, bool bin_tensor) {
         const Points<T> points = points_of<T>(call, self, true, kKeywordOnly);
         const auto edges = bin_tensor ? edges_from_tensors<T>(call, {call.tensor("bins", 1)}, self, 1)
                                       : edges_from_counts<T>(call, points, {call.int_arg("bins", 1, 100)}, kKeywordOnly);
-        auto hist = count_points(points, edges, bin_tensor ? Placement::BinarySearch : Placement::DivisionThenNeighbours);
+        auto hist = count_points(call, points, edges, bin_tensor ? Placement::BinarySearch : Placement::DivisionThenNeighbours);
         if (density) to_density<T>(hist, edges);
         return std::vector<RuntimeValue>{RuntimeValue::of(tensor_from<T>(call, 0, hist, hist_sizes(edges), self.dtype)),
                                          RuntimeValue::of(tensor_from<T>(call, 1, edges[0], {static_cast<int64_t>(edges[0].size())}, self.dtype))};
@@ -337,7 +354,7 @@ std::vector<RuntimeValue> histogramdd(const KernelCall& call, HistogramArgs at, 
                                        : edges_from_counts<T>(call, points, bin_counts_of(call, points.dims), at.range);
         std::vector<RuntimeValue> outs;
         if (part != Histogramdd::EdgesOnly) {
-            auto hist = count_points(points, edges, bin_tensors ? Placement::BinarySearch : Placement::DivisionThenNeighbours);
+            auto hist = count_points(call, points, edges, bin_tensors ? Placement::BinarySearch : Placement::DivisionThenNeighbours);
             if (density) to_density<T>(hist, edges);
             outs.push_back(RuntimeValue::of(tensor_from<T>(call, 0, hist, hist_sizes(edges), self.dtype)));
         }

@@ -44,6 +44,12 @@ StridedTensor output_of_values(const KernelCall& call, size_t index, const std::
                                : std::is_same_v<T, int64_t> ? DType::Int64
                                                             : DType::UInt8;
     StridedTensor dense = StridedTensor::allocate_for_overwrite(computed, sizes);
+    // The copy below trusts values to fill `sizes` exactly; a kernel that sized one from a
+    // recorded shape and the other from its arguments would write past the buffer.
+    if (static_cast<int64_t>(values.size()) != dense.numel()) {
+        call.fail("internal: " + std::to_string(values.size()) + " values computed for output " + std::to_string(index) +
+                  " of shape " + shape_string(sizes));
+    }
     if (!values.empty()) std::memcpy(dense.data, values.data(), values.size() * sizeof(T));
     StridedTensor out = allocate_output(call, index, sizes, dtype);
     copy_into(dense, out);

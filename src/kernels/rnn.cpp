@@ -3,6 +3,8 @@
 // dtypes they serve are float32 and lower: values are read into float and written back).
 #include <cmath>
 
+#include <string>
+
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -53,19 +55,61 @@ std::vector<RuntimeValue> run_recurrent(const KernelCall& call, int gates, bool 
     in.batch = in.batched ? input.sizes[in.batch_first ? 0 : 1] : 1;
     in.features = input.sizes.back();
 
+    if (!dtype_is_floating(input.dtype)) call.fail("expects a floating input, got " + std::string(dtype_name(input.dtype)));
+    if (layers < 1) call.fail("expects num_layers >= 1, got " + std::to_string(layers));
+
     const size_t per_direction = has_biases ? 4 : 2;
     if (params.size() != static_cast<size_t>(layers * directions) * per_direction) {
         call.fail("has " + std::to_string(params.size()) + " weight tensors, expected " +
                   std::to_string(layers * directions * per_direction) + " (projections are not supported)");
     }
-    const int64_t hidden = params[1].sizes.at(1);
+    if (params[1].rank() != 2) call.fail("expects a 2-D weight_hh_l0, got shape " + shape_string(params[1].sizes));
+    const int64_t hidden = params[1].sizes[1];
+    // Every size the loops below trust is checked against the tensor given: the cells read
+    // weights, biases and states as dense rows of these sizes (a state of other sizes, as a
+    // damaged archive can feed, was read and written past its end).
+    for (int64_t layer = 0; layer < layers; ++layer) {
+        const int64_t features = layer == 0 ? in.features : hidden * directions;
+        for (int64_t direction = 0; direction < directions; ++direction) {
+            const size_t base = static_cast<size_t>(layer * directions + direction) * per_direction;
+            const std::string suffix = "_l" + std::to_string(layer) + (direction == 1 ? "_reverse" : "");
+            auto expect = [&](size_t k, const char* name, std::vector<int64_t> sizes) {
+                if (params[base + k].sizes != sizes) {
+                    call.fail(std::string("expects ") + name + suffix + " of shape " + shape_string(sizes) + ", got " +
+                              shape_string(params[base + k].sizes));
+                }
+                if (!dtype_is_floating(params[base + k].dtype)) {
+                    call.fail(std::string("expects a floating ") + name + suffix + ", got " +
+                              std::string(dtype_name(params[base + k].dtype)));
+                }
+            };
+            expect(0, "weight_ih", {gates * hidden, features});
+            expect(1, "weight_hh", {gates * hidden, hidden});
+            if (has_biases) {
+                expect(2, "bias_ih", {gates * hidden});
+                expect(3, "bias_hh", {gates * hidden});
+            }
+        }
+    }
 
     // Initial states: [layers*directions, B, H] (or [layers*directions, H] unbatched).
     std::vector<StridedTensor> initial;
     if (has_cell_state) {
         initial = call.tensors("hx", 1);
+        if (initial.size() != 2) call.fail("expects hx of two tensors (h_0, c_0), got " + std::to_string(initial.size()));
     } else {
         initial = {call.tensor("hx", 1)};
+    }
+    const std::vector<int64_t> state_sizes =
+        in.batched ? std::vector<int64_t>{layers * directions, in.batch, hidden} : std::vector<int64_t>{layers * directions, hidden};
+    for (size_t i = 0; i < initial.size(); ++i) {
+        if (initial[i].sizes != state_sizes) {
+            call.fail("expects hx[" + std::to_string(i) + "] of shape " + shape_string(state_sizes) + ", got " +
+                      shape_string(initial[i].sizes));
+        }
+        if (!dtype_is_floating(initial[i].dtype)) {
+            call.fail("expects a floating hx[" + std::to_string(i) + "], got " + std::string(dtype_name(initial[i].dtype)));
+        }
     }
     std::vector<std::vector<float>> states;
     for (const auto& t : initial) states.push_back(dense_values<float>(t));

@@ -268,8 +268,11 @@ std::vector<RuntimeValue> upsample_nearest_exact(const KernelCall& call, size_t 
         const int64_t in = input.sizes[d + 2];
         const float scale = scale_of<float>(plan.scales[d], in, plan.out[d]);
         for (int64_t i = 0; i < plan.out[d]; ++i) {
-            const auto index = static_cast<int64_t>(std::floor(static_cast<float>((static_cast<double>(i) + 0.5) * scale)));
-            source[d].push_back(std::min(index, in - 1));
+            const float at = std::floor(static_cast<float>((static_cast<double>(i) + 0.5) * scale));
+            // Compared as a float before the conversion: a tiny scales_* argument makes 1/scale
+            // infinite, whose conversion to int64 is undefined (x86 gives INT64_MIN, a read
+            // before the input); it is clamped to the last index, as every index past it is.
+            source[d].push_back(at < static_cast<float>(in - 1) ? static_cast<int64_t>(at) : in - 1);
         }
     }
     std::vector<int64_t> out_sizes{input.sizes[0], input.sizes[1]};

@@ -376,7 +376,12 @@ std::vector<RuntimeValue> take_along_dim(const KernelCall& call) {
         self_sizes[d] = index_sizes[d] = common[0];
     }
     const int64_t size = self.rank() == 0 ? 1 : self.sizes[dim];
-    StridedTensor wrapped = contiguous_as(broadcast_to(call, indices, index_sizes), DType::Int64);
+    // The wrapped indices go to new memory, never through contiguous_as: for an int64 index that
+    // is already row-major it returns the index itself, and wrapping in place wrote into the
+    // argument (a module's buffer lives in the archive's read-only mapping: SIGSEGV; an input
+    // or another node's value would have been changed under its other readers).
+    StridedTensor wrapped = StridedTensor::allocate_for_overwrite(DType::Int64, index_sizes);
+    copy_into(broadcast_to(call, indices, index_sizes), wrapped);  // every element
     auto* p = reinterpret_cast<int64_t*>(wrapped.data);
     if (size == 0 && wrapped.numel() > 0) call.fail("take_along_dim(): indices into a dim of size 0");
     for (int64_t i = 0; i < wrapped.numel(); ++i) p[i] = ((p[i] % size) + size) % size;

@@ -261,6 +261,11 @@ std::vector<RuntimeValue> search_sorted(const KernelCall& call, const Operand& b
         }
     }
     const DType out_dtype = call.output_meta(0).dtype;
+    // Positions are stored as int32 or int64 below: any other recorded dtype (a damaged archive)
+    // would have them written past the elements of a narrower output.
+    if (out_dtype != DType::Int32 && out_dtype != DType::Int64) {
+        call.fail("expects an int32 or int64 output, the archive records " + std::string(dtype_name(out_dtype)));
+    }
     StridedTensor out = allocate_output(call, 0, values.sizes, out_dtype);
     const int64_t size = boundaries.sizes.back();
     const int64_t step = boundaries.strides.back() * static_cast<int64_t>(boundaries.element_size());

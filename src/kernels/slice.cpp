@@ -25,8 +25,11 @@ StridedTensor sliced(const KernelCall& call) {
     end = std::clamp<int64_t>(end, start, size);
     std::vector<int64_t> sizes = self.sizes;
     std::vector<int64_t> strides = self.strides;
-    sizes[dim] = (end - start + step - 1) / step;
-    strides[dim] = self.strides[dim] * step;
+    // Counted without `end - start + step - 1`, which overflows for a step near INT64_MAX (a
+    // negative size, then a view reaching before the data); a dim of one element keeps its
+    // stride, as stride * step could overflow and no second element uses it.
+    sizes[dim] = end == start ? 0 : (end - start - 1) / step + 1;
+    strides[dim] = sizes[dim] > 1 ? self.strides[dim] * step : self.strides[dim];
     return self.view(sizes, strides, start * self.strides[dim]);
 }
 

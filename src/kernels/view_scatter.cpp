@@ -41,8 +41,11 @@ std::vector<RuntimeValue> slice_scatter(const KernelCall& call) {
     end = std::clamp<int64_t>(end, start, size);
     StridedTensor out = copy_of_self(call, self);
     std::vector<int64_t> sizes = out.sizes, strides = out.strides;
-    sizes[dim] = (end - start + step - 1) / step;
-    strides[dim] = out.strides[dim] * step;
+    // Counted without `end - start + step - 1`, which overflows for a step near INT64_MAX (a
+    // negative size, then a view reaching before the data); a dim of one element keeps its
+    // stride, as stride * step could overflow and no second element uses it.
+    sizes[dim] = end == start ? 0 : (end - start - 1) / step + 1;
+    strides[dim] = sizes[dim] > 1 ? out.strides[dim] * step : out.strides[dim];
     write_over(call, out.view(sizes, strides, start * out.strides[dim]), call.tensor("src", 1), "slice_scatter");
     return single(out);
 }
@@ -87,13 +90,18 @@ std::vector<RuntimeValue> as_strided_scatter(const KernelCall& call) {
     if (offset < 0) call.fail("as_strided_scatter(): negative storage offset " + std::to_string(offset));
     // The last element the view reaches must lie inside self's storage.
     int64_t last = offset;
-    bool empty = false;
+    bool empty = false, overflow = false;
     for (size_t d = 0; d < sizes.size(); ++d) {
         if (sizes[d] < 0 || strides[d] < 0) call.fail("as_strided_scatter(): negative size or stride in " + shape_string(sizes));
         if (sizes[d] == 0) empty = true;
-        last += (sizes[d] - 1) * strides[d];
+        // Checked arithmetic: a wrapped product (huge sizes or strides from a damaged archive)
+        // passed the bound check below and the view wrote far outside self's copy.
+        int64_t reach = 0;
+        if (sizes[d] > 0 && (__builtin_mul_overflow(sizes[d] - 1, strides[d], &reach) || __builtin_add_overflow(last, reach, &last))) {
+            overflow = true;
+        }
     }
-    if (!empty && last >= self.numel()) {
+    if (!empty && (overflow || last >= self.numel())) {
         call.fail("as_strided_scatter(): the view " + shape_string(sizes) + " with strides " + shape_string(strides) +
                   " and offset " + std::to_string(offset) + " reaches beyond self's " + std::to_string(self.numel()) + " elements");
     }

@@ -276,6 +276,9 @@ ERROR_CASES = [
      torch.tensor([0, -1]), "aten.index_add", "out of bounds"),
     ("take_out_of_range", lambda x, i: torch.take(x, i), (torch.randn(3, 2), torch.tensor([0, 5])),
      torch.tensor([0, 6]), "aten.take", "out of range"),
+    # Without a dim take_along_dim does not wrap (with one it takes indices modulo the dim's size).
+    ("take_along_dim_out_of_range", lambda x, i: torch.take_along_dim(x, i), (torch.randn(3, 2), torch.tensor([[0, 5]])),
+     torch.tensor([[0, 6]]), "aten.take_along_dim", "out of bounds"),
 ]
 
 

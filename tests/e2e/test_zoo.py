@@ -54,24 +54,30 @@ def test_zoo(zoo_programs, run_engine, name, mode, shape):
 
 
 # --- placement: the same programs with work forced onto the engine's CPU kernels ---------------
-# (case, CLI options) — the results must not change when nodes move off OpenVINO (docs/EXACTNESS.md K9).
+# (case, form, CLI options) — the results must not change when nodes move off OpenVINO (docs/EXACTNESS.md K9).
+# Each runs its case's dynamic program where it has one, else the static one.
 CPU_PLACEMENTS = [
-    ("mlp", ["--cpu-op", "aten.relu"]),
-    ("clone_and_sin", ["--cpu-op", "aten.sin.default"]),
-    ("attention_block", ["--cpu-op", "aten.softmax", "--cpu-op", "aten._softmax"]),
-    ("buffer_mutation", ["--cpu-op", "aten.add_"]),
-    ("example_policy", ["--cpu-op", "aten.cat"]),
+    ("mlp", "exported", ["--cpu-op", "aten.relu"]),
+    ("clone_and_sin", "exported", ["--cpu-op", "aten.sin.default"]),
+    ("attention_block", "exported", ["--cpu-op", "aten.softmax", "--cpu-op", "aten._softmax"]),
+    ("buffer_mutation", "exported", ["--cpu-op", "aten.add_"]),
+    ("example_policy", "exported", ["--cpu-op", "aten.cat"]),
+    # The kernel wrapped indices in place, into a buffer in the archive's read-only mapping: SIGSEGV.
+    ("take_along_dim_buffer_index", "exported", ["--cpu-op", "aten.take_along_dim"]),
+    # The decomposed form: gather of the buffer's remainder.
+    ("take_along_dim_buffer_index", "decomposed", ["--cpu-op", "aten.gather", "--cpu-op", "aten.remainder"]),
 ]
 
 
-@pytest.mark.parametrize("name,options", CPU_PLACEMENTS, ids=[c for c, _ in CPU_PLACEMENTS])
-def test_cpu_op_placement(zoo_programs, run_engine, name, options):
+@pytest.mark.parametrize("name,mode,options", CPU_PLACEMENTS, ids=[f"{c}-{m}" for c, m, _ in CPU_PLACEMENTS])
+def test_cpu_op_placement(zoo_programs, run_engine, name, mode, options):
     case = get_case(name)
-    program = zoo_programs.get(name, "exported", "dynamic")
-    calls = call_inputs(case, "dynamic")
+    shape = "dynamic" if case.has_dynamic else "static"
+    program = zoo_programs.get(name, mode, shape)
+    calls = call_inputs(case, shape)
     expected = eager_outputs(program.module, calls)
     for i, (got, want) in enumerate(zip(run_engine(program.path, calls, options), expected)):
-        assert_outputs_match(got, want, case, label=f"{name} {' '.join(options)} call {i}")
+        assert_outputs_match(got, want, case, label=f"{name} {mode} {' '.join(options)} call {i}")
 
 
 @pytest.mark.parametrize("name", ["resnet_basic_block", "shape_ops"])

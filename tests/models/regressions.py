@@ -354,3 +354,71 @@ register(
         exact_outputs=(1,),
     )
 )
+
+
+class TakeAlongDimBuffer(nn.Module):
+    """take_along_dim with int64 index buffers: the issue's [3, 2], and indices broadcast as [1, 2]
+    and [3, 1], negative and past the end (with a dim PyTorch takes them modulo its size), and the
+    flattened form (no dim: no wrapping)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("idx", torch.tensor([[0, 3], [1, 2], [2, 0]]))
+        self.register_buffer("wrapping", torch.tensor([[-1, 5], [0, -4], [7, -2]]))
+        self.register_buffer("row", torch.tensor([[1, -1]]))
+        self.register_buffer("column", torch.tensor([[0], [3], [-4]]))
+        self.register_buffer("flat", torch.tensor([[11, 0], [7, 5]]))
+
+    def forward(self, x):
+        return (torch.take_along_dim(x, self.idx, 1), torch.take_along_dim(x, self.wrapping, 1),
+                torch.take_along_dim(x, self.row, 1), torch.take_along_dim(x, self.column, 1),
+                torch.take_along_dim(x, self.flat), torch.take_along_dim(x, self.column, 0))
+
+
+register(
+    ModelCase(
+        name="take_along_dim_buffer_index",
+        make_module=lambda: TakeAlongDimBuffer().eval(),
+        make_inputs=lambda variant: (torch.randn(3, 4, generator=torch.Generator().manual_seed(80 + variant)),),
+        expect_exact=True,
+        notes="The take_along_dim kernel wrapped the indices in place, through contiguous_as, which returns an "
+        "int64 row-major index itself: a module's buffer lives in the archive's read-only mapping, so every run "
+        "on the CPU kernels (forced, or the timed placement of a small program) died of SIGSEGV. The wrapped "
+        "indices now go to new memory.",
+    )
+)
+
+
+class PReLUShapes(nn.Module):
+    """nn.PReLU of a 0-d input, and per-channel PReLU of [N, C], [N, C, H, W] and a 1-d input."""
+
+    def __init__(self):
+        super().__init__()
+        generator = torch.Generator().manual_seed(90)
+        self.single = nn.PReLU()
+        self.channels = nn.PReLU(num_parameters=3)
+        self.image_channels = nn.PReLU(num_parameters=3)
+        for prelu in (self.single, self.channels, self.image_channels):
+            prelu.weight.data = torch.rand(prelu.weight.shape, generator=generator) - 0.5
+
+    def forward(self, scalar, nc, nchw, vector):
+        return (self.single(scalar), self.single(vector), self.channels(nc), self.image_channels(nchw),
+                self.single(nchw), torch.ops.aten.prelu.default(scalar, self.single.weight.reshape(())))
+
+
+def _prelu_inputs(variant):
+    generator = torch.Generator().manual_seed(91 + variant)
+    return (torch.tensor(-1.5 if variant == 0 else 2.0), torch.randn(4, 3, generator=generator),
+            torch.randn(2, 3, 4, 5, generator=generator), torch.randn(7, generator=generator))
+
+
+register(
+    ModelCase(
+        name="prelu_shapes",
+        make_module=lambda: PReLUShapes().eval(),
+        make_inputs=_prelu_inputs,
+        notes="nn.PReLU() of a 0-d tensor returned shape [1] instead of []: the prelu decomposition multiplied "
+        "the 0-d input by the [1] weight. It now views the weight as ATen's prelu does (the input's rank, its "
+        "values along dim 1), so a 0-d input takes a 0-d weight.",
+    )
+)

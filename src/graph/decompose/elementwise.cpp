@@ -104,16 +104,21 @@ void threshold(Builder& b) {
 }
 
 // prelu: x where x > 0, else weight * x, one weight per channel (dim 1) or one for all.
+// As ATen's prelu, a weight of another rank than x is viewed as x's rank with its values along
+// dim 1 (all 1s but that dim), so the result has x's shape: a 0-d x takes its one weight as a
+// 0-d tensor (broadcasting a [1] weight against it made the result [1], not []).
 void prelu(Builder& b) {
     const Argument x = b.arg(0, "self");
     Argument weight = b.arg(1, "weight");
     const auto& wm = b.meta(weight);
     const int64_t rank = b.rank(x);
-    const bool per_channel = !(wm.all_static() && (wm.rank() == 0 || wm.static_sizes()[0] == 1));
-    if (per_channel && rank >= 2) {
-        if (wm.rank() != 1 || !wm.sizes[0].is_static()) b.refuse("needs a 1-d weight of static size");
-        std::vector<int64_t> shape(static_cast<size_t>(rank - 1), 1);
-        shape[0] = *wm.sizes[0].value;
+    if (wm.rank() > 1) b.refuse("prelu needs a 0-d or 1-d weight, got " + std::to_string(wm.rank()) + " dims");
+    if (static_cast<int64_t>(wm.rank()) != rank) {
+        if (!wm.all_static()) b.refuse("needs a weight of static size");
+        const int64_t count = wm.rank() == 0 ? 1 : wm.static_sizes()[0];
+        if (count != 1 && rank < 2) b.refuse("a weight of " + std::to_string(count) + " values needs an input with a channel dim (dim 1)");
+        std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
+        if (rank >= 2) shape[1] = count;
         std::vector<Dim> dims;
         for (int64_t s : shape) dims.push_back(static_dim(s));
         weight = b.op("aten.view.default", {weight, ints_arg(shape)}, contiguous_meta(wm.dtype, dims));
