@@ -26,7 +26,7 @@ class _UnitConvolution(torch.nn.Module):
         self.conv = torch.nn.Conv2d(4, 4, 1, stride=2, padding=1)
 
     def forward(self, x):
-        return torch.relu(x) * 2, self.conv(torch.relu(x))
+        return self.conv(torch.relu(x))
 
 
 def _run(tmp_path, pt2, x, *options, env=None):
@@ -66,8 +66,8 @@ def test_with_its_fact_the_same_program_runs_right(tmp_path, unit_convolution):
     assert proc.returncode == 0, describe(proc)
     with torch.no_grad():
         expected = module(x)
-    for got, want in zip(read_outputs(outputs), expected):
-        np.testing.assert_allclose(got, want.numpy(), rtol=1e-4, atol=1e-5)
+    (got,) = read_outputs(outputs)
+    np.testing.assert_allclose(got, expected.numpy(), rtol=1e-4, atol=1e-5)
 
 
 def test_an_unknown_fact_name_is_refused(tmp_path, unit_convolution):
@@ -91,13 +91,13 @@ class _Dynamic(torch.nn.Module):
 @pytest.mark.parametrize("mode", ["exported", "decomposed"])
 def test_symbolic_sizes_pass_the_guard(tmp_path, mode):
     module = _Dynamic().eval()
-    batch = torch.export.Dim("batch", min=2, max=64)
+    batch = torch.export.Dim("batch", min=3, max=64)
     ep = torch.export.export(module, (torch.randn(5, 3),), dynamic_shapes=({0: batch},))
     if mode == "decomposed":
         ep = ep.run_decompositions()
     pt2 = tmp_path / "dynamic.pt2"
     torch.export.save(ep, pt2)
-    for rows in (2, 5, 9):
+    for rows in (3, 6, 9):
         x = torch.randn(rows, 3)
         proc, outputs = _run(tmp_path, pt2, x)
         assert proc.returncode == 0, describe(proc)
