@@ -146,7 +146,10 @@ def _read(path) -> list[np.ndarray]:
 def run_program(prog, eager_out, eps: dict, runner, workdir: pathlib.Path, tag: str,
                 placements=PLACEMENTS, openvino=True) -> list[dict]:
     """Runs each exported form through pt2ov in each placement (and OpenVINO alone); one
-    record per (form, placement). `placements`: a tuple for every form, or form -> tuple."""
+    record per (form, placement). `placements`: a tuple for every form, or form -> tuple.
+    `openvino`: run OpenVINO alone "always", only on a form pt2ov failed ("failures"), or
+    "never" (True and False are always and never)."""
+    openvino = {True: "always", False: "never"}.get(openvino, openvino)
     workdir.mkdir(parents=True, exist_ok=True)
     inputs = workdir / f"{tag}_in.npz"
     np.savez(inputs, *[t.contiguous().numpy() for t in prog.inputs(torch.float32)])
@@ -162,8 +165,13 @@ def run_program(prog, eager_out, eps: dict, runner, workdir: pathlib.Path, tag: 
             torch.export.save(ep, pt2)
         ops = targets(ep)
         chosen = placements[form] if isinstance(placements, dict) else placements
-        runs = list(chosen) + (["openvino-alone"] if openvino else [])
+        runs = list(chosen) + ["openvino-alone"]
         for placement in runs:
+            if placement == "openvino-alone":
+                failed = any(r["verdict"] in ("wrong", "crash", "internal") for r in records
+                             if r["form"] == form)
+                if not (openvino == "always" or (openvino == "failures" and failed)):
+                    continue
             out = workdir / f"{tag}_{form}_{placement}_out.npz"
             out.unlink(missing_ok=True)
             job = {"kind": "openvino" if placement == "openvino-alone" else "pt2ov",

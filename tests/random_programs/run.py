@@ -6,8 +6,8 @@ with their seeds as JSON.
         --forms exported,decomposed --workers 2
     python -m tests.random_programs.run --replay own:123     # one program, verbose
 
-Results go to build/random_programs/results.jsonl (one line per program; a run with the same
-arguments resumes), the failures to build/random_programs/failures.json.
+Results go to build/random_programs/results.jsonl (one line per program; --resume keeps
+what is there and runs the rest), the failures to build/random_programs/failures.json.
 """
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def worker(args) -> None:
                 chosen = {form: (placements[(index + k) % len(placements)],)
                           for k, form in enumerate(forms)}
             res = harness.check(gen, seed, runner, workdir, forms, chosen,
-                                openvino=not args.no_openvino)
+                                openvino=args.openvino)
             fd = os.open(results, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
                 os.write(fd, (json.dumps(res) + "\n").encode())
@@ -114,12 +114,15 @@ def main() -> None:
     ap.add_argument("--generator", default="both", help="nnsmith, own or both")
     ap.add_argument("--forms", default="exported,decomposed")
     ap.add_argument("--placements", default="default,openvino,cpu")
-    ap.add_argument("--no-openvino", action="store_true", help="skip OpenVINO alone")
+    ap.add_argument("--openvino", default="failures", choices=("always", "failures", "never"),
+                    help="run OpenVINO alone on every form, on the forms pt2ov failed, or never")
     ap.add_argument("--spread", action="store_true",
                     help="each program runs one placement per form, the placements in turn")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per run")
     ap.add_argument("--results", default="")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the programs already in --results (same engine build!)")
     ap.add_argument("--worker", type=int, default=-1)
     ap.add_argument("--replay", default="", help="GENERATOR:SEED: one program, verbose")
     args = ap.parse_args()
@@ -132,13 +135,14 @@ def main() -> None:
     if args.worker >= 0:
         worker(args)
         return
+    if not args.resume:
+        pathlib.Path(args.results).unlink(missing_ok=True)
     start = time.monotonic()
     base = [sys.executable, "-m", "tests.random_programs.run", "--n", str(args.n), "--seed",
             str(args.seed), "--generator", args.generator, "--forms", args.forms,
             "--placements", args.placements, "--workers", str(args.workers),
             "--timeout", str(args.timeout), "--results", args.results]
-    if args.no_openvino:
-        base.append("--no-openvino")
+    base += ["--openvino", args.openvino]
     if args.spread:
         base.append("--spread")
     procs = []
@@ -184,7 +188,7 @@ def replay(args) -> None:
     runner = Runner(timeout_s=args.timeout)
     try:
         res = harness.check(gen, int(seed), runner, OUT_DIR / "replay", tuple(args.forms.split(",")),
-                            tuple(args.placements.split(",")), not args.no_openvino, prog=prog)
+                            tuple(args.placements.split(",")), args.openvino, prog=prog)
     finally:
         runner.close()
     print(json.dumps(res, indent=1))

@@ -36,7 +36,7 @@ def results(tmp_path_factory):
     if not (build / "python").is_dir():
         pytest.fail(f"{build}/python does not exist: run `make build` first", pytrace=False)
     cmd = [sys.executable, "-m", "tests.random_programs.run", "--n", str(N), "--seed", str(SEED),
-           "--generator", "both", "--forms", "exported,decomposed", "--spread", "--no-openvino",
+           "--generator", "both", "--forms", "exported,decomposed", "--spread", "--openvino", "never",
            "--workers", "2", "--timeout", "120", "--results", str(out)]
     proc = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800)
     print(proc.stdout[-4000:])
