@@ -167,10 +167,18 @@ def main() -> None:
     print(table)
     if missing:
         print(f"{len(missing)} programs have no result (a worker died): see {OUT_DIR}/worker-*.log")
+    from tests.random_programs.known import classify
+
+    for f in failures:
+        f["known"] = classify(f)
     out = OUT_DIR / "failures.json"
     out.write_text(json.dumps(failures, indent=1))
-    print(f"{len(failures)} failures written to {out}")
+    known = collections.Counter(f["known"] for f in failures if f["known"])
+    print(f"{len(failures)} failures written to {out}; likely known faults: "
+          + (", ".join(f"{k} {v}" for k, v in known.most_common()) or "none"))
     for f in failures:
+        if f["known"]:
+            continue
         print(f"  {f['generator']}:{f['seed']} {f['form']} {f['placement']}: {f['verdict']} "
               f"(OpenVINO alone: {f['openvino_alone']}) {f['detail'][:160]}")
 

@@ -71,7 +71,12 @@ def child_main(fd: int) -> None:
     answer = os.fdopen(fd, "w", buffering=1)
     for line in sys.stdin:
         job = json.loads(line)
-        result = _run_pt2ov(job) if job["kind"] == "pt2ov" else _run_openvino(job)
+        try:
+            result = _run_pt2ov(job) if job["kind"] == "pt2ov" else _run_openvino(job)
+        except ImportError as e:  # no build: the harness cannot run at all
+            result = {"status": "harness", "error": f"{type(e).__name__}: {e}"}
+        except Exception as e:  # noqa: BLE001 - pt2ov raising something else than its errors
+            result = {"status": "internal", "error": f"unexpected {type(e).__name__}: {e}"[:2000]}
         answer.write(json.dumps(result) + "\n")
 
 
@@ -127,6 +132,8 @@ class Runner:
                 if line:
                     self._drain_stderr()
                     result = json.loads(line)
+                    if result["status"] == "harness":
+                        raise RuntimeError(f"the runner cannot run pt2ov: {result['error']}")
                     result["seconds"] = time.monotonic() - start
                     return result
                 # EOF: the child died

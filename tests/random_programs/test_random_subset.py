@@ -1,6 +1,9 @@
 """A fixed 200 random programs through pt2ov (`make test-random`, part of `make test`):
 NNSmith seeds 0-99 and our own generator's seeds 0-99, both forms, each form in one placement
-(default, OpenVINO where it can, every op on the CPU kernels, in turn), compared with eager.
+(OpenVINO where it can, or every op on the CPU kernels, in turn: each program runs in both),
+compared with eager. The default placement is left to the full run: it times the program at
+load and picks one of those two, so which one a run gets depends on the machine's load, and
+a suite with strict expectations must not.
 Any wrong output, crash or internal error fails its program's test, naming the seed; a clean
 refusal passes. The full run with every placement and OpenVINO alone is
 `make random-programs`.
@@ -25,8 +28,21 @@ if str(REPO_ROOT) not in sys.path:
 N, SEED = 100, 0
 PROGRAMS = [(g, s) for s in range(SEED, SEED + N) for g in ("nnsmith", "own")]
 
-# (generator, seed) -> the known fault it shows (docs/CONFORMANCE.md, "Random programs")
-KNOWN: dict[tuple[str, int], str] = {}
+# (generator, seed) -> the known fault it shows (docs/CONFORMANCE.md, "Random programs"; the
+# keys of tests/random_programs/known.py)
+_INTERP = "interp-size1: F.interpolate to output size 1, linear modes, align_corners=False"
+_PRELU = "prelu-0d: nn.PReLU of a 0-d tensor returns shape [1]"
+KNOWN: dict[tuple[str, int], str] = {
+    ("nnsmith", 17): _INTERP,
+    ("nnsmith", 21): "abs-cat: abs() of a cat changes the cat for its other users (OpenVINO)",
+    ("nnsmith", 27): _INTERP,
+    ("nnsmith", 31): _PRELU,
+    ("nnsmith", 43): _PRELU,
+    ("nnsmith", 46): _PRELU,
+    ("nnsmith", 49): _PRELU,
+    ("nnsmith", 57): _PRELU,
+    ("own", 78): "take-along-dim-segv: SIGSEGV in pt2ov's take_along_dim kernel (int32)",
+}
 
 
 @pytest.fixture(scope="session")
@@ -36,7 +52,8 @@ def results(tmp_path_factory):
     if not (build / "python").is_dir():
         pytest.fail(f"{build}/python does not exist: run `make build` first", pytrace=False)
     cmd = [sys.executable, "-m", "tests.random_programs.run", "--n", str(N), "--seed", str(SEED),
-           "--generator", "both", "--forms", "exported,decomposed", "--spread", "--openvino", "never",
+           "--generator", "both", "--forms", "exported,decomposed", "--spread",
+           "--placements", "openvino,cpu", "--openvino", "never",
            "--workers", "2", "--timeout", "120", "--results", str(out)]
     proc = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=1800)
     print(proc.stdout[-4000:])
