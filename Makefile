@@ -7,16 +7,18 @@ BUILD := build
 JOBS ?= 2
 comma := ,
 
-.PHONY: all setup deps venv build test test-cpp test-e2e test-conformance conformance test-state test-python test-wheel demo clean
+.PHONY: all setup deps venv build test test-cpp test-e2e test-conformance conformance test-state test-python test-wheel test-random random-programs demo clean
 
 all: build
 
 deps:
 	@PYTHON_BOOT=$(PYTHON_BOOT) bash scripts/install-deps.sh
 
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt requirements-random.txt requirements-nnsmith.txt
 	@test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
 	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q -r requirements-random.txt -c requirements.txt
+	$(PY) -m pip install -q --no-deps -r requirements-nnsmith.txt
 	@touch $@
 
 venv: $(VENV)/.installed
@@ -42,7 +44,27 @@ test-e2e: build
 test-conformance: build
 	$(PY) -m pytest tests/conformance -q
 
-test: test-cpp test-e2e test-python test-conformance
+test: test-cpp test-e2e test-python test-conformance test-random
+
+# A fixed 200 random programs (100 NNSmith seeds, 100 of our own generator), both forms, the
+# placements in turn, against eager (tests/random_programs/test_random_subset.py).
+test-random: build
+	$(PY) -m pytest tests/random_programs -q
+
+# Random programs (tests/random_programs/): N programs per generator from SEED on, each form in
+# every placement, OpenVINO alone where pt2ov fails (OPENVINO=always for every program); prints
+# the table form x placement and writes build/random_programs/failures.json. Not in `make test`.
+N ?= 100
+SEED ?= 0
+GENERATOR ?= both
+FORMS ?= exported,decomposed
+PLACEMENTS ?= default,openvino,cpu
+OPENVINO ?= failures
+WORKERS ?= 2
+random-programs: build
+	$(PY) -m tests.random_programs.run --n $(N) --seed $(SEED) --generator $(GENERATOR) \
+		--forms $(FORMS) --placements $(PLACEMENTS) --openvino $(OPENVINO) --workers $(WORKERS) \
+		--results build/random_programs/results.jsonl
 
 # Every cell of the state matrix (tests/e2e/test_state_matrix.py; `make test` runs its fast slice).
 test-state: build

@@ -1,0 +1,227 @@
+"""One random program from generation to verdicts: the conditioning screen, export in both
+forms, pt2ov in each placement and OpenVINO alone, each compared with eager.
+
+Verdicts of a run: "pass"; "wrong" (exit 0, outputs differ from eager: dtype, shape or values
+beyond rtol 1e-4 / atol 1e-5, integers and bools exactly, NaN where eager has NaN);
+"refused" (a clean pt2ov error); "internal" (pt2ov.InternalError: a bug pt2ov noticed);
+"crash" (the child died by a signal or abort, or hung).
+Programs the screen drops: "ill-conditioned" (float32 and float64 eager disagree beyond
+rtol 1e-5 / atol 1e-6, ten times tighter than the comparison, or differ in an integer, a bool
+or a NaN position) and "not exportable" (eager, torch.export or run_decompositions fails).
+"""
+from __future__ import annotations
+
+import pathlib
+import time
+import warnings
+
+import numpy as np
+import torch
+
+from . import nnsmith_gen, own_gen
+
+FORMS = ("exported", "decomposed")
+PLACEMENTS = ("default", "openvino", "cpu")
+RTOL, ATOL = 1e-4, 1e-5  # docs/EXACTNESS.md E5
+SCREEN_RTOL, SCREEN_ATOL = 1e-5, 1e-6
+GENERATORS = ("nnsmith", "own")
+
+
+def generate(generator: str, seed: int):
+    if generator == "own":
+        return own_gen.generate(seed)
+    if generator == "nnsmith":
+        return nnsmith_gen.generate(seed)
+    raise ValueError(generator)
+
+
+def _flat(out) -> list:
+    if isinstance(out, torch.Tensor):
+        return [out]
+    return [t for t in out]
+
+
+def eager(prog, float_dtype=torch.float32) -> list[torch.Tensor]:
+    module = prog.module(float_dtype)
+    with torch.no_grad():
+        return [t.detach().clone() for t in _flat(module(*prog.inputs(float_dtype)))]
+
+
+def screen(prog) -> tuple[str, str, list]:
+    """('ok', '', eager float32 outputs) or (verdict, why, [])."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            e32 = eager(prog, torch.float32)
+        except Exception as e:  # noqa: BLE001 - eager itself refuses the program
+            return "not exportable", f"eager: {type(e).__name__}: {str(e)[:200]}", []
+        if not e32:
+            return "not exportable", "no outputs", []
+        try:
+            e64 = eager(prog, torch.float64)
+        except Exception as e:  # noqa: BLE001
+            return "ill-conditioned", f"float64 eager: {type(e).__name__}: {str(e)[:200]}", []
+    for i, (a, b) in enumerate(zip(e32, e64)):
+        if a.shape != b.shape:
+            return "ill-conditioned", f"output {i}: shape differs in float64", []
+        if a.dtype.is_floating_point != b.dtype.is_floating_point:
+            return "ill-conditioned", f"output {i}: dtype kind differs in float64", []
+        if not a.dtype.is_floating_point:
+            if a.dtype != b.dtype or not torch.equal(a, b):
+                return "ill-conditioned", f"output {i}: integers differ in float64", []
+            continue
+        if a.dtype != torch.float32:
+            return "ill-conditioned", f"output {i}: {a.dtype} output", []
+        x, y = a.double(), b.double()
+        if not torch.equal(torch.isnan(x), torch.isnan(y)):
+            return "ill-conditioned", f"output {i}: NaN positions differ in float64", []
+        if not torch.allclose(x, y, rtol=SCREEN_RTOL, atol=SCREEN_ATOL, equal_nan=True):
+            err = float(((x - y).abs() / (y.abs() + 1e-30)).nan_to_num(0).max())
+            return "ill-conditioned", f"output {i}: float32 vs float64 rel err {err:.3g}", []
+    return "ok", "", e32
+
+
+def export_forms(prog, forms=FORMS) -> dict:
+    """form -> ExportedProgram, or form -> Exception when that form fails."""
+    module = prog.module(torch.float32)
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ep = torch.export.export(module, prog.inputs(torch.float32))
+        except Exception as e:  # noqa: BLE001
+            return {f: e for f in forms}
+        for f in forms:
+            if f == "exported":
+                out[f] = ep
+            else:
+                try:
+                    out[f] = ep.run_decompositions()
+                except Exception as e:  # noqa: BLE001
+                    out[f] = e
+    return out
+
+
+def targets(ep) -> list[str]:
+    """Every call_function target of the program as `--cpu-op` names them."""
+    names = set()
+    for node in ep.graph.nodes:
+        if node.op == "call_function" and isinstance(node.target, torch._ops.OpOverload):
+            names.add(str(node.target))
+    return sorted(names)
+
+
+def compare(actual: list, expected: list[torch.Tensor]) -> str:
+    """'' when pt2ov's outputs are eager's; otherwise what differs."""
+    if len(actual) != len(expected):
+        return f"{len(actual)} outputs, eager returns {len(expected)}"
+    problems = []
+    for i, (a, e) in enumerate(zip(actual, expected)):
+        want = e.detach().contiguous().numpy()
+        if a.dtype != want.dtype:
+            problems.append(f"output {i}: dtype {a.dtype}, eager {want.dtype}")
+            continue
+        if a.shape != want.shape:
+            problems.append(f"output {i}: shape {list(a.shape)}, eager {list(want.shape)}")
+            continue
+        if want.dtype.kind == "f":
+            close = np.isclose(a, want, rtol=RTOL, atol=ATOL, equal_nan=True)
+            if not close.all():
+                with np.errstate(invalid="ignore"):
+                    d = np.abs(a.astype(np.float64) - want.astype(np.float64))
+                d = np.where(close, 0, np.nan_to_num(d, nan=np.inf))
+                k = np.unravel_index(int(np.argmax(d)), d.shape) if d.ndim else ()
+                problems.append(f"output {i}: {int((~close).sum())}/{want.size} values off; "
+                                f"at {tuple(int(j) for j in k)} got {a[k]!r}, eager {want[k]!r}")
+        elif not np.array_equal(a, want):
+            problems.append(f"output {i}: {int((a != want).sum())}/{want.size} values differ")
+    return "; ".join(problems)
+
+
+def _read(path) -> list[np.ndarray]:
+    with np.load(path, allow_pickle=False) as npz:
+        return [npz[f"arr_{i}"] for i in range(len(npz.files))]
+
+
+def run_program(prog, eager_out, eps: dict, runner, workdir: pathlib.Path, tag: str,
+                placements=PLACEMENTS, openvino=True) -> list[dict]:
+    """Runs each exported form through pt2ov in each placement (and OpenVINO alone); one
+    record per (form, placement). `placements`: a tuple for every form, or form -> tuple.
+    `openvino`: run OpenVINO alone "always", only on a form pt2ov failed ("failures"), or
+    "never" (True and False are always and never)."""
+    openvino = {True: "always", False: "never"}.get(openvino, openvino)
+    workdir.mkdir(parents=True, exist_ok=True)
+    inputs = workdir / f"{tag}_in.npz"
+    np.savez(inputs, *[t.contiguous().numpy() for t in prog.inputs(torch.float32)])
+    records = []
+    for form, ep in eps.items():
+        if isinstance(ep, Exception):
+            records.append({"form": form, "placement": "-", "verdict": "not exportable",
+                            "detail": f"{type(ep).__name__}: {str(ep)[:300]}"})
+            continue
+        pt2 = workdir / f"{tag}_{form}.pt2"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            torch.export.save(ep, pt2)
+        ops = targets(ep)
+        chosen = placements[form] if isinstance(placements, dict) else placements
+        runs = list(chosen) + ["openvino-alone"]
+        for placement in runs:
+            if placement == "openvino-alone":
+                failed = any(r["verdict"] in ("wrong", "crash", "internal") for r in records
+                             if r["form"] == form)
+                if not (openvino == "always" or (openvino == "failures" and failed)):
+                    continue
+            out = workdir / f"{tag}_{form}_{placement}_out.npz"
+            out.unlink(missing_ok=True)
+            job = {"kind": "openvino" if placement == "openvino-alone" else "pt2ov",
+                   "pt2": str(pt2), "inputs": str(inputs), "outputs": str(out),
+                   "measure": placement == "default",
+                   "cpu_ops": ops if placement == "cpu" else []}
+            t0 = time.monotonic()
+            res = runner.run(job)
+            rec = {"form": form, "placement": placement, "seconds": round(time.monotonic() - t0, 3)}
+            if res["status"] == "ok":
+                try:
+                    why = compare(_read(out), eager_out)
+                except Exception as e:  # noqa: BLE001 - an unreadable output file is wrong
+                    why = f"outputs unreadable: {e}"
+                rec["verdict"] = "wrong" if why else "pass"
+                rec["detail"] = why
+            else:
+                rec["verdict"] = res["status"]
+                rec["detail"] = res.get("error", "")[:600]
+            records.append(rec)
+            out.unlink(missing_ok=True)
+        pt2.unlink(missing_ok=True)
+    inputs.unlink(missing_ok=True)
+    return records
+
+
+def check(generator: str, seed: int, runner, workdir: pathlib.Path, forms=FORMS,
+          placements=PLACEMENTS, openvino=True, prog=None) -> dict:
+    """Everything about one program: {"generator", "seed", "status", "ops", "records"}."""
+    t0 = time.monotonic()
+    res = {"generator": generator, "seed": seed, "records": []}
+    try:
+        if prog is None:
+            prog = generate(generator, seed)
+    except Exception as e:  # noqa: BLE001 - the generator's own failure
+        res.update(status="generator failed", detail=f"{type(e).__name__}: {str(e)[:300]}")
+        return res
+    res["ops"] = prog.ops()
+    verdict, why, e32 = screen(prog)
+    if verdict != "ok":
+        res.update(status=verdict, detail=why, seconds=round(time.monotonic() - t0, 2))
+        return res
+    eps = export_forms(prog, forms)
+    if all(isinstance(ep, Exception) for ep in eps.values()):
+        ep = next(iter(eps.values()))
+        res.update(status="not exportable", detail=f"{type(ep).__name__}: {str(ep)[:300]}",
+                   seconds=round(time.monotonic() - t0, 2))
+        return res
+    res["status"] = "ran"
+    res["records"] = run_program(prog, e32, eps, runner, workdir, f"{generator}{seed}",
+                                 placements, openvino)
+    res["seconds"] = round(time.monotonic() - t0, 2)
+    return res

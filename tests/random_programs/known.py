@@ -1,0 +1,42 @@
+"""Faults already known (being fixed elsewhere), told apart from new ones in a run's failures by
+the ops of the program and what went wrong. A match is a likely attribution for counting, not a
+proof: the shrinker (`shrink.py`) gives the certain answer for one program.
+"""
+from __future__ import annotations
+
+KNOWN_FAULTS = {
+    "abs-fold": "abs() of a constant-foldable expression loses the abs (OpenVINO)",
+    "abs-cat": "abs() of a cat changes the cat for its other users (OpenVINO)",
+    "interp-size1": "F.interpolate to output size 1, linear modes, align_corners=False",
+    "prelu-0d": "nn.PReLU of a 0-d tensor returns shape [1]",
+    "conv1x1-stride-pad": "1x1 Conv2d with stride>1 and padding>0 after an activation: wrong shape",
+    "ov-conv-segv": "SIGSEGV in the OpenVINO CPU plugin on a strided, dilated Conv2d",
+    "take-along-dim-segv": "SIGSEGV in pt2ov's take_along_dim kernel",
+    "einsum-chain": "einsum 'bhqd,bhkd->bhqk' fed to another einsum: wrong shape",
+}
+
+
+def _has(ops, *names) -> bool:
+    low = [o.lower() for o in ops]
+    return any(any(n in o for o in low) for n in names)
+
+
+def classify(f: dict) -> str | None:
+    """The key of the known fault a failure record most likely is, or None."""
+    ops, detail, verdict = f.get("ops", []), f.get("detail", ""), f["verdict"]
+    placement = f["placement"]
+    if verdict == "crash" and _has(ops, "take_along_dim"):
+        return "take-along-dim-segv"
+    if verdict == "crash" and placement != "cpu" and _has(ops, "conv"):
+        return "ov-conv-segv"
+    if verdict == "wrong" and "shape [1]," in detail and _has(ops, "prelu"):
+        return "prelu-0d"
+    if verdict == "wrong" and "shape" in detail and _has(ops, "einsum"):
+        return "einsum-chain"
+    if verdict == "wrong" and "shape" in detail and _has(ops, "conv"):
+        return "conv1x1-stride-pad"
+    if verdict == "wrong" and _has(ops, "interp"):
+        return "interp-size1"
+    if verdict == "wrong" and placement != "cpu" and _has(ops, "abs"):
+        return "abs-cat" if _has(ops, "cat", "concat") else "abs-fold"
+    return None
