@@ -178,6 +178,11 @@ const std::vector<Fact>& all() {
         {"IntegerAvgPoolRounds", "2026.4.1",
          "avg_pool1d/2d/3d of an integer tensor rounds the mean (1 and 2 average to 2); PyTorch truncates it (to 1)",
          "such a node runs on pt2ov's CPU kernel (which truncates as PyTorch does)"},
+        {"DynamicQuantizationOfActivations", "2026.4.1",
+         "the CPU plugin quantizes the activations of a MatMul with compressed weights (an i8/u8/i4/u4 Constant, "
+         "Convert, Subtract, Multiply) to int8 in groups on the fly, also under the f32 precision hint: "
+         "0.5 % off eager with exit 0 on NNCF int8/int4 weight-compressed programs",
+         "every step on the CPU device is compiled with DYNAMIC_QUANTIZATION_GROUP_SIZE 0"},
         {"AbsOfFoldedConstantRankOne", "2026.4.1",
          "a rank-1 Abs whose input is a constant expression the plugin folds (Multiply, Sin, ... of a Constant) "
          "comes back without the abs: |[-0.5, 2, -3] * 2| gives [-1, 4, -6] (f32, f16, i32); at rank 0, 2 or more, "

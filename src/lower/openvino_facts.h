@@ -50,6 +50,13 @@ const Fact& fact(std::string_view name);
 // caller's arena decides).
 inline constexpr const char* kInferInCallersArena = "EXCLUSIVE_ASYNC_REQUESTS";
 
+// DynamicQuantizationOfActivations: on a matmul whose weights are compressed (an integer
+// Constant converted and scaled, as NNCF's compress_weights and torchao's weight-only schemes
+// export them), the CPU plugin quantizes the activations to int8 in groups on the fly, under
+// the f32 precision hint too: 0.5 % off eager with exit 0. This property, set to 0 at compile
+// time, turns it off (the product is then computed in f32, within E5).
+inline constexpr const char* kNoDynamicQuantization = "DYNAMIC_QUANTIZATION_GROUP_SIZE";
+
 // Int64BeyondThirtyTwoBits / Float64ComputedInThirtyTwoBits: the CPU plugin computes int64
 // and float64 in 32 bits. True when a tensor of `dtype` computed on OpenVINO may lose bits.
 bool computes_in_32_bits(DType dtype);

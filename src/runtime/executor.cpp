@@ -258,6 +258,10 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
     const auto start = Clock::now();
     ov::AnyMap config{ov::hint::inference_precision(precision_hint(options.precision))};
     if (!options.cache_dir.empty()) config.emplace(ov::cache_dir(options.cache_dir));
+    // openvino_facts DynamicQuantizationOfActivations: the CPU plugin would quantize the
+    // activations of a matmul with compressed (integer) weights to int8 on the fly, under the
+    // f32 hint too; off, the product is computed in the hint's precision.
+    if (options.device == "CPU") config.emplace(lower::openvino_facts::kNoDynamicQuantization, uint64_t{0});
     if (options.num_threads < 0) throw InputError("the number of threads must be 0 (OpenVINO's default) or more");
     if (options.num_threads > 0) config.emplace(ov::inference_num_threads(options.num_threads));
     if (options.performance_hint == "latency") {

@@ -215,8 +215,28 @@ def write(records: list[dict], build: str, samples: int, path: pathlib.Path) -> 
     for kind, n in skips.most_common():
         lines.append(f"| {n} | {_cell(kind)} |")
     lines += state_matrix_refusals()
+    lines += kept_sections(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")
+
+
+# Sections written from other runs than the OpInfo sweep, kept as they are when it rewrites
+# the file: the random programs' (make random-programs).
+KEPT_SECTIONS = ("## Random programs",)
+
+
+def kept_sections(path: pathlib.Path) -> list[str]:
+    if not path.exists():
+        return []
+    kept, keeping = [], False
+    for line in path.read_text().splitlines():
+        if line.startswith("## "):
+            keeping = line.strip() in KEPT_SECTIONS
+            if keeping:
+                kept.append("")
+        if keeping:
+            kept.append(line)
+    return kept
 
 
 def state_matrix_refusals() -> list[str]:

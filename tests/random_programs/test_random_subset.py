@@ -30,19 +30,7 @@ PROGRAMS = [(g, s) for s in range(SEED, SEED + N) for g in ("nnsmith", "own")]
 
 # (generator, seed) -> the known fault it shows (docs/CONFORMANCE.md, "Random programs"; the
 # keys of tests/random_programs/known.py)
-_INTERP = "interp-size1: F.interpolate to output size 1, linear modes, align_corners=False"
-_PRELU = "prelu-0d: nn.PReLU of a 0-d tensor returns shape [1]"
-KNOWN: dict[tuple[str, int], str] = {
-    ("nnsmith", 17): _INTERP,
-    ("nnsmith", 21): "abs-cat: abs() of a cat changes the cat for its other users (OpenVINO)",
-    ("nnsmith", 27): _INTERP,
-    ("nnsmith", 31): _PRELU,
-    ("nnsmith", 43): _PRELU,
-    ("nnsmith", 46): _PRELU,
-    ("nnsmith", 49): _PRELU,
-    ("nnsmith", 57): _PRELU,
-    ("own", 78): "take-along-dim-segv: SIGSEGV in pt2ov's take_along_dim kernel (int32)",
-}
+KNOWN: dict[tuple[str, int], str] = {}
 
 
 @pytest.fixture(scope="session")
