@@ -1,6 +1,7 @@
-// Sampling layers OpenVINO has no converter for: grid_sampler (2-d and 3-d; bilinear, nearest,
-// bicubic; zeros, border and reflection padding), nearest-exact upsampling (1-d to 3-d) and
-// antialiased bilinear upsampling. Coordinates are computed in the input's compute type (float
+// Sampling layers: grid_sampler (2-d and 3-d; bilinear, nearest, bicubic; zeros, border and
+// reflection padding), nearest-exact upsampling (1-d to 3-d), antialiased bilinear upsampling,
+// and nearest, linear, bilinear, bicubic and trilinear upsampling (so a step holding them can be
+// re-planned onto the CPU). Coordinates are computed in the input's compute type (float
 // for float32, float16 and bfloat16; double for float64) with PyTorch's formulas
 // (ATen/native/GridSampler.h, UpSample.h), so a coordinate on a rounding tie falls as it does
 // in PyTorch; the result is rounded once into the input's dtype.
