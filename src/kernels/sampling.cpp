@@ -1,11 +1,14 @@
-// Sampling layers OpenVINO has no converter for: grid_sampler (2-d and 3-d; bilinear, nearest,
-// bicubic; zeros, border and reflection padding), nearest-exact upsampling (1-d to 3-d) and
-// antialiased bilinear upsampling. Coordinates are computed in the input's compute type (float
+// Sampling layers: grid_sampler (2-d and 3-d; bilinear, nearest, bicubic; zeros, border and
+// reflection padding), nearest-exact upsampling (1-d to 3-d), antialiased bilinear upsampling,
+// and nearest, linear, bilinear, bicubic and trilinear upsampling (so a step holding them can be
+// re-planned onto the CPU). Coordinates are computed in the input's compute type (float
 // for float32, float16 and bfloat16; double for float64) with PyTorch's formulas
 // (ATen/native/GridSampler.h, UpSample.h), so a coordinate on a rounding tie falls as it does
 // in PyTorch; the result is rounded once into the input's dtype.
 #include <cmath>
 
+#include "kernels/cpu_isa.h"
+#include "kernels/dense_paths.h"
 #include "kernels/layer_common.h"
 
 namespace pt2ov::kernels {
@@ -232,6 +235,9 @@ UpsamplePlan plan_upsample(const KernelCall& call, const StridedTensor& input, s
         if (sizes.empty() == factors.empty()) call.fail("needs exactly one of output_size and scale_factors");
         if (!factors.empty()) {
             if (factors.size() != spatial) call.fail("needs one scale factor per spatial dim");
+            for (double f : factors) {
+                if (!(f > 0) || !std::isfinite(f)) call.fail("expects positive finite scale factors, got " + std::to_string(f));
+            }
             for (size_t d = 0; d < spatial; ++d) {
                 plan.out.push_back(static_cast<int64_t>(std::floor(static_cast<double>(input.sizes[d + 2]) * factors[d])));
                 plan.scales[d] = factors[d];
@@ -373,6 +379,297 @@ std::vector<RuntimeValue> upsample_bilinear2d_aa(const KernelCall& call) {
     return single(output_of_values<double>(call, 0, out, {input.sizes[0], input.sizes[1], oh, ow}, call.output_meta(0).dtype));
 }
 
+// ---- nearest, linear and cubic upsampling ----------------------------------------------------
+// PyTorch's CPU kernels (ATen/native/cpu/UpSampleKernel.cpp) take one of two loops:
+// - the generic one (upsample_generic_Nd_kernel_impl): per axis, source indices and weights
+//   computed once (the weights stored in the input's dtype, so a float16 weight is rounded to
+//   float16), then each output element summed axis by axis, the first axis outermost;
+// - the channels-last one (cpu_upsample_linear_channels_last, cpu_upsample_nearest_channels_last)
+//   for bilinear and nearest 2-d when the input is channels-last with more than 3 channels or the
+//   output is small (height + width <= 128), and for trilinear and nearest 3-d when the input is
+//   channels-last-3d with more than 3 channels: unrounded weights multiplied across the axes, and
+//   the corners summed in one expression, right to left over the channels its vectors cover and
+//   left to right over the rest.
+// PyTorch compiles these loops for AVX2 and AVX-512 with floating-point contraction, so where the
+// CPU has FMA (the level PyTorch dispatches to) a product added to a sum is one fused operation,
+// the first product of a pair fused, as the compiler does; the sums here spell out those fusions.
+// Everything is computed in the input's compute type (float for float32, float16, bfloat16 and
+// uint8 indices; double for float64) and rounded once into the output.
+
+enum class UpsampleMode { Nearest, Linear, Cubic };
+
+// What PyTorch's dispatch picks on this CPU: FMA with AVX2 and up; vectors of 64 bytes with
+// AVX-512, else 32 (its scalar fallback build keeps 32-byte vectors too).
+bool upsample_fuses() {
+    static const bool fuses = cpu_has(CpuIsa::X86_64_V3);
+    return fuses;
+}
+int64_t upsample_vector_bytes() {
+    static const int64_t bytes = cpu_has(CpuIsa::X86_64_V4) ? 64 : 32;
+    return bytes;
+}
+
+// a * b + c, fused or rounded twice. (This file is built for the baseline x86-64, which has no
+// FMA instruction, so the compiler never fuses the unfused spelling on its own.)
+template <typename V>
+V mul_add(V a, V b, V c, bool fused) {
+    return fused ? std::fma(a, b, c) : a * b + c;
+}
+
+// area_pixel_compute_scale.
+template <typename V>
+V area_scale(int64_t in, int64_t out, bool align_corners, std::optional<double> scale) {
+    if (align_corners) return out > 1 ? static_cast<V>(in - 1) / static_cast<V>(out - 1) : V(0);
+    return scale_of<V>(scale, in, out);
+}
+
+// area_pixel_compute_source_index: linear modes clamp a negative index to 0, cubic does not.
+template <typename V>
+V area_source_index(V scale, int64_t i, bool align_corners, bool cubic, bool fused) {
+    if (align_corners) return scale * static_cast<V>(i);
+    const V src = mul_add(scale, static_cast<V>(i) + V(0.5), V(-0.5), fused);
+    return !cubic && src < V(0) ? V(0) : src;
+}
+
+// min(floorf(real), in - 1), floored as a float even for double (PyTorch calls floorf). A NaN or
+// huge index (from a scales_* argument so small that its inverse overflows) is out of PyTorch's
+// defined behaviour (an unguarded conversion to int64); it is taken as the last index here, so no
+// read leaves the input.
+template <typename V>
+int64_t floor_index(V real, int64_t in) {
+    const float f = std::floor(static_cast<float>(real));
+    if (!(f < static_cast<float>(in - 1))) return in - 1;
+    return f > -4.0f ? static_cast<int64_t>(f) : -4;
+}
+
+// Cubic convolution with A = -0.75 (upsample's get_cubic_upsample_coefficients), the constants
+// folded as the compiler folds them: A + 2 = 1.25, A + 3 = 2.25, -5A = 3.75, 8A = -6, -4A = 3.
+// PyTorch's build fuses the inner steps but not the last one (measured against eager: every
+// coefficient of bicubic on one-hot inputs matches only this way).
+template <typename V>
+V cubic_near(V x, bool fused) {  // |x| <= 1
+    const V p = mul_add(V(1.25), x, V(-2.25), fused) * x;
+    return p * x + V(1);
+}
+template <typename V>
+V cubic_far(V x, bool fused) {  // 1 < |x| < 2
+    const V p = mul_add(mul_add(V(-0.75), x, V(3.75), fused), x, V(-6), fused) * x;
+    return p + V(3);
+}
+
+// One spatial axis: for output index i, `taps` source indices (in [0, in)) and their weights.
+template <typename V>
+struct UpsampleAxis {
+    int taps = 1;
+    std::vector<int64_t> index;
+    std::vector<V> weight;
+};
+
+// Per-axis indices and weights. `T` is the element type the generic loop stores the weights in
+// (their rounding); the channels-last loop keeps them unrounded (T = V).
+template <typename T, typename V>
+UpsampleAxis<V> upsample_axis(UpsampleMode mode, int64_t in, int64_t out, bool align_corners, std::optional<double> scale_arg,
+                              bool nearest_shortcuts, bool fused) {
+    UpsampleAxis<V> axis;
+    axis.taps = mode == UpsampleMode::Nearest ? 1 : mode == UpsampleMode::Linear ? 2 : 4;
+    auto round = [](V w) -> V { return static_cast<V>(cast<T>(w)); };
+    if (mode == UpsampleMode::Nearest) {
+        if (nearest_shortcuts) {  // nearest_idx: the same size copies, twice the size halves, in float
+            const float scale = scale_of<float>(scale_arg, in, out);
+            for (int64_t i = 0; i < out; ++i) {
+                axis.index.push_back(out == in ? i : out == 2 * in ? i >> 1 : floor_index(static_cast<float>(i) * scale, in));
+            }
+        } else {  // HelperInterpNearest: floor(scale * i)
+            const V scale = scale_of<V>(scale_arg, in, out);
+            for (int64_t i = 0; i < out; ++i) axis.index.push_back(floor_index(scale * static_cast<V>(i), in));
+        }
+        return axis;
+    }
+    const V scale = area_scale<V>(in, out, align_corners, scale_arg);
+    for (int64_t i = 0; i < out; ++i) {
+        if (mode == UpsampleMode::Linear) {
+            if (out == in) {  // compute_source_index_and_lambda copies at the same size
+                axis.index.insert(axis.index.end(), {i, i});
+                axis.weight.insert(axis.weight.end(), {V(1), V(0)});
+                continue;
+            }
+            const V real = area_source_index(scale, i, align_corners, false, fused);
+            const int64_t i0 = floor_index(real, in);
+            const V l1 = round(std::min(std::max(real - static_cast<V>(i0), V(0)), V(1)));
+            axis.index.insert(axis.index.end(), {i0, i0 + (i0 < in - 1 ? 1 : 0)});
+            axis.weight.insert(axis.weight.end(), {round(V(1) - l1), l1});
+        } else {
+            const V real = area_source_index(scale, i, align_corners, true, fused);
+            const int64_t i0 = floor_index(real, in);
+            const V t = std::min(std::max(real - static_cast<V>(i0), V(0)), V(1));
+            const V rest = V(1) - t;
+            const V coeffs[4] = {cubic_far(t + V(1), fused), cubic_near(t, fused), cubic_near(rest, fused),
+                                 cubic_far(rest + V(1), fused)};
+            for (int64_t j = 0; j < 4; ++j) {
+                axis.index.push_back(std::clamp<int64_t>(i0 + j - 1, 0, in - 1));  // upsample_get_value_bounded
+                axis.weight.push_back(round(coeffs[j]));
+            }
+        }
+    }
+    return axis;
+}
+
+// The generic loop's value at one output element: axis d's taps summed over the value of the
+// axes after it; a pair as fma(t0, w0, t1 * w1), four taps as that pair then each next tap fused.
+template <typename T, typename V>
+V upsample_value(const std::byte* at, size_t d, const std::vector<UpsampleAxis<V>>& axes,
+                 const std::vector<std::vector<int64_t>>& offsets, const int64_t* o, bool fused) {
+    const UpsampleAxis<V>& axis = axes[d];
+    const size_t row = static_cast<size_t>(o[d]) * static_cast<size_t>(axis.taps);
+    auto tap = [&](int j) -> V {
+        const std::byte* p = at + offsets[d][row + static_cast<size_t>(j)];
+        return d + 1 == axes.size() ? load<T>(p) : upsample_value<T, V>(p, d + 1, axes, offsets, o, fused);
+    };
+    if (axis.taps == 1) return tap(0);
+    const V* w = axis.weight.data() + row;
+    V sum = mul_add(tap(0), w[0], tap(1) * w[1], fused);
+    for (int j = 2; j < axis.taps; ++j) sum = mul_add(tap(j), w[j], sum, fused);
+    return sum;
+}
+
+// Whether eager's input was channels-last contiguous (Tensor.is_contiguous(channels_last)):
+// channels, then the spatial dims innermost first, then the batch, size-1 dims skipped. The
+// layout torch.export recorded for the input, else the runtime one.
+bool channels_last_contiguous(const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides) {
+    std::vector<size_t> order{1};
+    for (size_t d = sizes.size(); d-- > 2;) order.push_back(d);
+    order.push_back(0);
+    int64_t expected = 1;
+    for (size_t d : order) {
+        if (sizes[d] == 1) continue;
+        if (strides[d] != expected) return false;
+        expected *= sizes[d];
+    }
+    return true;
+}
+
+bool eager_channels_last(const KernelCall& call, std::string_view name, const StridedTensor& t) {
+    const graph::Argument* a = call.arg(name, 0);
+    if (a && a->kind == graph::Argument::Kind::Tensor) {
+        const graph::TensorMeta& meta = call.graph().value(a->name).meta;
+        std::vector<int64_t> sizes, strides;
+        for (const auto& d : meta.sizes) {
+            if (d.is_static()) sizes.push_back(*d.value);
+            else if (d.hint >= 0) sizes.push_back(d.hint);
+        }
+        for (const auto& d : meta.strides) {
+            if (d.is_static()) strides.push_back(*d.value);
+            else if (d.hint >= 0) strides.push_back(d.hint);
+        }
+        if (sizes.size() == t.rank() && strides.size() == t.rank()) return channels_last_contiguous(sizes, strides);
+    }
+    return channels_last_contiguous(t.sizes, t.strides);
+}
+
+std::vector<RuntimeValue> upsample_interpolate(const KernelCall& call, UpsampleMode mode, size_t spatial) {
+    const bool vec = call.node().target.ends_with(".vec");
+    const std::string_view input_name = vec ? "input" : "self";
+    const StridedTensor& input = call.tensor(input_name, 0);
+    if (mode == UpsampleMode::Nearest ? !(dtype_is_floating(input.dtype) || input.dtype == DType::UInt8)
+                                      : !dtype_is_floating(input.dtype)) {
+        call.fail("expects a floating" + std::string(mode == UpsampleMode::Nearest ? " or uint8" : "") + " input, got " +
+                  std::string(dtype_name(input.dtype)) +
+                  (input.dtype == DType::UInt8 ? " (PyTorch interpolates uint8 in 16-bit fixed point; convert it to float32)" : ""));
+    }
+    const bool align_corners = mode != UpsampleMode::Nearest && call.bool_arg("align_corners", 2, false);
+    const UpsamplePlan plan = plan_upsample(call, input, spatial, vec, mode == UpsampleMode::Nearest ? 2 : 3);
+    for (size_t d = 1; d < input.rank(); ++d) {
+        if (input.sizes[d] == 0) call.fail("expects a non-empty input apart from its batch, got shape " + shape_string(input.sizes));
+    }
+    std::vector<int64_t> out_sizes{input.sizes[0], input.sizes[1]};
+    out_sizes.insert(out_sizes.end(), plan.out.begin(), plan.out.end());
+    StridedTensor out = allocate_output_for_overwrite(call, 0, out_sizes, input.dtype);
+    if (input.sizes[0] == 0) return single(std::move(out));
+
+    // PyTorch's choice of loop (upsample_*_kernel_impl); PyTorch also takes the channels-last
+    // loop for bilinear with 3 channels when it runs on one thread, which a kernel cannot know.
+    const bool channels_last_input = spatial >= 2 && input.sizes[1] > 3 && eager_channels_last(call, input_name, input);
+    const bool small_2d = spatial == 2 && plan.out[0] + plan.out[1] <= 128;
+    const bool channels_last_loop = mode != UpsampleMode::Cubic && (channels_last_input || small_2d);
+    const bool fused = upsample_fuses();
+    const size_t rank = out_sizes.size();
+    const int64_t element = static_cast<int64_t>(input.element_size());
+    const DType compute = input.dtype == DType::UInt8 ? DType::Float32 : input.dtype;
+
+    visit_floating(compute, [&]<typename C>() {
+        using V = compute_t<C>;
+        visit_dtype(input.dtype, [&]<typename T>() {
+            if constexpr (std::is_same_v<T, C> || (std::is_same_v<T, uint8_t> && std::is_same_v<C, float>)) {
+                std::vector<UpsampleAxis<V>> axes;
+                std::vector<std::vector<int64_t>> offsets;  // byte offsets of each axis's taps
+                for (size_t d = 0; d < spatial; ++d) {
+                    axes.push_back(channels_last_loop
+                                       ? upsample_axis<V, V>(mode, input.sizes[d + 2], plan.out[d], align_corners, plan.scales[d], true, fused)
+                                       : upsample_axis<C, V>(mode, input.sizes[d + 2], plan.out[d], align_corners, plan.scales[d], false, fused));
+                    offsets.emplace_back();
+                    for (int64_t k : axes.back().index) offsets.back().push_back(k * input.strides[d + 2] * element);
+                }
+                const int64_t total = product(out_sizes);
+                // Every output element on its own (no sums across elements), so any split over
+                // threads gives the same result.
+                for_dense_ranges(total, [&](int64_t begin, int64_t end) {
+                    std::vector<int64_t> index(rank, 0);
+                    int64_t rest = begin;
+                    for (size_t d = rank; d-- > 0;) {
+                        index[d] = rest % out_sizes[d];
+                        rest /= out_sizes[d];
+                    }
+                    for (int64_t k = begin; k < end; ++k) {
+                        const std::byte* at = input.data + (index[0] * input.strides[0] + index[1] * input.strides[1]) * element;
+                        int64_t out_offset = 0;
+                        for (size_t d = 0; d < rank; ++d) out_offset += index[d] * out.strides[d];
+                        std::byte* dst = out.data + out_offset * element;
+                        if (mode == UpsampleMode::Nearest) {
+                            for (size_t d = 0; d < spatial; ++d) at += offsets[d][static_cast<size_t>(index[d + 2])];
+                            std::memcpy(dst, at, static_cast<size_t>(element));
+                        } else if (!channels_last_loop) {
+                            store<T>(dst, static_cast<compute_t<T>>(upsample_value<T, V>(at, 0, axes, offsets, index.data() + 2, fused)));
+                        } else {
+                            // The corners in PyTorch's order (the last axis's taps innermost), each
+                            // weight the product of the axes' weights, first axis first.
+                            V terms[8][2];
+                            const int corners = 1 << spatial;
+                            for (int corner = 0; corner < corners; ++corner) {
+                                const std::byte* p = at;
+                                V weight = 1;
+                                for (size_t d = 0; d < spatial; ++d) {
+                                    const int bit = (corner >> (spatial - 1 - d)) & 1;
+                                    const size_t tap = static_cast<size_t>(index[d + 2]) * 2 + static_cast<size_t>(bit);
+                                    p += offsets[d][tap];
+                                    weight = d == 0 ? axes[d].weight[tap] : weight * axes[d].weight[tap];
+                                }
+                                terms[corner][0] = load<T>(p);
+                                terms[corner][1] = weight;
+                            }
+                            const int64_t lanes = upsample_vector_bytes() / static_cast<int64_t>(sizeof(T));
+                            const int64_t channels = input.sizes[1];
+                            V sum;
+                            if (index[1] < channels - channels % lanes) {  // a vector: right to left
+                                sum = terms[corners - 1][0] * terms[corners - 1][1];
+                                for (int j = corners - 2; j >= 0; --j) sum = mul_add(terms[j][0], terms[j][1], sum, fused);
+                            } else {  // the scalar tail: left to right
+                                sum = mul_add(terms[0][0], terms[0][1], terms[1][0] * terms[1][1], fused);
+                                for (int j = 2; j < corners; ++j) sum = mul_add(terms[j][0], terms[j][1], sum, fused);
+                            }
+                            store<T>(dst, static_cast<compute_t<T>>(sum));
+                        }
+                        for (size_t d = rank; d-- > 0;) {  // odometer
+                            if (++index[d] < out_sizes[d]) break;
+                            index[d] = 0;
+                        }
+                    }
+                });
+            }
+        });
+    });
+    return single(std::move(out));
+}
+
 PT2OV_KERNEL("aten.grid_sampler.default", grid_sampler);
 PT2OV_KERNEL("aten.grid_sampler_2d.default", grid_sampler);
 PT2OV_KERNEL("aten.grid_sampler_3d.default", grid_sampler);
@@ -380,6 +677,13 @@ PT2OV_KERNEL("aten._upsample_nearest_exact1d", [](const KernelCall& c) { return 
 PT2OV_KERNEL("aten._upsample_nearest_exact2d", [](const KernelCall& c) { return upsample_nearest_exact(c, 2); });
 PT2OV_KERNEL("aten._upsample_nearest_exact3d", [](const KernelCall& c) { return upsample_nearest_exact(c, 3); });
 PT2OV_KERNEL("aten._upsample_bilinear2d_aa", upsample_bilinear2d_aa);
+PT2OV_KERNEL("aten.upsample_nearest1d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Nearest, 1); });
+PT2OV_KERNEL("aten.upsample_nearest2d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Nearest, 2); });
+PT2OV_KERNEL("aten.upsample_nearest3d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Nearest, 3); });
+PT2OV_KERNEL("aten.upsample_linear1d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Linear, 1); });
+PT2OV_KERNEL("aten.upsample_bilinear2d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Linear, 2); });
+PT2OV_KERNEL("aten.upsample_trilinear3d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Linear, 3); });
+PT2OV_KERNEL("aten.upsample_bicubic2d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Cubic, 2); });
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -76,6 +76,76 @@ UPSAMPLE_OPS = ("aten._upsample_nearest_exact1d", "aten._upsample_nearest_exact2
                 "aten._upsample_bilinear2d_aa") + LAYOUT
 
 
+# nearest, linear, bilinear, bicubic and trilinear upsampling ----------------------------------
+def interp_cases():
+    """(input slot, call): every mode, align_corners both ways, sizes up and down and to 1, scale
+    factors (used as given, and recomputed), the .default overloads with scales_*. Slots: 0 (2, 3, 7);
+    1 (2, 5, 6, 7) contiguous; 2 (1, 3, 5, 4); 3 (2, 5, 6, 7) channels-last; 4 (1, 2, 3, 4, 5);
+    5 (1, 4, 3, 4, 5) channels-last-3d. Small 2-d outputs and channels-last inputs with more than
+    3 channels take PyTorch's channels-last loop, big contiguous ones its generic loop."""
+    a = torch.ops.aten
+    cases = []
+    for al in (False, True):
+        for kw in (dict(size=12), dict(size=4), dict(size=1), dict(scale_factor=1.7), dict(scale_factor=0.6),
+                   dict(scale_factor=1.7, recompute_scale_factor=True)):
+            cases.append((0, lambda x, kw=kw, al=al: F.interpolate(x, mode="linear", align_corners=al, **kw)))
+        for mode in ("bilinear", "bicubic"):
+            for kw, slots in ((dict(size=(9, 11)), (1, 2, 3)), (dict(size=(1, 1)), (1, 3)), (dict(size=(1, 5)), (2,)),
+                              (dict(size=(6, 1)), (1,)), (dict(scale_factor=(1.5, 0.7)), (1, 3)), (dict(scale_factor=2.0), (2,)),
+                              (dict(size=(70, 80)), (1, 3))):
+                for slot in slots:
+                    cases.append((slot, lambda x, kw=kw, al=al, mode=mode: F.interpolate(x, mode=mode, align_corners=al, **kw)))
+        for kw in (dict(size=(5, 7, 9)), dict(size=(1, 1, 1)), dict(scale_factor=(1.5, 0.5, 2.0))):
+            for slot in (4, 5):
+                cases.append((slot, lambda x, kw=kw, al=al: F.interpolate(x, mode="trilinear", align_corners=al, **kw)))
+    for kw in (dict(size=12), dict(size=1), dict(scale_factor=1.7), dict(scale_factor=2.0)):
+        cases.append((0, lambda x, kw=kw: F.interpolate(x, mode="nearest", **kw)))
+    for kw in (dict(size=(9, 11)), dict(size=(1, 1)), dict(scale_factor=(1.5, 0.7)), dict(size=(12, 14)), dict(size=(70, 80))):
+        for slot in (1, 2, 3):
+            cases.append((slot, lambda x, kw=kw: F.interpolate(x, mode="nearest", **kw)))
+    for kw in (dict(size=(5, 7, 9)), dict(scale_factor=(1.5, 0.5, 2.0))):
+        for slot in (4, 5):
+            cases.append((slot, lambda x, kw=kw: F.interpolate(x, mode="nearest", **kw)))
+    cases += [(0, lambda x: a.upsample_linear1d(x, [9], False, 1.6)), (0, lambda x: a.upsample_linear1d(x, [9], True, 1.6)),
+              (1, lambda x: a.upsample_bilinear2d(x, [8, 5], False, 1.3, None)),
+              (1, lambda x: a.upsample_bicubic2d(x, [8, 5], False, None, 0.9)),
+              (4, lambda x: a.upsample_trilinear3d(x, [4, 7, 3], False, 1.1, None, 0.7)),
+              (1, lambda x: a.upsample_nearest2d(x, [8, 5], 1.3, 0.9)), (1, lambda x: a.upsample_nearest2d(x, [6, 7], 3.0, None)),
+              (0, lambda x: a.upsample_nearest1d(x, [11], 0.4)), (4, lambda x: a.upsample_nearest3d(x, [4, 2, 6], None, 0.7, 1.3)),
+              (1, lambda x: a.upsample_bilinear2d.vec(x, None, False, [1.3, 0.9]))]
+    return cases
+
+
+INTERP_CASES = interp_cases()
+
+
+def interp_program(x1, x2, x3, x2_nhwc, x3a, x3_ndhwc):
+    xs = (x1, x2, x3, x2_nhwc.permute(0, 3, 1, 2), x3a, x3_ndhwc.permute(0, 4, 1, 2, 3))
+    return tuple(f(xs[slot]) for slot, f in INTERP_CASES)
+
+
+def interp_inputs(dtype, seed, specials=True):
+    shapes = ((2, 3, 7), (2, 5, 6, 7), (1, 3, 5, 4), (2, 6, 7, 5), (1, 2, 3, 4, 5), (1, 3, 4, 5, 4))
+    return tuple(sample(dtype, s, seed + k, specials=specials) for k, s in enumerate(shapes))
+
+
+def nearest_u8_program(x1, x2, x3, x2_nhwc, x3a, x3_ndhwc):
+    xs = (x1, x2, x3, x2_nhwc.permute(0, 3, 1, 2), x3a, x3_ndhwc.permute(0, 4, 1, 2, 3))
+    return (F.interpolate(xs[0], size=12, mode="nearest"), F.interpolate(xs[0], scale_factor=0.6, mode="nearest"),
+            F.interpolate(xs[1], size=(9, 11), mode="nearest"), F.interpolate(xs[3], size=(3, 13), mode="nearest"),
+            F.interpolate(xs[1], size=(70, 80), mode="nearest"), F.interpolate(xs[5], scale_factor=(1.5, 0.5, 2.0), mode="nearest"),
+            F.interpolate(xs[4], size=(5, 7, 9), mode="nearest"))
+
+
+INTERP_OPS = ("aten.upsample_nearest1d", "aten.upsample_nearest2d", "aten.upsample_nearest3d", "aten.upsample_linear1d",
+              "aten.upsample_bilinear2d", "aten.upsample_trilinear3d", "aten.upsample_bicubic2d") + LAYOUT
+INTERP_UINT8_ABSENT = ("aten.upsample_linear1d", "aten.upsample_bilinear2d", "aten.upsample_trilinear3d",
+                      "aten.upsample_bicubic2d", "aten.transpose")
+# run_decompositions keeps only bilinear2d and nearest2d as upsample ops
+INTERP_DECOMPOSED_ABSENT = ("aten.upsample_nearest1d", "aten.upsample_nearest3d", "aten.upsample_linear1d",
+                            "aten.upsample_trilinear3d", "aten.upsample_bicubic2d")
+
+
 # max_unpool ----------------------------------------------------------------------------------
 def unpool_program(v1, i1, x2, x3, d2, h2):
     # v1, i1: pooled values with NaN and infinities, and their indices, pooled by PyTorch (OpenVINO's
@@ -225,6 +295,20 @@ FAMILIES = [
     Family("upsample", lambda: Lambda(upsample_program), upsample_inputs, UPSAMPLE_OPS,
            absent=absent(decomposed=("aten._upsample_nearest_exact1d", "aten._upsample_nearest_exact2d",
                                      "aten._upsample_nearest_exact3d"))),
+    # float32 and bfloat16 bit for bit with eager (PyTorch's loops, its fused multiply-adds
+    # included); exported only: the decomposed program runs most of these ops as other ops.
+    Family("interpolate_f32", lambda: Lambda(interp_program), lambda: interp_inputs(torch.float32, 140), INTERP_OPS,
+           compare="bits", absent={"exported": ("aten.transpose",)}, modes=("exported",)),
+    Family("interpolate_bf16", lambda: Lambda(interp_program), lambda: interp_inputs(torch.bfloat16, 150), INTERP_OPS,
+           compare="bits", absent={"exported": ("aten.transpose",)}, modes=("exported",)),
+    Family("interpolate_uint8", lambda: Lambda(nearest_u8_program), lambda: interp_inputs(torch.uint8, 160), INTERP_OPS,
+           compare="bits", absent={"exported": INTERP_UINT8_ABSENT, "decomposed": INTERP_UINT8_ABSENT + INTERP_DECOMPOSED_ABSENT}),
+    # float64 and float16: in PyTorch's channels-last loop the compiler vectorizes the scalar
+    # remainder (4 doubles, 8 halves at a time), which rounds otherwise; within tolerance.
+    Family("interpolate_f64", lambda: Lambda(interp_program), lambda: interp_inputs(torch.float64, 170), INTERP_OPS,
+           absent={"exported": ("aten.transpose",)}, modes=("exported",)),
+    Family("interpolate_f16", lambda: Lambda(interp_program), lambda: interp_inputs(torch.float16, 180), INTERP_OPS,
+           absent={"exported": ("aten.transpose",)}, modes=("exported",)),
     Family("max_unpool", lambda: Lambda(unpool_program), unpool_inputs, UNPOOL_OPS,
            absent=absent(decomposed=("aten.max_unpool2d", "aten.max_unpool3d"))),
     Family("avg_pool", lambda: Lambda(avg_pool_program), avg_pool_inputs, AVG_POOL_OPS, absent=absent()),

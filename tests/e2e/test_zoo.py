@@ -66,6 +66,10 @@ CPU_PLACEMENTS = [
     ("take_along_dim_buffer_index", "exported", ["--cpu-op", "aten.take_along_dim"]),
     # The decomposed form: gather of the buffer's remainder.
     ("take_along_dim_buffer_index", "decomposed", ["--cpu-op", "aten.gather", "--cpu-op", "aten.remainder"]),
+    # Each upsample to size 1 on the CPU kernels, which sample the middle as PyTorch does.
+    ("interpolate_to_size_one", "exported", [a for op in ("aten.upsample_linear1d", "aten.upsample_bilinear2d",
+                                                          "aten.upsample_bicubic2d", "aten.upsample_trilinear3d")
+                                             for a in ("--cpu-op", op)]),
 ]
 
 

@@ -428,3 +428,68 @@ TEST(KernelBounds, GruChecksItsStateShape) {
 }
 
 }  // namespace
+
+// ---- upsample: nearest, linear, cubic (hand-worked values) ----------------------------------
+
+namespace {
+
+std::vector<NamedArgument> upsample_args(const std::string& input, std::vector<int64_t> size, std::optional<bool> align) {
+    std::vector<NamedArgument> a{positional("self", tensor_arg(input)), positional("output_size", ints_arg(std::move(size)))};
+    if (align) a.push_back(positional("align_corners", bool_arg(*align)));
+    return a;
+}
+
+}  // namespace
+
+TEST(KernelUpsample, LinearSamplesTheMiddleForOneOutputAndClampsBelowZero) {
+    Harness h;
+    h.input("x", floats({1, 1, 2}, {1, 2}));
+    // Size 1 with align_corners=False: source 2 * 0.5 - 0.5 = 0.5, halfway between 1 and 2.
+    auto out = h.run1("aten.upsample_linear1d.default", upsample_args("x", {1}, false), DType::Float32, {1, 1, 1});
+    EXPECT_EQ(values_of<float>(out.view({1}, {1})), (std::vector<float>{1.5f}));
+    h.input("y", floats({1, 1, 2}, {0, 10}));
+    // Scale 0.5: sources -0.25 (clamped to 0), 0.25, 0.75, 1.25 (the last index twice).
+    out = h.run1("aten.upsample_linear1d.default", upsample_args("y", {4}, false), DType::Float32, {1, 1, 4});
+    EXPECT_EQ(values_of<float>(out.view({4}, {1})), (std::vector<float>{0, 2.5f, 7.5f, 10}));
+    // align_corners: scale (2 - 1) / (3 - 1), sources 0, 0.5, 1.
+    out = h.run1("aten.upsample_linear1d.default", upsample_args("y", {3}, true), DType::Float32, {1, 1, 3});
+    EXPECT_EQ(values_of<float>(out.view({3}, {1})), (std::vector<float>{0, 5, 10}));
+}
+
+TEST(KernelUpsample, BicubicClampsTapsToTheEdges) {
+    Harness h;
+    h.input("x", floats({1, 1, 1, 4}, {0, 1, 2, 3}));
+    // Width 4 -> 2: sources 0.5 and 2.5, t = 0.5, coefficients -0.09375, 0.59375, 0.59375, -0.09375
+    // (A = -0.75); taps -1..2 read 0, 0, 1, 2 and taps 1..4 read 1, 2, 3, 3. The height keeps
+    // its size (coefficients 0, 1, 0, 0).
+    auto out = h.run1("aten.upsample_bicubic2d.default", upsample_args("x", {1, 2}, false), DType::Float32, {1, 1, 1, 2});
+    EXPECT_EQ(values_of<float>(out.view({2}, {1})), (std::vector<float>{0.40625f, 2.59375f}));
+}
+
+TEST(KernelUpsample, NearestFloorsAndBilinearReadsStridedInput) {
+    Harness h;
+    h.input("x", floats({1, 1, 2, 2}, {1, 2, 3, 4}));
+    // Scale 2/3: sources floor(0), floor(0.67), floor(1.33).
+    auto out = h.run1("aten.upsample_nearest2d.default", upsample_args("x", {3, 3}, std::nullopt), DType::Float32, {1, 1, 3, 3});
+    EXPECT_EQ(values_of<float>(out.view({9}, {1})), (std::vector<float>{1, 1, 2, 1, 1, 2, 3, 3, 4}));
+    // A transposed view [[1, 3], [2, 4]] to 1 x 2: the rows averaged (source 0.5), the columns kept.
+    h.input("t", floats({1, 1, 2, 2}, {1, 2, 3, 4}).view({1, 1, 2, 2}, {4, 4, 1, 2}));
+    out = h.run1("aten.upsample_bilinear2d.default", upsample_args("t", {1, 2}, false), DType::Float32, {1, 1, 1, 2});
+    EXPECT_EQ(values_of<float>(out.view({2}, {1})), (std::vector<float>{1.5f, 3.5f}));
+}
+
+TEST(KernelUpsample, RefusesIntegersZeroSizesAndNegativeFactors) {
+    Harness h;
+    h.input("i", longs({1, 1, 2}, {1, 2}));
+    expect_failure([&] { h.run1("aten.upsample_linear1d.default", upsample_args("i", {3}, false), DType::Int64, {1, 1, 3}); },
+                   "expects a floating input, got int64");
+    h.input("x", floats({1, 1, 2}, {1, 2}));
+    expect_failure([&] { h.run1("aten.upsample_linear1d.default", upsample_args("x", {0}, false), DType::Float32, {1, 1, 0}); },
+                   "expects non-empty input and output spatial sizes");
+    expect_failure([&] {
+        h.run1("aten.upsample_nearest1d.vec",
+               {positional("input", tensor_arg("x")), positional("output_size", none_arg()),
+                positional("scale_factors", list_arg({float_arg(-2.0)}))},
+               DType::Float32, {1, 1, 4});
+    }, "expects positive finite scale factors");
+}
