@@ -3,6 +3,7 @@
 #include <cctype>
 #include <functional>
 #include <limits>
+#include <span>
 
 #include "common/error.h"
 
@@ -326,15 +327,17 @@ void OutputGuard::bind_inputs(const std::vector<Tensor>& inputs, Symbols& symbol
     }
 }
 
-void OutputGuard::fail(const Contract& contract, const std::string& role, const std::string& what) const {
-    throw InternalError(prepared_.where + ": " + role + " '" + contract.value + "', made by " + contract.node + " in " +
+void OutputGuard::fail(const Contract& contract, std::string_view role, const std::string& what) const {
+    throw InternalError(prepared_.where + ": " + std::string(role) + " '" + contract.value + "', made by " + contract.node + " in " +
                         contract.step + ", " + what +
                         "; pt2ov refused to return it (a fault of OpenVINO or of pt2ov: please report it with the archive)");
 }
 
-void OutputGuard::check(const Contract& contract, const RuntimeValue& value, const std::string& role,
+void OutputGuard::check(const Contract& contract, const RuntimeValue& value, std::string_view role,
                         Symbols& symbols) const {
-    std::vector<int64_t> sizes;
+    // A view of the sizes, no copy: this runs for every value of every call.
+    std::span<const int64_t> sizes;
+    int64_t number_value = 0;
     if (contract.tensor) {
         if (!value.is_tensor()) fail(contract, role, "is a number where the program has a tensor");
         const auto& tensor = value.tensor();
@@ -345,14 +348,15 @@ void OutputGuard::check(const Contract& contract, const RuntimeValue& value, con
         sizes = tensor.sizes;
         if (sizes.size() != contract.dims.size()) {
             fail(contract, role,
-                 "has " + std::to_string(sizes.size()) + " dims " + sizes_text(sizes) + " where the program says " +
+                 "has " + std::to_string(sizes.size()) + " dims " + sizes_text(tensor.sizes) + " where the program says " +
                      std::to_string(contract.dims.size()));
         }
     } else {
         if (!value.is_scalar()) return;  // a size held as a tensor: nothing to compare here
         const auto* number = std::get_if<int64_t>(&value.scalar());
         if (!number) return;
-        sizes.push_back(*number);
+        number_value = *number;
+        sizes = std::span<const int64_t>(&number_value, 1);
     }
     for (size_t d = 0; d < contract.dims.size(); ++d) {
         const auto& dim = contract.dims[d];
@@ -384,7 +388,7 @@ void OutputGuard::check(const Contract& contract, const RuntimeValue& value, con
                 want += (k ? ", " : "") + (size ? std::to_string(*size) : std::string("?"));
             }
             fail(contract, role,
-                 contract.tensor ? "has shape " + sizes_text(sizes) + " where the program says " + want + "]"
+                 contract.tensor ? "has shape " + sizes_text({sizes.begin(), sizes.end()}) + " where the program says " + want + "]"
                                  : "is " + std::to_string(sizes[0]) + " where the program says " + want.substr(1));
         }
     }

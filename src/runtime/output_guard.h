@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compile/method.h"
@@ -77,9 +78,9 @@ private:
     Contract contract_for(const std::string& value_name, const std::string& step_text);
     DimContract dim_contract(const graph::Dim& dim);
     int symbol_index(const std::string& name);
-    void check(const Contract& contract, const kernels::RuntimeValue& value, const std::string& role,
+    void check(const Contract& contract, const kernels::RuntimeValue& value, std::string_view role,
                Symbols& symbols) const;
-    [[noreturn]] void fail(const Contract& contract, const std::string& role, const std::string& what) const;
+    [[noreturn]] void fail(const Contract& contract, std::string_view role, const std::string& what) const;
 
     const compile::PreparedMethod& prepared_;
     std::vector<std::string> symbol_names_;
