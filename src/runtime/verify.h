@@ -6,7 +6,9 @@
 // The parent (verify_plan) writes a request file and starts the command pt2ov-verify-worker
 // (found beside libpt2ov.so, or in bin/ beside or above it). The worker (verify_worker_main)
 // prepares the same method, plans it with the same options and the failures found so far,
-// builds a reference executor with every node that has a CPU kernel on the CPU kernels, runs it
+// builds a reference executor with every node that has a CPU kernel on the CPU kernels (a node
+// without one runs on OpenVINO there, alone in its step: the step holding it is checked, that
+// node against OpenVINO rather than pt2ov's kernels), runs it
 // once on synthetic inputs keeping every value, then, step by step, runs each OpenVINO step of
 // the plan alone on the reference's values and compares what it hands on with the reference's.
 // It appends one line per event to a result file, flushed at once ("compile 3", "check 3",
