@@ -727,6 +727,22 @@ Graph graph_from_json(const std::string& json_text, const std::string& where) {
                       std::to_string(graph.outputs.size()) + " outputs but its signature lists " +
                       std::to_string(graph.input_specs.size()) + " and " + std::to_string(graph.output_specs.size()));
         }
+        // The signature names the graph's own inputs and outputs, in order: the executor binds
+        // a caller's tensors to the values the signature names and the nodes read the graph's,
+        // so a signature naming another value would leave an input unbound until run time.
+        auto same_value = [](const Argument& a, const Argument& b) {
+            return a.kind != Argument::Kind::Tensor || (b.kind == Argument::Kind::Tensor && a.name == b.name);
+        };
+        for (size_t i = 0; i < graph.inputs.size(); ++i) {
+            if (same_value(graph.input_specs[i].arg, graph.inputs[i])) continue;
+            malformed("the signature's input " + std::to_string(i) + " is '" + graph.input_specs[i].arg.name +
+                      "' but the graph's input " + std::to_string(i) + " is '" + graph.inputs[i].name + "'");
+        }
+        for (size_t i = 0; i < graph.outputs.size(); ++i) {
+            if (same_value(graph.output_specs[i].arg, graph.outputs[i])) continue;
+            malformed("the signature's output " + std::to_string(i) + " is '" + graph.output_specs[i].arg.name +
+                      "' but the graph's output " + std::to_string(i) + " is '" + graph.outputs[i].name + "'");
+        }
         // Placement and the executor walk the nodes in stored order: check it is one.
         check_values_defined_before_use(graph);
         return graph;

@@ -110,6 +110,30 @@ def test_rewritten_archive_still_runs(tmp_path, mlp):
     assert proc.returncode == 0, describe(proc)
 
 
+@pytest.mark.parametrize("renamed_to", ["first_node_output", "another_input", "nothing"])
+def test_signature_naming_another_value_is_refused_at_load(tmp_path, mlp, renamed_to):
+    """A user input's signature entry renamed (to a value a node makes, to another input, to no
+    value): the graph's own input would be read before anything makes it. Refused at load as a
+    damaged archive, naming both names, never an internal error at run time."""
+
+    def rename(model):
+        graph = model["graph_module"]["graph"]
+        for spec in model["graph_module"]["signature"]["input_specs"]:
+            if "user_input" in spec:
+                tensor = spec["user_input"]["arg"]["as_tensor"]
+                tensor["name"] = {"first_node_output": graph["nodes"][0]["outputs"][0]["as_tensor"]["name"],
+                                  "another_input": graph["inputs"][0]["as_tensor"]["name"],
+                                  "nothing": "nothing"}[renamed_to]
+                return model
+        raise AssertionError("no user input in the signature")
+
+    bad = tmp_path / f"renamed_{renamed_to}.pt2"
+    _rewrite_archive(mlp, bad, rename)
+    for command in (["inspect", bad], None):
+        proc = run_cli(command) if command else _run_good(tmp_path, bad)
+        assert_user_error(proc, r"renamed_" + renamed_to, r"signature|never defines")
+
+
 # --- archives whose nodes do not fit their operator's schema ------------------------------------
 class _SchemaProbe(torch.nn.Module):
     """where.self, permute, softmax.int and lstm.input nodes, for hand-damaged archives."""
