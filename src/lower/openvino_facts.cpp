@@ -183,6 +183,19 @@ const std::vector<Fact>& all() {
          "Convert, Subtract, Multiply) to int8 in groups on the fly, also under the f32 precision hint: "
          "0.5 % off eager with exit 0 on NNCF int8/int4 weight-compressed programs",
          "every step on the CPU device is compiled with DYNAMIC_QUANTIZATION_GROUP_SIZE 0"},
+        {"TransposeOfUnitDimsAfterReduce", "2026.4.1",
+         "a Transpose that moves only dims of size 1, after a Reduce without keep_dims over the leading axis, comes "
+         "back with the untransposed shape: ReduceMax(x [3, 7, 1, 15, 12], 0) then Transpose [1, 0, 2, 3] gives "
+         "[7, 1, 15, 12], not [1, 7, 15, 12] (ReduceSum and ReduceMean alike); the compiled model contradicts its "
+         "own declared shape",
+         "compile writes every Transpose of a static shape that moves only dims of size 1 as a Reshape "
+         "(lower/plugin_workarounds)"},
+        {"ReshapeBroadcastRankLost", "2026.4.1",
+         "an elementwise op broadcasting a reshaped tensor to a higher rank against a constant of dims 1 comes back "
+         "at the lower rank: Minimum(Reshape(x [1, 7, 1, 32], [224]), Constant [1, 1, 1, 1]) gives [224], not "
+         "[1, 1, 1, 224] (Add, Maximum alike, int32 and f32)",
+         "compile gives the lower-rank operand of every elementwise op its leading dims of 1 explicitly "
+         "(lower/plugin_workarounds)"},
         {"AbsOfFoldedConstantRankOne", "2026.4.1",
          "a rank-1 Abs whose input is a constant expression the plugin folds (Multiply, Sin, ... of a Constant) "
          "comes back without the abs: |[-0.5, 2, -3] * 2| gives [-1, 4, -6] (f32, f16, i32); at rank 0, 2 or more, "

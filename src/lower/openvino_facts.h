@@ -100,7 +100,8 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types);
 //  UnitConvolutionStridedPaddedShape  a convolution with a 1x..x1 kernel, stride > 1 and padding > 0.
 // Faults an equivalent model avoids on OpenVINO itself are rewritten in the converted model
 // instead (lower/plugin_workarounds.h): AbsOfFoldedConstantRankOne, AbsOfConcatRankOne,
-// InterpolateToSizeOneAtOrigin, DilatedUnitKernelCrash.
+// InterpolateToSizeOneAtOrigin, DilatedUnitKernelCrash, TransposeOfUnitDimsAfterReduce,
+// ReshapeBroadcastRankLost.
 const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph);
 
 }  // namespace pt2ov::lower::openvino_facts

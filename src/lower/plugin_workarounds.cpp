@@ -10,6 +10,11 @@
 #include "openvino/op/unsqueeze.hpp"
 #include "openvino/op/util/convolution_base.hpp"
 #include "openvino/op/util/interpolate_base.hpp"
+#include "openvino/op/reshape.hpp"
+#include "openvino/op/transpose.hpp"
+#include "openvino/op/util/binary_elementwise_arithmetic.hpp"
+#include "openvino/op/util/binary_elementwise_comparison.hpp"
+#include "openvino/op/util/binary_elementwise_logical.hpp"
 
 namespace pt2ov::lower {
 
@@ -86,6 +91,72 @@ bool undilate_unit_kernel_dims(const std::shared_ptr<ov::Node>& op, std::vector<
     return true;
 }
 
+// TransposeOfUnitDimsAfterReduce: a Transpose that moves only dims of size 1 leaves the data
+// in the same order, so it is a Reshape to its output shape; written so, the plugin cannot fuse
+// it into the Reduce before it (and keep the Reduce's shape).
+bool reshape_unit_dim_transpose(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    auto transpose = ov::as_type_ptr<ov::op::v1::Transpose>(op);
+    if (!transpose || openvino_facts::ignored("TransposeOfUnitDimsAfterReduce")) return false;
+    const auto& input = transpose->get_input_partial_shape(0);
+    const auto& output = transpose->get_output_partial_shape(0);
+    auto order = ov::as_type_ptr<ov::op::v0::Constant>(transpose->get_input_node_shared_ptr(1));
+    if (!order || input.is_dynamic() || output.is_dynamic()) return false;
+    const auto shape = input.to_shape();
+    const auto permutation = order->cast_vector<int64_t>();
+    if (permutation.size() != shape.size()) return false;
+    int64_t last = -1;
+    bool identity = true;
+    for (size_t i = 0; i < permutation.size(); ++i) {
+        const int64_t from = permutation[i];
+        if (from < 0 || from >= static_cast<int64_t>(shape.size())) return false;
+        identity &= from == static_cast<int64_t>(i);
+        if (shape[static_cast<size_t>(from)] == 1) continue;
+        if (from < last) return false;  // two dims larger than 1 swap: data moves
+        last = from;
+    }
+    if (identity) return false;
+    const auto target = output.to_shape();
+    auto sizes = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{target.size()},
+                                              std::vector<int64_t>(target.begin(), target.end()));
+    auto reshape = std::make_shared<ov::op::v1::Reshape>(transpose->input_value(0), sizes, false);
+    tag_like(sizes, transpose);
+    tag_like(reshape, transpose);
+    reshape->set_friendly_name(transpose->get_friendly_name());
+    ov::replace_node(transpose, reshape);
+    made.push_back({"TransposeOfUnitDimsAfterReduce", transpose->get_friendly_name()});
+    return true;
+}
+
+// ReshapeBroadcastRankLost: an elementwise op that broadcasts a reshaped tensor to a higher rank
+// against a constant of dims 1 came back at the reshaped tensor's rank. With the lower-rank
+// operand given its leading dims of 1 explicitly (NumPy broadcasting adds them anyway), both
+// operands have the output's rank and the plugin keeps it.
+bool raise_broadcast_rank(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    const bool elementwise = ov::is_type<ov::op::util::BinaryElementwiseArithmetic>(op) ||
+                             ov::is_type<ov::op::util::BinaryElementwiseComparison>(op) ||
+                             ov::is_type<ov::op::util::BinaryElementwiseLogical>(op);
+    if (!elementwise || op->get_input_size() != 2 || openvino_facts::ignored("ReshapeBroadcastRankLost")) return false;
+    if (op->get_autob().m_type != ov::op::AutoBroadcastType::NUMPY) return false;
+    const auto out_rank = op->get_output_partial_shape(0).rank();
+    if (out_rank.is_dynamic()) return false;
+    bool changed = false;
+    for (size_t i = 0; i < 2; ++i) {
+        const auto rank = op->get_input_partial_shape(i).rank();
+        if (rank.is_dynamic() || rank.get_length() >= out_rank.get_length()) continue;
+        if (ov::is_type<ov::op::v0::Constant>(op->get_input_node_shared_ptr(i))) continue;  // folded anyway
+        std::vector<int64_t> leading(static_cast<size_t>(out_rank.get_length() - rank.get_length()));
+        for (size_t k = 0; k < leading.size(); ++k) leading[k] = static_cast<int64_t>(k);
+        auto axes = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{leading.size()}, leading);
+        auto raised = std::make_shared<ov::op::v0::Unsqueeze>(op->input_value(i), axes);
+        tag_like(axes, op);
+        tag_like(raised, op);
+        op->input(i).replace_source_output(raised);
+        changed = true;
+    }
+    if (changed) made.push_back({"ReshapeBroadcastRankLost", op->get_friendly_name()});
+    return changed;
+}
+
 }  // namespace
 
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
@@ -93,6 +164,8 @@ std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
     bool replaced = false;
     for (const auto& op : model.get_ordered_ops()) {
         replaced |= wrap_rank_one_abs(op, made);
+        replaced |= reshape_unit_dim_transpose(op, made);
+        replaced |= raise_broadcast_rank(op, made);
         use_half_pixel(op, made);
         undilate_unit_kernel_dims(op, made);
     }

@@ -25,6 +25,10 @@ struct Workaround {
 //    length but 1, where it gives what PyTorch gives (the plugin samples index 0 there);
 //  - DilatedUnitKernelCrash: a convolution dilated along a dim where its kernel has size 1
 //    (where dilation changes nothing) is given dilation 1 there.
+//  - TransposeOfUnitDimsAfterReduce: a Transpose of a static shape that moves only dims of
+//    size 1 (the data keeps its order) becomes a Reshape to its output shape;
+//  - ReshapeBroadcastRankLost: an elementwise op whose non-constant operand has a lower rank
+//    than its result gets that operand's leading dims of 1 explicitly (an Unsqueeze).
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
 
 }  // namespace pt2ov::lower

@@ -590,3 +590,57 @@ register(
         "along the kernel dim of size 1, which moves no tap, is now set to 1 in the converted model.",
     )
 )
+
+
+class ReducedTransposeOfUnitDims(nn.Module):
+    """max over dim 0 then a transpose that moves a dim of size 1 (found by NNSmith, seed 10076)."""
+
+    def forward(self, x):
+        g = torch.nn.functional.gelu(x)
+        return x.sin(), g, g.max(dim=0).values.transpose(0, 1), x.sum(0).transpose(0, 1) * 2
+
+
+def _reduced_transpose_inputs(variant):
+    g = torch.Generator().manual_seed(80 + variant)
+    return (torch.randn(3, 7, 1, 15, 4, generator=g),)
+
+
+register(
+    ModelCase(
+        name="reduced_transpose_of_unit_dims",
+        make_module=lambda: ReducedTransposeOfUnitDims().eval(),
+        make_inputs=_reduced_transpose_inputs,
+        notes="x.max(dim=0).values.transpose(0, 1) for a [3, 7, 1, 15, 4] input: OpenVINO 2026.4.1 returned [7, 1, 15, 4] "
+        "for [1, 7, 15, 4] (openvino_facts TransposeOfUnitDimsAfterReduce; the output guard refused it, exit 3); a "
+        "transpose that moves only dims of size 1 is now a Reshape in the converted model.",
+    )
+)
+
+
+class ReshapedBroadcastToHigherRank(nn.Module):
+    """flatten, then a minimum against a [1, 1, 1, 1] buffer (found by NNSmith, seed 10121)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("bound", torch.full((1, 1, 1, 1), 3, dtype=torch.int32))
+        self.register_buffer("offset", torch.ones(1, 1))
+
+    def forward(self, i, x):
+        return torch.min(torch.abs(i).flatten(), self.bound), x.flatten() + self.offset
+
+
+def _reshaped_broadcast_inputs(variant):
+    g = torch.Generator().manual_seed(90 + variant)
+    return (torch.randint(-8, 8, (1, 7, 1, 32), generator=g, dtype=torch.int32), torch.randn(2, 3, 4, generator=g))
+
+
+register(
+    ModelCase(
+        name="reshaped_broadcast_to_higher_rank",
+        make_module=lambda: ReshapedBroadcastToHigherRank().eval(),
+        make_inputs=_reshaped_broadcast_inputs,
+        notes="min(flatten(i), bound) with a [1, 1, 1, 1] buffer: OpenVINO 2026.4.1 returned [224] for [1, 1, 1, 224] "
+        "(openvino_facts ReshapeBroadcastRankLost; the output guard refused it, exit 3); the lower-rank operand of an "
+        "elementwise op now gets its leading dims of 1 explicitly in the converted model.",
+    )
+)

@@ -30,6 +30,9 @@
 #include "lower/openvino_facts.h"
 #include "lower/plugin_workarounds.h"
 #include "openvino/op/interpolate.hpp"
+#include "openvino/op/minimum.hpp"
+#include "openvino/op/reduce_max.hpp"
+#include "openvino/op/transpose.hpp"
 #include "openvino/core/model.hpp"
 #include "openvino/op/grid_sample.hpp"
 #include "openvino/op/bucketize.hpp"
@@ -1596,6 +1599,73 @@ TEST(OpenVINOFacts, DynamicQuantizationOfActivations) {
     RecordProperty("dynamic_quantization_relative_error", std::to_string(by_default));
     // What pt2ov relies on: with the property at 0 the product is an f32 product.
     EXPECT_LT(off, 1e-4);
+}
+
+// ReduceMax over axis 0 of [3, 7, 1, 5], then Transpose [1, 0, 2] (moving the dim of size 1):
+// PyTorch's shape is [1, 7, 5].
+std::shared_ptr<ov::Model> reduce_then_transpose() {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{3, 7, 1, 5});
+    auto reduced = std::make_shared<ov::op::v1::ReduceMax>(x, ov::op::v0::Constant::create(ov::element::i64, {}, {0}), false);
+    auto moved = std::make_shared<ov::op::v1::Transpose>(reduced, ov::op::v0::Constant::create(ov::element::i64, {3}, {1, 0, 2}));
+    return std::make_shared<ov::Model>(ov::OutputVector{moved->output(0)}, ov::ParameterVector{x});
+}
+
+std::string compiled_output_shape(const std::shared_ptr<ov::Model>& model, const std::vector<float>& input,
+                                  std::vector<float>* values = nullptr) {
+    auto request = compile_on_cpu(model).create_infer_request();
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, model->input(0).get_shape(), const_cast<float*>(input.data())));
+    request.infer();
+    const auto out = request.get_output_tensor(0);
+    if (values) values->assign(out.data<float>(), out.data<float>() + out.get_size());
+    return out.get_shape().to_string();
+}
+
+TEST(OpenVINOFacts, TransposeOfUnitDimsAfterReduce) {
+    std::vector<float> x(3 * 7 * 5);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i));
+    const std::string plain = compiled_output_shape(reduce_then_transpose(), x);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": ReduceMax over dim 0 of [3, 7, 1, 5] then Transpose [1, 0, 2] gives "
+              << plain << " (PyTorch [1,7,5])\n";
+    RecordProperty("reduce_transpose_shape", plain);
+
+    auto model = reduce_then_transpose();
+    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"TransposeOfUnitDimsAfterReduce"});
+    std::vector<float> got;
+    EXPECT_EQ(compiled_output_shape(model, x, &got), "[1,7,5]");
+    ASSERT_EQ(got.size(), 35u);
+    for (size_t j = 0; j < 35; ++j) {
+        EXPECT_EQ(got[j], std::max({x[j], x[35 + j], x[70 + j]})) << j;
+    }
+    // A Transpose that moves data is left alone.
+    auto x2 = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 3});
+    auto moved = std::make_shared<ov::op::v1::Transpose>(x2, ov::op::v0::Constant::create(ov::element::i64, {2}, {1, 0}));
+    auto other = std::make_shared<ov::Model>(ov::OutputVector{moved->output(0)}, ov::ParameterVector{x2});
+    EXPECT_TRUE(workaround_facts(*other).empty());
+}
+
+// Minimum(Reshape(x [1, 7, 1, 4], [28]), Constant [1, 1, 1, 1] of 3): PyTorch's shape is
+// [1, 1, 1, 28].
+std::shared_ptr<ov::Model> reshape_then_broadcast() {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 7, 1, 4});
+    auto flat = std::make_shared<ov::op::v1::Reshape>(x, ov::op::v0::Constant::create(ov::element::i64, {1}, {28}), false);
+    auto low = std::make_shared<ov::op::v1::Minimum>(flat, ov::op::v0::Constant::create(ov::element::f32, {1, 1, 1, 1}, {3.0f}));
+    return std::make_shared<ov::Model>(ov::OutputVector{low->output(0)}, ov::ParameterVector{x});
+}
+
+TEST(OpenVINOFacts, ReshapeBroadcastRankLost) {
+    std::vector<float> x(28);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = 0.25f * static_cast<float>(i);
+    const std::string plain = compiled_output_shape(reshape_then_broadcast(), x);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": Minimum(Reshape([1, 7, 1, 4] to [28]), Constant [1, 1, 1, 1]) gives "
+              << plain << " (PyTorch [1,1,1,28])\n";
+    RecordProperty("reshape_broadcast_shape", plain);
+
+    auto model = reshape_then_broadcast();
+    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"ReshapeBroadcastRankLost"});
+    std::vector<float> got;
+    EXPECT_EQ(compiled_output_shape(model, x, &got), "[1,1,1,28]");
+    ASSERT_EQ(got.size(), 28u);
+    for (size_t j = 0; j < 28; ++j) EXPECT_EQ(got[j], std::min(x[j], 3.0f)) << j;
 }
 
 TEST(OpenVINOFacts, EveryFactHasItsTest) {
