@@ -196,6 +196,10 @@ const std::vector<Fact>& all() {
          "[1, 1, 1, 224] (Add, Maximum alike, int32 and f32)",
          "compile gives the lower-rank operand of every elementwise op its leading dims of 1 explicitly "
          "(lower/plugin_workarounds)"},
+        {"Atan2OfNegativeZero", "2026.4.1",
+         "atan2(-0.0, x) for x < 0 gives +pi; PyTorch gives -pi (which values are -0.0 is only known at run time: "
+         "a truncated division, a product with 0 of a negative number)",
+         "every floating atan2 runs on pt2ov's CPU kernel"},
         {"AbsOfFoldedConstantRankOne", "2026.4.1",
          "a rank-1 Abs whose input is a constant expression the plugin folds (Multiply, Sin, ... of a Constant) "
          "comes back without the abs: |[-0.5, 2, -3] * 2| gives [-1, 4, -6] (f32, f16, i32); at rank 0, 2 or more, "
@@ -450,6 +454,11 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     }
     if (op == "aten._safe_softmax.default") return &fact("SafeSoftmaxMaskedRowsNaN");
     if (op == "aten.gcd.default") return &fact("GcdSignWithZero");
+    // Integer operands hold no -0.0 (and IntegerResultDtypeKept routes them).
+    if (op == "aten.atan2.default" && node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor &&
+        dtype_is_floating(graph.value(node.arg(0).name).meta.dtype)) {
+        return &fact("Atan2OfNegativeZero");
+    }
     if (op == "aten.convolution.default" && node.arg(0).kind == ArgKind::Tensor) {
         const auto* transposed = node.find_input("transposed");
         const bool is_transposed = transposed && transposed->arg.kind == ArgKind::Bool && transposed->arg.bool_value;
