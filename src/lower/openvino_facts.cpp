@@ -200,6 +200,11 @@ const std::vector<Fact>& all() {
          "atan2(-0.0, x) for x < 0 gives +pi; PyTorch gives -pi (which values are -0.0 is only known at run time: "
          "a truncated division, a product with 0 of a negative number)",
          "every floating atan2 runs on pt2ov's CPU kernel"},
+        {"TruncDivisionLosesSignOfZero", "2026.4.1",
+         "a floating div with rounding_mode='trunc' gives +0.0 where PyTorch gives -0.0 (-0.3 // 2, -0.0 // 2); equal "
+         "as numbers, but an op reading the sign of a zero after it (atan2, copysign, signbit, a division by it) "
+         "then gives another value",
+         "every floating trunc division runs on pt2ov's CPU kernel"},
         {"AbsOfFoldedConstantRankOne", "2026.4.1",
          "a rank-1 Abs whose input is a constant expression the plugin folds (Multiply, Sin, ... of a Constant) "
          "comes back without the abs: |[-0.5, 2, -3] * 2| gives [-1, 4, -6] (f32, f16, i32); at rank 0, 2 or more, "
@@ -454,6 +459,13 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     }
     if (op == "aten._safe_softmax.default") return &fact("SafeSoftmaxMaskedRowsNaN");
     if (op == "aten.gcd.default") return &fact("GcdSignWithZero");
+    if ((op == "aten.div.Tensor_mode" || op == "aten.div.Scalar_mode") && !node.outputs.empty() &&
+        node.outputs[0].kind == ArgKind::Tensor && dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
+        const auto* mode = node.find_input("rounding_mode");
+        if (mode && mode->arg.kind == ArgKind::String && mode->arg.string_value == "trunc") {
+            return &fact("TruncDivisionLosesSignOfZero");
+        }
+    }
     // Integer operands hold no -0.0 (and IntegerResultDtypeKept routes them).
     if (op == "aten.atan2.default" && node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor &&
         dtype_is_floating(graph.value(node.arg(0).name).meta.dtype)) {

@@ -96,6 +96,7 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types);
 //  IntegerResultDtypeKept         atan2, cumsum, prod, logsumexp of integers without dtype=;
 //  GcdSignWithZero                every gcd: gcd(0, -5) gives -5;
 //  Atan2OfNegativeZero            every floating atan2: atan2(-0.0, -1) gives +pi;
+//  TruncDivisionLosesSignOfZero   every floating div(rounding_mode='trunc'): +0.0 for -0.0;
 //  LinspaceDtypeIgnored           linspace with dtype= other than int64, float32, float64;
 //  IntegerAvgPoolRounds           avg_pool1d/2d/3d of integers (no kernel yet: refused).
 //  UnitConvolutionStridedPaddedShape  a convolution with a 1x..x1 kernel, stride > 1 and padding > 0.

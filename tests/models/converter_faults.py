@@ -651,7 +651,8 @@ class Atan2OfNegativeZero(nn.Module):
     programs, seed 10735)."""
 
     def forward(self, a, b, x):
-        return torch.atan2(torch.div(a, b, rounding_mode="trunc"), x), torch.atan2(a * 0, x)
+        q = torch.div(a, b, rounding_mode="trunc")
+        return torch.atan2(q, x), torch.atan2(a * 0, x), torch.copysign(torch.ones_like(q), q), q
 
 
 def _atan2_zero_inputs(variant):
@@ -663,7 +664,8 @@ register(
         name="atan2_of_negative_zero",
         make_module=lambda: Atan2OfNegativeZero().eval(),
         make_inputs=_atan2_zero_inputs,
-        notes="atan2(-0.0, -1) gave +pi for PyTorch's -pi in OpenVINO 2026.4.1 (openvino_facts Atan2OfNegativeZero): "
-        "a wrong answer with exit 0 in a random program; every floating atan2 runs on pt2ov's CPU kernel.",
+        notes="atan2(-0.0, -1) gave +pi for PyTorch's -pi in OpenVINO 2026.4.1 (openvino_facts Atan2OfNegativeZero), "
+        "and a trunc division gave +0.0 for -0.0 (TruncDivisionLosesSignOfZero), which the atan2 and copysign after it "
+        "read: a wrong answer with exit 0 in a random program; both run on pt2ov's CPU kernels.",
     )
 )

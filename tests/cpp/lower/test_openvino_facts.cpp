@@ -1688,6 +1688,28 @@ TEST(OpenVINOFacts, Atan2OfNegativeZero) {
     EXPECT_EQ(fault->name, "Atan2OfNegativeZero");
 }
 
+TEST(OpenVINOFacts, TruncDivisionLosesSignOfZero) {
+    OneNode n;
+    n.input("a", pt2ov::DType::Float32, {3});
+    n.input("b", pt2ov::DType::Float32, {3});
+    n.output("q", pt2ov::DType::Float32, {3});
+    n.node("aten.div.Tensor_mode", {{"self", pt2ov::graph::tensor_arg("a"), false},
+                                    {"other", pt2ov::graph::tensor_arg("b"), false},
+                                    {"rounding_mode", pt2ov::graph::string_arg("trunc"), true}});
+    const auto q = n.run({f32_tensor({3}, {-0.3f, -0.0f, -2.5f}), f32_tensor({3}, {2.0f, 2.0f, 2.0f})})[0];
+    ASSERT_EQ(q.get_size(), 3u);
+    const bool negative_zero = std::signbit(q.data<float>()[0]) && std::signbit(q.data<float>()[1]);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": div([-0.3, -0.0, -2.5], 2, rounding_mode='trunc') gives "
+              << values_text(q) << " with signs " << std::signbit(q.data<float>()[0]) << std::signbit(q.data<float>()[1])
+              << " (PyTorch: [-0, -0, -1], both zeros negative)\n";
+    RecordProperty("trunc_division_negative_zero", negative_zero ? "kept" : "lost");
+    EXPECT_EQ(q.data<float>()[2], -1.0f);  // the values are right either way
+    EXPECT_EQ(q.data<float>()[0], 0.0f);
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(n.b.graph.nodes[0], n.b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "TruncDivisionLosesSignOfZero");
+}
+
 TEST(OpenVINOFacts, EveryFactHasItsTest) {
     std::set<std::string> tests;
     const auto* unit = ::testing::UnitTest::GetInstance();
