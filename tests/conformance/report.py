@@ -26,7 +26,9 @@ _NO_CONVERTER = re.compile(r": OpenVINO [\d.]+ cannot convert it: OpenVINO has n
 _CONVERTER_FAILED = re.compile(r": OpenVINO [\d.]+ cannot convert it: Exception happened during "
                                r"conversion of operation .*?, and pt2ov has no CPU kernel for "
                                r"[\w.]+")
-_ADVICE = " Saving the program after ep.run_decompositions() may turn them into ops that run."
+_ADVICE = (" Saving the program after ep.run_decompositions() may turn them into ops that run.",
+           " The program is already decomposed (ep.run_decompositions()), so decomposing again cannot "
+           "help: write the model without these ops.")
 
 
 def refusal_reason(detail: str) -> str:
@@ -35,7 +37,9 @@ def refusal_reason(detail: str) -> str:
     reason = _MESSAGE_PREFIX.sub("", detail)
     reason = _NO_CONVERTER.sub(": no OpenVINO converter, no CPU kernel", reason)
     reason = _CONVERTER_FAILED.sub(": OpenVINO's converter failed, no CPU kernel", reason)
-    return reason.replace(_ADVICE, "").rstrip(".")
+    for advice in _ADVICE:
+        reason = reason.replace(advice, "")
+    return reason.rstrip(".")
 
 
 def refusal_kind(detail: str) -> str:
