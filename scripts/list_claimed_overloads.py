@@ -39,7 +39,7 @@ CACHE = ROOT / "build" / "claimed_overloads_targets.json"
 _KERNEL = re.compile(r'PT2OV_KERNEL\("([^"]+)"')
 _DECOMPOSITION = re.compile(r'PT2OV_DECOMPOSITION\("([^"]+)"')
 _REWRITE = re.compile(r'rewrites\["([^"]+)"\]')
-_DEFINE = re.compile(r"#define\s+(\w+)\((\w+)[^)]*\)[^\n]*\\\n(?:[^\n]*\\\n)*?[^\n]*PT2OV_KERNEL\(\2")
+_DEFINE = re.compile(r"#define\s+(\w+)\((\w+)[^)]*\)(.*)")
 _SCHEMA = re.compile(r'^"(\w+)::(\w+)(?:\.(\w+))?\(')
 _TARGET_TEXT = re.compile(r"\b((?:aten|prims)\.\w+\.\w+)\b")
 
@@ -69,9 +69,18 @@ def claimed() -> dict[str, set[str]]:
     kernel_names = set()
     for path in sorted((ROOT / "src/kernels").rglob("*.cpp")):
         text = path.read_text()
-        kernel_names.update(_KERNEL.findall(text))
-        for macro, _ in _DEFINE.findall(text):  # kernels registered through a macro of the file
-            kernel_names.update(re.findall(rf'\b{macro}\("([^"]+)"', text))
+        # a prefix literal of a macro's body ("aten." op) is no op name
+        kernel_names.update(name for name in _KERNEL.findall(text) if not name.endswith("."))
+        # kernels registered through a macro of the file: PT2OV_KERNEL(target, ...) or
+        # PT2OV_KERNEL("aten." op, ...) in its body, the op given by each use
+        for line in text.replace("\\\n", " ").splitlines():
+            m = _DEFINE.match(line.strip())
+            if not m or "PT2OV_KERNEL" not in m.group(3):
+                continue
+            use = re.search(rf'PT2OV_KERNEL\((?:"([^"]*)"\s*)?{m.group(2)}\b', m.group(3))
+            if use:
+                prefix = use.group(1) or ""
+                kernel_names.update(prefix + op for op in re.findall(rf'\b{m.group(1)}\("([^"]+)"', text))
     overloads = schema_overloads()
     for name in kernel_names:
         if name.count(".") >= 2 or name not in overloads:  # an overload, or a Python operator (_operator.add)

@@ -161,3 +161,84 @@ register(ModelCase(
     "einsum_diagonals", lambda: _Fn2(_einsum_diagonals).eval(),
     lambda variant: (_randn(980 + variant, 4, 4), _randn(981 + variant, 4, 4)),
 ))
+
+
+# --- other spellings of ops pt2ov claims (aliases torch.export records as they are written) ----
+def _elementwise_spellings(x, i):
+    u = x.clamp(0.05, 0.95)  # in (0, 1): every inverse and logit defined
+    return (
+        torch.arccos(u), torch.arccosh(x + 1), torch.acosh(x + 1.5), torch.arcsin(u), torch.arcsinh(x), torch.asinh(x),
+        torch.arctan2(x, x - 0.5), torch.arctanh(u * 0.9), torch.atanh(u * 0.5), torch.absolute(x - 0.5),
+        torch.fix(x * 3), torch.frac(x * 3), torch.log10(x + 1), torch.sgn(x - 0.5), torch.positive(x), torch.isfinite(x / (x - x.min())),
+        nn.functional.mish(x), torch.special.digamma(x + 1), torch.special.erf(x), torch.special.erfc(x),
+        torch.special.erfinv(u - 0.5), torch.special.exp2(x), torch.special.expm1(x), torch.special.gammaln(x + 1),
+        torch.special.i0(x), torch.special.log1p(x), torch.special.logit(u), torch.special.round(x * 7),
+        torch.special.sinc(x), torch.special.xlogy(x, u),
+        torch.clamp_max(x, 0.5), torch.clamp_min(x, 0.5), torch.clip(x, 0.2, 0.7), torch.clip(x, x * 0.5, x * 0.75 + 0.1),
+        torch.float_power(x, 2), torch.float_power(2, x), torch.float_power(x, x),
+        torch.greater(x, u), torch.greater(x, 0.5), torch.greater_equal(x, 0.5), torch.greater_equal(x, u),
+        torch.less(x, 0.3), torch.less(x, u), torch.less_equal(x, u), torch.less_equal(x, 0.2),
+        torch.not_equal(x, 0.5), torch.not_equal(x, u),
+        torch.divide(x, u), torch.divide(x, 2), torch.divide(x, 2, rounding_mode="floor"), torch.true_divide(x, 2),
+        torch.multiply(x, 2), torch.multiply(x, u), torch.subtract(x, 2), torch.subtract(x, u, alpha=2), torch.rsub(x, u),
+        torch.remainder(5, i), torch.floor_divide(i, 2), torch.div(i, 2, rounding_mode="trunc"), i ^ 3,
+        x.resolve_conj(), x.resolve_neg(), torch.conj_physical(x), x.type_as(i),
+        torch.all(x > 0.2, dim=(0, 1)), torch.count_nonzero(i > 4, dim=(0,)),
+    )
+
+
+register(ModelCase(
+    "elementwise_spellings", lambda: _Fn2(_elementwise_spellings).eval(),
+    lambda variant: (torch.rand(3 + variant, 4, generator=torch.Generator().manual_seed(990 + variant)) + 0.01,
+                     torch.randint(1, 9, (3 + variant, 4), generator=torch.Generator().manual_seed(991 + variant))),
+    dynamic_shapes=({0: _batch()}, {0: _batch()}),
+    notes="aliases (arccos, greater, divide, special_*, ...) are recorded as written: each needs the kernel "
+    "or rewrite of its own name",
+))
+
+
+def _shape_spellings(x):
+    return (
+        torch.atleast_1d(x[0, 0]), *torch.atleast_1d([x[0, 0], x[0]]), *torch.atleast_2d([x[0], x]),
+        *torch.atleast_3d([x[0], x]), x.adjoint(), x.mH, *torch.meshgrid(x[0], x[1], indexing="ij"),
+        torch.moveaxis(x, (0, 1), (1, 0)), torch.moveaxis(x, 0, 1), torch.movedim(x, 0, 1), torch.row_stack([x, x]),
+        torch.swapdims(x, 0, 1), *torch.tensor_split(x, [1, 2], 1), *torch.dsplit(x.view(3, 2, 2), 2),
+        *torch.dsplit(x.view(3, 2, 2), [1]), *torch.hsplit(x, 2), *torch.vsplit(x, 3), *torch.vsplit(x, [1]),
+        *x.unsafe_chunk(2, 1), *x.unsafe_split(2, 1), torch.ger(x[0], x[1]), torch.trapz(x, x),
+        torch.squeeze_copy(x.view(3, 1, 4), 1), torch.squeeze_copy(x.view(3, 1, 4), (1,)),
+    )
+
+
+register(ModelCase(
+    "shape_spellings", lambda: _Fn(_shape_spellings).eval(),
+    lambda variant: (_randn(1000 + variant, 3, 4),),
+))
+
+
+def _tolerance_tensors(x):
+    return (torch.linalg.matrix_rank(x, tol=torch.tensor(0.1)), torch.linalg.pinv(x, rcond=torch.tensor(0.01)),
+            torch.linalg.matrix_rank(x), torch.linalg.pinv(x))
+
+
+register(ModelCase(
+    "linalg_tolerance_tensors", lambda: _Fn(_tolerance_tensors).eval(),
+    lambda variant: (_randn(1010 + variant, 3, 4) + torch.eye(3, 4) * 3,),
+))
+
+
+def _pads_and_losses(x):
+    return (
+        nn.functional.pad(x.view(1, 3, 4), (1, 2), mode="circular"),
+        nn.functional.pad(x.view(1, 3, 4), (1, 1), mode="replicate"),
+        nn.functional.pad(x.view(1, 1, 3, 4), (1, 1, 2, 0), mode="replicate"),
+        nn.functional.pad(x.view(1, 1, 1, 3, 4), (1, 1, 1, 0, 1, 1), mode="replicate"),
+        nn.functional.nll_loss(x.log_softmax(1), torch.tensor([0, 1, 2])),
+        *nn.functional.embedding_bag(torch.tensor([0, 1, 2, 1]), x, torch.tensor([0, 2])).unbind(0),
+        nn.functional.conv3d(x.view(1, 1, 1, 3, 4), x.view(1, 1, 1, 3, 4)[..., :2, :2] * 1.0, padding="same"),
+    )
+
+
+register(ModelCase(
+    "pads_and_losses", lambda: _Fn(_pads_and_losses).eval(),
+    lambda variant: (_randn(1020 + variant, 3, 4),),
+))
