@@ -242,3 +242,37 @@ register(ModelCase(
     "pads_and_losses", lambda: _Fn(_pads_and_losses).eval(),
     lambda variant: (_randn(1020 + variant, 3, 4),),
 ))
+
+
+# --- overloads Python's own spellings never record, called by their ATen names ---------------------
+# (torch.export records exactly the overload a program calls; a model calling torch.ops.aten
+# directly, or code traced from another front end, gives these)
+aten = torch.ops.aten
+
+
+def _direct_overloads(x, i):
+    v = x.view(1, 3, 4)
+    return (
+        aten.replication_pad1d.default(v, [1, 2]), aten.replication_pad2d.default(v.view(1, 1, 3, 4), [1, 0, 2, 1]),
+        aten.replication_pad3d.default(v.view(1, 1, 1, 3, 4), [1, 1, 0, 1, 1, 0]),
+        aten._pad_circular.default(v, [1, 2]), aten.matrix_H.default(x), *aten.meshgrid.default([x[0], x[1]]),
+        aten.nll_loss.default(x.log_softmax(1), torch.tensor([0, 1, 2])),
+        aten.std.default(x), aten.std.default(x, False), aten.var.default(x), *aten.std_mean.default(x, False),
+        *aten.std_mean.dim(x, [1], True, True), *aten.var_mean.default(x),
+        aten.divide.Scalar(x, 4.0), aten.multiply.Scalar(x, 3), aten.subtract.Scalar(x, 2, 3), aten.true_divide.Scalar(x, 2),
+        aten.div.Scalar_mode(x * 5, 2, rounding_mode="floor"), aten.div.Scalar_mode(i, -3, rounding_mode="trunc"),
+        aten.floor_divide.Scalar(i, -2),
+        aten.linalg_matrix_rank.default(x, 0.5, False), aten.linalg_pinv.default(x, 0.01, False),
+        aten.embedding_bag.default(x, torch.tensor([0, 1, 2, 1]), torch.tensor([0, 2]))[0],
+        aten._embedding_bag.default(x, torch.tensor([0, 1, 2, 1]), torch.tensor([0, 2]), False, 1)[0],
+        aten.dropout.default(x, 0.5, False), aten.feature_dropout.default(v, 0.5, False),
+        aten.alpha_dropout.default(x, 0.5, False), aten.feature_alpha_dropout.default(v, 0.5, False),
+        torch.empty_like(x).fill_(2.0) + x, x.new_empty((2, 4)).copy_(x[:2]) * 2,
+    )
+
+
+register(ModelCase(
+    "direct_overloads", lambda: _Fn2(_direct_overloads).eval(),
+    lambda variant: (_randn(1030 + variant, 3, 4) + torch.eye(3, 4) * 3,
+                     torch.randint(-9, 9, (3, 4), generator=torch.Generator().manual_seed(1031 + variant))),
+))
