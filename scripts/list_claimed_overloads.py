@@ -41,7 +41,7 @@ _DECOMPOSITION = re.compile(r'PT2OV_DECOMPOSITION\("([^"]+)"')
 _REWRITE = re.compile(r'rewrites\["([^"]+)"\]')
 _DEFINE = re.compile(r"#define\s+(\w+)\((\w+)[^)]*\)(.*)")
 _SCHEMA = re.compile(r'^"(\w+)::(\w+)(?:\.(\w+))?\(')
-_TARGET_TEXT = re.compile(r"\b((?:aten|prims)\.\w+\.\w+)\b")
+_TARGET_TEXT = re.compile(r"\b((?:aten|prims)\.\w+\.\w+|_operator\.\w+)\b")
 
 
 def schema_overloads() -> dict[str, list[str]]:
