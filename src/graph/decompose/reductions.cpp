@@ -57,10 +57,9 @@ void std_mean(Builder& b, Argument dim, Argument correction, Argument keepdim) {
 void corrected_variance(Builder& b, bool root, bool with_mean) {
     const Argument self = b.arg(0, "self");
     const Argument correction = b.arg(2, "correction");
-    if (correction.kind == Kind::None || (correction.kind == Kind::Int && (correction.int_value == 0 || correction.int_value == 1))) {
-        b.decline();  // OpenVINO's converter takes these
-    }
+    if (correction.kind == Kind::None) b.decline();
     const double c = number(b, correction);
+    if (c == 0.0 || c == 1.0) b.decline();  // OpenVINO's converter takes these (as an int or a float, std(x) decomposed)
     const bool keepdim = b.arg(3, "keepdim").bool_value;
     const TensorMeta& in = b.meta(self);
     if (!is_floating(in.dtype)) b.decline();
