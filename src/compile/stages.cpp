@@ -400,6 +400,42 @@ Support learn_support(const PreparedMethod& method) {
     return support;
 }
 
+namespace {
+
+// The step outputs whose converted Result has a shape PyTorch did not record for the value: a
+// rank, or a static size, other than torch.export's. OpenVINO's frontend has given a Result
+// the shape of a value before a view of it (its normalisation rewired the Result of a Reshape
+// whose other reader was a Softmax between two MatMuls to the MatMul itself: an attention's
+// scores, returned and fed on, came back (6, 4, 4) for (2, 3, 4, 4), exit 0). Whatever the
+// pass, such a result is wrong, so the node that makes it is sent to the CPU kernels
+// (tests/models/regressions.py, einsum_scores_reused).
+std::vector<std::pair<std::string, std::string>> results_of_wrong_shape(const graph::Graph& graph, const partition::Step& step,
+                                                                        const ov::Model& model) {
+    std::vector<std::pair<std::string, std::string>> wrong;  // (value, why)
+    const auto results = model.get_results();
+    for (size_t i = 0; i < results.size() && i < step.outputs.size(); ++i) {
+        const auto* value = graph.find_value(step.outputs[i]);
+        if (!value || value->kind != graph::ValueKind::Tensor) continue;
+        const auto shape = results[i]->get_output_partial_shape(0);
+        if (shape.rank().is_dynamic()) continue;
+        const auto& sizes = value->meta.sizes;
+        bool differs = static_cast<size_t>(shape.rank().get_length()) != sizes.size();
+        for (size_t d = 0; !differs && d < sizes.size(); ++d) {
+            differs = sizes[d].is_static() && shape[d].is_static() && shape[d].get_length() != *sizes[d].value;
+        }
+        if (!differs) continue;
+        std::string recorded = "[";
+        for (size_t d = 0; d < sizes.size(); ++d) {
+            recorded += (d ? "," : "") + (sizes[d].is_static() ? std::to_string(*sizes[d].value) : std::string("?"));
+        }
+        wrong.push_back({step.outputs[i], "its conversion gives " + step.outputs[i] + " the shape " + shape.to_string() +
+                                              " where PyTorch records " + recorded + "] (a converter fault)"});
+    }
+    return wrong;
+}
+
+}  // namespace
+
 Placement place_and_convert(const PreparedMethod& method, Support& support, const partition::PlacementOptions& options) {
     const auto& graph = method.graph;
     Placement placement;
@@ -420,6 +456,12 @@ Placement place_and_convert(const PreparedMethod& method, Support& support, cons
             auto conversion = same_as_whole ? support.whole_conversion : convert_step(method, step);
             for (const auto& node : conversion.unconverted) {
                 changed |= support.unsupported.emplace(node.node, first_line(node.reason)).second;
+            }
+            if (conversion.model) {
+                for (const auto& [name, why] : results_of_wrong_shape(graph, step, *conversion.model)) {
+                    const auto& producer = graph.value(name).producer;
+                    if (producer >= 0) changed |= support.unsupported.emplace(graph.nodes[static_cast<size_t>(producer)].source_name(), why).second;
+                }
             }
             placement.conversions[s] = std::move(conversion);
         }

@@ -649,6 +649,24 @@ void check_schema_version(const json& program) {
     }
 }
 
+// The dialect the program was verified in. torch.export.save writes the ExportedProgram's
+// verifiers' dialects ("verifiers": ["TRAINING"] from torch.export.export, ["ATEN"] once
+// ep.run_decompositions() has run, whatever the decomposition table); older schemas wrote one
+// "dialect" string. This, and not a scan of the nodes' ops, tells a decomposed program: a
+// decomposed program keeps ops that have no decomposition (and custom ops), and a training-IR
+// program may hold only core-ATen ops, so no list of ops can tell the two apart. Anything
+// unexpected reads as unknown (empty): the field only chooses advice in messages.
+std::string read_dialect(const json& program) {
+    if (const json* verifiers = optional_field(program, "verifiers"); verifiers && verifiers->is_array()) {
+        for (const json& verifier : *verifiers) {
+            if (verifier.is_string()) return verifier.get<std::string>();
+        }
+        return "";
+    }
+    if (const json* dialect = optional_field(program, "dialect"); dialect && dialect->is_string()) return dialect->get<std::string>();
+    return "";
+}
+
 // Calls `visit` with every value name an argument holds, lists included.
 template <typename Visit>
 void for_each_value_name(const Argument& arg, Visit&& visit) {
@@ -722,6 +740,7 @@ Graph graph_from_json(const std::string& json_text, const std::string& where) {
         });
         in_section("signature", [&] { read_signature(field(graph_module, "signature"), graph); });
         read_ranges(program, graph);
+        graph.dialect = read_dialect(program);
         if (graph.inputs.size() != graph.input_specs.size() || graph.outputs.size() != graph.output_specs.size()) {
             malformed("the graph has " + std::to_string(graph.inputs.size()) + " inputs and " +
                       std::to_string(graph.outputs.size()) + " outputs but its signature lists " +

@@ -180,12 +180,18 @@ struct Graph {
     std::vector<OutputSpec> output_specs;
     std::map<std::string, SymbolRange> ranges;  // range_constraints, by symbol
     std::vector<BufferSplit> buffer_splits;     // in signature order
+    // The program's dialect as torch.export.save records it ("verifiers": ["TRAINING"] for
+    // torch.export.export, ["ATEN"] after ep.run_decompositions()); empty when the archive
+    // does not say. Only messages read it: advice to decompose suits a training-IR program.
+    std::string dialect;
 
     size_t value_count = 0;  // slots numbered by number_values()
 
     const Value& value(const std::string& name) const;  // throws Error naming the value
     Value* find_value(const std::string& name);
     const Value* find_value(const std::string& name) const;
+    // The archive is a program after ep.run_decompositions(): its dialect is "ATEN".
+    bool is_decomposed() const { return dialect == "ATEN"; }
 };
 
 // "a tensor", "an int", "a list", ...: an argument's kind as error messages name it.

@@ -3,6 +3,7 @@
 // their own width and wrap as PyTorch's do (int64 included: no 32-bit shortcut); integer
 // division by zero is an error, as PyTorch's ZeroDivisionError.
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/dense_paths.h"
 #include "kernels/cpu_isa.h"
@@ -387,6 +388,38 @@ std::vector<RuntimeValue> bitwise(const KernelCall& call, Bitwise kind) {
     }));
 }
 
+// bitwise_left_shift / bitwise_right_shift (and Python's << and >>), as PyTorch's CPU kernels
+// (ATen BinaryOpsKernel.cpp, lshift_kernel and rshift_kernel) define them: a shift count that is
+// negative or at least the type's width gives 0 to the left and the sign (all bits of a
+// negative number, else 0) to the right, where C++ would be undefined; the left shift is done on
+// the unsigned type so it wraps. Integer results only, as PyTorch's dispatch (no bool, no float).
+std::vector<RuntimeValue> shift(const KernelCall& call, bool left) {
+    const auto [a, b] = read_operands(call);
+    const DType dtype = checked_result_dtype(call, Accepts::Integral, left ? "bitwise_left_shift" : "bitwise_right_shift");
+    if (dtype == DType::Bool) call.fail("bit shifts do not support bool results (PyTorch has no bool shift)");
+    return single(elementwise_binary(call, a, b, dtype, [&]<typename C>() {
+        using V = compute_t<C>;
+        return [left](V x, V y) -> V {
+            if constexpr (std::is_integral_v<V> && !std::is_same_v<V, bool>) {
+                using U = std::make_unsigned_t<V>;
+                using S = std::make_signed_t<V>;
+                constexpr int bits = static_cast<int>(sizeof(V) * 8);
+                const bool out_of_range = static_cast<S>(y) < 0;
+                if (left) {
+                    if (out_of_range || static_cast<uint64_t>(y) >= static_cast<uint64_t>(bits)) return V(0);
+                    return static_cast<V>(static_cast<U>(static_cast<U>(x) << static_cast<int>(y)));
+                }
+                constexpr int max_shift = bits - (std::is_signed_v<V> ? 1 : 0);
+                if (out_of_range || static_cast<uint64_t>(y) >= static_cast<uint64_t>(max_shift)) {
+                    return static_cast<V>(x >> max_shift);
+                }
+                return static_cast<V>(x >> static_cast<int>(y));
+            }
+            return x;
+        };
+    }));
+}
+
 // logical_and/or/xor: any dtypes, truth is "not zero"; the result is bool.
 std::vector<RuntimeValue> logical(const KernelCall& call, Bitwise kind) {
     const auto [a, b] = read_operands(call);
@@ -438,6 +471,17 @@ PT2OV_KERNEL("aten.__or__.Tensor", [](const KernelCall& c) { return bitwise(c, B
 PT2OV_KERNEL("aten.__or__.Scalar", [](const KernelCall& c) { return bitwise(c, Bitwise::Or); });
 PT2OV_KERNEL("aten.__xor__.Tensor", [](const KernelCall& c) { return bitwise(c, Bitwise::Xor); });
 PT2OV_KERNEL("aten.__xor__.Scalar", [](const KernelCall& c) { return bitwise(c, Bitwise::Xor); });
+// Bit shifts: OpenVINO's FX op table converts none of them.
+PT2OV_KERNEL("aten.bitwise_left_shift.Tensor", [](const KernelCall& c) { return shift(c, true); });
+PT2OV_KERNEL("aten.bitwise_left_shift.Tensor_Scalar", [](const KernelCall& c) { return shift(c, true); });
+PT2OV_KERNEL("aten.bitwise_left_shift.Scalar_Tensor", [](const KernelCall& c) { return shift(c, true); });
+PT2OV_KERNEL("aten.bitwise_right_shift.Tensor", [](const KernelCall& c) { return shift(c, false); });
+PT2OV_KERNEL("aten.bitwise_right_shift.Tensor_Scalar", [](const KernelCall& c) { return shift(c, false); });
+PT2OV_KERNEL("aten.bitwise_right_shift.Scalar_Tensor", [](const KernelCall& c) { return shift(c, false); });
+PT2OV_KERNEL("aten.__lshift__.Tensor", [](const KernelCall& c) { return shift(c, true); });
+PT2OV_KERNEL("aten.__lshift__.Scalar", [](const KernelCall& c) { return shift(c, true); });
+PT2OV_KERNEL("aten.__rshift__.Tensor", [](const KernelCall& c) { return shift(c, false); });
+PT2OV_KERNEL("aten.__rshift__.Scalar", [](const KernelCall& c) { return shift(c, false); });
 PT2OV_KERNEL("aten.logical_and.default", [](const KernelCall& c) { return logical(c, Bitwise::And); });
 PT2OV_KERNEL("aten.logical_or.default", [](const KernelCall& c) { return logical(c, Bitwise::Or); });
 PT2OV_KERNEL("aten.logical_xor.default", [](const KernelCall& c) { return logical(c, Bitwise::Xor); });

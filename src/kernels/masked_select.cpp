@@ -1,5 +1,5 @@
-// Ops whose result size depends on the values: masked_select, and the nonzero family beyond
-// nonzero itself (argwhere, nonzero_numpy, nonzero_static). Elements are visited in row-major
+// Ops whose result size depends on the values: masked_select, the nonzero family beyond
+// nonzero itself (argwhere, nonzero_numpy, nonzero_static), and repeat_interleave's indices. Elements are visited in row-major
 // order, as PyTorch does.
 #include "kernels/dispatch.h"
 
@@ -102,7 +102,47 @@ std::vector<RuntimeValue> nonzero_static(const KernelCall& call) {
     return single(out);
 }
 
+// repeat_interleave.Tensor(repeats, *, output_size=None) -> [sum(repeats)]: each index i
+// repeated repeats[i] times, in the repeats' dtype, as ATen's repeat_interleave_cpu. Every
+// repeat-interleave of a tensor by a tensor of repeats is an index_select by these indices
+// (torch._refs and the decomposition of repeat_interleave.self_Tensor).
+std::vector<RuntimeValue> repeat_interleave_indices(const KernelCall& call) {
+    const StridedTensor& repeats = call.tensor("repeats", 0);
+    if (repeats.rank() != 1) call.fail("repeat_interleave: repeats must be a 1-d tensor, got " + std::to_string(repeats.rank()) + " dims");
+    if (repeats.dtype != DType::Int64 && repeats.dtype != DType::Int32) {
+        call.fail("repeat_interleave: repeats must be int32 or int64, got " + std::string(dtype_name(repeats.dtype)));
+    }
+    const DType dtype = call.output_meta(0).dtype;
+    if (dtype != repeats.dtype) call.fail("repeat_interleave: the recorded result dtype differs from the repeats'");
+    std::vector<int64_t> counts(static_cast<size_t>(repeats.sizes[0]));
+    int64_t total = 0;
+    visit_dtype(repeats.dtype, [&]<typename T>() {
+        if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, int32_t>) {
+            for (size_t i = 0; i < counts.size(); ++i) {
+                counts[i] = static_cast<int64_t>(load<T>(repeats.data + static_cast<int64_t>(i) * repeats.strides[0] * static_cast<int64_t>(sizeof(T))));
+                if (counts[i] < 0) call.fail("repeat_interleave: repeats can not be negative (PyTorch raises the same)");
+                if (counts[i] > std::numeric_limits<int64_t>::max() - total) call.fail("repeat_interleave: the repeats' sum overflows int64");
+                total += counts[i];
+            }
+        }
+    });
+    if (const auto* size = call.arg("output_size", kKeywordOnly); size && size->kind == graph::Argument::Kind::Int && size->int_value != total) {
+        call.fail("repeat_interleave: output_size " + std::to_string(size->int_value) + " is not the repeats' sum " + std::to_string(total));
+    }
+    StridedTensor out = allocate_output_for_overwrite(call, 0, {total}, dtype);
+    int64_t row = 0;
+    for (size_t i = 0; i < counts.size(); ++i) {
+        for (int64_t k = 0; k < counts[i]; ++k, ++row) {
+            std::byte* at = out.data + row * out.strides[0] * static_cast<int64_t>(out.element_size());
+            if (dtype == DType::Int64) store<int64_t>(at, static_cast<int64_t>(i));
+            else store<int32_t>(at, static_cast<int32_t>(i));
+        }
+    }
+    return single(out);
+}
+
 PT2OV_KERNEL("aten.masked_select.default", masked_select);
+PT2OV_KERNEL("aten.repeat_interleave.Tensor", repeat_interleave_indices);
 PT2OV_KERNEL("aten.argwhere.default", argwhere);
 PT2OV_KERNEL("aten.nonzero_numpy.default", nonzero_numpy);
 PT2OV_KERNEL("aten.nonzero_static.default", nonzero_static);

@@ -239,6 +239,12 @@ const std::vector<Fact>& all() {
          "avg_pool2d(ones(1, 1, 1, 4), (1, 3), (1, 2), (0, 1), ceil_mode=True) gives [0.667, 1, 0.333], "
          "PyTorch [0.667, 1, 0.5]",
          "such an avg_pool2d/3d (and avg_pool1d, which pt2ov computes as avg_pool2d) runs on pt2ov's CPU kernel"},
+        {"ShiftCountWraps", "2026.4.1",
+         "BitwiseLeftShift takes the shift count modulo 32 and computes int64 in 32 bits: 5 << 40 gives 1280 and "
+         "5 << -1 gives -2**31 in int32, where PyTorch gives 0 for a count that is negative or at least the "
+         "type's width (and 1 << 40 in int64 is 2**40); the frontend converts bitwise_left_shift.Tensor to it",
+         "every bit shift (bitwise_left_shift, bitwise_right_shift, << and >>, each overload) runs on pt2ov's CPU "
+         "kernel, which follows PyTorch's definition"},
     };
     return facts;
 }
@@ -535,6 +541,9 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         const bool running_stats = node.arg(3).kind == ArgKind::Tensor || node.arg(4).kind == ArgKind::Tensor;
         const bool input_stats = node.arg(5).kind != ArgKind::Bool || node.arg(5).bool_value;
         if (running_stats && input_stats) return &fact("InstanceNormRunningStatsUsed");
+    }
+    for (const char* shift : {"aten.bitwise_left_shift.", "aten.bitwise_right_shift.", "aten.__lshift__.", "aten.__rshift__."}) {
+        if (op.rfind(shift, 0) == 0) return &fact("ShiftCountWraps");
     }
     return nullptr;
 }

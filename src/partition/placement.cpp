@@ -204,8 +204,12 @@ void pass4_kernels_exist(const graph::Graph& graph, const PlacementOptions& opti
                                ". Drop --strict to run them on pt2ov's CPU kernels.");
     }
     if (!missing.empty()) {
-        throw UnsupportedError("no engine can run these nodes:" + missing +
-                               ". Saving the program after ep.run_decompositions() may turn them into ops that run.");
+        // Decomposing again cannot help a program that already is decomposed (graph::Graph::dialect).
+        const std::string advice = graph.is_decomposed()
+                                       ? ". The program is already decomposed (ep.run_decompositions()), so decomposing "
+                                         "again cannot help: write the model without these ops."
+                                       : ". Saving the program after ep.run_decompositions() may turn them into ops that run.";
+        throw UnsupportedError("no engine can run these nodes:" + missing + advice);
     }
 }
 

@@ -26,7 +26,9 @@ _NO_CONVERTER = re.compile(r": OpenVINO [\d.]+ cannot convert it: OpenVINO has n
 _CONVERTER_FAILED = re.compile(r": OpenVINO [\d.]+ cannot convert it: Exception happened during "
                                r"conversion of operation .*?, and pt2ov has no CPU kernel for "
                                r"[\w.]+")
-_ADVICE = " Saving the program after ep.run_decompositions() may turn them into ops that run."
+_ADVICE = (" Saving the program after ep.run_decompositions() may turn them into ops that run.",
+           " The program is already decomposed (ep.run_decompositions()), so decomposing again cannot "
+           "help: write the model without these ops.")
 
 
 def refusal_reason(detail: str) -> str:
@@ -35,7 +37,9 @@ def refusal_reason(detail: str) -> str:
     reason = _MESSAGE_PREFIX.sub("", detail)
     reason = _NO_CONVERTER.sub(": no OpenVINO converter, no CPU kernel", reason)
     reason = _CONVERTER_FAILED.sub(": OpenVINO's converter failed, no CPU kernel", reason)
-    return reason.replace(_ADVICE, "").rstrip(".")
+    for advice in _ADVICE:
+        reason = reason.replace(advice, "")
+    return reason.rstrip(".")
 
 
 def refusal_kind(detail: str) -> str:
@@ -215,6 +219,7 @@ def write(records: list[dict], build: str, samples: int, path: pathlib.Path) -> 
     for kind, n in skips.most_common():
         lines.append(f"| {n} | {_cell(kind)} |")
     lines += state_matrix_refusals()
+    lines += claimed_overloads_without_test()
     lines += kept_sections(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n")
@@ -252,4 +257,22 @@ def state_matrix_refusals() -> list[str]:
     for pattern, why in REFUSED.items():
         count = sum(1 for cell in CELLS if fnmatch.fnmatchcase(cell.id, pattern))
         lines.append(f"| `{pattern}` | {count} | {_cell(why)} |")
+    return lines
+
+
+def claimed_overloads_without_test() -> list[str]:
+    """The overloads pt2ov claims (a kernel, a decomposition or a rewrite) that no test runs,
+    each with why (tests/conformance/claimed_overloads.py); `scripts/list_claimed_overloads.py`
+    fails on a claimed overload that is neither tested nor listed."""
+    from tests.conformance.claimed_overloads import REFUSED
+    lines = ["", "## Claimed overloads without a test", "",
+             "Every overload pt2ov claims (a CPU kernel, a decomposition or a rewrite; an op registered "
+             "without overload claims each of its overloads) is run by a zoo case or a kernel family in "
+             "both forms, or named by a test, except these; `scripts/list_claimed_overloads.py` lists them "
+             "all and fails on one that is neither tested nor here.", "",
+             "| overload | why |", "|---|---|"]
+    for target, why in sorted(REFUSED.items()):
+        lines.append(f"| `{target}` | {_cell(why)} |")
+    if not REFUSED:
+        lines.append("| (none) | |")
     return lines

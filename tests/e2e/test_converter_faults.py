@@ -33,6 +33,8 @@ ROUTED = {
     ("unit_convolution_strided_padded", "exported"): ("UnitConvolutionStridedPaddedShape", "aten.conv2d.default", 1, 1),
     ("unit_convolution_strided_padded", "decomposed"): ("UnitConvolutionStridedPaddedShape", "aten.convolution.default",
                                                         2, 1),
+    ("shift_counts", "exported"): ("ShiftCountWraps", "aten.bitwise_left_shift.Tensor", 1, 0),
+    ("shift_counts", "decomposed"): ("ShiftCountWraps", "aten.bitwise_left_shift.Tensor", 1, 0),
 }
 
 

@@ -335,6 +335,34 @@ def test_unknown_operator(tmp_path, mystery_program):
     assert_user_error(proc, r"mystery")
 
 
+@pytest.fixture(scope="module")
+def decomposed_mystery_program(tmp_path_factory):
+    """The same program after ep.run_decompositions(): the custom op has no decomposition and stays."""
+    ep = torch.export.export(_UsesMystery(), (torch.randn(2, 3),)).run_decompositions()
+    assert any("mystery" in str(n.target) for n in ep.graph.nodes), ep.graph
+    path = tmp_path_factory.mktemp("mystery_decomposed") / "mystery.pt2"
+    torch.export.save(ep, str(path))
+    return path
+
+
+_DECOMPOSE_ADVICE = r"after ep\.run_decompositions\(\) may turn them into ops that run"
+
+
+def test_unknown_operator_suggests_decomposing_a_training_program(tmp_path, mystery_program):
+    """As exported (training IR), decomposing may help: the message says so."""
+    proc = _run_with_arrays(tmp_path, mystery_program, np.zeros((2, 3), np.float32))
+    err = assert_user_error(proc, r"mystery", _DECOMPOSE_ADVICE)
+    assert "already decomposed" not in err, describe(proc)
+
+
+def test_unknown_operator_in_a_decomposed_program_does_not_suggest_decomposing(tmp_path, decomposed_mystery_program):
+    """After ep.run_decompositions() the archive says so (its verifiers' dialect is ATEN):
+    suggesting the same step again would send the user in a circle."""
+    proc = _run_with_arrays(tmp_path, decomposed_mystery_program, np.zeros((2, 3), np.float32))
+    err = assert_user_error(proc, r"mystery", r"already decomposed")
+    assert not re.search(_DECOMPOSE_ADVICE, err), describe(proc)
+
+
 def test_unknown_operator_inspect(mystery_program):
     """inspect either reports the node as unplaceable (exit 2, naming it) or lists it."""
     proc = run_cli(["inspect", mystery_program])

@@ -95,6 +95,7 @@ _MODEL_FILES = (
     "architectures_blocks",
     "static_cache",
     "scoping_regions",
+    "claimed_ops",
 )
 
 for _file in _MODEL_FILES:

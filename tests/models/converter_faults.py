@@ -669,3 +669,20 @@ register(
         "read: a wrong answer with exit 0 in a random program; both run on pt2ov's CPU kernels.",
     )
 )
+
+
+class ShiftCounts(nn.Module):
+    def forward(self, x, counts):
+        return torch.bitwise_left_shift(x, counts)
+
+
+register(
+    ModelCase(
+        name="shift_counts",
+        make_module=lambda: ShiftCounts().eval(),
+        make_inputs=lambda variant: (torch.tensor([5, -5, 5, 3, 1, 7], dtype=torch.int32) + variant,
+                                     torch.tensor([2, 40, -1, 31, 32, 0], dtype=torch.int32)),
+        notes="OpenVINO's BitwiseLeftShift takes the count modulo 32 (5 << 40 gave 1280, PyTorch 0; "
+        "openvino_facts ShiftCountWraps): every shift runs on pt2ov's CPU kernel.",
+    )
+)

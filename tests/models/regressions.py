@@ -422,3 +422,28 @@ register(
         "values along dim 1), so a 0-d input takes a 0-d weight.",
     )
 )
+
+
+class EinsumScoresReused(nn.Module):
+    """Attention scores by einsum, returned and fed to a second einsum."""
+
+    def forward(self, q, k):
+        scores = torch.einsum("bhqd,bhkd->bhqk", q, k)
+        return scores, torch.einsum("bhqk,bhkd->bhqd", scores.softmax(-1), k)
+
+
+register(
+    ModelCase(
+        name="einsum_scores_reused",
+        make_module=lambda: EinsumScoresReused().eval(),
+        make_inputs=lambda variant: (
+            torch.randn(2, 3, 4, 6, generator=torch.Generator().manual_seed(80 + variant)),
+            torch.randn(2, 3, 4, 6, generator=torch.Generator().manual_seed(90 + variant)),
+        ),
+        notes="As exported (einsum decomposed by pt2ov into views and batched products, all on one OpenVINO "
+        "step), the scores came back with their batched product's shape (6, 4, 4) instead of (2, 3, 4, 4), "
+        "exit 0: OpenVINO's frontend gave the Result of the view the MatMul's shape (plain openvino.convert_model "
+        "does the same on the view-softmax-view spelling). A converted Result whose shape is not PyTorch's now "
+        "sends its node to the CPU kernels at load (compile/stages.cpp).",
+    )
+)

@@ -47,6 +47,56 @@ void std_mean(Builder& b, Argument dim, Argument correction, Argument keepdim) {
     b.output_is(1, parts[1]);
 }
 
+// var/std/var_mean with a correction other than 0 or 1 (torch.std(x, dims, correction=2),
+// a float correction): OpenVINO's converter refuses an integer one and converts a float one
+// (1.5) wrongly, reading it as 1 (measured on 2026.4: exit 0, wrong values). They are computed
+// as PyTorch defines them: the sum of squared deviations from the mean over the reduced dims,
+// divided by max(0, N - correction) (ATen's WelfordOps), in float for float16 and bfloat16
+// inputs (PyTorch's accumulation type) and rounded once. N is a constant when the reduced dims
+// are static, else counted at run time.
+void corrected_variance(Builder& b, bool root, bool with_mean) {
+    const Argument self = b.arg(0, "self");
+    const Argument correction = b.arg(2, "correction");
+    if (correction.kind == Kind::None) b.decline();
+    const double c = number(b, correction);
+    if (c == 0.0 || c == 1.0) b.decline();  // OpenVINO's converter takes these (as an int or a float, std(x) decomposed)
+    const bool keepdim = b.arg(3, "keepdim").bool_value;
+    const TensorMeta& in = b.meta(self);
+    if (!is_floating(in.dtype)) b.decline();
+    const auto dims = reduced_dims(b, b.arg(1, "dim"), b.rank(self));
+    const DType out = b.output_meta(0).dtype;
+    const DType work = out == DType::Float16 || out == DType::BFloat16 ? DType::Float32 : out;
+    const Argument x = to_dtype(b, self, work);
+    const Argument mean = b.op("aten.mean.dim", {x, ints_arg(dims), bool_arg(true)}, reduced_meta(b.meta(x), dims, true, work));
+    const Argument deviation = elementwise(b, "aten.sub.Tensor", {x, mean}, work);
+    const Argument squares = elementwise(b, "aten.mul.Tensor", {deviation, deviation}, work);
+    const Argument total = b.op("aten.sum.dim_IntList", {squares, ints_arg(dims), bool_arg(keepdim)},
+                                reduced_meta(b.meta(squares), dims, keepdim, work));
+    bool static_count = true;
+    double n = 1;
+    for (int64_t d : dims) {
+        if (!in.sizes[static_cast<size_t>(d)].is_static()) static_count = false;
+        else n *= static_cast<double>(*in.sizes[static_cast<size_t>(d)].value);
+    }
+    Argument divisor;
+    if (static_count) {
+        divisor = float_arg(std::max(0.0, n - c));
+    } else {
+        const Argument ones = b.op("aten.ones_like.default", {x}, contiguous_like(b.meta(x)));
+        const Argument count = b.op("aten.sum.dim_IntList", {ones, ints_arg(dims), bool_arg(keepdim)}, b.meta(total));
+        divisor = b.op("aten.clamp_min.default", {elementwise(b, "aten.sub.Tensor", {count, float_arg(c)}, work), float_arg(0.0)},
+                       b.meta(total));
+    }
+    Argument result = elementwise(b, "aten.div.Tensor", {total, divisor}, work);
+    if (root) result = elementwise(b, "aten.sqrt.default", {result}, work);
+    b.output_is(0, to_dtype(b, result, out));
+    if (with_mean) {
+        Argument m = mean;
+        if (!keepdim && !dims.empty()) m = b.op("aten.squeeze.dims", {mean, ints_arg(dims)}, reduced_meta(b.meta(x), dims, false, work));
+        b.output_is(1, to_dtype(b, m, b.output_meta(1).dtype));
+    }
+}
+
 void aminmax(Builder& b) {
     const Argument self = b.arg(0, "self");
     const Argument dim = b.arg(1, "dim"), keepdim = b.arg(2, "keepdim");
@@ -489,10 +539,11 @@ void pairwise_distance(Builder& b) {
 }
 
 
-// einsum over operands with static sizes, no ellipsis and no letter repeated within an operand:
-// each operand's letters that nothing else needs are summed out, then operands are multiplied
-// pairwise, left to right, as batched matrix products (batch, free and contracted letters
-// permuted into place and flattened), and the result is permuted to the output's order.
+// einsum over operands with static sizes and no ellipsis: a letter repeated within an operand
+// first takes that operand's diagonal; each operand's letters that nothing else needs are
+// summed out, then operands are multiplied pairwise, left to right, as batched matrix products
+// (batch, free and contracted letters permuted into place and flattened), and the result is
+// permuted to the output's order.
 struct Lettered {
     Argument tensor;
     std::string letters;
@@ -565,6 +616,33 @@ Lettered contract(Builder& b, Lettered x, Lettered y, const std::string& keep) {
     return out;
 }
 
+// A letter repeated within an operand ("ii->i", "bii->bi") reads that operand's diagonal over
+// the two dims, as PyTorch's einsum does (it takes x.diagonal(0, i, j), which moves the
+// diagonal last): the operand becomes one without the repeat.
+Lettered diagonals_taken(Builder& b, Lettered x) {
+    for (;;) {
+        size_t first = std::string::npos, second = std::string::npos;
+        for (size_t i = 0; i < x.letters.size() && first == std::string::npos; ++i) {
+            const auto again = x.letters.find(x.letters[i], i + 1);
+            if (again != std::string::npos) first = i, second = again;
+        }
+        if (first == std::string::npos) return x;
+        if (x.sizes[first] != x.sizes[second]) b.refuse("repeats a letter over dims of different sizes");
+        Lettered out{none_arg(), {}, {}};
+        for (size_t i = 0; i < x.letters.size(); ++i) {
+            if (i == first || i == second) continue;
+            out.letters += x.letters[i];
+            out.sizes.push_back(x.sizes[i]);
+        }
+        out.letters += x.letters[first];
+        out.sizes.push_back(x.sizes[first]);
+        out.tensor = b.op("aten.diagonal.default",
+                          {x.tensor, int_arg(0), int_arg(static_cast<int64_t>(first)), int_arg(static_cast<int64_t>(second))},
+                          contiguous_meta(b.meta(x.tensor).dtype, dims_of(out.sizes)));
+        x = std::move(out);
+    }
+}
+
 void einsum(Builder& b) {
     std::string equation;
     for (char c : b.arg(0, "equation").string_value) {
@@ -594,10 +672,7 @@ void einsum(Builder& b) {
     for (size_t k = 0; k < terms.size(); ++k) {
         const auto sizes = static_sizes_of(b, tensors[k]);
         if (sizes.size() != terms[k].size()) b.refuse("has a term that does not match its operand's rank");
-        for (size_t i = 0; i < terms[k].size(); ++i) {
-            if (terms[k].find(terms[k][i]) != i) b.refuse("repeats a letter within an operand (a diagonal)");
-        }
-        operands.push_back({tensors[k], terms[k], sizes});
+        operands.push_back(diagonals_taken(b, {tensors[k], terms[k], sizes}));
     }
     Lettered result = operands[0];
     for (size_t k = 1; k < operands.size(); ++k) {
@@ -637,6 +712,9 @@ PT2OV_DECOMPOSITION("aten.std_mean.correction", [](Builder& b) {
     const Argument correction = b.arg(2, "correction");
     std_mean(b, b.arg(1, "dim"), correction.kind == Kind::None ? int_arg(1) : correction, b.arg(3, "keepdim"));
 });
+PT2OV_DECOMPOSITION("aten.var.correction", [](Builder& b) { corrected_variance(b, false, false); });
+PT2OV_DECOMPOSITION("aten.std.correction", [](Builder& b) { corrected_variance(b, true, false); });
+PT2OV_DECOMPOSITION("aten.var_mean.correction", [](Builder& b) { corrected_variance(b, false, true); });
 PT2OV_DECOMPOSITION("aten.aminmax.default", aminmax);
 PT2OV_DECOMPOSITION("aten.count_nonzero.default", count_nonzero);
 PT2OV_DECOMPOSITION("aten.count_nonzero.dim_IntList", count_nonzero);

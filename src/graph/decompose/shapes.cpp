@@ -484,6 +484,67 @@ void nonzero_numpy(Builder& b) {
     for (int64_t d = 0; d < std::max<int64_t>(rank, 1); ++d) b.output(static_cast<size_t>(d), "aten.select.int", {indices, int_arg(1), int_arg(d)});
 }
 
+// repeat_interleave(self, repeats: Tensor, dim=None): an index_select along dim (of the
+// flattened tensor when dim is None) by the indices repeat_interleave(repeats) makes, a repeats
+// tensor of one element serving every index, as PyTorch's decomposition has it. The result's
+// size depends on the repeats' values (torch.export names it by an unbacked symbol): the indices
+// come from pt2ov's CPU kernel, which OpenVINO's FX op table lacks.
+void repeat_interleave_by_tensor(Builder& b) {
+    Argument self = b.arg(0, "self");
+    Argument repeats = b.arg(1, "repeats");
+    const Argument dim = b.arg(2, "dim");
+    const TensorMeta& out = b.output_meta();
+    int64_t d = 0;
+    if (dim.kind == Kind::None) {
+        const TensorMeta& m = b.meta(self);
+        if (!m.all_static()) b.refuse("repeats the elements of a tensor of dynamic size (no dim): give a dim");
+        int64_t numel = 1;
+        for (int64_t size : m.static_sizes()) numel *= size;
+        if (m.rank() != 1) self = b.op("aten.reshape.default", {self, ints_arg({numel})}, contiguous_meta(m.dtype, {static_dim(numel)}));
+    } else {
+        d = b.dim(dim.int_value, b.rank(self));
+    }
+    const TensorMeta& r = b.meta(repeats);
+    if (r.rank() > 1) b.refuse("has repeats of " + std::to_string(r.rank()) + " dims; PyTorch takes a 0-d or 1-d tensor");
+    const bool one = r.rank() == 0 || (r.sizes[0].is_static() && *r.sizes[0].value == 1);
+    const Dim along = b.meta(self).sizes[static_cast<size_t>(d)];
+    if (one && !(along.is_static() && *along.value == 1)) {
+        repeats = b.op("aten.expand.default", {repeats, list_arg({b.size(self, d)}, Kind::Int)}, contiguous_meta(r.dtype, {along}));
+    } else if (r.rank() == 0) {
+        repeats = unsqueeze(b, repeats, 0);
+    }
+    Keywords keywords;
+    if (b.arg(3, "output_size").kind == Kind::Int) keywords.push_back({"output_size", b.arg(3, "output_size")});
+    const Argument indices = b.op("aten.repeat_interleave.Tensor", {repeats}, contiguous_meta(r.dtype, {out.sizes.at(static_cast<size_t>(d))}),
+                                  std::move(keywords));
+    b.output(0, "aten.index_select.default", {self, int_arg(d), indices});
+}
+
+// tile(self, dims): repeat with dims padded by leading 1s to the tensor's rank, as torch._refs
+// has it (OpenVINO's FX op table lacks tile).
+void tile(Builder& b) {
+    const Argument self = b.arg(0, "self");
+    const Argument dims = b.arg(1, "dims");
+    if (dims.kind != Kind::List) b.refuse("expected a list of repeats");
+    std::vector<Argument> repeats;
+    for (int64_t k = static_cast<int64_t>(dims.items.size()); k < b.rank(self); ++k) repeats.push_back(int_arg(1));
+    repeats.insert(repeats.end(), dims.items.begin(), dims.items.end());
+    b.output(0, "aten.repeat.default", {self, list_arg(std::move(repeats), Kind::Int)});
+}
+
+// unbind(self, dim): one select per index of dim (OpenVINO's FX op table lacks unbind).
+void unbind(Builder& b) {
+    const Argument self = b.arg(0, "self");
+    const int64_t d = b.dim(b.arg(1, "dim").int_value, b.rank(self));
+    const Dim& size = b.meta(self).sizes[static_cast<size_t>(d)];
+    if (!size.is_static() || *size.value != static_cast<int64_t>(b.output_count())) {
+        b.refuse("unbinds a dim whose size is not the number of its outputs");
+    }
+    for (size_t k = 0; k < b.output_count(); ++k) {
+        if (b.output_used(k)) b.output(k, "aten.select.int", {self, int_arg(d), int_arg(static_cast<int64_t>(k))});
+    }
+}
+
 void alias(Builder& b) { b.output_is(0, b.arg(0, "self")); }
 void clone_self(Builder& b) { b.output(0, "aten.clone.default", {b.arg(0, "self")}); }
 
@@ -561,5 +622,8 @@ PT2OV_DECOMPOSITION("aten.resolve_conj.default", alias);
 PT2OV_DECOMPOSITION("aten.conj_physical.default", clone_self);
 PT2OV_DECOMPOSITION("aten.flipud.default", [](Builder& b) { flip_dim(b, 0); });
 PT2OV_DECOMPOSITION("aten.fliplr.default", [](Builder& b) { flip_dim(b, 1); });
+PT2OV_DECOMPOSITION("aten.repeat_interleave.self_Tensor", repeat_interleave_by_tensor);
+PT2OV_DECOMPOSITION("aten.tile.default", tile);
+PT2OV_DECOMPOSITION("aten.unbind.int", unbind);
 
 }  // namespace pt2ov::graph::decompose

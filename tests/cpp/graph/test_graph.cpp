@@ -365,6 +365,30 @@ TEST(GraphJson, MinimalProgram) {
     EXPECT_EQ(graph.value("y").meta.static_sizes(), std::vector<int64_t>{2});
 }
 
+// The dialect that tells a decomposed archive (refusal messages advise decomposing only a
+// training-IR one): torch.export.save writes its verifiers' dialects.
+TEST(GraphJson, DialectFromVerifiers) {
+    json program = minimal_program();
+    EXPECT_EQ(parse(program).dialect, "");  // "verifiers": [] says nothing
+    EXPECT_FALSE(parse(program).is_decomposed());
+    program["verifiers"] = {"TRAINING"};
+    EXPECT_FALSE(parse(program).is_decomposed());
+    program["verifiers"] = {"ATEN"};
+    EXPECT_TRUE(parse(program).is_decomposed());
+    program["verifiers"] = {7};  // not a dialect: unknown, never an error
+    EXPECT_EQ(parse(program).dialect, "");
+    program.erase("verifiers");
+    program["dialect"] = "ATEN";  // the older schema's single field
+    EXPECT_TRUE(parse(program).is_decomposed());
+}
+
+TEST(GraphFromArchive, DialectOfBothForms) {
+    EXPECT_EQ(load_graph("basic.pt2").dialect, "TRAINING");
+    EXPECT_FALSE(load_graph("basic.pt2").is_decomposed());
+    EXPECT_EQ(load_graph("basic_decomposed.pt2").dialect, "ATEN");
+    EXPECT_TRUE(load_graph("basic_decomposed.pt2").is_decomposed());
+}
+
 // ---- Fuzzed archives: each found a crash; each stays here as its smallest program.
 
 // A second sin node reading `input` and making `output`, after the first one.

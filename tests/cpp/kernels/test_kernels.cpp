@@ -681,6 +681,52 @@ TEST(KernelClone, ToCopyConvertsAndDimOrderCopyLaysOut) {
                  pt2ov::UnsupportedError);
 }
 
+// Bit shifts as PyTorch's CPU kernels define them: a count that is negative or at least the
+// width gives 0 to the left and the sign to the right; the left shift wraps.
+TEST(KernelShifts, CountsOutOfRangeAndEveryOverload) {
+    Harness h;
+    h.input("x", transposed(tensor_of(DType::Int32, {2, 3}, std::vector<int32_t>{5, -5, 1 << 30, -1, 7, INT32_MIN}), 0, 1));
+    h.input("n", transposed(tensor_of(DType::Int32, {2, 3}, std::vector<int32_t>{2, 2, 1, 40, -1, 31}), 0, 1));
+    const StridedTensor left = h.run1("aten.bitwise_left_shift.Tensor", {positional("self", tensor_arg("x")), positional("other", tensor_arg("n"))},
+                                      DType::Int32, {3, 2});
+    // (x, n) pairs in row-major order of the transposed views: (5,2) (-1,40) (-5,2) (7,-1) (2**30,1) (min,31)
+    EXPECT_EQ(values_of<int32_t>(left), (std::vector<int32_t>{20, 0, -20, 0, INT32_MIN, 0}));
+    const StridedTensor right = h.run1("aten.bitwise_right_shift.Tensor", {positional("self", tensor_arg("x")), positional("other", tensor_arg("n"))},
+                                       DType::Int32, {3, 2});
+    EXPECT_EQ(values_of<int32_t>(right), (std::vector<int32_t>{1, -1, -2, 0, 1 << 29, -1}));
+    const StridedTensor by_scalar = h.run1("aten.__lshift__.Scalar", {positional("self", tensor_arg("x")), positional("other", int_arg(33))},
+                                           DType::Int32, {3, 2});
+    EXPECT_EQ(values_of<int32_t>(by_scalar), std::vector<int32_t>(6, 0));
+    const StridedTensor of_scalar = h.run1("aten.bitwise_right_shift.Scalar_Tensor", {positional("self", int_arg(-64)), positional("other", tensor_arg("n"))},
+                                           DType::Int32, {3, 2});
+    EXPECT_EQ(values_of<int32_t>(of_scalar), (std::vector<int32_t>{-16, -1, -16, -1, -32, -1}));
+    h.input("b", tensor_of(DType::UInt8, {3}, std::vector<uint8_t>{0x81, 0xff, 3}));
+    const StridedTensor bytes = h.run1("aten.bitwise_right_shift.Tensor_Scalar", {positional("self", tensor_arg("b")), positional("other", int_arg(7))},
+                                       DType::UInt8, {3});
+    EXPECT_EQ(values_of<uint8_t>(bytes), (std::vector<uint8_t>{1, 1, 0}));  // unsigned: no sign to keep
+    h.input("f", floats({3}, {1, 2, 3}));
+    EXPECT_THROW(h.run1("aten.bitwise_left_shift.Tensor_Scalar", {positional("self", tensor_arg("f")), positional("other", int_arg(1))},
+                        DType::Float32, {3}),
+                 pt2ov::UnsupportedError);
+}
+
+// repeat_interleave(repeats): each index repeated, in the repeats' dtype; negative repeats refused.
+TEST(KernelRepeatInterleave, IndicesOfRepeats) {
+    Harness h;
+    const StridedTensor wide = tensor_of(DType::Int64, {6}, std::vector<int64_t>{1, 9, 0, 9, 2, 9});
+    h.input("r", wide.view({3}, {2}));  // every other element: 1, 0, 2
+    const StridedTensor indices = h.run1("aten.repeat_interleave.Tensor", {positional("repeats", tensor_arg("r"))}, DType::Int64, {3});
+    EXPECT_EQ(values_of<int64_t>(indices), (std::vector<int64_t>{0, 2, 2}));
+    h.input("r32", tensor_of(DType::Int32, {2}, std::vector<int32_t>{0, 0}));
+    EXPECT_EQ(h.run1("aten.repeat_interleave.Tensor", {positional("repeats", tensor_arg("r32"))}, DType::Int32, {0}).numel(), 0);
+    h.input("negative", tensor_of(DType::Int64, {2}, std::vector<int64_t>{1, -1}));
+    EXPECT_THROW(h.run1("aten.repeat_interleave.Tensor", {positional("repeats", tensor_arg("negative"))}, DType::Int64, {0}),
+                 pt2ov::UnsupportedError);
+    EXPECT_THROW(h.run1("aten.repeat_interleave.Tensor", {positional("repeats", tensor_arg("r")), keyword("output_size", int_arg(4))},
+                        DType::Int64, {4}),
+                 pt2ov::UnsupportedError);
+}
+
 TEST(KernelViews, ShareMemoryWithTheirInput) {
     Harness h;
     const StridedTensor x = floats({2, 3, 4}, std::vector<float>(24, 0.0f));
@@ -922,6 +968,16 @@ TEST(KernelScalars, SymSizeAndPythonOperators) {
     EXPECT_EQ(std::get<int64_t>(mod.at(0).scalar()), 1);
     auto lt = h.run("_operator.lt", {positional("a", symint_arg("a")), positional("b", int_arg(0))}, {h.number_output("c")});
     EXPECT_EQ(std::get<bool>(lt.at(0).scalar()), true);
+    // The rest of Python's operators on sizes, with Python's results for a = -7, b = 2.
+    auto run = [&](const char* op) {
+        return h.run(op, {positional("a", symint_arg("a")), positional("b", symint_arg("b"))}, {h.number_output("o")}).at(0).scalar();
+    };
+    EXPECT_EQ(std::get<bool>(run("_operator.eq")), false);
+    EXPECT_EQ(std::get<bool>(run("_operator.ne")), true);
+    EXPECT_EQ(std::get<bool>(run("_operator.gt")), false);
+    EXPECT_EQ(std::get<int64_t>(run("_operator.pow")), 49);
+    EXPECT_EQ(std::get<int64_t>(run("_operator.and_")), -7 & 2);
+    EXPECT_EQ(std::get<int64_t>(run("_operator.or_")), -7 | 2);
 }
 
 

@@ -42,6 +42,7 @@
 #include "openvino/op/log.hpp"
 #include "openvino/op/convert.hpp"
 #include "openvino/op/avg_pool.hpp"
+#include "openvino/op/bitwise_left_shift.hpp"
 #include "openvino/op/add.hpp"
 #include "openvino/op/abs.hpp"
 #include "openvino/op/range.hpp"
@@ -1728,3 +1729,35 @@ TEST(OpenVINOFacts, EveryFactHasItsTest) {
 }
 
 }  // namespace
+
+// BitwiseLeftShift with counts past the width and negative: PyTorch gives 0 for both.
+TEST(OpenVINOFacts, ShiftCountWraps) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{4});
+    auto count = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{4});
+    auto shift = std::make_shared<ov::op::v15::BitwiseLeftShift>(x, count);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{shift->output(0)}, ov::ParameterVector{x, count});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<int32_t> values{5, 5, 5, 3}, counts{2, 40, -1, 31};
+    request.set_input_tensor(0, ov::Tensor(ov::element::i32, {4}, values.data()));
+    request.set_input_tensor(1, ov::Tensor(ov::element::i32, {4}, counts.data()));
+    request.infer();
+    const auto* out = request.get_output_tensor(0).data<int32_t>();
+    EXPECT_EQ(out[0], 20);  // an in-range count is right either way
+    const bool right = out[1] == 0 && out[2] == 0;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": BitwiseLeftShift of 5 by 40 and by -1 in int32 gives " << out[1]
+              << " and " << out[2] << " (PyTorch: 0 and 0): " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("shift_count_out_of_range_right", right ? "yes" : "no");
+
+    // pt2ov's rule: every shift overload runs on the CPU kernel.
+    for (const char* target : {"aten.bitwise_left_shift.Tensor", "aten.bitwise_right_shift.Tensor", "aten.__lshift__.Tensor"}) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", pt2ov::DType::Int32, {4});
+        b.value("y", pt2ov::DType::Int32, {4});
+        b.node("y", target, {{"self", pt2ov::graph::tensor_arg("x"), false}, {"other", pt2ov::graph::tensor_arg("x"), false}},
+               {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        ASSERT_NE(fault, nullptr) << target;
+        EXPECT_EQ(fault->name, "ShiftCountWraps");
+    }
+}
