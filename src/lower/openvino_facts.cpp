@@ -205,6 +205,12 @@ const std::vector<Fact>& all() {
          "as numbers, but an op reading the sign of a zero after it (atan2, copysign, signbit, a division by it) "
          "then gives another value",
          "every floating trunc division runs on pt2ov's CPU kernel"},
+        {"NearestDownscaleIndexRoundsDown", "2026.4.1",
+         "nearest Interpolate (asymmetric coordinates, floor) divides by the float32 ratio out/in instead of "
+         "multiplying by in/out as PyTorch does, so an exact source index can floor to the one before: 56 columns "
+         "to 2 take columns 0 and 27, PyTorch 0 and 28",
+         "an upsample_nearest1d/2d/3d that shrinks a dim (or whose sizes are known only at run time) runs on "
+         "pt2ov's CPU kernel"},
         {"AbsOfFoldedConstantRankOne", "2026.4.1",
          "a rank-1 Abs whose input is a constant expression the plugin folds (Multiply, Sin, ... of a Constant) "
          "comes back without the abs: |[-0.5, 2, -3] * 2| gives [-1, 4, -6] (f32, f16, i32); at rank 0, 2 or more, "
@@ -471,6 +477,20 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         if (mode && mode->arg.kind == ArgKind::String && mode->arg.string_value == "trunc") {
             return &fact("TruncDivisionLosesSignOfZero");
         }
+    }
+    if (starts_with_any(op, {"aten.upsample_nearest1d.", "aten.upsample_nearest2d.", "aten.upsample_nearest3d."}) &&
+        node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor && !node.outputs.empty() &&
+        node.outputs[0].kind == ArgKind::Tensor) {
+        // Enlarging by whole or exactly representable ratios floors alike; a shrinking dim (or
+        // one only the run decides) is where the two formulas part.
+        const auto& in = graph.value(node.arg(0).name).meta;
+        const auto& out = graph.value(node.outputs[0].name).meta;
+        bool shrinks_or_unknown = in.rank() != out.rank();
+        for (size_t d = 2; !shrinks_or_unknown && d < in.rank(); ++d) {
+            shrinks_or_unknown = !in.sizes[d].is_static() || !out.sizes[d].is_static() ||
+                                 *out.sizes[d].value < *in.sizes[d].value;
+        }
+        if (shrinks_or_unknown) return &fact("NearestDownscaleIndexRoundsDown");
     }
     // Integer operands hold no -0.0 (and IntegerResultDtypeKept routes them).
     if (op == "aten.atan2.default" && node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor &&

@@ -97,6 +97,7 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types);
 //  GcdSignWithZero                every gcd: gcd(0, -5) gives -5;
 //  Atan2OfNegativeZero            every floating atan2: atan2(-0.0, -1) gives +pi;
 //  TruncDivisionLosesSignOfZero   every floating div(rounding_mode='trunc'): +0.0 for -0.0;
+//  NearestDownscaleIndexRoundsDown  upsample_nearest shrinking a dim: 56 to 2 takes column 27, not 28;
 //  LinspaceDtypeIgnored           linspace with dtype= other than int64, float32, float64;
 //  IntegerAvgPoolRounds           avg_pool1d/2d/3d of integers (no kernel yet: refused).
 //  UnitConvolutionStridedPaddedShape  a convolution with a 1x..x1 kernel, stride > 1 and padding > 0.

@@ -686,3 +686,30 @@ register(
         "openvino_facts ShiftCountWraps): every shift runs on pt2ov's CPU kernel.",
     )
 )
+
+
+class NearestDownscale(nn.Module):
+    """A nearest resize that shrinks 56 columns to 2, feeding a bicubic one, beside a nearest
+    enlargement (found by NNSmith, seed 11103)."""
+
+    def forward(self, x, y):
+        f = torch.nn.functional.interpolate
+        shrunk = f(y, size=(55, 2), mode="nearest")
+        return shrunk, f(shrunk, size=(1, 110), mode="bicubic", align_corners=False), f(x, scale_factor=2.0, mode="nearest")
+
+
+def _nearest_downscale_inputs(variant):
+    g = torch.Generator().manual_seed(100 + variant)
+    return (torch.randn(1, 2, 3, 4, generator=g), torch.randn(2, 1, 1, 56, generator=g))
+
+
+register(
+    ModelCase(
+        name="nearest_downscale",
+        make_module=lambda: NearestDownscale().eval(),
+        make_inputs=_nearest_downscale_inputs,
+        notes="interpolate(y, size=(55, 2), mode='nearest') of 56 columns took column 27 for PyTorch's 28 in OpenVINO "
+        "2026.4.1 (openvino_facts NearestDownscaleIndexRoundsDown), wrong with exit 0 (off by 2.7 after the bicubic); "
+        "a nearest resize that shrinks a dim runs on pt2ov's CPU kernel, the 2x enlargement stays on OpenVINO.",
+    )
+)

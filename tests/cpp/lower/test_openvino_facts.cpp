@@ -6,6 +6,7 @@
 #include <chrono>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -1709,6 +1710,51 @@ TEST(OpenVINOFacts, TruncDivisionLosesSignOfZero) {
     const auto* fault = pt2ov::lower::openvino_facts::converter_fault(n.b.graph.nodes[0], n.b.graph);
     ASSERT_NE(fault, nullptr);
     EXPECT_EQ(fault->name, "TruncDivisionLosesSignOfZero");
+}
+
+// Nearest Interpolate (asymmetric, floor: what upsample_nearest2d becomes) of [1, 1, 1, 56] to
+// [1, 1, 1, 2]: PyTorch takes columns floor(dst * 56 / 2), 0 and 28.
+TEST(OpenVINOFacts, NearestDownscaleIndexRoundsDown) {
+    using Base = ov::op::util::InterpolateBase;
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 1, 1, 56});
+    Base::InterpolateAttrs attrs;
+    attrs.mode = Base::InterpolateMode::NEAREST;
+    attrs.shape_calculation_mode = Base::ShapeCalcMode::SIZES;
+    attrs.coordinate_transformation_mode = Base::CoordinateTransformMode::ASYMMETRIC;
+    attrs.nearest_mode = Base::NearestMode::FLOOR;
+    auto resized = std::make_shared<ov::op::v11::Interpolate>(
+        x, ov::op::v0::Constant::create(ov::element::i64, {2}, {1, 2}), ov::op::v0::Constant::create(ov::element::i64, {2}, {2, 3}),
+        attrs);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{resized->output(0)}, ov::ParameterVector{x});
+    std::vector<float> input(56);
+    for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);
+    std::vector<float> got;
+    compiled_output_shape(model, input, &got);
+    ASSERT_EQ(got.size(), 2u);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": nearest of columns 0..55 to 2 takes columns " << got[0] << ", "
+              << got[1] << " (PyTorch 0, 28)\n";
+    RecordProperty("nearest_56_to_2", std::to_string(got[1]));
+    EXPECT_EQ(got[0], 0.0f);
+
+    // pt2ov's rule: a nearest upsample that shrinks a dim runs on the CPU kernel; one that
+    // enlarges every dim stays.
+    for (const int64_t columns : {int64_t{2}, int64_t{112}}) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", pt2ov::DType::Float32, {1, 1, 1, 56});
+        b.value("y", pt2ov::DType::Float32, {1, 1, 1, columns});
+        b.node("y", "aten.upsample_nearest2d.vec",
+               {{"input", pt2ov::graph::tensor_arg("x"), false}, {"output_size", pt2ov::graph::ints_arg({1, columns}), false},
+                {"scale_factors", pt2ov::graph::none_arg(), false}},
+               {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        if (columns == 2) {
+            ASSERT_NE(fault, nullptr);
+            EXPECT_EQ(fault->name, "NearestDownscaleIndexRoundsDown");
+        } else {
+            EXPECT_EQ(fault, nullptr);
+        }
+    }
 }
 
 TEST(OpenVINOFacts, EveryFactHasItsTest) {
