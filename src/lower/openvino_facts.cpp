@@ -190,6 +190,12 @@ const std::vector<Fact>& all() {
          "own declared shape",
          "compile writes every Transpose of a static shape that moves only dims of size 1 as a Reshape "
          "(lower/plugin_workarounds)"},
+        {"ReshapeAfterReduceLost", "2026.4.1",
+         "a Reshape, Transpose or Squeeze/Unsqueeze that moves dims of size 1 right after a Reduce without keep_dims "
+         "comes back with the Reduce's shape: ReduceSum(x [3, 3, 1, 4], [0, 1]) then Reshape [4, 1] gives [1, 4], "
+         "[3, 4, 1] reduced over 0 then Reshape [1, 4] gives [4, 1] (ReduceMean, ReduceMin, ReduceProd, ReduceL2 alike); "
+         "the compiled model contradicts its own declared shape",
+         "compile computes such a Reduce with keep_dims, then a Reshape to its result shape (lower/plugin_workarounds)"},
         {"ReshapeBroadcastRankLost", "2026.4.1",
          "an elementwise op broadcasting a reshaped tensor to a higher rank against a constant of dims 1 comes back "
          "at the lower rank: Minimum(Reshape(x [1, 7, 1, 32], [224]), Constant [1, 1, 1, 1]) gives [224], not "

@@ -713,3 +713,29 @@ register(
         "a nearest resize that shrinks a dim runs on pt2ov's CPU kernel, the 2x enlargement stays on OpenVINO.",
     )
 )
+
+
+class TransposedNormOfLeadingDims(nn.Module):
+    """The transpose of a norm over the leading dims, beside the norm itself (found by our random
+    programs, seed 12309)."""
+
+    def forward(self, x):
+        n = torch.linalg.vector_norm(x, 2, dim=[0, 1])
+        return n.t(), x.sum(dim=(0, 1)).reshape(4, 1), torch.nn.functional.softshrink(n)
+
+
+def _transposed_norm_inputs(variant):
+    g = torch.Generator().manual_seed(12309 + variant)
+    return (torch.randn(3, 3, 1, 4, generator=g),)
+
+
+register(
+    ModelCase(
+        name="transposed_norm_of_leading_dims",
+        make_module=lambda: TransposedNormOfLeadingDims().eval(),
+        make_inputs=_transposed_norm_inputs,
+        notes="vector_norm(x, dim=[0, 1]).t() of [3, 3, 1, 4]: OpenVINO 2026.4.1 returned [1, 4] for [4, 1] "
+        "(openvino_facts ReshapeAfterReduceLost; the output guard refused it, exit 3), a Reshape in place of the "
+        "Transpose alike; a Reduce whose result is reshaped is now computed with keep_dims in the converted model.",
+    )
+)

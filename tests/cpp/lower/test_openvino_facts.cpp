@@ -1631,7 +1631,7 @@ TEST(OpenVINOFacts, TransposeOfUnitDimsAfterReduce) {
     RecordProperty("reduce_transpose_shape", plain);
 
     auto model = reduce_then_transpose();
-    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"TransposeOfUnitDimsAfterReduce"});
+    EXPECT_EQ(workaround_facts(*model), (std::vector<std::string>{"ReshapeAfterReduceLost", "TransposeOfUnitDimsAfterReduce"}));
     std::vector<float> got;
     EXPECT_EQ(compiled_output_shape(model, x, &got), "[1,7,5]");
     ASSERT_EQ(got.size(), 35u);
@@ -1642,6 +1642,40 @@ TEST(OpenVINOFacts, TransposeOfUnitDimsAfterReduce) {
     auto x2 = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 3});
     auto moved = std::make_shared<ov::op::v1::Transpose>(x2, ov::op::v0::Constant::create(ov::element::i64, {2}, {1, 0}));
     auto other = std::make_shared<ov::Model>(ov::OutputVector{moved->output(0)}, ov::ParameterVector{x2});
+    EXPECT_TRUE(workaround_facts(*other).empty());
+}
+
+// ReduceSum over axes 0, 1 of [3, 3, 1, 4] (to [1, 4]), then Reshape to [4, 1], as aten.t of a
+// vector_norm gives (own random program, seed 12309): PyTorch's shape is [4, 1].
+std::shared_ptr<ov::Model> reduce_then_reshape() {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{3, 3, 1, 4});
+    auto reduced = std::make_shared<ov::op::v1::ReduceSum>(x, ov::op::v0::Constant::create(ov::element::i64, {2}, {0, 1}), false);
+    auto moved = std::make_shared<ov::op::v1::Reshape>(reduced, ov::op::v0::Constant::create(ov::element::i64, {2}, {4, 1}), false);
+    return std::make_shared<ov::Model>(ov::OutputVector{moved->output(0)}, ov::ParameterVector{x});
+}
+
+TEST(OpenVINOFacts, ReshapeAfterReduceLost) {
+    std::vector<float> x(3 * 3 * 4);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i));
+    const std::string plain = compiled_output_shape(reduce_then_reshape(), x);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": ReduceSum over dims 0, 1 of [3, 3, 1, 4] then Reshape [4, 1] gives "
+              << plain << " (PyTorch [4,1])\n";
+    RecordProperty("reduce_reshape_shape", plain);
+
+    auto model = reduce_then_reshape();
+    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"ReshapeAfterReduceLost"});
+    std::vector<float> got;
+    EXPECT_EQ(compiled_output_shape(model, x, &got), "[4,1]");
+    ASSERT_EQ(got.size(), 4u);
+    for (size_t j = 0; j < 4; ++j) {
+        float sum = 0.0f;
+        for (size_t k = 0; k < 9; ++k) sum += x[k * 4 + j];
+        EXPECT_NEAR(got[j], sum, 1e-5f) << j;
+    }
+    // A Reduce whose result is not reshaped is left alone.
+    auto x2 = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 3});
+    auto summed = std::make_shared<ov::op::v1::ReduceSum>(x2, ov::op::v0::Constant::create(ov::element::i64, {1}, {0}), false);
+    auto other = std::make_shared<ov::Model>(ov::OutputVector{summed->output(0)}, ov::ParameterVector{x2});
     EXPECT_TRUE(workaround_facts(*other).empty());
 }
 
