@@ -251,6 +251,10 @@ const std::vector<Fact>& all() {
          "avg_pool2d(ones(1, 1, 1, 4), (1, 3), (1, 2), (0, 1), ceil_mode=True) gives [0.667, 1, 0.333], "
          "PyTorch [0.667, 1, 0.5]",
          "such an avg_pool2d/3d (and avg_pool1d, which pt2ov computes as avg_pool2d) runs on pt2ov's CPU kernel"},
+        {"ByteArithmeticSaturates", "2026.4.1",
+         "Add, Subtract and Multiply of uint8 or int8 saturate on the CPU plugin where PyTorch wraps modulo 256: "
+         "uint8 0 - 1 gives 0 (PyTorch 255), 254 * 4 gives 255 (PyTorch 248), int8 120 + 10 gives 127 (PyTorch -126)",
+         "every add, sub, rsub and mul with an uint8 or int8 result runs on pt2ov's CPU kernel, which wraps"},
         {"ShiftCountWraps", "2026.4.1",
          "BitwiseLeftShift takes the shift count modulo 32 and computes int64 in 32 bits: 5 << 40 gives 1280 and "
          "5 << -1 gives -2**31 in int32, where PyTorch gives 0 for a count that is negative or at least the "
@@ -474,6 +478,13 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     if (overflowing.count(op) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
         graph.value(node.outputs[0].name).meta.dtype == DType::Float16) {
         return &fact("HalfIntermediatesKeptInFloat");
+    }
+    static const std::set<std::string> wrapping = {"aten.add.Tensor", "aten.add.Scalar", "aten.sub.Tensor",
+                                                   "aten.sub.Scalar", "aten.rsub.Tensor", "aten.rsub.Scalar",
+                                                   "aten.mul.Tensor", "aten.mul.Scalar"};
+    if (wrapping.count(op) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
+        const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
+        if (dtype == DType::UInt8 || dtype == DType::Int8) return &fact("ByteArithmeticSaturates");
     }
     if (op == "aten._safe_softmax.default") return &fact("SafeSoftmaxMaskedRowsNaN");
     if (op == "aten.gcd.default") return &fact("GcdSignWithZero");

@@ -739,3 +739,32 @@ register(
         "Transpose alike; a Reduce whose result is reshaped is now computed with keep_dims in the converted model.",
     )
 )
+
+
+class ByteArithmetic(nn.Module):
+    """uint8 arithmetic that wraps, beside the same in int32 (found by NNSmith, seed 12251)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("base", torch.tensor([254, 0, 3, 9], dtype=torch.uint8))
+
+    def forward(self, x, y, i):
+        d = self.base - x
+        return d, y * d, (d + 200).argmax(), i - 7 * i
+
+
+def _byte_inputs(variant):
+    return (torch.tensor([1, 4, 3, 2], dtype=torch.uint8) + variant, torch.tensor([4], dtype=torch.uint8),
+            torch.tensor([5, -5, 1 << 20, 0], dtype=torch.int32))
+
+
+register(
+    ModelCase(
+        name="byte_arithmetic",
+        make_module=lambda: ByteArithmetic().eval(),
+        make_inputs=_byte_inputs,
+        notes="uint8 sub, mul and add wrap in PyTorch and saturated in OpenVINO 2026.4.1 (0 - 1 gave 0 for 255; "
+        "openvino_facts ByteArithmeticSaturates), wrong with exit 0 in a random program; 8-bit add/sub/mul run on "
+        "pt2ov's CPU kernels, the int32 ones stay on OpenVINO.",
+    )
+)

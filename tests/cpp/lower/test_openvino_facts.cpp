@@ -55,6 +55,7 @@
 #include "openvino/op/exp.hpp"
 #include "openvino/op/gather.hpp"
 #include "openvino/op/multiply.hpp"
+#include "openvino/op/subtract.hpp"
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/relu.hpp"
 #include "openvino/op/matmul.hpp"
@@ -1839,5 +1840,45 @@ TEST(OpenVINOFacts, ShiftCountWraps) {
         const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
         ASSERT_NE(fault, nullptr) << target;
         EXPECT_EQ(fault->name, "ShiftCountWraps");
+    }
+}
+
+TEST(OpenVINOFacts, ByteArithmeticSaturates) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::u8, ov::Shape{3});
+    auto y = std::make_shared<ov::op::v0::Parameter>(ov::element::u8, ov::Shape{3});
+    auto difference = std::make_shared<ov::op::v1::Subtract>(x, y);
+    auto product = std::make_shared<ov::op::v1::Multiply>(x, y);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{difference->output(0), product->output(0)}, ov::ParameterVector{x, y});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<uint8_t> a{0, 254, 9}, b{1, 4, 3};
+    request.set_input_tensor(0, ov::Tensor(ov::element::u8, {3}, a.data()));
+    request.set_input_tensor(1, ov::Tensor(ov::element::u8, {3}, b.data()));
+    request.infer();
+    const auto* sub = request.get_output_tensor(0).data<const uint8_t>();
+    const auto* mul = request.get_output_tensor(1).data<const uint8_t>();
+    EXPECT_EQ(sub[2], 6);  // in range, right either way
+    EXPECT_EQ(mul[2], 27);
+    const bool wraps = sub[0] == 255 && mul[1] == 248;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": uint8 0 - 1 gives " << int{sub[0]} << ", 254 * 4 gives "
+              << int{mul[1]} << " (PyTorch: 255 and 248): " << (wraps ? "right" : "WRONG") << "\n";
+    RecordProperty("byte_arithmetic_wraps", wraps ? "yes" : "no");
+
+    // pt2ov's rule: 8-bit add/sub/mul run on the CPU kernel; other dtypes stay on OpenVINO.
+    for (const auto dtype : {pt2ov::DType::UInt8, pt2ov::DType::Int8, pt2ov::DType::Int32}) {
+        for (const char* target : {"aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor"}) {
+            pt2ov::test::GraphBuilder g;
+            g.value("x", dtype, {4});
+            g.value("y", dtype, {4});
+            g.node("y", target, {{"self", pt2ov::graph::tensor_arg("x"), false}, {"other", pt2ov::graph::tensor_arg("x"), false}},
+                   {pt2ov::graph::tensor_arg("y")});
+            for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+            const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+            if (dtype == pt2ov::DType::Int32) {
+                EXPECT_EQ(fault, nullptr) << target;
+            } else {
+                ASSERT_NE(fault, nullptr) << target;
+                EXPECT_EQ(fault->name, "ByteArithmeticSaturates");
+            }
+        }
     }
 }
