@@ -255,6 +255,11 @@ const std::vector<Fact>& all() {
          "Add, Subtract and Multiply of uint8 or int8 saturate on the CPU plugin where PyTorch wraps modulo 256: "
          "uint8 0 - 1 gives 0 (PyTorch 255), 254 * 4 gives 255 (PyTorch 248), int8 120 + 10 gives 127 (PyTorch -126)",
          "every add, sub, rsub and mul with an uint8 or int8 result runs on pt2ov's CPU kernel, which wraps"},
+        {"Log1pCancelsNearZero", "2026.4.1",
+         "log1p converts to Log(1 + x) in float32, which cancels for small x: log1p(1e-7) gives 1.19e-07 (19 % off), "
+         "log1p(3.7e-5) 3.6954e-05 for 3.6999e-05; softplus (decomposed to log1p(exp(x))) of -10.2 alike; within the "
+         "absolute tolerance, but a sort or comparison after it reads the order of such values",
+         "every floating log1p runs on pt2ov's CPU kernel"},
         {"ShiftCountWraps", "2026.4.1",
          "BitwiseLeftShift takes the shift count modulo 32 and computes int64 in 32 bits: 5 << 40 gives 1280 and "
          "5 << -1 gives -2**31 in int32, where PyTorch gives 0 for a count that is negative or at least the "
@@ -485,6 +490,10 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     if (wrapping.count(op) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
         const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
         if (dtype == DType::UInt8 || dtype == DType::Int8) return &fact("ByteArithmeticSaturates");
+    }
+    if (op == "aten.log1p.default" && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
+        dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
+        return &fact("Log1pCancelsNearZero");
     }
     if (op == "aten._safe_softmax.default") return &fact("SafeSoftmaxMaskedRowsNaN");
     if (op == "aten.gcd.default") return &fact("GcdSignWithZero");

@@ -768,3 +768,31 @@ register(
         "pt2ov's CPU kernels, the int32 ones stay on OpenVINO.",
     )
 )
+
+
+class SortedSoftplus(nn.Module):
+    """The order of softplus values of very negative inputs (found by our random programs, seed
+    12899)."""
+
+    def forward(self, x):
+        soft = torch.nn.functional.softplus(x, beta=2.0, threshold=5.0)
+        return torch.sort(soft, dim=0, stable=True)[1], soft
+
+
+def _sorted_softplus_inputs(variant):
+    # Neighbours differ by 0.04 %: one float32 step of 1 + exp(2x) (0.6 % here) holds three of them.
+    # 1024 columns: a step large enough to stay on OpenVINO (placement's small-step rule).
+    column = torch.tensor([-5.1, -5.1002, -5.1004, -5.1006, -5.1008, -5.101, -5.102, -5.103]) - 0.01 * variant
+    return (column[:, None].expand(8, 1024).contiguous(),)
+
+
+register(
+    ModelCase(
+        name="sorted_softplus",
+        make_module=lambda: SortedSoftplus().eval(),
+        make_inputs=_sorted_softplus_inputs,
+        notes="log1p (and softplus, decomposed to log1p(exp(x))) computes Log(1 + x) in float32 on OpenVINO 2026.4.1: "
+        "log1p(1e-7) gave 1.19e-07 (openvino_facts Log1pCancelsNearZero); a sort after a softplus of very negative "
+        "values returned indices in another order with exit 0; every floating log1p runs on pt2ov's CPU kernel.",
+    )
+)

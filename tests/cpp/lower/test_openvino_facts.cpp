@@ -1882,3 +1882,28 @@ TEST(OpenVINOFacts, ByteArithmeticSaturates) {
         }
     }
 }
+
+TEST(OpenVINOFacts, Log1pCancelsNearZero) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {3});
+    n.output("y", pt2ov::DType::Float32, {3});
+    n.node("aten.log1p.default", {{"self", pt2ov::graph::tensor_arg("x"), false}});
+    const auto y = n.run({f32_tensor({3}, {1e-7f, 3.7e-5f, 0.5f})})[0];
+    const float* out = y.data<float>();
+    const auto exact = [](float v) { return static_cast<float>(std::log1p(static_cast<double>(v))); };
+    EXPECT_NEAR(out[2], exact(0.5f), 1e-6f);  // away from cancellation, right either way
+    const bool right = std::abs(out[0] - exact(1e-7f)) <= 1e-6f * exact(1e-7f);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": log1p(1e-7) gives " << out[0] << " (PyTorch " << exact(1e-7f)
+              << "): " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("log1p_near_zero_right", right ? "yes" : "no");
+
+    // pt2ov's rule: every floating log1p runs on the CPU kernel.
+    pt2ov::test::GraphBuilder g;
+    g.value("x", pt2ov::DType::Float32, {4});
+    g.value("y", pt2ov::DType::Float32, {4});
+    g.node("y", "aten.log1p.default", {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("y")});
+    for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "Log1pCancelsNearZero");
+}
