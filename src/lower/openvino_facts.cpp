@@ -190,6 +190,12 @@ const std::vector<Fact>& all() {
          "own declared shape",
          "compile writes every Transpose of a static shape that moves only dims of size 1 as a Reshape "
          "(lower/plugin_workarounds)"},
+        {"ReshapeAfterReduceLost", "2026.4.1",
+         "a Reshape, Transpose or Squeeze/Unsqueeze that moves dims of size 1 right after a Reduce without keep_dims "
+         "comes back with the Reduce's shape: ReduceSum(x [3, 3, 1, 4], [0, 1]) then Reshape [4, 1] gives [1, 4], "
+         "[3, 4, 1] reduced over 0 then Reshape [1, 4] gives [4, 1] (ReduceMean, ReduceMin, ReduceProd, ReduceL2 alike); "
+         "the compiled model contradicts its own declared shape",
+         "compile computes such a Reduce with keep_dims, then a Reshape to its result shape (lower/plugin_workarounds)"},
         {"ReshapeBroadcastRankLost", "2026.4.1",
          "an elementwise op broadcasting a reshaped tensor to a higher rank against a constant of dims 1 comes back "
          "at the lower rank: Minimum(Reshape(x [1, 7, 1, 32], [224]), Constant [1, 1, 1, 1]) gives [224], not "
@@ -251,6 +257,15 @@ const std::vector<Fact>& all() {
          "avg_pool2d(ones(1, 1, 1, 4), (1, 3), (1, 2), (0, 1), ceil_mode=True) gives [0.667, 1, 0.333], "
          "PyTorch [0.667, 1, 0.5]",
          "such an avg_pool2d/3d (and avg_pool1d, which pt2ov computes as avg_pool2d) runs on pt2ov's CPU kernel"},
+        {"ByteArithmeticSaturates", "2026.4.1",
+         "Add, Subtract and Multiply of uint8 or int8 saturate on the CPU plugin where PyTorch wraps modulo 256: "
+         "uint8 0 - 1 gives 0 (PyTorch 255), 254 * 4 gives 255 (PyTorch 248), int8 120 + 10 gives 127 (PyTorch -126)",
+         "every add, sub, rsub and mul with an uint8 or int8 result runs on pt2ov's CPU kernel, which wraps"},
+        {"Log1pCancelsNearZero", "2026.4.1",
+         "log1p converts to Log(1 + x) in float32, which cancels for small x: log1p(1e-7) gives 1.19e-07 (19 % off), "
+         "log1p(3.7e-5) 3.6954e-05 for 3.6999e-05; softplus (decomposed to log1p(exp(x))) of -10.2 alike; within the "
+         "absolute tolerance, but a sort or comparison after it reads the order of such values",
+         "every floating log1p runs on pt2ov's CPU kernel"},
         {"ShiftCountWraps", "2026.4.1",
          "BitwiseLeftShift takes the shift count modulo 32 and computes int64 in 32 bits: 5 << 40 gives 1280 and "
          "5 << -1 gives -2**31 in int32, where PyTorch gives 0 for a count that is negative or at least the "
@@ -474,6 +489,17 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     if (overflowing.count(op) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
         graph.value(node.outputs[0].name).meta.dtype == DType::Float16) {
         return &fact("HalfIntermediatesKeptInFloat");
+    }
+    static const std::set<std::string> wrapping = {"aten.add.Tensor", "aten.add.Scalar", "aten.sub.Tensor",
+                                                   "aten.sub.Scalar", "aten.rsub.Tensor", "aten.rsub.Scalar",
+                                                   "aten.mul.Tensor", "aten.mul.Scalar"};
+    if (wrapping.count(op) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
+        const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
+        if (dtype == DType::UInt8 || dtype == DType::Int8) return &fact("ByteArithmeticSaturates");
+    }
+    if (op == "aten.log1p.default" && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
+        dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
+        return &fact("Log1pCancelsNearZero");
     }
     if (op == "aten._safe_softmax.default") return &fact("SafeSoftmaxMaskedRowsNaN");
     if (op == "aten.gcd.default") return &fact("GcdSignWithZero");

@@ -10,6 +10,8 @@
 #include "openvino/op/unsqueeze.hpp"
 #include "openvino/op/util/convolution_base.hpp"
 #include "openvino/op/util/interpolate_base.hpp"
+#include "openvino/op/util/arithmetic_reductions_keep_dims.hpp"
+#include "openvino/op/util/logical_reduction_keep_dims.hpp"
 #include "openvino/op/reshape.hpp"
 #include "openvino/op/transpose.hpp"
 #include "openvino/op/util/binary_elementwise_arithmetic.hpp"
@@ -157,6 +159,46 @@ bool raise_broadcast_rank(const std::shared_ptr<ov::Node>& op, std::vector<Worka
     return changed;
 }
 
+// ReshapeAfterReduceLost: a Reshape (or Transpose, Squeeze, Unsqueeze) that moves dims of size 1
+// right after a Reduce without keep_dims came back with the Reduce's shape. The same Reduce with
+// keep_dims gives the same values in the same order with the reduced dims as 1s; a Reshape to the
+// shape it had without them makes it the same tensor, and that chain the plugin gets right.
+bool keep_reduced_dims(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    std::shared_ptr<ov::Node> keeping;
+    if (auto arithmetic = ov::as_type_ptr<ov::op::util::ArithmeticReductionKeepDims>(op)) {
+        if (arithmetic->get_keep_dims()) return false;
+        keeping = arithmetic->clone_with_new_inputs(arithmetic->input_values());
+        ov::as_type_ptr<ov::op::util::ArithmeticReductionKeepDims>(keeping)->set_keep_dims(true);
+    } else if (auto logical = ov::as_type_ptr<ov::op::util::LogicalReductionKeepDims>(op)) {
+        if (logical->get_keep_dims()) return false;
+        keeping = logical->clone_with_new_inputs(logical->input_values());
+        ov::as_type_ptr<ov::op::util::LogicalReductionKeepDims>(keeping)->set_keep_dims(true);
+    } else {
+        return false;
+    }
+    if (openvino_facts::ignored("ReshapeAfterReduceLost")) return false;
+    const auto& output = op->get_output_partial_shape(0);
+    if (output.is_dynamic() || op->get_input_partial_shape(0).is_dynamic()) return false;
+    bool reshaped_after = false;
+    for (const auto& user : op->output(0).get_target_inputs()) {
+        const auto* node = user.get_node();
+        reshaped_after |= ov::is_type<ov::op::v1::Reshape>(node) || ov::is_type<ov::op::v1::Transpose>(node) ||
+                          ov::is_type<ov::op::v0::Squeeze>(node) || ov::is_type<ov::op::v0::Unsqueeze>(node);
+    }
+    if (!reshaped_after) return false;
+    keeping->validate_and_infer_types();
+    const auto target = output.to_shape();
+    auto sizes = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{target.size()},
+                                              std::vector<int64_t>(target.begin(), target.end()));
+    auto reshape = std::make_shared<ov::op::v1::Reshape>(keeping, sizes, false);
+    for (const auto& node : std::vector<std::shared_ptr<ov::Node>>{keeping, sizes, reshape}) tag_like(node, op);
+    keeping->set_friendly_name(op->get_friendly_name() + "/kept_dims");
+    reshape->set_friendly_name(op->get_friendly_name());
+    ov::replace_node(op, reshape);
+    made.push_back({"ReshapeAfterReduceLost", op->get_friendly_name()});
+    return true;
+}
+
 }  // namespace
 
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
@@ -164,6 +206,7 @@ std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
     bool replaced = false;
     for (const auto& op : model.get_ordered_ops()) {
         replaced |= wrap_rank_one_abs(op, made);
+        replaced |= keep_reduced_dims(op, made);
         replaced |= reshape_unit_dim_transpose(op, made);
         replaced |= raise_broadcast_rank(op, made);
         use_half_pixel(op, made);

@@ -28,7 +28,10 @@ struct Workaround {
 //  - TransposeOfUnitDimsAfterReduce: a Transpose of a static shape that moves only dims of
 //    size 1 (the data keeps its order) becomes a Reshape to its output shape;
 //  - ReshapeBroadcastRankLost: an elementwise op whose non-constant operand has a lower rank
-//    than its result gets that operand's leading dims of 1 explicitly (an Unsqueeze).
+//    than its result gets that operand's leading dims of 1 explicitly (an Unsqueeze);
+//  - ReshapeAfterReduceLost: a Reduce without keep_dims of static shapes whose result feeds a
+//    Reshape, Transpose, Squeeze or Unsqueeze is computed with keep_dims, then reshaped to its
+//    own result shape.
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
 
 }  // namespace pt2ov::lower

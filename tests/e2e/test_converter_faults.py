@@ -35,6 +35,8 @@ ROUTED = {
                                                         2, 1),
     ("shift_counts", "exported"): ("ShiftCountWraps", "aten.bitwise_left_shift.Tensor", 1, 0),
     ("shift_counts", "decomposed"): ("ShiftCountWraps", "aten.bitwise_left_shift.Tensor", 1, 0),
+    ("byte_arithmetic", "exported"): ("ByteArithmeticSaturates", "aten.sub.Tensor", 1, 1),
+    ("byte_arithmetic", "decomposed"): ("ByteArithmeticSaturates", "aten.sub.Tensor", 1, 1),
 }
 
 

@@ -738,3 +738,86 @@ register(
         "random program, exit 0); every floating fmod runs on pt2ov's CPU kernel.",
     )
 )
+
+
+class TransposedNormOfLeadingDims(nn.Module):
+    """The transpose of a norm over the leading dims, beside the norm itself (found by our random
+    programs, seed 12309)."""
+
+    def forward(self, x):
+        n = torch.linalg.vector_norm(x, 2, dim=[0, 1])
+        return n.t(), x.sum(dim=(0, 1)).reshape(4, 1), torch.nn.functional.softshrink(n)
+
+
+def _transposed_norm_inputs(variant):
+    g = torch.Generator().manual_seed(12309 + variant)
+    return (torch.randn(3, 3, 1, 4, generator=g),)
+
+
+register(
+    ModelCase(
+        name="transposed_norm_of_leading_dims",
+        make_module=lambda: TransposedNormOfLeadingDims().eval(),
+        make_inputs=_transposed_norm_inputs,
+        notes="vector_norm(x, dim=[0, 1]).t() of [3, 3, 1, 4]: OpenVINO 2026.4.1 returned [1, 4] for [4, 1] "
+        "(openvino_facts ReshapeAfterReduceLost; the output guard refused it, exit 3), a Reshape in place of the "
+        "Transpose alike; a Reduce whose result is reshaped is now computed with keep_dims in the converted model.",
+    )
+)
+
+
+class ByteArithmetic(nn.Module):
+    """uint8 arithmetic that wraps, beside the same in int32 (found by NNSmith, seed 12251)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("base", torch.tensor([254, 0, 3, 9], dtype=torch.uint8))
+
+    def forward(self, x, y, i):
+        d = self.base - x
+        return d, y * d, (d + 200).argmax(), i - 7 * i
+
+
+def _byte_inputs(variant):
+    return (torch.tensor([1, 4, 3, 2], dtype=torch.uint8) + variant, torch.tensor([4], dtype=torch.uint8),
+            torch.tensor([5, -5, 1 << 20, 0], dtype=torch.int32))
+
+
+register(
+    ModelCase(
+        name="byte_arithmetic",
+        make_module=lambda: ByteArithmetic().eval(),
+        make_inputs=_byte_inputs,
+        notes="uint8 sub, mul and add wrap in PyTorch and saturated in OpenVINO 2026.4.1 (0 - 1 gave 0 for 255; "
+        "openvino_facts ByteArithmeticSaturates), wrong with exit 0 in a random program; 8-bit add/sub/mul run on "
+        "pt2ov's CPU kernels, the int32 ones stay on OpenVINO.",
+    )
+)
+
+
+class SortedSoftplus(nn.Module):
+    """The order of softplus values of very negative inputs (found by our random programs, seed
+    12899)."""
+
+    def forward(self, x):
+        soft = torch.nn.functional.softplus(x, beta=2.0, threshold=5.0)
+        return torch.sort(soft, dim=0, stable=True)[1], soft
+
+
+def _sorted_softplus_inputs(variant):
+    # Neighbours differ by 0.04 %: one float32 step of 1 + exp(2x) (0.6 % here) holds three of them.
+    # 1024 columns: a step large enough to stay on OpenVINO (placement's small-step rule).
+    column = torch.tensor([-5.1, -5.1002, -5.1004, -5.1006, -5.1008, -5.101, -5.102, -5.103]) - 0.01 * variant
+    return (column[:, None].expand(8, 1024).contiguous(),)
+
+
+register(
+    ModelCase(
+        name="sorted_softplus",
+        make_module=lambda: SortedSoftplus().eval(),
+        make_inputs=_sorted_softplus_inputs,
+        notes="log1p (and softplus, decomposed to log1p(exp(x))) computes Log(1 + x) in float32 on OpenVINO 2026.4.1: "
+        "log1p(1e-7) gave 1.19e-07 (openvino_facts Log1pCancelsNearZero); a sort after a softplus of very negative "
+        "values returned indices in another order with exit 0; every floating log1p runs on pt2ov's CPU kernel.",
+    )
+)

@@ -57,6 +57,7 @@
 #include "openvino/op/exp.hpp"
 #include "openvino/op/gather.hpp"
 #include "openvino/op/multiply.hpp"
+#include "openvino/op/subtract.hpp"
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/relu.hpp"
 #include "openvino/op/matmul.hpp"
@@ -1633,7 +1634,7 @@ TEST(OpenVINOFacts, TransposeOfUnitDimsAfterReduce) {
     RecordProperty("reduce_transpose_shape", plain);
 
     auto model = reduce_then_transpose();
-    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"TransposeOfUnitDimsAfterReduce"});
+    EXPECT_EQ(workaround_facts(*model), (std::vector<std::string>{"ReshapeAfterReduceLost", "TransposeOfUnitDimsAfterReduce"}));
     std::vector<float> got;
     EXPECT_EQ(compiled_output_shape(model, x, &got), "[1,7,5]");
     ASSERT_EQ(got.size(), 35u);
@@ -1644,6 +1645,40 @@ TEST(OpenVINOFacts, TransposeOfUnitDimsAfterReduce) {
     auto x2 = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 3});
     auto moved = std::make_shared<ov::op::v1::Transpose>(x2, ov::op::v0::Constant::create(ov::element::i64, {2}, {1, 0}));
     auto other = std::make_shared<ov::Model>(ov::OutputVector{moved->output(0)}, ov::ParameterVector{x2});
+    EXPECT_TRUE(workaround_facts(*other).empty());
+}
+
+// ReduceSum over axes 0, 1 of [3, 3, 1, 4] (to [1, 4]), then Reshape to [4, 1], as aten.t of a
+// vector_norm gives (own random program, seed 12309): PyTorch's shape is [4, 1].
+std::shared_ptr<ov::Model> reduce_then_reshape() {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{3, 3, 1, 4});
+    auto reduced = std::make_shared<ov::op::v1::ReduceSum>(x, ov::op::v0::Constant::create(ov::element::i64, {2}, {0, 1}), false);
+    auto moved = std::make_shared<ov::op::v1::Reshape>(reduced, ov::op::v0::Constant::create(ov::element::i64, {2}, {4, 1}), false);
+    return std::make_shared<ov::Model>(ov::OutputVector{moved->output(0)}, ov::ParameterVector{x});
+}
+
+TEST(OpenVINOFacts, ReshapeAfterReduceLost) {
+    std::vector<float> x(3 * 3 * 4);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i));
+    const std::string plain = compiled_output_shape(reduce_then_reshape(), x);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": ReduceSum over dims 0, 1 of [3, 3, 1, 4] then Reshape [4, 1] gives "
+              << plain << " (PyTorch [4,1])\n";
+    RecordProperty("reduce_reshape_shape", plain);
+
+    auto model = reduce_then_reshape();
+    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"ReshapeAfterReduceLost"});
+    std::vector<float> got;
+    EXPECT_EQ(compiled_output_shape(model, x, &got), "[4,1]");
+    ASSERT_EQ(got.size(), 4u);
+    for (size_t j = 0; j < 4; ++j) {
+        float sum = 0.0f;
+        for (size_t k = 0; k < 9; ++k) sum += x[k * 4 + j];
+        EXPECT_NEAR(got[j], sum, 1e-5f) << j;
+    }
+    // A Reduce whose result is not reshaped is left alone.
+    auto x2 = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 3});
+    auto summed = std::make_shared<ov::op::v1::ReduceSum>(x2, ov::op::v0::Constant::create(ov::element::i64, {1}, {0}), false);
+    auto other = std::make_shared<ov::Model>(ov::OutputVector{summed->output(0)}, ov::ParameterVector{x2});
     EXPECT_TRUE(workaround_facts(*other).empty());
 }
 
@@ -1842,4 +1877,69 @@ TEST(OpenVINOFacts, ShiftCountWraps) {
         ASSERT_NE(fault, nullptr) << target;
         EXPECT_EQ(fault->name, "ShiftCountWraps");
     }
+}
+
+TEST(OpenVINOFacts, ByteArithmeticSaturates) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::u8, ov::Shape{3});
+    auto y = std::make_shared<ov::op::v0::Parameter>(ov::element::u8, ov::Shape{3});
+    auto difference = std::make_shared<ov::op::v1::Subtract>(x, y);
+    auto product = std::make_shared<ov::op::v1::Multiply>(x, y);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{difference->output(0), product->output(0)}, ov::ParameterVector{x, y});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<uint8_t> a{0, 254, 9}, b{1, 4, 3};
+    request.set_input_tensor(0, ov::Tensor(ov::element::u8, {3}, a.data()));
+    request.set_input_tensor(1, ov::Tensor(ov::element::u8, {3}, b.data()));
+    request.infer();
+    const auto* sub = request.get_output_tensor(0).data<const uint8_t>();
+    const auto* mul = request.get_output_tensor(1).data<const uint8_t>();
+    EXPECT_EQ(sub[2], 6);  // in range, right either way
+    EXPECT_EQ(mul[2], 27);
+    const bool wraps = sub[0] == 255 && mul[1] == 248;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": uint8 0 - 1 gives " << int{sub[0]} << ", 254 * 4 gives "
+              << int{mul[1]} << " (PyTorch: 255 and 248): " << (wraps ? "right" : "WRONG") << "\n";
+    RecordProperty("byte_arithmetic_wraps", wraps ? "yes" : "no");
+
+    // pt2ov's rule: 8-bit add/sub/mul run on the CPU kernel; other dtypes stay on OpenVINO.
+    for (const auto dtype : {pt2ov::DType::UInt8, pt2ov::DType::Int8, pt2ov::DType::Int32}) {
+        for (const char* target : {"aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor"}) {
+            pt2ov::test::GraphBuilder g;
+            g.value("x", dtype, {4});
+            g.value("y", dtype, {4});
+            g.node("y", target, {{"self", pt2ov::graph::tensor_arg("x"), false}, {"other", pt2ov::graph::tensor_arg("x"), false}},
+                   {pt2ov::graph::tensor_arg("y")});
+            for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+            const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+            if (dtype == pt2ov::DType::Int32) {
+                EXPECT_EQ(fault, nullptr) << target;
+            } else {
+                ASSERT_NE(fault, nullptr) << target;
+                EXPECT_EQ(fault->name, "ByteArithmeticSaturates");
+            }
+        }
+    }
+}
+
+TEST(OpenVINOFacts, Log1pCancelsNearZero) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {3});
+    n.output("y", pt2ov::DType::Float32, {3});
+    n.node("aten.log1p.default", {{"self", pt2ov::graph::tensor_arg("x"), false}});
+    const auto y = n.run({f32_tensor({3}, {1e-7f, 3.7e-5f, 0.5f})})[0];
+    const float* out = y.data<float>();
+    const auto exact = [](float v) { return static_cast<float>(std::log1p(static_cast<double>(v))); };
+    EXPECT_NEAR(out[2], exact(0.5f), 1e-6f);  // away from cancellation, right either way
+    const bool right = std::abs(out[0] - exact(1e-7f)) <= 1e-6f * exact(1e-7f);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": log1p(1e-7) gives " << out[0] << " (PyTorch " << exact(1e-7f)
+              << "): " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("log1p_near_zero_right", right ? "yes" : "no");
+
+    // pt2ov's rule: every floating log1p runs on the CPU kernel.
+    pt2ov::test::GraphBuilder g;
+    g.value("x", pt2ov::DType::Float32, {4});
+    g.value("y", pt2ov::DType::Float32, {4});
+    g.node("y", "aten.log1p.default", {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("y")});
+    for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "Log1pCancelsNearZero");
 }
