@@ -73,9 +73,9 @@ struct Fnv1a {
     }
 };
 
-// The cache file for this archive and these options, or "" without a cache_dir (or when the
-// archive cannot be read again, which load would already have refused).
-std::string cache_file(const std::string& path, const LoadOptions& options) {
+}  // namespace
+
+std::string cache_file(const std::string& path, const LoadOptions& options, std::string_view kind) {
     if (options.cache_dir.empty()) return {};
     std::ifstream archive(path, std::ios::binary);
     if (!archive) return {};
@@ -97,8 +97,11 @@ std::string cache_file(const std::string& path, const LoadOptions& options) {
     key.add(lower::openvino_runtime_version());
     key.add(PT2OV_VERSION);
     key.add(std::to_string(std::thread::hardware_concurrency()));
-    return (std::filesystem::path(options.cache_dir) / fmt::format("pt2ov-placement-{:016x}.txt", key.hash)).string();
+    if (options.strict) key.add("strict");  // never timed under --strict; verified, it refuses
+    return (std::filesystem::path(options.cache_dir) / fmt::format("pt2ov-{}-{:016x}.txt", kind, key.hash)).string();
 }
+
+namespace {
 
 // "pt2ov placement 1 chosen=cpu openvino_us=8.9 cpu_us=3.1 calls=300"; anything else is no entry.
 std::optional<PlacementReport::Measurement> read_cache(const std::string& file) {
@@ -188,7 +191,7 @@ bool worth_timing(const PreparedMethod& prepared, const PlannedMethod& planned, 
 std::optional<TimedPlacement> time_placements(const std::string& path, const PreparedMethod& prepared,
                                               Executor& rules, const LoadOptions& options) {
     TimedPlacement timed;
-    const std::string cache = cache_file(path, options);
+    const std::string cache = cache_file(path, options, "placement");
     auto cached = cache.empty() ? std::nullopt : read_cache(cache);
     const bool need_cpu_side = !cached || cached->chosen == "cpu";
     try {

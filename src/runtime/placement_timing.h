@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "compile/method.h"
 #include "runtime/executor.h"
@@ -28,6 +29,11 @@ namespace pt2ov::runtime {
 // OpenVINO's per-call cost no longer dominates (at 64K floats a CPU elementwise kernel takes
 // about as long as OpenVINO's fixed cost).
 constexpr int64_t kMaxTimedElements = 65536;
+
+// The file in options.cache_dir that keeps a load-time decision of `kind` ("placement",
+// "verify") for this archive and every option that changes the plan or the speed; "" without
+// a cache_dir (or when the archive cannot be read again, which load would already refuse).
+std::string cache_file(const std::string& path, const LoadOptions& options, std::string_view kind);
 
 // Whether Program::load times this program both ways.
 bool worth_timing(const PreparedMethod& prepared, const PlannedMethod& planned, const LoadOptions& options);

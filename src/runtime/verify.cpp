@@ -20,6 +20,7 @@
 #include "common/error.h"
 #include "compile/compile.h"
 #include "runtime/executor.h"
+#include "runtime/placement_timing.h"
 
 extern char** environ;
 
@@ -417,43 +418,13 @@ Round read_round(const fs::path& result) {
     return round;
 }
 
-// The cache file of a verification, beside the timed placement's (same key, other prefix).
-fs::path cache_file(const std::string& path, const LoadOptions& options) {
-    if (options.cache_dir.empty()) return {};
-    std::ifstream archive(path, std::ios::binary);
-    uint64_t hash = 1469598103934665603ull;
-    auto add = [&](const void* data, size_t size) {
-        const auto* bytes = static_cast<const unsigned char*>(data);
-        for (size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
-    };
-    std::vector<char> chunk(1 << 16);
-    while (archive.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || archive.gcount() > 0) {
-        add(chunk.data(), static_cast<size_t>(archive.gcount()));
-    }
-    for (const std::string& part : {options.method, options.device, options.precision, options.performance_hint,
-                                    std::to_string(options.num_threads), std::to_string(options.int64_input_limit),
-                                    std::string(options.openvino_state ? "state" : "no state"),
-                                    std::string(options.strict ? "strict" : "")}) {
-        add(part.data(), part.size());
-        add("|", 1);
-    }
-    for (const auto& op : options.cpu_ops) add(op.data(), op.size());
-    add("|", 1);
-    for (const auto& node : options.cpu_nodes) add(node.data(), node.size());
-    const std::string version = PT2OV_VERSION;
-    add(version.data(), version.size());
-    char name[64];
-    std::snprintf(name, sizeof name, "pt2ov-verify-%016llx.txt", static_cast<unsigned long long>(hash));
-    return fs::path(options.cache_dir) / name;
-}
-
 }  // namespace
 
 VerifyOutcome verify_plan(const std::string& path, const compile::PreparedMethod& prepared, const LoadOptions& options) {
     const auto start = Clock::now();
     VerifyOutcome outcome;
     outcome.report.verified = true;
-    const fs::path cache = cache_file(path, options);
+    const fs::path cache = cache_file(path, options, "verify");
     if (!cache.empty() && fs::exists(cache)) {
         std::ifstream in(cache);
         std::string line;
