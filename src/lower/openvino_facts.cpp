@@ -246,6 +246,13 @@ const std::vector<Fact>& all() {
          "dilation=(1, 2)) on a [2, 6, 1, 1] input",
          "compile sets the dilation to 1 along every kernel dim of size 1, where it moves no tap "
          "(lower/plugin_workarounds)"},
+        {"GroupNormWithComputedOperandCrashes", "2026.4.1",
+         "inference on the CPU plugin dies (SIGSEGV) when a GroupNormalization's result meets another computed "
+         "tensor in a binary elementwise op: GroupNormalization(x, 6 groups) + Sigmoid(y) on [1, 6, 5], also "
+         "GN * Relu(y), at every shape and group count tried (with SNIPPETS_MODE DISABLE it runs: the fault is "
+         "in the plugin's snippets kernel for GroupNormalization)",
+         "compile writes every GroupNormalization as Reshape to [N, groups, -1], MVN over the last axis, Reshape "
+         "back, then the per-channel scale and shift (lower/plugin_workarounds)"},
         {"UnitConvolutionStridedPaddedShape", "2026.4.1",
          "a convolution whose kernel is 1 in every spatial dim, with a stride above 1 and padding above 0, after "
          "an activation, comes back with the wrong shape: Conv2d(4, 4, 1, stride=2, padding=1)(relu(x)) on "

@@ -6,6 +6,11 @@
 #include "openvino/op/abs.hpp"
 #include "openvino/op/concat.hpp"
 #include "openvino/op/constant.hpp"
+#include "openvino/op/group_normalization.hpp"
+#include "openvino/op/multiply.hpp"
+#include "openvino/op/add.hpp"
+#include "openvino/op/mvn.hpp"
+#include "openvino/op/shape_of.hpp"
 #include "openvino/op/squeeze.hpp"
 #include "openvino/op/unsqueeze.hpp"
 #include "openvino/op/util/convolution_base.hpp"
@@ -199,6 +204,52 @@ bool keep_reduced_dims(const std::shared_ptr<ov::Node>& op, std::vector<Workarou
     return true;
 }
 
+// GroupNormWithComputedOperandCrashes: the plugin's own GroupNormalization (its snippets
+// kernel) crashed whenever its result met another computed tensor in a binary elementwise op
+// (GN(x) + sigmoid(y)). The same normalization written as the ops PyTorch's definition names
+// (the channels split into groups, each normalized by its biased variance with eps inside the
+// square root, then the per-channel scale and shift) goes through MVN, which the plugin gets
+// right and fuses as fast.
+bool decompose_group_norm(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    auto norm = ov::as_type_ptr<ov::op::v12::GroupNormalization>(op);
+    if (!norm || openvino_facts::ignored("GroupNormWithComputedOperandCrashes")) return false;
+    const auto& data = norm->get_input_partial_shape(0);
+    if (data.rank().is_dynamic() || data.rank().get_length() < 2) return false;
+    // An empty batch has no -1 to infer in [0, G, -1]; such a GN has nothing to compute anyway.
+    if (data[0].is_static() && data[0].get_length() == 0) return false;
+    const auto rank = static_cast<size_t>(data.rank().get_length());
+    const auto groups = static_cast<int64_t>(norm->get_num_groups());
+    auto grouped_shape = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{3}, {int64_t{0}, groups, int64_t{-1}});
+    auto grouped = std::make_shared<ov::op::v1::Reshape>(norm->input_value(0), grouped_shape, true);
+    auto axes = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{1}, {int64_t{2}});
+    auto normalized = std::make_shared<ov::op::v6::MVN>(grouped, axes, true, static_cast<float>(norm->get_epsilon()),
+                                                        ov::op::MVNEpsMode::INSIDE_SQRT);
+    std::shared_ptr<ov::Node> data_shape;
+    if (data.is_static()) {
+        const auto shape = data.to_shape();
+        data_shape = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{rank}, std::vector<int64_t>(shape.begin(), shape.end()));
+    } else {
+        data_shape = std::make_shared<ov::op::v3::ShapeOf>(norm->input_value(0), ov::element::i64);
+    }
+    auto restored = std::make_shared<ov::op::v1::Reshape>(normalized, data_shape, false);
+    // Scale and shift are [C]; as [C, 1, ..., 1] they broadcast over the spatial dims.
+    std::vector<int64_t> per_channel(rank - 1, 1);
+    per_channel[0] = -1;
+    auto channel_shape = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{per_channel.size()}, per_channel);
+    auto scale = std::make_shared<ov::op::v1::Reshape>(norm->input_value(1), channel_shape, false);
+    auto shift = std::make_shared<ov::op::v1::Reshape>(norm->input_value(2), channel_shape, false);
+    auto scaled = std::make_shared<ov::op::v1::Multiply>(restored, scale);
+    auto shifted = std::make_shared<ov::op::v1::Add>(scaled, shift);
+    for (const auto& node : std::vector<std::shared_ptr<ov::Node>>{grouped_shape, grouped, axes, normalized, data_shape, restored,
+                                                                   channel_shape, scale, shift, scaled, shifted}) {
+        tag_like(node, norm);
+    }
+    shifted->set_friendly_name(norm->get_friendly_name());
+    ov::replace_node(norm, shifted);
+    made.push_back({"GroupNormWithComputedOperandCrashes", norm->get_friendly_name()});
+    return true;
+}
+
 }  // namespace
 
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
@@ -209,6 +260,7 @@ std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
         replaced |= keep_reduced_dims(op, made);
         replaced |= reshape_unit_dim_transpose(op, made);
         replaced |= raise_broadcast_rank(op, made);
+        replaced |= decompose_group_norm(op, made);
         use_half_pixel(op, made);
         undilate_unit_kernel_dims(op, made);
     }

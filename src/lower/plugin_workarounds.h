@@ -31,7 +31,10 @@ struct Workaround {
 //    than its result gets that operand's leading dims of 1 explicitly (an Unsqueeze);
 //  - ReshapeAfterReduceLost: a Reduce without keep_dims of static shapes whose result feeds a
 //    Reshape, Transpose, Squeeze or Unsqueeze is computed with keep_dims, then reshaped to its
-//    own result shape.
+//    own result shape;
+//  - GroupNormWithComputedOperandCrashes: every GroupNormalization is computed as a Reshape to
+//    [N, groups, -1], an MVN over the last axis (eps inside the square root) and a Reshape back,
+//    then the per-channel scale and shift.
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
 
 }  // namespace pt2ov::lower

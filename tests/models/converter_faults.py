@@ -592,6 +592,48 @@ register(
 )
 
 
+class GroupNormMeetsComputed(nn.Module):
+    """group_norm whose result meets other computed tensors (found by our generator, seed 30371)."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.GroupNorm(6, 6)
+        self.wide = nn.GroupNorm(2, 8)
+
+    def forward(self, x, y, z):
+        first = torch.addcdiv(self.norm(y), y, x)
+        second = self.wide(z) + torch.sigmoid(z)
+        return first, second
+
+
+def _group_norm_meets_computed_inputs(variant):
+    g = torch.Generator().manual_seed(80 + variant)
+    return (torch.randn(2, 6, 5, generator=g) + 3.0, torch.randn(2, 6, 5, generator=g), torch.randn(1, 8, 4, 4, generator=g))
+
+
+def _group_norm_meets_computed_module():
+    torch.manual_seed(81)
+    module = GroupNormMeetsComputed().eval()
+    with torch.no_grad():
+        for norm in (module.norm, module.wide):
+            norm.weight.uniform_(0.5, 1.5)
+            norm.bias.uniform_(-1.0, 1.0)
+    return module
+
+
+register(
+    ModelCase(
+        name="group_norm_meets_computed",
+        make_module=_group_norm_meets_computed_module,
+        make_inputs=_group_norm_meets_computed_inputs,
+        notes="addcdiv(group_norm(y), y, x), and group_norm(z) + sigmoid(z): OpenVINO 2026.4.1's CPU plugin killed the "
+        "process (SIGSEGV) whenever a GroupNormalization's result met another computed tensor in a binary op "
+        "(openvino_facts GroupNormWithComputedOperandCrashes); every GroupNormalization is now written as a reshape, "
+        "an MVN and the per-channel scale and shift.",
+    )
+)
+
+
 class ReducedTransposeOfUnitDims(nn.Module):
     """max over dim 0 then a transpose that moves a dim of size 1 (found by NNSmith, seed 10076)."""
 
