@@ -634,6 +634,36 @@ register(
 )
 
 
+class IntegerReduceOfRankThree(nn.Module):
+    """Integer reductions of rank-3 inputs that leave out dim 0, then arithmetic on the result
+    (found by NNSmith, seed 20516: max over a dim of size 1, neg, cat)."""
+
+    def forward(self, x, n):
+        peak = x.amax(1).neg()
+        total = x.sum((1, 2), dtype=torch.int32) * 3
+        low = torch.min(x, 2).values - 1
+        ones = n.max(dim=1).values.neg()
+        return peak, total, low, torch.cat([ones, ones], 1), ones.float().minimum(ones.float())
+
+
+def _integer_reduce_inputs(variant):
+    g = torch.Generator().manual_seed(90 + variant)
+    return (torch.randint(-50, 50, (5, 3, 4), generator=g, dtype=torch.int32),
+            torch.randint(-9, 9, (34, 1, 1), generator=g, dtype=torch.int32))
+
+
+register(
+    ModelCase(
+        name="integer_reduce_of_rank_three",
+        make_module=lambda: IntegerReduceOfRankThree().eval(),
+        make_inputs=_integer_reduce_inputs,
+        notes="OpenVINO 2026.4.1's CPU plugin fuses an Add/Subtract/Multiply by a constant into an integer "
+        "reduction of a rank-3 input over dims that leave out dim 0, and then gives zeros past the first rows "
+        "(openvino_facts IntegerReduceOfRankThreeFused): wrong, exit 0. Such reductions run on pt2ov's CPU kernels.",
+    )
+)
+
+
 class ReducedTransposeOfUnitDims(nn.Module):
     """max over dim 0 then a transpose that moves a dim of size 1 (found by NNSmith, seed 10076)."""
 

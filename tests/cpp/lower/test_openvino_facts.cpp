@@ -11,6 +11,7 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <map>
 #include <set>
 #include <sys/wait.h>
 
@@ -35,6 +36,7 @@
 #include "openvino/op/add.hpp"
 #include "openvino/op/mod.hpp"
 #include "openvino/op/reduce_max.hpp"
+#include "openvino/op/reduce_min.hpp"
 #include "openvino/op/transpose.hpp"
 #include "openvino/core/model.hpp"
 #include "openvino/op/grid_sample.hpp"
@@ -1973,6 +1975,82 @@ TEST(OpenVINOFacts, ByteArithmeticSaturates) {
             }
         }
     }
+}
+
+// ReduceMax / ReduceSum / ReduceMin of an i32 [3, 2, 4] over `axes`, then + 2 (which the plugin
+// fuses into the reduction); the number of wrong values against a direct loop.
+size_t wrong_integer_reduce(const std::string& kind, const std::vector<int64_t>& axes, const ov::Shape& shape) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, shape);
+    auto axes_const = ov::op::v0::Constant::create(ov::element::i64, {axes.size()}, axes);
+    std::shared_ptr<ov::Node> reduced;
+    if (kind == "max") reduced = std::make_shared<ov::op::v1::ReduceMax>(x, axes_const, false);
+    if (kind == "min") reduced = std::make_shared<ov::op::v1::ReduceMin>(x, axes_const, false);
+    if (kind == "sum") reduced = std::make_shared<ov::op::v1::ReduceSum>(x, axes_const, false);
+    auto sum = std::make_shared<ov::op::v1::Add>(reduced, ov::op::v0::Constant::create(ov::element::i32, {}, {2}));
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{sum->output(0)}, ov::ParameterVector{x});
+    std::vector<int32_t> in(ov::shape_size(shape));
+    for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int32_t>(i % 7) - 3;
+    auto request = compile_on_cpu(model).create_infer_request();
+    request.set_input_tensor(0, ov::Tensor(ov::element::i32, shape, in.data()));
+    request.infer();
+    const auto out = request.get_output_tensor(0);
+    // Reference: for every index of the kept dims, the reduction over the others.
+    std::vector<int64_t> want;
+    const size_t rank = shape.size();
+    std::vector<bool> reduced_dim(rank, false);
+    for (auto a : axes) reduced_dim[static_cast<size_t>(a)] = true;
+    std::map<std::vector<size_t>, int64_t> acc;
+    for (size_t i = 0; i < in.size(); ++i) {
+        std::vector<size_t> idx(rank), key;
+        size_t rest = i;
+        for (size_t d = rank; d-- > 0;) {
+            idx[d] = rest % shape[d];
+            rest /= shape[d];
+        }
+        for (size_t d = 0; d < rank; ++d) if (!reduced_dim[d]) key.push_back(idx[d]);
+        auto [it, fresh] = acc.emplace(key, in[i]);
+        if (!fresh) {
+            if (kind == "max") it->second = std::max<int64_t>(it->second, in[i]);
+            if (kind == "min") it->second = std::min<int64_t>(it->second, in[i]);
+            if (kind == "sum") it->second += in[i];
+        }
+    }
+    if (out.get_size() != acc.size()) return acc.size();
+    size_t wrong = 0, k = 0;
+    for (const auto& [key, value] : acc) wrong += out.data<int32_t>()[k++] != value + 2;
+    return wrong;
+}
+
+TEST(OpenVINOFacts, IntegerReduceOfRankThreeFused) {
+    const size_t over_one = wrong_integer_reduce("max", {1}, {3, 2, 4});
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": i32 ReduceMax([3, 2, 4], 1) + 2: " << over_one
+              << " of 12 values wrong; ReduceSum over (1, 2): " << wrong_integer_reduce("sum", {1, 2}, {3, 2, 4})
+              << " of 3; ReduceMin over 2: " << wrong_integer_reduce("min", {2}, {3, 2, 4}) << " of 6\n";
+    RecordProperty("integer_reduce_rank3_wrong_values", static_cast<int>(over_one));
+    // Where pt2ov leaves it on OpenVINO, the plugin is right: over dim 0, at rank 4, with a batch of 1.
+    EXPECT_EQ(wrong_integer_reduce("max", {0}, {3, 2, 4}), 0u);
+    EXPECT_EQ(wrong_integer_reduce("max", {1}, {3, 2, 4, 5}), 0u);
+    EXPECT_EQ(wrong_integer_reduce("sum", {1}, {1, 2, 4}), 0u);
+
+    // pt2ov's rule: such a reduction of an integer rank-3 input runs on the CPU kernels.
+    const auto fault_of = [](const std::string& target, pt2ov::DType dtype, std::vector<int64_t> shape,
+                             pt2ov::graph::Argument dim) {
+        pt2ov::test::GraphBuilder g;
+        g.value("x", dtype, shape);
+        g.value("y", dtype, {shape[0]});
+        g.node("y", target, {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", dim, false}}, {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+        return fault ? std::string(fault->name) : std::string();
+    };
+    EXPECT_EQ(fault_of("aten.amax.default", pt2ov::DType::Int32, {3, 2, 4}, pt2ov::graph::ints_arg({1, 2})),
+              "IntegerReduceOfRankThreeFused");
+    EXPECT_EQ(fault_of("aten.sum.dim_IntList", pt2ov::DType::Int64, {3, 2, 4}, pt2ov::graph::ints_arg({-1})),
+              "IntegerReduceOfRankThreeFused");
+    EXPECT_EQ(fault_of("aten.sum.dim_IntList", pt2ov::DType::Int64, {3, 2, 4}, pt2ov::graph::ints_arg({0, 1})), "");
+    EXPECT_EQ(fault_of("aten.amax.default", pt2ov::DType::Float32, {3, 2, 4}, pt2ov::graph::ints_arg({1})), "");
+    EXPECT_EQ(fault_of("aten.amax.default", pt2ov::DType::Int32, {1, 2, 4}, pt2ov::graph::ints_arg({1})), "");
+    EXPECT_EQ(fault_of("aten.amax.default", pt2ov::DType::Int32, {3, 4}, pt2ov::graph::ints_arg({1})), "");
 }
 
 TEST(OpenVINOFacts, Log1pCancelsNearZero) {
