@@ -261,6 +261,11 @@ const std::vector<Fact>& all() {
          "rank 2 and 4, float, dim 0 and a batch of 1 are right); the rewrite to rank 4 is folded back",
          "an integer sum, prod, amax, amin, max.dim or min.dim of a rank-3 input whose dims leave out dim 0 "
          "runs on pt2ov's CPU kernels"},
+        {"TileToHigherRankGarbage", "2026.4.1",
+         "a Tile with more repeats than its data has dims gives garbage (NaN, 0) for every value when it raises "
+         "rank 4 or 5 by one or two with three or more dims repeated: Tile(x [2, 3, 2, 5], [1, 1, 2, 2, 2]) "
+         "(x.repeat(1, 1, 2, 2, 2)); 48 of 840 rank/repeat combinations tried",
+         "compile gives such a Tile's data its leading dims of 1 explicitly, an Unsqueeze (lower/plugin_workarounds)"},
         {"UnitConvolutionStridedPaddedShape", "2026.4.1",
          "a convolution whose kernel is 1 in every spatial dim, with a stride above 1 and padding above 0, after "
          "an activation, comes back with the wrong shape: Conv2d(4, 4, 1, stride=2, padding=1)(relu(x)) on "

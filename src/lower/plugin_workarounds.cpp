@@ -18,6 +18,7 @@
 #include "openvino/op/util/arithmetic_reductions_keep_dims.hpp"
 #include "openvino/op/util/logical_reduction_keep_dims.hpp"
 #include "openvino/op/reshape.hpp"
+#include "openvino/op/tile.hpp"
 #include "openvino/op/transpose.hpp"
 #include "openvino/op/util/binary_elementwise_arithmetic.hpp"
 #include "openvino/op/util/binary_elementwise_comparison.hpp"
@@ -250,6 +251,32 @@ bool decompose_group_norm(const std::shared_ptr<ov::Node>& op, std::vector<Worka
     return true;
 }
 
+// TileToHigherRankGarbage: a Tile with more repeats than its data has dims (PyTorch's
+// x.repeat(1, 1, 2, 2, 2) of a rank-4 x) came back with garbage (NaN, 0) for every value when
+// it raised rank 4 or 5 by one or two with three or more dims repeated. Tile adds the leading
+// dims of 1 itself; made explicit (an Unsqueeze), data and repeats have one rank and the plugin
+// is right.
+bool raise_tile_rank(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    auto tile = ov::as_type_ptr<ov::op::v0::Tile>(op);
+    if (!tile || openvino_facts::ignored("TileToHigherRankGarbage")) return false;
+    const auto data_rank = tile->get_input_partial_shape(0).rank();
+    const auto& repeats = tile->get_input_partial_shape(1);
+    if (data_rank.is_dynamic() || repeats.rank().is_dynamic() || repeats.rank().get_length() != 1 || repeats[0].is_dynamic()) {
+        return false;
+    }
+    const int64_t missing = repeats[0].get_length() - data_rank.get_length();
+    if (missing <= 0) return false;
+    std::vector<int64_t> leading(static_cast<size_t>(missing));
+    for (size_t k = 0; k < leading.size(); ++k) leading[k] = static_cast<int64_t>(k);
+    auto axes = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{leading.size()}, leading);
+    auto raised = std::make_shared<ov::op::v0::Unsqueeze>(tile->input_value(0), axes);
+    tag_like(axes, tile);
+    tag_like(raised, tile);
+    tile->input(0).replace_source_output(raised);
+    made.push_back({"TileToHigherRankGarbage", tile->get_friendly_name()});
+    return true;
+}
+
 }  // namespace
 
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
@@ -261,6 +288,7 @@ std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
         replaced |= reshape_unit_dim_transpose(op, made);
         replaced |= raise_broadcast_rank(op, made);
         replaced |= decompose_group_norm(op, made);
+        replaced |= raise_tile_rank(op, made);
         use_half_pixel(op, made);
         undilate_unit_kernel_dims(op, made);
     }

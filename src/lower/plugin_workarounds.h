@@ -34,7 +34,9 @@ struct Workaround {
 //    own result shape;
 //  - GroupNormWithComputedOperandCrashes: every GroupNormalization is computed as a Reshape to
 //    [N, groups, -1], an MVN over the last axis (eps inside the square root) and a Reshape back,
-//    then the per-channel scale and shift.
+//    then the per-channel scale and shift;
+//  - TileToHigherRankGarbage: a Tile with more repeats than its data has dims gets the data's
+//    leading dims of 1 explicitly (an Unsqueeze).
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
 
 }  // namespace pt2ov::lower

@@ -664,6 +664,30 @@ register(
 )
 
 
+class RepeatToHigherRank(nn.Module):
+    """x.repeat with more repeats than x has dims (found by our generator, seed 40032)."""
+
+    def forward(self, x, y):
+        return x.repeat(1, 1, 2, 2, 2), y.repeat(2, 1, 2, 1, 2, 2) + 1
+
+
+def _repeat_higher_rank_inputs(variant):
+    g = torch.Generator().manual_seed(100 + variant)
+    return (torch.randn(2, 3, 2, 5, generator=g), torch.randn(2, 1, 3, 2, 2, generator=g))
+
+
+register(
+    ModelCase(
+        name="repeat_to_higher_rank",
+        make_module=lambda: RepeatToHigherRank().eval(),
+        make_inputs=_repeat_higher_rank_inputs,
+        notes="x.repeat(1, 1, 2, 2, 2) of a [2, 3, 2, 5] x: OpenVINO 2026.4.1's Tile raising rank 4 or 5 with three "
+        "or more dims repeated gave garbage for every value (openvino_facts TileToHigherRankGarbage), OpenVINO alone "
+        "too; the Tile's data now gets its leading dims of 1 explicitly.",
+    )
+)
+
+
 class ReducedTransposeOfUnitDims(nn.Module):
     """max over dim 0 then a transpose that moves a dim of size 1 (found by NNSmith, seed 10076)."""
 

@@ -37,6 +37,7 @@
 #include "openvino/op/mod.hpp"
 #include "openvino/op/reduce_max.hpp"
 #include "openvino/op/reduce_min.hpp"
+#include "openvino/op/tile.hpp"
 #include "openvino/op/transpose.hpp"
 #include "openvino/core/model.hpp"
 #include "openvino/op/grid_sample.hpp"
@@ -2051,6 +2052,39 @@ TEST(OpenVINOFacts, IntegerReduceOfRankThreeFused) {
     EXPECT_EQ(fault_of("aten.amax.default", pt2ov::DType::Float32, {3, 2, 4}, pt2ov::graph::ints_arg({1})), "");
     EXPECT_EQ(fault_of("aten.amax.default", pt2ov::DType::Int32, {1, 2, 4}, pt2ov::graph::ints_arg({1})), "");
     EXPECT_EQ(fault_of("aten.amax.default", pt2ov::DType::Int32, {3, 4}, pt2ov::graph::ints_arg({1})), "");
+}
+
+// Tile(x [2, 3, 2, 5], [1, 1, 2, 2, 2]): PyTorch's x.repeat(1, 1, 2, 2, 2), [1, 2, 6, 4, 10].
+std::shared_ptr<ov::Model> tile_to_higher_rank() {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 3, 2, 5});
+    auto tile = std::make_shared<ov::op::v0::Tile>(x, ov::op::v0::Constant::create(ov::element::i64, {5}, {1, 1, 2, 2, 2}));
+    return std::make_shared<ov::Model>(ov::OutputVector{tile->output(0)}, ov::ParameterVector{x});
+}
+
+size_t wrong_tile_values(const std::shared_ptr<ov::Model>& model, const std::vector<float>& x) {
+    const auto got = run_f32(model, {x});
+    if (got.size() != 480) return 480;
+    size_t wrong = 0;
+    // out[0, a, b, c, d] = x[a % 2, b % 3, c % 2, d % 5]
+    for (size_t a = 0; a < 2; ++a)
+        for (size_t b = 0; b < 6; ++b)
+            for (size_t c = 0; c < 4; ++c)
+                for (size_t d = 0; d < 10; ++d)
+                    wrong += got[((a * 6 + b) * 4 + c) * 10 + d] != x[(((a % 2) * 3 + b % 3) * 2 + c % 2) * 5 + d % 5];
+    return wrong;
+}
+
+TEST(OpenVINOFacts, TileToHigherRankGarbage) {
+    std::vector<float> x(60);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = 0.5f * static_cast<float>(i) - 7.0f;
+    const size_t plain = wrong_tile_values(tile_to_higher_rank(), x);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": Tile([2, 3, 2, 5], [1, 1, 2, 2, 2]): " << plain
+              << " of 480 values wrong\n";
+    RecordProperty("tile_to_higher_rank_wrong_values", static_cast<int>(plain));
+
+    auto model = tile_to_higher_rank();
+    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"TileToHigherRankGarbage"});
+    EXPECT_EQ(wrong_tile_values(model, x), 0u);
 }
 
 TEST(OpenVINOFacts, Log1pCancelsNearZero) {
