@@ -200,8 +200,21 @@ const std::vector<Fact>& all() {
          "an elementwise op broadcasting a reshaped tensor to a higher rank against a constant of dims 1 comes back "
          "at the lower rank: Minimum(Reshape(x [1, 7, 1, 32], [224]), Constant [1, 1, 1, 1]) gives [224], not "
          "[1, 1, 1, 224] (Add, Maximum alike, int32 and f32)",
-         "compile gives the lower-rank operand of every elementwise op its leading dims of 1 explicitly "
-         "(lower/plugin_workarounds)"},
+         "compile gives the lower-rank operand of every elementwise op its leading dims of 1 explicitly, unless it "
+         "is computed from constants alone (lower/plugin_workarounds)"},
+        {"ClampOfBroadcastRankLost", "2026.4.1",
+         "Minimum(Maximum(Broadcast(x [56], [1, 56]), c), c) with constants c of shape [1, 1] (clamp of an expand "
+         "that adds leading dims, with [1, 1] bounds) comes back at x's rank: [56], not [1, 56] (f32 and int32, "
+         "[59] to [1, 1, 1, 59] alike); with scalar bounds it is right (found by NNSmith, seeds 32587 and 20941, where "
+         "the ReshapeBroadcastRankLost rewrite had raised clip's scalar bounds to [1, 1])",
+         "compile gives a constant operand of Maximum or Minimum whose dims are all 1 as a scalar when the other "
+         "operand has the result's rank (lower/plugin_workarounds)"},
+        {"ReduceAxesNegativeAfterUnsqueeze", "2026.4.1",
+         "a Reduce with negative axes right after an Unsqueeze (or a Reshape that only adds dims of 1) reduces the "
+         "wrong dims: ReduceMin(Unsqueeze(x [2, 3, 4], -1), [-3, -2]) gives [4, 1], not [2, 1] (the plugin moves the "
+         "Unsqueeze after the Reduce and keeps the axes, now counted from the end of the lower-rank x; ReduceSum, "
+         "ReduceMax alike; some axes make compile_model throw)",
+         "compile writes every Reduce's negative constant axes as non-negative ones (lower/plugin_workarounds)"},
         {"Atan2OfNegativeZero", "2026.4.1",
          "atan2(-0.0, x) for x < 0 gives +pi; PyTorch gives -pi (which values are -0.0 is only known at run time: "
          "a truncated division, a product with 0 of a negative number)",

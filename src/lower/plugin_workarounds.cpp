@@ -6,6 +6,9 @@
 #include "openvino/op/abs.hpp"
 #include "openvino/op/concat.hpp"
 #include "openvino/op/constant.hpp"
+#include "openvino/op/maximum.hpp"
+#include "openvino/op/minimum.hpp"
+#include "openvino/op/parameter.hpp"
 #include "openvino/op/squeeze.hpp"
 #include "openvino/op/unsqueeze.hpp"
 #include "openvino/op/util/convolution_base.hpp"
@@ -17,6 +20,10 @@
 #include "openvino/op/util/binary_elementwise_arithmetic.hpp"
 #include "openvino/op/util/binary_elementwise_comparison.hpp"
 #include "openvino/op/util/binary_elementwise_logical.hpp"
+#include "openvino/op/random_uniform.hpp"
+#include "openvino/op/util/framework_node.hpp"
+#include "openvino/op/util/multi_subgraph_base.hpp"
+#include "openvino/op/util/read_value_base.hpp"
 
 namespace pt2ov::lower {
 
@@ -129,6 +136,20 @@ bool reshape_unit_dim_transpose(const std::shared_ptr<ov::Node>& op, std::vector
     return true;
 }
 
+// Whether `output` is computed from Constants alone (a Constant, or a Convert, Unsqueeze, ... of
+// Constants): the plugin folds such an expression into a Constant when it compiles.
+bool from_constants_alone(const ov::Output<ov::Node>& output, int depth = 0) {
+    const auto* node = output.get_node();
+    if (ov::is_type<ov::op::v0::Constant>(node)) return true;
+    if (depth > 8 || node->get_input_size() == 0 || ov::is_type<ov::op::v0::Parameter>(node) ||
+        ov::is_type<ov::op::util::ReadValueBase>(node) || ov::is_type<ov::op::util::MultiSubGraphOp>(node) ||
+        ov::is_type<ov::op::util::FrameworkNode>(node) || ov::is_type<ov::op::v8::RandomUniform>(node))
+        return false;
+    for (const auto& input : node->input_values())
+        if (!from_constants_alone(input, depth + 1)) return false;
+    return true;
+}
+
 // ReshapeBroadcastRankLost: an elementwise op that broadcasts a reshaped tensor to a higher rank
 // against a constant of dims 1 came back at the reshaped tensor's rank. With the lower-rank
 // operand given its leading dims of 1 explicitly (NumPy broadcasting adds them anyway), both
@@ -145,7 +166,9 @@ bool raise_broadcast_rank(const std::shared_ptr<ov::Node>& op, std::vector<Worka
     for (size_t i = 0; i < 2; ++i) {
         const auto rank = op->get_input_partial_shape(i).rank();
         if (rank.is_dynamic() || rank.get_length() >= out_rank.get_length()) continue;
-        if (ov::is_type<ov::op::v0::Constant>(op->get_input_node_shared_ptr(i))) continue;  // folded anyway
+        // A constant operand is folded anyway; raised, a scalar would become a [1, ..., 1] constant,
+        // which is what ClampOfBroadcastRankLost needs.
+        if (from_constants_alone(op->input_value(i))) continue;
         std::vector<int64_t> leading(static_cast<size_t>(out_rank.get_length() - rank.get_length()));
         for (size_t k = 0; k < leading.size(); ++k) leading[k] = static_cast<int64_t>(k);
         auto axes = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{leading.size()}, leading);
@@ -157,6 +180,64 @@ bool raise_broadcast_rank(const std::shared_ptr<ov::Node>& op, std::vector<Worka
     }
     if (changed) made.push_back({"ReshapeBroadcastRankLost", op->get_friendly_name()});
     return changed;
+}
+
+// ClampOfBroadcastRankLost: Minimum(Maximum(Broadcast(x [56], [1, 56]), c), c) with constants c of
+// shape [1, 1] came back at x's rank ([56]); with scalar bounds it keeps [1, 56]. A constant
+// operand of Maximum or Minimum whose dims are all 1, beside an operand of the result's rank,
+// broadcasts as a scalar would, so it is given as one.
+bool scalar_unit_bounds(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    if (!ov::is_type<ov::op::v1::Maximum>(op) && !ov::is_type<ov::op::v1::Minimum>(op)) return false;
+    if (openvino_facts::ignored("ClampOfBroadcastRankLost")) return false;
+    if (op->get_autob().m_type != ov::op::AutoBroadcastType::NUMPY) return false;
+    const auto out_rank = op->get_output_partial_shape(0).rank();
+    if (out_rank.is_dynamic()) return false;
+    bool changed = false;
+    for (size_t i = 0; i < 2; ++i) {
+        const auto& shape = op->get_input_partial_shape(i);
+        const auto& other = op->get_input_partial_shape(1 - i);
+        if (shape.is_dynamic() || shape.rank().get_length() == 0 || other.rank() != out_rank) continue;
+        const auto dims = shape.to_shape();
+        if (ov::shape_size(dims) != 1 || !from_constants_alone(op->input_value(i))) continue;
+        if (from_constants_alone(op->input_value(1 - i))) continue;  // the whole op is folded
+        auto empty = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{0}, std::vector<int64_t>{});
+        auto scalar = std::make_shared<ov::op::v1::Reshape>(op->input_value(i), empty, false);
+        tag_like(empty, op);
+        tag_like(scalar, op);
+        op->input(i).replace_source_output(scalar);
+        changed = true;
+    }
+    if (changed) made.push_back({"ClampOfBroadcastRankLost", op->get_friendly_name()});
+    return changed;
+}
+
+// ReduceAxesNegativeAfterUnsqueeze: the plugin's PullReshapeThroughReduce and
+// PullUnsqueezeThroughReduce move an Unsqueeze (or a Reshape that only adds dims of 1) from before
+// a Reduce to after it, and keep the Reduce's axes Constant as it was when no axis before the
+// added dims moves: negative axes then count from the end of the lower-rank input. The same
+// axes counted from the start are the same Reduce and survive the move.
+bool non_negative_reduce_axes(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    if (!ov::is_type<ov::op::util::ArithmeticReductionKeepDims>(op) &&
+        !ov::is_type<ov::op::util::LogicalReductionKeepDims>(op))
+        return false;
+    if (openvino_facts::ignored("ReduceAxesNegativeAfterUnsqueeze")) return false;
+    auto axes = ov::as_type_ptr<ov::op::v0::Constant>(op->get_input_node_shared_ptr(1));
+    const auto rank = op->get_input_partial_shape(0).rank();
+    if (!axes || rank.is_dynamic()) return false;
+    auto values = axes->cast_vector<int64_t>();
+    bool negative = false;
+    for (auto& axis : values) {
+        if (axis >= 0) continue;
+        if (axis < -rank.get_length()) return false;  // invalid: leave the error to OpenVINO
+        axis += rank.get_length();
+        negative = true;
+    }
+    if (!negative) return false;
+    auto written = ov::op::v0::Constant::create(axes->get_element_type(), axes->get_shape(), values);
+    tag_like(written, op);
+    op->input(1).replace_source_output(written);
+    made.push_back({"ReduceAxesNegativeAfterUnsqueeze", op->get_friendly_name()});
+    return true;
 }
 
 // ReshapeAfterReduceLost: a Reshape (or Transpose, Squeeze, Unsqueeze) that moves dims of size 1
@@ -205,10 +286,12 @@ std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
     std::vector<Workaround> made;
     bool replaced = false;
     for (const auto& op : model.get_ordered_ops()) {
+        replaced |= non_negative_reduce_axes(op, made);
         replaced |= wrap_rank_one_abs(op, made);
         replaced |= keep_reduced_dims(op, made);
         replaced |= reshape_unit_dim_transpose(op, made);
         replaced |= raise_broadcast_rank(op, made);
+        replaced |= scalar_unit_bounds(op, made);
         use_half_pixel(op, made);
         undilate_unit_kernel_dims(op, made);
     }

@@ -31,7 +31,11 @@ struct Workaround {
 //    than its result gets that operand's leading dims of 1 explicitly (an Unsqueeze);
 //  - ReshapeAfterReduceLost: a Reduce without keep_dims of static shapes whose result feeds a
 //    Reshape, Transpose, Squeeze or Unsqueeze is computed with keep_dims, then reshaped to its
-//    own result shape.
+//    own result shape;
+//  - ClampOfBroadcastRankLost: a constant operand of Maximum or Minimum whose dims are all 1,
+//    beside an operand of the result's rank, is given as a scalar (ReshapeBroadcastRankLost no
+//    longer raises an operand computed from constants alone);
+//  - ReduceAxesNegativeAfterUnsqueeze: a Reduce's negative constant axes are written >= 0.
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
 
 }  // namespace pt2ov::lower

@@ -821,3 +821,63 @@ register(
         "values returned indices in another order with exit 0; every floating log1p runs on pt2ov's CPU kernel.",
     )
 )
+
+
+class ReduceOfUnsqueezedNegativeDims(nn.Module):
+    """amin over negative dims of an unsqueezed tensor, beside the same with dims >= 0 (found by
+    our random programs, seed 30256)."""
+
+    def forward(self, x):
+        return torch.amin(x.unsqueeze(-1), dim=(-3, -2)), torch.sum(x.unsqueeze(2), dim=-3), torch.amax(x.unsqueeze(1), dim=(0, 2))
+
+
+def _unsqueezed_reduce_inputs(variant):
+    g = torch.Generator().manual_seed(30256 + variant)
+    return (torch.randn(2, 3, 4, generator=g),)
+
+
+register(
+    ModelCase(
+        name="reduce_of_unsqueezed_negative_dims",
+        make_module=lambda: ReduceOfUnsqueezedNegativeDims().eval(),
+        make_inputs=_unsqueezed_reduce_inputs,
+        notes="amin(x.unsqueeze(-1), dim=(-3, -2)) of [2, 3, 4]: OpenVINO 2026.4.1 returned [4, 1] for [2, 1] "
+        "(openvino_facts ReduceAxesNegativeAfterUnsqueeze: its PullReshapeThroughReduce keeps negative axes of the "
+        "higher rank; the output guard refused it, exit 3); a Reduce's negative axes are now written >= 0 in the "
+        "converted model.",
+    )
+)
+
+
+class ClampOfExpandedToHigherRank(nn.Module):
+    """clip of an expand that adds leading dims, float and int32 (found by NNSmith, seeds 32587 and
+    20941), and the same with [1, 1] tensor bounds."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("low", torch.full((1, 1), -0.25))
+        self.register_buffer("high", torch.full((1, 1), 0.75))
+
+    def forward(self, x, i, y):
+        return (x.expand(1, 56).clip(-1.5, 1.5), i.expand(1, 1, 1, 59).clip(-1, 1), x.clip(-0.5, 0.5),
+                y.expand(1, 56).clamp(self.low, self.high))
+
+
+def _expanded_clamp_inputs(variant):
+    g = torch.Generator().manual_seed(32587 + variant)
+    return (torch.randn(56, generator=g), torch.randint(-3, 4, (59,), generator=g, dtype=torch.int32),
+            torch.randn(56, generator=g))
+
+
+register(
+    ModelCase(
+        name="clamp_of_expanded_to_higher_rank",
+        make_module=lambda: ClampOfExpandedToHigherRank().eval(),
+        make_inputs=_expanded_clamp_inputs,
+        notes="x.expand(1, 56).clip(-1.5, 1.5): OpenVINO 2026.4.1 returned [56] for [1, 56] (openvino_facts "
+        "ClampOfBroadcastRankLost; the output guard refused it, exit 3): the ReshapeBroadcastRankLost rewrite had "
+        "made clamp's scalar bounds [1, 1] constants, and Minimum(Maximum(Broadcast(x), c), c) with such bounds loses "
+        "the Broadcast's rank; operands computed from constants alone are no longer raised, and Maximum/Minimum "
+        "bounds of dims 1 are given as scalars.",
+    )
+)

@@ -32,6 +32,9 @@
 #include "lower/plugin_workarounds.h"
 #include "openvino/op/interpolate.hpp"
 #include "openvino/op/minimum.hpp"
+#include "openvino/op/unsqueeze.hpp"
+#include "openvino/op/reduce_min.hpp"
+#include "openvino/op/maximum.hpp"
 #include "openvino/op/add.hpp"
 #include "openvino/op/mod.hpp"
 #include "openvino/op/reduce_max.hpp"
@@ -1700,11 +1703,78 @@ TEST(OpenVINOFacts, ReshapeBroadcastRankLost) {
     RecordProperty("reshape_broadcast_shape", plain);
 
     auto model = reshape_then_broadcast();
-    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"ReshapeBroadcastRankLost"});
+    // The raised operand has the result's rank, so the [1, 1, 1, 1] bound is given as a scalar too.
+    EXPECT_EQ(workaround_facts(*model), (std::vector<std::string>{"ReshapeBroadcastRankLost", "ClampOfBroadcastRankLost"}));
     std::vector<float> got;
     EXPECT_EQ(compiled_output_shape(model, x, &got), "[1,1,1,28]");
     ASSERT_EQ(got.size(), 28u);
     for (size_t j = 0; j < 28; ++j) EXPECT_EQ(got[j], std::min(x[j], 3.0f)) << j;
+}
+
+// Minimum(Maximum(Broadcast(x [8], [1, 8]), low), high) with bounds of shape `bounds`, as clamp of
+// an expand adding a leading dim converts (NNSmith, seeds 32587 and 20941): PyTorch's shape is [1, 8].
+std::shared_ptr<ov::Model> clamp_of_broadcast(const ov::Shape& bounds) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{8});
+    auto raised = std::make_shared<ov::op::v3::Broadcast>(x, ov::op::v0::Constant::create(ov::element::i64, {2}, {1, 8}),
+                                                          ov::op::BroadcastType::BIDIRECTIONAL);
+    auto low = std::make_shared<ov::op::v1::Maximum>(raised, ov::op::v0::Constant::create(ov::element::f32, bounds, {-0.5f}));
+    auto high = std::make_shared<ov::op::v1::Minimum>(low, ov::op::v0::Constant::create(ov::element::f32, bounds, {0.75f}));
+    return std::make_shared<ov::Model>(ov::OutputVector{high->output(0)}, ov::ParameterVector{x});
+}
+
+TEST(OpenVINOFacts, ClampOfBroadcastRankLost) {
+    std::vector<float> x(8);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = 0.25f * static_cast<float>(i) - 1.0f;
+    const std::string plain = compiled_output_shape(clamp_of_broadcast({1, 1}), x);
+    const std::string scalar = compiled_output_shape(clamp_of_broadcast({}), x);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": Minimum(Maximum(Broadcast([8] to [1, 8]), c), c) gives "
+              << plain << " with c of shape [1, 1], " << scalar << " with scalar c (PyTorch [1,8])\n";
+    RecordProperty("clamp_of_broadcast_shape", plain);
+    EXPECT_EQ(scalar, "[1,8]");  // what the rewrite relies on
+
+    auto model = clamp_of_broadcast({1, 1});
+    EXPECT_EQ(workaround_facts(*model), (std::vector<std::string>{"ClampOfBroadcastRankLost", "ClampOfBroadcastRankLost"}));
+    std::vector<float> got;
+    EXPECT_EQ(compiled_output_shape(model, x, &got), "[1,8]");
+    ASSERT_EQ(got.size(), 8u);
+    for (size_t j = 0; j < 8; ++j) EXPECT_EQ(got[j], std::min(std::max(x[j], -0.5f), 0.75f)) << j;
+    // A bound computed from constants (clip's scalar, ConvertLike'd) is not raised to [1, 1].
+    auto x2 = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 8});
+    auto bound = std::make_shared<ov::op::v0::Convert>(ov::op::v0::Constant::create(ov::element::f32, {}, {0.5f}), ov::element::f32);
+    auto clipped = std::make_shared<ov::op::v1::Minimum>(x2, bound);
+    auto other = std::make_shared<ov::Model>(ov::OutputVector{clipped->output(0)}, ov::ParameterVector{x2});
+    EXPECT_TRUE(workaround_facts(*other).empty());
+}
+
+// ReduceMin(Unsqueeze(x [2, 3, 4], -1), axes) without keep_dims (own random program, seed 30256):
+// PyTorch's shape for axes [-3, -2] is [2, 1].
+std::shared_ptr<ov::Model> reduce_of_unsqueeze(std::vector<int64_t> axes) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 3, 4});
+    auto raised = std::make_shared<ov::op::v0::Unsqueeze>(x, ov::op::v0::Constant::create(ov::element::i64, {}, {-1}));
+    auto reduced = std::make_shared<ov::op::v1::ReduceMin>(
+        raised, ov::op::v0::Constant::create(ov::element::i64, {axes.size()}, axes), false);
+    return std::make_shared<ov::Model>(ov::OutputVector{reduced->output(0)}, ov::ParameterVector{x});
+}
+
+TEST(OpenVINOFacts, ReduceAxesNegativeAfterUnsqueeze) {
+    std::vector<float> x(24);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i));
+    const std::string plain = compiled_output_shape(reduce_of_unsqueeze({-3, -2}), x);
+    const std::string positive = compiled_output_shape(reduce_of_unsqueeze({1, 2}), x);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": ReduceMin(Unsqueeze([2, 3, 4], -1), [-3, -2]) gives " << plain
+              << ", with axes [1, 2] " << positive << " (PyTorch [2,1])\n";
+    RecordProperty("reduce_negative_axes_shape", plain);
+    EXPECT_EQ(positive, "[2,1]");  // what the rewrite relies on
+
+    auto model = reduce_of_unsqueeze({-3, -2});
+    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"ReduceAxesNegativeAfterUnsqueeze"});
+    std::vector<float> got;
+    EXPECT_EQ(compiled_output_shape(model, x, &got), "[2,1]");
+    ASSERT_EQ(got.size(), 2u);
+    for (size_t b = 0; b < 2; ++b) {
+        EXPECT_EQ(got[b], *std::min_element(x.begin() + static_cast<long>(b * 12), x.begin() + static_cast<long>(b * 12 + 12))) << b;
+    }
+    EXPECT_TRUE(workaround_facts(*reduce_of_unsqueeze({1, 2})).empty());  // axes >= 0 are left alone
 }
 
 TEST(OpenVINOFacts, Atan2OfNegativeZero) {
