@@ -215,6 +215,18 @@ const std::vector<Fact>& all() {
          "Unsqueeze after the Reduce and keeps the axes, now counted from the end of the lower-rank x; ReduceSum, "
          "ReduceMax alike; some axes make compile_model throw)",
          "compile writes every Reduce's negative constant axes as non-negative ones (lower/plugin_workarounds)"},
+        {"TileRaisingRankUninitialised", "2026.4.1",
+         "a Tile whose repeats are longer than its input's rank and repeat four dims or more leaves its result "
+         "unwritten: Tile(x [5, 5, 2, 1], [1, 2, 2, 2, 2]) gives NaN and 1e37 for every value ([2, 2, 2, 2] with "
+         "[1, 1, 2, 2, 2, 2] alike; with the input reshaped to the repeats' rank first it is right; found by the random "
+         "run, own seed 31685: 2.4e38 for 1.42, exit 0)",
+         "compile gives the input of such a Tile its leading dims of 1 explicitly (an Unsqueeze; "
+         "lower/plugin_workarounds)"},
+        {"MaxOfAllInfinite", "2026.4.1",
+         "ReduceMax and MaxPool of a row or window that is all -inf give -3.4e38 (the lowest finite float), PyTorch -inf; "
+         "ReduceMin of all +inf gives 3.4e38 (f32; f16 is right; found by NNSmith, seed 20374: a max_pool2d of x / 0)",
+         "compile selects the infinity where the same Reduce or MaxPool of an indicator (x is not that infinity) is 0, "
+         "unless the input is a Relu, Sigmoid, Exp, ... that cannot hold it (lower/plugin_workarounds)"},
         {"Atan2OfNegativeZero", "2026.4.1",
          "atan2(-0.0, x) for x < 0 gives +pi; PyTorch gives -pi (which values are -0.0 is only known at run time: "
          "a truncated division, a product with 0 of a negative number)",

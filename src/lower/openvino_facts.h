@@ -105,7 +105,7 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types);
 // instead (lower/plugin_workarounds.h): AbsOfFoldedConstantRankOne, AbsOfConcatRankOne,
 // InterpolateToSizeOneAtOrigin, DilatedUnitKernelCrash, TransposeOfUnitDimsAfterReduce,
 // ReshapeBroadcastRankLost, ReshapeAfterReduceLost, ClampOfBroadcastRankLost,
-// ReduceAxesNegativeAfterUnsqueeze.
+// ReduceAxesNegativeAfterUnsqueeze, TileRaisingRankUninitialised, MaxOfAllInfinite.
 const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph);
 
 }  // namespace pt2ov::lower::openvino_facts

@@ -1,12 +1,33 @@
 #include "lower/plugin_workarounds.h"
 
+#include <cmath>
+#include <limits>
+
 #include "lower/decoder.h"
 #include "lower/openvino_facts.h"
 #include "openvino/core/graph_util.hpp"
 #include "openvino/op/abs.hpp"
 #include "openvino/op/concat.hpp"
 #include "openvino/op/constant.hpp"
+#include "openvino/op/abs.hpp"
+#include "openvino/op/clamp.hpp"
+#include "openvino/op/convert.hpp"
+#include "openvino/op/elu.hpp"
+#include "openvino/op/exp.hpp"
+#include "openvino/op/greater.hpp"
+#include "openvino/op/hsigmoid.hpp"
+#include "openvino/op/max_pool.hpp"
 #include "openvino/op/maximum.hpp"
+#include "openvino/op/not_equal.hpp"
+#include "openvino/op/reduce_max.hpp"
+#include "openvino/op/reduce_min.hpp"
+#include "openvino/op/relu.hpp"
+#include "openvino/op/select.hpp"
+#include "openvino/op/sigmoid.hpp"
+#include "openvino/op/softmax.hpp"
+#include "openvino/op/softplus.hpp"
+#include "openvino/op/tile.hpp"
+#include "openvino/op/util/max_pool_base.hpp"
 #include "openvino/op/minimum.hpp"
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/squeeze.hpp"
@@ -240,6 +261,84 @@ bool non_negative_reduce_axes(const std::shared_ptr<ov::Node>& op, std::vector<W
     return true;
 }
 
+// TileRaisingRankUninitialised: a Tile whose repeats are longer than its input's rank, repeating
+// four dims or more, left most of its result unwritten: Tile(x [5, 5, 2, 1], [1, 2, 2, 2, 2])
+// gave NaN and 1e37 for every value. With the input given the repeats' rank first (its leading
+// dims of 1, as Tile adds them anyway) it is right.
+bool raise_tile_input(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    auto tile = ov::as_type_ptr<ov::op::v0::Tile>(op);
+    if (!tile || openvino_facts::ignored("TileRaisingRankUninitialised")) return false;
+    const auto rank = tile->get_input_partial_shape(0).rank();
+    const auto& repeats = tile->get_input_partial_shape(1);
+    if (rank.is_dynamic() || repeats.is_dynamic() || repeats.rank().get_length() != 1) return false;
+    const int64_t length = repeats[0].get_length();
+    if (length <= rank.get_length()) return false;
+    std::vector<int64_t> leading(static_cast<size_t>(length - rank.get_length()));
+    for (size_t k = 0; k < leading.size(); ++k) leading[k] = static_cast<int64_t>(k);
+    auto axes = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{leading.size()}, leading);
+    auto raised = std::make_shared<ov::op::v0::Unsqueeze>(tile->input_value(0), axes);
+    tag_like(axes, tile);
+    tag_like(raised, tile);
+    tile->input(0).replace_source_output(raised);
+    made.push_back({"TileRaisingRankUninitialised", tile->get_friendly_name()});
+    return true;
+}
+
+// MaxOfAllInfinite: ReduceMax and MaxPool start from the lowest finite float, so a row or window
+// of -inf alone gives -3.4e38, PyTorch -inf (ReduceMin of +inf alone: 3.4e38). Which rows are all
+// infinite is known only at run time: the same Reduce (or pool) of an indicator, 1 where x is not
+// that infinity and 0 where it is, is 0 exactly where the result must be the infinity. An input
+// that cannot hold that infinity (a Relu, Sigmoid, Exp, ... before it) is left alone.
+bool never_infinite(const ov::Output<ov::Node>& output, bool negative) {
+    const auto* node = output.get_node();
+    if (ov::is_type<ov::op::v0::Sigmoid>(node) || ov::is_type<ov::op::v5::HSigmoid>(node) ||
+        ov::is_type<ov::op::v1::Softmax>(node) || ov::is_type<ov::op::v8::Softmax>(node))
+        return true;
+    if (auto clamp = ov::as_type<const ov::op::v0::Clamp>(node))
+        return negative ? std::isfinite(clamp->get_min()) : std::isfinite(clamp->get_max());
+    if (!negative) return false;
+    return ov::is_type<ov::op::v0::Relu>(node) || ov::is_type<ov::op::v0::Exp>(node) ||
+           ov::is_type<ov::op::v0::Abs>(node) || ov::is_type<ov::op::v4::SoftPlus>(node) ||
+           ov::is_type<ov::op::v0::Elu>(node);
+}
+
+bool keep_infinite_extremes(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    const bool is_pool = ov::is_type<ov::op::util::MaxPoolBase>(op);
+    const bool is_max = is_pool || ov::is_type<ov::op::v1::ReduceMax>(op);
+    if (!is_max && !ov::is_type<ov::op::v1::ReduceMin>(op)) return false;
+    if (openvino_facts::ignored("MaxOfAllInfinite")) return false;
+    const auto type = op->get_input_element_type(0);
+    if (type != ov::element::f32 && type != ov::element::f64) return false;
+    const auto x = op->input_value(0);
+    if (never_infinite(x, is_max)) return false;
+    const auto y = op->output(0);
+    const auto users = y.get_target_inputs();
+    if (users.empty()) return false;
+    const double infinity = is_max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    // Given in the constant's own type: Constant::create refuses a double infinity for f32.
+    auto inf = type == ov::element::f32
+                   ? ov::op::v0::Constant::create(type, ov::Shape{}, std::vector<float>{static_cast<float>(infinity)})
+                   : ov::op::v0::Constant::create(type, ov::Shape{}, std::vector<double>{infinity});
+    auto finite = std::make_shared<ov::op::v1::NotEqual>(x, inf);
+    auto indicator = std::make_shared<ov::op::v0::Convert>(finite, type);
+    std::shared_ptr<ov::Node> any;
+    if (is_pool) {
+        any = op->clone_with_new_inputs({indicator});
+    } else {
+        auto reduce = ov::as_type_ptr<ov::op::util::ArithmeticReductionKeepDims>(op);
+        any = std::make_shared<ov::op::v1::ReduceMax>(indicator, op->input_value(1), reduce->get_keep_dims());
+    }
+    auto zero = ov::op::v0::Constant::create(type, ov::Shape{}, {0.0});
+    auto some_finite = std::make_shared<ov::op::v1::Greater>(any->output(0), zero);
+    auto fixed = std::make_shared<ov::op::v1::Select>(some_finite, y, inf);
+    for (const auto& node : std::vector<std::shared_ptr<ov::Node>>{inf, finite, indicator, any, zero, some_finite, fixed})
+        tag_like(node, op);
+    any->set_friendly_name(op->get_friendly_name() + "/any_not_infinite");
+    for (auto user : users) user.replace_source_output(fixed);
+    made.push_back({"MaxOfAllInfinite", op->get_friendly_name()});
+    return true;
+}
+
 // ReshapeAfterReduceLost: a Reshape (or Transpose, Squeeze, Unsqueeze) that moves dims of size 1
 // right after a Reduce without keep_dims came back with the Reduce's shape. The same Reduce with
 // keep_dims gives the same values in the same order with the reduced dims as 1s; a Reshape to the
@@ -292,10 +391,15 @@ std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
         replaced |= reshape_unit_dim_transpose(op, made);
         replaced |= raise_broadcast_rank(op, made);
         replaced |= scalar_unit_bounds(op, made);
+        replaced |= raise_tile_input(op, made);
         use_half_pixel(op, made);
         undilate_unit_kernel_dims(op, made);
     }
     if (replaced) model.validate_nodes_and_infer_types();
+    // After the rewrites above, so that it wraps the Reduces they made (keep_dims ones).
+    bool wrapped = false;
+    for (const auto& op : model.get_ordered_ops()) wrapped |= keep_infinite_extremes(op, made);
+    if (wrapped) model.validate_nodes_and_infer_types();
     return made;
 }
 

@@ -35,7 +35,11 @@ struct Workaround {
 //  - ClampOfBroadcastRankLost: a constant operand of Maximum or Minimum whose dims are all 1,
 //    beside an operand of the result's rank, is given as a scalar (ReshapeBroadcastRankLost no
 //    longer raises an operand computed from constants alone);
-//  - ReduceAxesNegativeAfterUnsqueeze: a Reduce's negative constant axes are written >= 0.
+//  - ReduceAxesNegativeAfterUnsqueeze: a Reduce's negative constant axes are written >= 0;
+//  - TileRaisingRankUninitialised: a Tile whose repeats are longer than its input's rank gets
+//    that input's leading dims of 1 explicitly (an Unsqueeze);
+//  - MaxOfAllInfinite: a floating ReduceMax or MaxPool (ReduceMin) gives -inf (+inf) where the
+//    same op of the indicator "x is not that infinity" is 0, unless its input cannot hold it.
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
 
 }  // namespace pt2ov::lower

@@ -881,3 +881,56 @@ register(
         "bounds of dims 1 are given as scalars.",
     )
 )
+
+
+class TileRaisingRank(nn.Module):
+    """tile with more repeats than dims, repeating four of them (found by our random programs,
+    seed 31685), beside a tile of as many repeats as dims."""
+
+    def forward(self, x):
+        return x.tile([1, 2, 2, 2, 2]), x.tile([2, 1, 1, 2])
+
+
+def _tile_inputs(variant):
+    g = torch.Generator().manual_seed(31685 + variant)
+    return (torch.randn(5, 5, 2, 1, generator=g),)
+
+
+register(
+    ModelCase(
+        name="tile_raising_rank",
+        make_module=lambda: TileRaisingRank().eval(),
+        make_inputs=_tile_inputs,
+        exact_outputs=(0, 1),
+        notes="x.tile([1, 2, 2, 2, 2]) of [5, 5, 2, 1]: OpenVINO 2026.4.1 left the result unwritten (NaN, 1e37; 2.4e38 "
+        "for 1.42 in the random program, exit 0; openvino_facts TileRaisingRankUninitialised); the Tile's input now "
+        "gets its leading dims of 1 explicitly in the converted model.",
+    )
+)
+
+
+class MaxOfMinusInfinity(nn.Module):
+    """max_pool2d, amax and amin of rows that are all infinite, as x / 0 makes them (found by
+    NNSmith, seed 20374), beside a max_pool2d after a relu."""
+
+    def forward(self, x, d):
+        q = x / d
+        return (torch.nn.functional.max_pool2d(q, [1, 2], [1, 1], [0, 1]), q.amax(dim=-1), q.amin(dim=-1),
+                torch.nn.functional.max_pool2d(torch.relu(q), [1, 2]))
+
+
+def _minus_infinity_inputs(variant):
+    x = torch.tensor([[-1.0, -2.0, -3.0, -0.5], [1.0, 2.0, 3.0, 0.5], [2.0, -1.0, 4.0, 8.0 + variant]])
+    return (x.reshape(1, 1, 3, 4), torch.tensor([[0.0], [0.0], [1.0]]))
+
+
+register(
+    ModelCase(
+        name="max_of_minus_infinity",
+        make_module=lambda: MaxOfMinusInfinity().eval(),
+        make_inputs=_minus_infinity_inputs,
+        notes="max_pool2d, amax of rows of -inf (amin of +inf): OpenVINO 2026.4.1 gave -3.4e38 for -inf (3.4e38 for "
+        "inf; openvino_facts MaxOfAllInfinite), exit 0; the converted model now selects the infinity where the same "
+        "op of an indicator is 0 (not after a relu, which cannot give -inf).",
+    )
+)

@@ -32,6 +32,9 @@
 #include "lower/plugin_workarounds.h"
 #include "openvino/op/interpolate.hpp"
 #include "openvino/op/minimum.hpp"
+#include "openvino/op/negative.hpp"
+#include "openvino/op/max_pool.hpp"
+#include "openvino/op/tile.hpp"
 #include "openvino/op/unsqueeze.hpp"
 #include "openvino/op/reduce_min.hpp"
 #include "openvino/op/maximum.hpp"
@@ -1637,7 +1640,8 @@ TEST(OpenVINOFacts, TransposeOfUnitDimsAfterReduce) {
     RecordProperty("reduce_transpose_shape", plain);
 
     auto model = reduce_then_transpose();
-    EXPECT_EQ(workaround_facts(*model), (std::vector<std::string>{"ReshapeAfterReduceLost", "TransposeOfUnitDimsAfterReduce"}));
+    EXPECT_EQ(workaround_facts(*model),
+              (std::vector<std::string>{"ReshapeAfterReduceLost", "TransposeOfUnitDimsAfterReduce", "MaxOfAllInfinite"}));
     std::vector<float> got;
     EXPECT_EQ(compiled_output_shape(model, x, &got), "[1,7,5]");
     ASSERT_EQ(got.size(), 35u);
@@ -1767,14 +1771,92 @@ TEST(OpenVINOFacts, ReduceAxesNegativeAfterUnsqueeze) {
     EXPECT_EQ(positive, "[2,1]");  // what the rewrite relies on
 
     auto model = reduce_of_unsqueeze({-3, -2});
-    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"ReduceAxesNegativeAfterUnsqueeze"});
+    // (MaxOfAllInfinite wraps every floating ReduceMin as well.)
+    EXPECT_EQ(workaround_facts(*model), (std::vector<std::string>{"ReduceAxesNegativeAfterUnsqueeze", "MaxOfAllInfinite"}));
     std::vector<float> got;
     EXPECT_EQ(compiled_output_shape(model, x, &got), "[2,1]");
     ASSERT_EQ(got.size(), 2u);
     for (size_t b = 0; b < 2; ++b) {
         EXPECT_EQ(got[b], *std::min_element(x.begin() + static_cast<long>(b * 12), x.begin() + static_cast<long>(b * 12 + 12))) << b;
     }
-    EXPECT_TRUE(workaround_facts(*reduce_of_unsqueeze({1, 2})).empty());  // axes >= 0 are left alone
+    // Axes >= 0 are left alone.
+    EXPECT_EQ(workaround_facts(*reduce_of_unsqueeze({1, 2})), std::vector<std::string>{"MaxOfAllInfinite"});
+}
+
+// Tile(x [5, 5, 2, 1], [1, 2, 2, 2, 2]) (own random program, seed 31685): PyTorch's x.tile.
+std::shared_ptr<ov::Model> tile_raising_rank() {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{5, 5, 2, 1});
+    auto tiled = std::make_shared<ov::op::v0::Tile>(x, ov::op::v0::Constant::create(ov::element::i64, {5}, {1, 2, 2, 2, 2}));
+    return std::make_shared<ov::Model>(ov::OutputVector{tiled->output(0)}, ov::ParameterVector{x});
+}
+
+size_t wrong_tile_values(const std::shared_ptr<ov::Model>& model, const std::vector<float>& x) {
+    std::vector<float> got;
+    if (compiled_output_shape(model, x, &got) != "[1,10,10,4,2]") return got.size() + 1;
+    size_t wrong = 0;
+    for (size_t a = 0; a < 10; ++a)
+        for (size_t b = 0; b < 10; ++b)
+            for (size_t c = 0; c < 4; ++c)
+                for (size_t d = 0; d < 2; ++d)
+                    wrong += got[((a * 10 + b) * 4 + c) * 2 + d] != x[((a % 5) * 5 + b % 5) * 2 + c % 2];
+    return wrong;
+}
+
+TEST(OpenVINOFacts, TileRaisingRankUninitialised) {
+    std::vector<float> x(50);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i));
+    const size_t plain = wrong_tile_values(tile_raising_rank(), x);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": Tile([5, 5, 2, 1], [1, 2, 2, 2, 2]) gets " << plain
+              << " of 800 values wrong\n";
+    RecordProperty("tile_raising_rank_wrong", std::to_string(plain));
+
+    auto model = tile_raising_rank();
+    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"TileRaisingRankUninitialised"});
+    EXPECT_EQ(wrong_tile_values(model, x), 0u);
+}
+
+// ReduceMax over the last dim and MaxPool [1, 2] of rows that are all -inf, and ReduceMin of a
+// row of +inf (NNSmith, seed 20374): PyTorch gives the infinities.
+std::shared_ptr<ov::Model> extremes_of_infinities() {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 4});
+    auto axis = ov::op::v0::Constant::create(ov::element::i64, {1}, {1});
+    auto most = std::make_shared<ov::op::v1::ReduceMax>(x, axis, false);
+    auto least = std::make_shared<ov::op::v1::ReduceMin>(std::make_shared<ov::op::v0::Negative>(x), axis, false);
+    auto rows = std::make_shared<ov::op::v1::Reshape>(x, ov::op::v0::Constant::create(ov::element::i64, {3}, {1, 2, 4}), false);
+    auto pooled = std::make_shared<ov::op::v8::MaxPool>(rows, ov::Strides{2}, ov::Strides{1}, ov::Shape{0}, ov::Shape{0},
+                                                        ov::Shape{2});
+    auto flat = std::make_shared<ov::op::v1::Reshape>(pooled->output(0), ov::op::v0::Constant::create(ov::element::i64, {1}, {4}),
+                                                      false);
+    auto all = std::make_shared<ov::op::v0::Concat>(ov::OutputVector{most, least, flat}, 0);
+    return std::make_shared<ov::Model>(ov::OutputVector{all->output(0)}, ov::ParameterVector{x});
+}
+
+TEST(OpenVINOFacts, MaxOfAllInfinite) {
+    const float inf = std::numeric_limits<float>::infinity();
+    // Row 0: all -inf; row 1: -inf and 2 and the lowest finite float.
+    const std::vector<float> x = {-inf, -inf, -inf, -inf, -inf, 2.0f, -inf, std::numeric_limits<float>::lowest()};
+    const std::vector<float> want = {-inf, 2.0f, inf, -2.0f, -inf, -inf, 2.0f, std::numeric_limits<float>::lowest()};
+    auto values_of = [&](const std::shared_ptr<ov::Model>& model) {
+        std::vector<float> got;
+        compiled_output_shape(model, x, &got);
+        return got;
+    };
+    const auto plain = values_of(extremes_of_infinities());
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": ReduceMax, ReduceMin(-x) and MaxPool of -inf rows give ["
+              << plain[0] << ", " << plain[2] << ", " << plain[4] << "] (PyTorch [-inf, inf, -inf])\n";
+    RecordProperty("max_of_minus_infinity", std::to_string(plain[0]));
+
+    auto model = extremes_of_infinities();
+    EXPECT_EQ(workaround_facts(*model), (std::vector<std::string>{"MaxOfAllInfinite", "MaxOfAllInfinite", "MaxOfAllInfinite"}));
+    const auto got = values_of(model);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t j = 0; j < want.size(); ++j) EXPECT_EQ(got[j], want[j]) << j;
+    // An input that cannot be -inf is left alone.
+    auto y = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 3});
+    auto most = std::make_shared<ov::op::v1::ReduceMax>(std::make_shared<ov::op::v0::Relu>(y),
+                                                        ov::op::v0::Constant::create(ov::element::i64, {1}, {1}), false);
+    auto other = std::make_shared<ov::Model>(ov::OutputVector{most->output(0)}, ov::ParameterVector{y});
+    EXPECT_TRUE(workaround_facts(*other).empty());
 }
 
 TEST(OpenVINOFacts, Atan2OfNegativeZero) {
