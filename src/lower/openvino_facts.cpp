@@ -200,8 +200,33 @@ const std::vector<Fact>& all() {
          "an elementwise op broadcasting a reshaped tensor to a higher rank against a constant of dims 1 comes back "
          "at the lower rank: Minimum(Reshape(x [1, 7, 1, 32], [224]), Constant [1, 1, 1, 1]) gives [224], not "
          "[1, 1, 1, 224] (Add, Maximum alike, int32 and f32)",
-         "compile gives the lower-rank operand of every elementwise op its leading dims of 1 explicitly "
-         "(lower/plugin_workarounds)"},
+         "compile gives the lower-rank operand of every elementwise op its leading dims of 1 explicitly, unless it "
+         "is computed from constants alone (lower/plugin_workarounds)"},
+        {"ClampOfBroadcastRankLost", "2026.4.1",
+         "Minimum(Maximum(Broadcast(x [56], [1, 56]), c), c) with constants c of shape [1, 1] (clamp of an expand "
+         "that adds leading dims, with [1, 1] bounds) comes back at x's rank: [56], not [1, 56] (f32 and int32, "
+         "[59] to [1, 1, 1, 59] alike); with scalar bounds it is right (found by NNSmith, seeds 32587 and 20941, where "
+         "the ReshapeBroadcastRankLost rewrite had raised clip's scalar bounds to [1, 1])",
+         "compile gives a constant operand of Maximum or Minimum whose dims are all 1 as a scalar when the other "
+         "operand has the result's rank (lower/plugin_workarounds)"},
+        {"ReduceAxesNegativeAfterUnsqueeze", "2026.4.1",
+         "a Reduce with negative axes right after an Unsqueeze (or a Reshape that only adds dims of 1) reduces the "
+         "wrong dims: ReduceMin(Unsqueeze(x [2, 3, 4], -1), [-3, -2]) gives [4, 1], not [2, 1] (the plugin moves the "
+         "Unsqueeze after the Reduce and keeps the axes, now counted from the end of the lower-rank x; ReduceSum, "
+         "ReduceMax alike; some axes make compile_model throw)",
+         "compile writes every Reduce's negative constant axes as non-negative ones (lower/plugin_workarounds)"},
+        {"TileRaisingRankUninitialised", "2026.4.1",
+         "a Tile whose repeats are longer than its input's rank and repeat four dims or more leaves its result "
+         "unwritten: Tile(x [5, 5, 2, 1], [1, 2, 2, 2, 2]) gives NaN and 1e37 for every value ([2, 2, 2, 2] with "
+         "[1, 1, 2, 2, 2, 2] alike; with the input reshaped to the repeats' rank first it is right; found by the random "
+         "run, own seed 31685: 2.4e38 for 1.42, exit 0)",
+         "compile gives the input of such a Tile its leading dims of 1 explicitly (an Unsqueeze; "
+         "lower/plugin_workarounds)"},
+        {"MaxOfAllInfinite", "2026.4.1",
+         "ReduceMax and MaxPool of a row or window that is all -inf give -3.4e38 (the lowest finite float), PyTorch -inf; "
+         "ReduceMin of all +inf gives 3.4e38 (f32; f16 is right; found by NNSmith, seed 20374: a max_pool2d of x / 0)",
+         "compile selects the infinity where the same Reduce or MaxPool of an indicator (x is not that infinity) is 0, "
+         "unless the input is a Relu, Sigmoid, Exp, ... that cannot hold it (lower/plugin_workarounds)"},
         {"Atan2OfNegativeZero", "2026.4.1",
          "atan2(-0.0, x) for x < 0 gives +pi; PyTorch gives -pi (which values are -0.0 is only known at run time: "
          "a truncated division, a product with 0 of a negative number)",
@@ -261,11 +286,6 @@ const std::vector<Fact>& all() {
          "rank 2 and 4, float, dim 0 and a batch of 1 are right); the rewrite to rank 4 is folded back",
          "an integer sum, prod, amax, amin, max.dim or min.dim of a rank-3 input whose dims leave out dim 0 "
          "runs on pt2ov's CPU kernels"},
-        {"TileToHigherRankGarbage", "2026.4.1",
-         "a Tile with more repeats than its data has dims gives garbage (NaN, 0) for every value when it raises "
-         "rank 4 or 5 by one or two with three or more dims repeated: Tile(x [2, 3, 2, 5], [1, 1, 2, 2, 2]) "
-         "(x.repeat(1, 1, 2, 2, 2)); 48 of 840 rank/repeat combinations tried",
-         "compile gives such a Tile's data its leading dims of 1 explicitly, an Unsqueeze (lower/plugin_workarounds)"},
         {"UnitConvolutionStridedPaddedShape", "2026.4.1",
          "a convolution whose kernel is 1 in every spatial dim, with a stride above 1 and padding above 0, after "
          "an activation, comes back with the wrong shape: Conv2d(4, 4, 1, stride=2, padding=1)(relu(x)) on "

@@ -104,7 +104,8 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types);
 // Faults an equivalent model avoids on OpenVINO itself are rewritten in the converted model
 // instead (lower/plugin_workarounds.h): AbsOfFoldedConstantRankOne, AbsOfConcatRankOne,
 // InterpolateToSizeOneAtOrigin, DilatedUnitKernelCrash, TransposeOfUnitDimsAfterReduce,
-// ReshapeBroadcastRankLost.
+// ReshapeBroadcastRankLost, ReshapeAfterReduceLost, ClampOfBroadcastRankLost,
+// ReduceAxesNegativeAfterUnsqueeze, TileRaisingRankUninitialised, MaxOfAllInfinite.
 const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph);
 
 }  // namespace pt2ov::lower::openvino_facts

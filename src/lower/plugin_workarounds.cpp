@@ -1,5 +1,8 @@
 #include "lower/plugin_workarounds.h"
 
+#include <cmath>
+#include <limits>
+
 #include "lower/decoder.h"
 #include "lower/openvino_facts.h"
 #include "openvino/core/graph_util.hpp"
@@ -11,6 +14,27 @@
 #include "openvino/op/add.hpp"
 #include "openvino/op/mvn.hpp"
 #include "openvino/op/shape_of.hpp"
+#include "openvino/op/abs.hpp"
+#include "openvino/op/clamp.hpp"
+#include "openvino/op/convert.hpp"
+#include "openvino/op/elu.hpp"
+#include "openvino/op/exp.hpp"
+#include "openvino/op/greater.hpp"
+#include "openvino/op/hsigmoid.hpp"
+#include "openvino/op/max_pool.hpp"
+#include "openvino/op/maximum.hpp"
+#include "openvino/op/not_equal.hpp"
+#include "openvino/op/reduce_max.hpp"
+#include "openvino/op/reduce_min.hpp"
+#include "openvino/op/relu.hpp"
+#include "openvino/op/select.hpp"
+#include "openvino/op/sigmoid.hpp"
+#include "openvino/op/softmax.hpp"
+#include "openvino/op/softplus.hpp"
+#include "openvino/op/tile.hpp"
+#include "openvino/op/util/max_pool_base.hpp"
+#include "openvino/op/minimum.hpp"
+#include "openvino/op/parameter.hpp"
 #include "openvino/op/squeeze.hpp"
 #include "openvino/op/unsqueeze.hpp"
 #include "openvino/op/util/convolution_base.hpp"
@@ -18,11 +42,14 @@
 #include "openvino/op/util/arithmetic_reductions_keep_dims.hpp"
 #include "openvino/op/util/logical_reduction_keep_dims.hpp"
 #include "openvino/op/reshape.hpp"
-#include "openvino/op/tile.hpp"
 #include "openvino/op/transpose.hpp"
 #include "openvino/op/util/binary_elementwise_arithmetic.hpp"
 #include "openvino/op/util/binary_elementwise_comparison.hpp"
 #include "openvino/op/util/binary_elementwise_logical.hpp"
+#include "openvino/op/random_uniform.hpp"
+#include "openvino/op/util/framework_node.hpp"
+#include "openvino/op/util/multi_subgraph_base.hpp"
+#include "openvino/op/util/read_value_base.hpp"
 
 namespace pt2ov::lower {
 
@@ -135,6 +162,20 @@ bool reshape_unit_dim_transpose(const std::shared_ptr<ov::Node>& op, std::vector
     return true;
 }
 
+// Whether `output` is computed from Constants alone (a Constant, or a Convert, Unsqueeze, ... of
+// Constants): the plugin folds such an expression into a Constant when it compiles.
+bool from_constants_alone(const ov::Output<ov::Node>& output, int depth = 0) {
+    const auto* node = output.get_node();
+    if (ov::is_type<ov::op::v0::Constant>(node)) return true;
+    if (depth > 8 || node->get_input_size() == 0 || ov::is_type<ov::op::v0::Parameter>(node) ||
+        ov::is_type<ov::op::util::ReadValueBase>(node) || ov::is_type<ov::op::util::MultiSubGraphOp>(node) ||
+        ov::is_type<ov::op::util::FrameworkNode>(node) || ov::is_type<ov::op::v8::RandomUniform>(node))
+        return false;
+    for (const auto& input : node->input_values())
+        if (!from_constants_alone(input, depth + 1)) return false;
+    return true;
+}
+
 // ReshapeBroadcastRankLost: an elementwise op that broadcasts a reshaped tensor to a higher rank
 // against a constant of dims 1 came back at the reshaped tensor's rank. With the lower-rank
 // operand given its leading dims of 1 explicitly (NumPy broadcasting adds them anyway), both
@@ -151,7 +192,9 @@ bool raise_broadcast_rank(const std::shared_ptr<ov::Node>& op, std::vector<Worka
     for (size_t i = 0; i < 2; ++i) {
         const auto rank = op->get_input_partial_shape(i).rank();
         if (rank.is_dynamic() || rank.get_length() >= out_rank.get_length()) continue;
-        if (ov::is_type<ov::op::v0::Constant>(op->get_input_node_shared_ptr(i))) continue;  // folded anyway
+        // A constant operand is folded anyway; raised, a scalar would become a [1, ..., 1] constant,
+        // which is what ClampOfBroadcastRankLost needs.
+        if (from_constants_alone(op->input_value(i))) continue;
         std::vector<int64_t> leading(static_cast<size_t>(out_rank.get_length() - rank.get_length()));
         for (size_t k = 0; k < leading.size(); ++k) leading[k] = static_cast<int64_t>(k);
         auto axes = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{leading.size()}, leading);
@@ -163,6 +206,142 @@ bool raise_broadcast_rank(const std::shared_ptr<ov::Node>& op, std::vector<Worka
     }
     if (changed) made.push_back({"ReshapeBroadcastRankLost", op->get_friendly_name()});
     return changed;
+}
+
+// ClampOfBroadcastRankLost: Minimum(Maximum(Broadcast(x [56], [1, 56]), c), c) with constants c of
+// shape [1, 1] came back at x's rank ([56]); with scalar bounds it keeps [1, 56]. A constant
+// operand of Maximum or Minimum whose dims are all 1, beside an operand of the result's rank,
+// broadcasts as a scalar would, so it is given as one.
+bool scalar_unit_bounds(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    if (!ov::is_type<ov::op::v1::Maximum>(op) && !ov::is_type<ov::op::v1::Minimum>(op)) return false;
+    if (openvino_facts::ignored("ClampOfBroadcastRankLost")) return false;
+    if (op->get_autob().m_type != ov::op::AutoBroadcastType::NUMPY) return false;
+    const auto out_rank = op->get_output_partial_shape(0).rank();
+    if (out_rank.is_dynamic()) return false;
+    bool changed = false;
+    for (size_t i = 0; i < 2; ++i) {
+        const auto& shape = op->get_input_partial_shape(i);
+        const auto& other = op->get_input_partial_shape(1 - i);
+        if (shape.is_dynamic() || shape.rank().get_length() == 0 || other.rank() != out_rank) continue;
+        const auto dims = shape.to_shape();
+        if (ov::shape_size(dims) != 1 || !from_constants_alone(op->input_value(i))) continue;
+        if (from_constants_alone(op->input_value(1 - i))) continue;  // the whole op is folded
+        auto empty = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{0}, std::vector<int64_t>{});
+        auto scalar = std::make_shared<ov::op::v1::Reshape>(op->input_value(i), empty, false);
+        tag_like(empty, op);
+        tag_like(scalar, op);
+        op->input(i).replace_source_output(scalar);
+        changed = true;
+    }
+    if (changed) made.push_back({"ClampOfBroadcastRankLost", op->get_friendly_name()});
+    return changed;
+}
+
+// ReduceAxesNegativeAfterUnsqueeze: the plugin's PullReshapeThroughReduce and
+// PullUnsqueezeThroughReduce move an Unsqueeze (or a Reshape that only adds dims of 1) from before
+// a Reduce to after it, and keep the Reduce's axes Constant as it was when no axis before the
+// added dims moves: negative axes then count from the end of the lower-rank input. The same
+// axes counted from the start are the same Reduce and survive the move.
+bool non_negative_reduce_axes(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    if (!ov::is_type<ov::op::util::ArithmeticReductionKeepDims>(op) &&
+        !ov::is_type<ov::op::util::LogicalReductionKeepDims>(op))
+        return false;
+    if (openvino_facts::ignored("ReduceAxesNegativeAfterUnsqueeze")) return false;
+    auto axes = ov::as_type_ptr<ov::op::v0::Constant>(op->get_input_node_shared_ptr(1));
+    const auto rank = op->get_input_partial_shape(0).rank();
+    if (!axes || rank.is_dynamic()) return false;
+    auto values = axes->cast_vector<int64_t>();
+    bool negative = false;
+    for (auto& axis : values) {
+        if (axis >= 0) continue;
+        if (axis < -rank.get_length()) return false;  // invalid: leave the error to OpenVINO
+        axis += rank.get_length();
+        negative = true;
+    }
+    if (!negative) return false;
+    auto written = ov::op::v0::Constant::create(axes->get_element_type(), axes->get_shape(), values);
+    tag_like(written, op);
+    op->input(1).replace_source_output(written);
+    made.push_back({"ReduceAxesNegativeAfterUnsqueeze", op->get_friendly_name()});
+    return true;
+}
+
+// TileRaisingRankUninitialised: a Tile whose repeats are longer than its input's rank, repeating
+// four dims or more, left most of its result unwritten: Tile(x [5, 5, 2, 1], [1, 2, 2, 2, 2])
+// gave NaN and 1e37 for every value. With the input given the repeats' rank first (its leading
+// dims of 1, as Tile adds them anyway) it is right.
+bool raise_tile_input(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    auto tile = ov::as_type_ptr<ov::op::v0::Tile>(op);
+    if (!tile || openvino_facts::ignored("TileRaisingRankUninitialised")) return false;
+    const auto rank = tile->get_input_partial_shape(0).rank();
+    const auto& repeats = tile->get_input_partial_shape(1);
+    if (rank.is_dynamic() || repeats.is_dynamic() || repeats.rank().get_length() != 1) return false;
+    const int64_t length = repeats[0].get_length();
+    if (length <= rank.get_length()) return false;
+    std::vector<int64_t> leading(static_cast<size_t>(length - rank.get_length()));
+    for (size_t k = 0; k < leading.size(); ++k) leading[k] = static_cast<int64_t>(k);
+    auto axes = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{leading.size()}, leading);
+    auto raised = std::make_shared<ov::op::v0::Unsqueeze>(tile->input_value(0), axes);
+    tag_like(axes, tile);
+    tag_like(raised, tile);
+    tile->input(0).replace_source_output(raised);
+    made.push_back({"TileRaisingRankUninitialised", tile->get_friendly_name()});
+    return true;
+}
+
+// MaxOfAllInfinite: ReduceMax and MaxPool start from the lowest finite float, so a row or window
+// of -inf alone gives -3.4e38, PyTorch -inf (ReduceMin of +inf alone: 3.4e38). Which rows are all
+// infinite is known only at run time: the same Reduce (or pool) of an indicator, 1 where x is not
+// that infinity and 0 where it is, is 0 exactly where the result must be the infinity. An input
+// that cannot hold that infinity (a Relu, Sigmoid, Exp, ... before it) is left alone.
+bool never_infinite(const ov::Output<ov::Node>& output, bool negative) {
+    const auto* node = output.get_node();
+    if (ov::is_type<ov::op::v0::Sigmoid>(node) || ov::is_type<ov::op::v5::HSigmoid>(node) ||
+        ov::is_type<ov::op::v1::Softmax>(node) || ov::is_type<ov::op::v8::Softmax>(node))
+        return true;
+    if (auto clamp = ov::as_type<const ov::op::v0::Clamp>(node))
+        return negative ? std::isfinite(clamp->get_min()) : std::isfinite(clamp->get_max());
+    if (!negative) return false;
+    return ov::is_type<ov::op::v0::Relu>(node) || ov::is_type<ov::op::v0::Exp>(node) ||
+           ov::is_type<ov::op::v0::Abs>(node) || ov::is_type<ov::op::v4::SoftPlus>(node) ||
+           ov::is_type<ov::op::v0::Elu>(node);
+}
+
+bool keep_infinite_extremes(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    const bool is_pool = ov::is_type<ov::op::util::MaxPoolBase>(op);
+    const bool is_max = is_pool || ov::is_type<ov::op::v1::ReduceMax>(op);
+    if (!is_max && !ov::is_type<ov::op::v1::ReduceMin>(op)) return false;
+    if (openvino_facts::ignored("MaxOfAllInfinite")) return false;
+    const auto type = op->get_input_element_type(0);
+    if (type != ov::element::f32 && type != ov::element::f64) return false;
+    const auto x = op->input_value(0);
+    if (never_infinite(x, is_max)) return false;
+    const auto y = op->output(0);
+    const auto users = y.get_target_inputs();
+    if (users.empty()) return false;
+    const double infinity = is_max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    // Given in the constant's own type: Constant::create refuses a double infinity for f32.
+    auto inf = type == ov::element::f32
+                   ? ov::op::v0::Constant::create(type, ov::Shape{}, std::vector<float>{static_cast<float>(infinity)})
+                   : ov::op::v0::Constant::create(type, ov::Shape{}, std::vector<double>{infinity});
+    auto finite = std::make_shared<ov::op::v1::NotEqual>(x, inf);
+    auto indicator = std::make_shared<ov::op::v0::Convert>(finite, type);
+    std::shared_ptr<ov::Node> any;
+    if (is_pool) {
+        any = op->clone_with_new_inputs({indicator});
+    } else {
+        auto reduce = ov::as_type_ptr<ov::op::util::ArithmeticReductionKeepDims>(op);
+        any = std::make_shared<ov::op::v1::ReduceMax>(indicator, op->input_value(1), reduce->get_keep_dims());
+    }
+    auto zero = ov::op::v0::Constant::create(type, ov::Shape{}, {0.0});
+    auto some_finite = std::make_shared<ov::op::v1::Greater>(any->output(0), zero);
+    auto fixed = std::make_shared<ov::op::v1::Select>(some_finite, y, inf);
+    for (const auto& node : std::vector<std::shared_ptr<ov::Node>>{inf, finite, indicator, any, zero, some_finite, fixed})
+        tag_like(node, op);
+    any->set_friendly_name(op->get_friendly_name() + "/any_not_infinite");
+    for (auto user : users) user.replace_source_output(fixed);
+    made.push_back({"MaxOfAllInfinite", op->get_friendly_name()});
+    return true;
 }
 
 // ReshapeAfterReduceLost: a Reshape (or Transpose, Squeeze, Unsqueeze) that moves dims of size 1
@@ -251,48 +430,28 @@ bool decompose_group_norm(const std::shared_ptr<ov::Node>& op, std::vector<Worka
     return true;
 }
 
-// TileToHigherRankGarbage: a Tile with more repeats than its data has dims (PyTorch's
-// x.repeat(1, 1, 2, 2, 2) of a rank-4 x) came back with garbage (NaN, 0) for every value when
-// it raised rank 4 or 5 by one or two with three or more dims repeated. Tile adds the leading
-// dims of 1 itself; made explicit (an Unsqueeze), data and repeats have one rank and the plugin
-// is right.
-bool raise_tile_rank(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
-    auto tile = ov::as_type_ptr<ov::op::v0::Tile>(op);
-    if (!tile || openvino_facts::ignored("TileToHigherRankGarbage")) return false;
-    const auto data_rank = tile->get_input_partial_shape(0).rank();
-    const auto& repeats = tile->get_input_partial_shape(1);
-    if (data_rank.is_dynamic() || repeats.rank().is_dynamic() || repeats.rank().get_length() != 1 || repeats[0].is_dynamic()) {
-        return false;
-    }
-    const int64_t missing = repeats[0].get_length() - data_rank.get_length();
-    if (missing <= 0) return false;
-    std::vector<int64_t> leading(static_cast<size_t>(missing));
-    for (size_t k = 0; k < leading.size(); ++k) leading[k] = static_cast<int64_t>(k);
-    auto axes = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{leading.size()}, leading);
-    auto raised = std::make_shared<ov::op::v0::Unsqueeze>(tile->input_value(0), axes);
-    tag_like(axes, tile);
-    tag_like(raised, tile);
-    tile->input(0).replace_source_output(raised);
-    made.push_back({"TileToHigherRankGarbage", tile->get_friendly_name()});
-    return true;
-}
-
 }  // namespace
 
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
     std::vector<Workaround> made;
     bool replaced = false;
     for (const auto& op : model.get_ordered_ops()) {
+        replaced |= non_negative_reduce_axes(op, made);
         replaced |= wrap_rank_one_abs(op, made);
         replaced |= keep_reduced_dims(op, made);
         replaced |= reshape_unit_dim_transpose(op, made);
         replaced |= raise_broadcast_rank(op, made);
+        replaced |= scalar_unit_bounds(op, made);
+        replaced |= raise_tile_input(op, made);
         replaced |= decompose_group_norm(op, made);
-        replaced |= raise_tile_rank(op, made);
         use_half_pixel(op, made);
         undilate_unit_kernel_dims(op, made);
     }
     if (replaced) model.validate_nodes_and_infer_types();
+    // After the rewrites above, so that it wraps the Reduces they made (keep_dims ones).
+    bool wrapped = false;
+    for (const auto& op : model.get_ordered_ops()) wrapped |= keep_infinite_extremes(op, made);
+    if (wrapped) model.validate_nodes_and_infer_types();
     return made;
 }
 

@@ -35,8 +35,14 @@ struct Workaround {
 //  - GroupNormWithComputedOperandCrashes: every GroupNormalization is computed as a Reshape to
 //    [N, groups, -1], an MVN over the last axis (eps inside the square root) and a Reshape back,
 //    then the per-channel scale and shift;
-//  - TileToHigherRankGarbage: a Tile with more repeats than its data has dims gets the data's
-//    leading dims of 1 explicitly (an Unsqueeze).
+//  - ClampOfBroadcastRankLost: a constant operand of Maximum or Minimum whose dims are all 1,
+//    beside an operand of the result's rank, is given as a scalar (ReshapeBroadcastRankLost no
+//    longer raises an operand computed from constants alone);
+//  - ReduceAxesNegativeAfterUnsqueeze: a Reduce's negative constant axes are written >= 0;
+//  - TileRaisingRankUninitialised: a Tile whose repeats are longer than its input's rank gets
+//    that input's leading dims of 1 explicitly (an Unsqueeze);
+//  - MaxOfAllInfinite: a floating ReduceMax or MaxPool (ReduceMin) gives -inf (+inf) where the
+//    same op of the indicator "x is not that infinity" is 0, unless its input cannot hold it.
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
 
 }  // namespace pt2ov::lower

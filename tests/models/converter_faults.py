@@ -682,7 +682,7 @@ register(
         make_module=lambda: RepeatToHigherRank().eval(),
         make_inputs=_repeat_higher_rank_inputs,
         notes="x.repeat(1, 1, 2, 2, 2) of a [2, 3, 2, 5] x: OpenVINO 2026.4.1's Tile raising rank 4 or 5 with three "
-        "or more dims repeated gave garbage for every value (openvino_facts TileToHigherRankGarbage), OpenVINO alone "
+        "or more dims repeated gave garbage for every value (openvino_facts TileRaisingRankUninitialised), OpenVINO alone "
         "too; the Tile's data now gets its leading dims of 1 explicitly.",
     )
 )
@@ -915,5 +915,118 @@ register(
         notes="log1p (and softplus, decomposed to log1p(exp(x))) computes Log(1 + x) in float32 on OpenVINO 2026.4.1: "
         "log1p(1e-7) gave 1.19e-07 (openvino_facts Log1pCancelsNearZero); a sort after a softplus of very negative "
         "values returned indices in another order with exit 0; every floating log1p runs on pt2ov's CPU kernel.",
+    )
+)
+
+
+class ReduceOfUnsqueezedNegativeDims(nn.Module):
+    """amin over negative dims of an unsqueezed tensor, beside the same with dims >= 0 (found by
+    our random programs, seed 30256)."""
+
+    def forward(self, x):
+        return torch.amin(x.unsqueeze(-1), dim=(-3, -2)), torch.sum(x.unsqueeze(2), dim=-3), torch.amax(x.unsqueeze(1), dim=(0, 2))
+
+
+def _unsqueezed_reduce_inputs(variant):
+    g = torch.Generator().manual_seed(30256 + variant)
+    return (torch.randn(2, 3, 4, generator=g),)
+
+
+register(
+    ModelCase(
+        name="reduce_of_unsqueezed_negative_dims",
+        make_module=lambda: ReduceOfUnsqueezedNegativeDims().eval(),
+        make_inputs=_unsqueezed_reduce_inputs,
+        notes="amin(x.unsqueeze(-1), dim=(-3, -2)) of [2, 3, 4]: OpenVINO 2026.4.1 returned [4, 1] for [2, 1] "
+        "(openvino_facts ReduceAxesNegativeAfterUnsqueeze: its PullReshapeThroughReduce keeps negative axes of the "
+        "higher rank; the output guard refused it, exit 3); a Reduce's negative axes are now written >= 0 in the "
+        "converted model.",
+    )
+)
+
+
+class ClampOfExpandedToHigherRank(nn.Module):
+    """clip of an expand that adds leading dims, float and int32 (found by NNSmith, seeds 32587 and
+    20941), and the same with [1, 1] tensor bounds."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("low", torch.full((1, 1), -0.25))
+        self.register_buffer("high", torch.full((1, 1), 0.75))
+
+    def forward(self, x, i, y):
+        return (x.expand(1, 56).clip(-1.5, 1.5), i.expand(1, 1, 1, 59).clip(-1, 1), x.clip(-0.5, 0.5),
+                y.expand(1, 56).clamp(self.low, self.high))
+
+
+def _expanded_clamp_inputs(variant):
+    g = torch.Generator().manual_seed(32587 + variant)
+    return (torch.randn(56, generator=g), torch.randint(-3, 4, (59,), generator=g, dtype=torch.int32),
+            torch.randn(56, generator=g))
+
+
+register(
+    ModelCase(
+        name="clamp_of_expanded_to_higher_rank",
+        make_module=lambda: ClampOfExpandedToHigherRank().eval(),
+        make_inputs=_expanded_clamp_inputs,
+        notes="x.expand(1, 56).clip(-1.5, 1.5): OpenVINO 2026.4.1 returned [56] for [1, 56] (openvino_facts "
+        "ClampOfBroadcastRankLost; the output guard refused it, exit 3): the ReshapeBroadcastRankLost rewrite had "
+        "made clamp's scalar bounds [1, 1] constants, and Minimum(Maximum(Broadcast(x), c), c) with such bounds loses "
+        "the Broadcast's rank; operands computed from constants alone are no longer raised, and Maximum/Minimum "
+        "bounds of dims 1 are given as scalars.",
+    )
+)
+
+
+class TileRaisingRank(nn.Module):
+    """tile with more repeats than dims, repeating four of them (found by our random programs,
+    seed 31685), beside a tile of as many repeats as dims."""
+
+    def forward(self, x):
+        return x.tile([1, 2, 2, 2, 2]), x.tile([2, 1, 1, 2])
+
+
+def _tile_inputs(variant):
+    g = torch.Generator().manual_seed(31685 + variant)
+    return (torch.randn(5, 5, 2, 1, generator=g),)
+
+
+register(
+    ModelCase(
+        name="tile_raising_rank",
+        make_module=lambda: TileRaisingRank().eval(),
+        make_inputs=_tile_inputs,
+        exact_outputs=(0, 1),
+        notes="x.tile([1, 2, 2, 2, 2]) of [5, 5, 2, 1]: OpenVINO 2026.4.1 left the result unwritten (NaN, 1e37; 2.4e38 "
+        "for 1.42 in the random program, exit 0; openvino_facts TileRaisingRankUninitialised); the Tile's input now "
+        "gets its leading dims of 1 explicitly in the converted model.",
+    )
+)
+
+
+class MaxOfMinusInfinity(nn.Module):
+    """max_pool2d, amax and amin of rows that are all infinite, as x / 0 makes them (found by
+    NNSmith, seed 20374), beside a max_pool2d after a relu."""
+
+    def forward(self, x, d):
+        q = x / d
+        return (torch.nn.functional.max_pool2d(q, [1, 2], [1, 1], [0, 1]), q.amax(dim=-1), q.amin(dim=-1),
+                torch.nn.functional.max_pool2d(torch.relu(q), [1, 2]))
+
+
+def _minus_infinity_inputs(variant):
+    x = torch.tensor([[-1.0, -2.0, -3.0, -0.5], [1.0, 2.0, 3.0, 0.5], [2.0, -1.0, 4.0, 8.0 + variant]])
+    return (x.reshape(1, 1, 3, 4), torch.tensor([[0.0], [0.0], [1.0]]))
+
+
+register(
+    ModelCase(
+        name="max_of_minus_infinity",
+        make_module=lambda: MaxOfMinusInfinity().eval(),
+        make_inputs=_minus_infinity_inputs,
+        notes="max_pool2d, amax of rows of -inf (amin of +inf): OpenVINO 2026.4.1 gave -3.4e38 for -inf (3.4e38 for "
+        "inf; openvino_facts MaxOfAllInfinite), exit 0; the converted model now selects the infinity where the same "
+        "op of an indicator is 0 (not after a relu, which cannot give -inf).",
     )
 )
