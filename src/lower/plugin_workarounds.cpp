@@ -416,8 +416,17 @@ bool decompose_group_norm(const std::shared_ptr<ov::Node>& op, std::vector<Worka
     std::vector<int64_t> per_channel(rank - 1, 1);
     per_channel[0] = -1;
     auto channel_shape = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{per_channel.size()}, per_channel);
-    auto scale = std::make_shared<ov::op::v1::Reshape>(norm->input_value(1), channel_shape, false);
-    auto shift = std::make_shared<ov::op::v1::Reshape>(norm->input_value(2), channel_shape, false);
+    // The frontend gives a group_norm without weight or bias integer ones and zeros, which
+    // GroupNormalization takes as they are; Multiply and Add want the data's type.
+    const auto per_channel_input = [&](size_t i) -> ov::Output<ov::Node> {
+        const auto value = norm->input_value(i);
+        if (value.get_element_type() == norm->get_input_element_type(0)) return value;
+        auto converted = std::make_shared<ov::op::v0::Convert>(value, norm->get_input_element_type(0));
+        tag_like(converted, norm);
+        return converted;
+    };
+    auto scale = std::make_shared<ov::op::v1::Reshape>(per_channel_input(1), channel_shape, false);
+    auto shift = std::make_shared<ov::op::v1::Reshape>(per_channel_input(2), channel_shape, false);
     auto scaled = std::make_shared<ov::op::v1::Multiply>(restored, scale);
     auto shifted = std::make_shared<ov::op::v1::Add>(scaled, shift);
     for (const auto& node : std::vector<std::shared_ptr<ov::Node>>{grouped_shape, grouped, axes, normalized, data_shape, restored,
