@@ -31,7 +31,12 @@ struct Workaround {
 //    than its result gets that operand's leading dims of 1 explicitly (an Unsqueeze);
 //  - ReshapeAfterReduceLost: a Reduce without keep_dims of static shapes whose result feeds a
 //    Reshape, Transpose, Squeeze or Unsqueeze is computed with keep_dims, then reshaped to its
-//    own result shape.
+//    own result shape;
+//  - ReduceFusedArithmeticWrong: a Reduce whose result (directly or through reshapes) feeds an
+//    elementwise op the plugin would fuse into it wrongly (integer: any unary arithmetic, or binary
+//    arithmetic with a constant; floating: binary arithmetic with a constant of more than one
+//    element) reaches its users through Maximum(r, r), the same values, which the plugin does not
+//    fuse.
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
 
 }  // namespace pt2ov::lower
