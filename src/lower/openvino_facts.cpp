@@ -298,14 +298,31 @@ const std::vector<Fact>& all() {
          "PyTorch [0.667, 1, 0.5]",
          "such an avg_pool2d/3d (and avg_pool1d, which pt2ov computes as avg_pool2d) runs on pt2ov's CPU kernel"},
         {"ByteArithmeticSaturates", "2026.4.1",
-         "Add, Subtract and Multiply of uint8 or int8 saturate on the CPU plugin where PyTorch wraps modulo 256: "
+         "Add, Subtract and Multiply (and Negative, a Multiply by -1) of uint8 or int8 saturate on the CPU plugin where PyTorch wraps modulo 256: "
          "uint8 0 - 1 gives 0 (PyTorch 255), 254 * 4 gives 255 (PyTorch 248), int8 120 + 10 gives 127 (PyTorch -126)",
-         "every add, sub, rsub and mul with an uint8 or int8 result runs on pt2ov's CPU kernel, which wraps"},
+         "every add, sub, rsub, mul and neg with an uint8 or int8 result runs on pt2ov's CPU kernel, which wraps "
+         "(neg converts to a Multiply by -1, which saturates alike: uint8 -255 gave 255, PyTorch 1; NNSmith seed 32596)"},
         {"Log1pCancelsNearZero", "2026.4.1",
          "log1p converts to Log(1 + x) in float32, which cancels for small x: log1p(1e-7) gives 1.19e-07 (19 % off), "
          "log1p(3.7e-5) 3.6954e-05 for 3.6999e-05; softplus (decomposed to log1p(exp(x))) of -10.2 alike; within the "
          "absolute tolerance, but a sort or comparison after it reads the order of such values",
          "every floating log1p runs on pt2ov's CPU kernel"},
+        {"ReduceFusedArithmeticWrong", "2026.4.1",
+         "an elementwise op the CPU plugin fuses into the Reduce before it comes back wrong: integer (int32, int8, "
+         "uint8) ReduceMin/Max/Sum/Prod/Mean of [30, 2, 3] over dim 2, then Negative (or Add, Subtract, Multiply "
+         "by a constant), is right only in its first elements (0 for 2 from the fifth on, NNSmith seed 31491: "
+         "neg(min(x, 2)) of int32); a float32 ReduceSum of [2, 4, 4] over dim 2, then Multiply (Add, Subtract, "
+         "Divide) by a Constant [4], gives the sums unscaled or scaled by the wrong element (own seed 32074: "
+         "sum(x, 2) * mask, the mask not applied)",
+         "compile routes such a Reduce's result to its users through Maximum(r, r), the same values, which the "
+         "plugin does not fuse (lower/plugin_workarounds): for integers before any unary arithmetic or binary "
+         "arithmetic with a constant, for floats before binary arithmetic with a constant of more than one element"},
+        {"FloatToInt64CutTo32Bits", "2026.4.1",
+         "Convert from a floating type to int64 goes through int32 on the CPU plugin: 3e9 gives -2**31 (PyTorch "
+         "3000000000), and inf, -inf, NaN give -2**31 where PyTorch on x86 gives -2**63 (NNSmith seed 30589: "
+         "(x / 0).to(int64))",
+         "every cast (_to_copy, to, convert_element_type) from a floating dtype to int64 runs on pt2ov's CPU "
+         "kernel; what it makes is int64 that may exceed 32 bits, so its readers follow Int64BeyondThirtyTwoBits"},
         {"ShiftCountWraps", "2026.4.1",
          "BitwiseLeftShift takes the shift count modulo 32 and computes int64 in 32 bits: 5 << 40 gives 1280 and "
          "5 << -1 gives -2**31 in int32, where PyTorch gives 0 for a count that is negative or at least the "
@@ -553,7 +570,7 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     }
     static const std::set<std::string> wrapping = {"aten.add.Tensor", "aten.add.Scalar", "aten.sub.Tensor",
                                                    "aten.sub.Scalar", "aten.rsub.Tensor", "aten.rsub.Scalar",
-                                                   "aten.mul.Tensor", "aten.mul.Scalar"};
+                                                   "aten.mul.Tensor", "aten.mul.Scalar", "aten.neg.default"};
     if (wrapping.count(op) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
         const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
         if (dtype == DType::UInt8 || dtype == DType::Int8) return &fact("ByteArithmeticSaturates");
@@ -561,6 +578,14 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     if (op == "aten.log1p.default" && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
         dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
         return &fact("Log1pCancelsNearZero");
+    }
+    static const std::set<std::string> casts = {"aten._to_copy.default", "aten.to.dtype", "aten.to.dtype_layout",
+                                                "aten.to.other", "aten.type_as.default",
+                                                "prims.convert_element_type.default"};
+    if (casts.count(op) && node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor && !node.outputs.empty() &&
+        node.outputs[0].kind == ArgKind::Tensor && graph.value(node.outputs[0].name).meta.dtype == DType::Int64 &&
+        dtype_is_floating(graph.value(node.arg(0).name).meta.dtype)) {
+        return &fact("FloatToInt64CutTo32Bits");
     }
     if (op == "aten._safe_softmax.default") return &fact("SafeSoftmaxMaskedRowsNaN");
     if (op == "aten.gcd.default") return &fact("GcdSignWithZero");

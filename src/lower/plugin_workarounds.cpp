@@ -50,6 +50,7 @@
 #include "openvino/op/util/framework_node.hpp"
 #include "openvino/op/util/multi_subgraph_base.hpp"
 #include "openvino/op/util/read_value_base.hpp"
+#include "openvino/op/util/unary_elementwise_arithmetic.hpp"
 
 namespace pt2ov::lower {
 
@@ -436,6 +437,56 @@ bool decompose_group_norm(const std::shared_ptr<ov::Node>& op, std::vector<Worka
     shifted->set_friendly_name(norm->get_friendly_name());
     ov::replace_node(norm, shifted);
     made.push_back({"GroupNormWithComputedOperandCrashes", norm->get_friendly_name()});
+// ReduceFusedArithmeticWrong: the plugin fuses an elementwise op after a Reduce into the Reduce
+// (as a post-op), and the fused result is wrong: an integer Reduce followed by Negative, or by
+// Add/Subtract/Multiply with a constant, came back right only in its first elements; a floating
+// Reduce of rank 3 to rank 2 followed by arithmetic with a constant of more than one element
+// applied it along the wrong dim. Maximum(r, r) is r for every value (NaN and -0.0 included),
+// and the plugin does not fuse a Maximum into a Reduce, nor what follows it. Reshapes between the
+// Reduce and the op do not stop the fusion, so users are looked for through them.
+// Whether `value` is computed from constants alone (a Constant, or a Convert, ConvertLike,
+// Reshape, ... of constants, as the frontend leaves `neg`'s -1 or a mask's cast before folding):
+// the plugin folds it to a constant before it fuses.
+bool from_constants(const ov::Output<ov::Node>& value, int depth = 0) {
+    const auto* node = value.get_node();
+    if (ov::is_type<ov::op::v0::Constant>(node)) return true;
+    if (depth > 8 || node->get_input_size() == 0) return false;  // a Parameter, a ReadValue, ...
+    for (const auto& input : node->input_values()) {
+        if (!from_constants(input, depth + 1)) return false;
+    }
+    return true;
+}
+
+bool needs_unfused_reduce(const ov::Output<ov::Node>& out, bool integral, int depth = 0) {
+    for (const auto& user : out.get_target_inputs()) {
+        auto* node = user.get_node();
+        if (ov::is_type<ov::op::v1::Reshape>(node) || ov::is_type<ov::op::v0::Squeeze>(node) ||
+            ov::is_type<ov::op::v0::Unsqueeze>(node)) {
+            if (user.get_index() == 0 && depth < 4 && needs_unfused_reduce(node->output(0), integral, depth + 1)) return true;
+            continue;
+        }
+        if (integral && ov::is_type<ov::op::util::UnaryElementwiseArithmetic>(node)) return true;
+        if (!ov::is_type<ov::op::util::BinaryElementwiseArithmetic>(node) || node->get_input_size() != 2) continue;
+        const auto other = node->input_value(1 - user.get_index());
+        if (!from_constants(other)) continue;  // a binary op of two computed tensors is not fused
+        const auto& shape = other.get_partial_shape();
+        if (integral || shape.is_dynamic() || ov::shape_size(shape.to_shape()) > 1) return true;
+    }
+    return false;
+}
+
+bool unfuse_reduce_arithmetic(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    const bool reduce = ov::is_type<ov::op::util::ArithmeticReductionKeepDims>(op);
+    if (!reduce || openvino_facts::ignored("ReduceFusedArithmeticWrong")) return false;
+    const auto type = op->get_output_element_type(0);
+    if (type == ov::element::boolean || type.is_dynamic()) return false;
+    if (!needs_unfused_reduce(op->output(0), type.is_integral_number())) return false;
+    const auto users = op->output(0).get_target_inputs();
+    auto barrier = std::make_shared<ov::op::v1::Maximum>(op->output(0), op->output(0));
+    tag_like(barrier, op);
+    barrier->set_friendly_name(op->get_friendly_name() + "/unfused");
+    for (auto user : users) user.replace_source_output(barrier->output(0));
+    made.push_back({"ReduceFusedArithmeticWrong", op->get_friendly_name()});
     return true;
 }
 
@@ -456,6 +507,8 @@ std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
         use_half_pixel(op, made);
         undilate_unit_kernel_dims(op, made);
     }
+    // After the loop: keep_reduced_dims's Reduce is a new op, and it needs the same.
+    for (const auto& op : model.get_ordered_ops()) replaced |= unfuse_reduce_arithmetic(op, made);
     if (replaced) model.validate_nodes_and_infer_types();
     // After the rewrites above, so that it wraps the Reduces they made (keep_dims ones).
     bool wrapped = false;

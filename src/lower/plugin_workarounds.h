@@ -42,7 +42,12 @@ struct Workaround {
 //  - TileRaisingRankUninitialised: a Tile whose repeats are longer than its input's rank gets
 //    that input's leading dims of 1 explicitly (an Unsqueeze);
 //  - MaxOfAllInfinite: a floating ReduceMax or MaxPool (ReduceMin) gives -inf (+inf) where the
-//    same op of the indicator "x is not that infinity" is 0, unless its input cannot hold it.
+//    same op of the indicator "x is not that infinity" is 0, unless its input cannot hold it;
+//  - ReduceFusedArithmeticWrong: a Reduce whose result (directly or through reshapes) feeds an
+//    elementwise op the plugin would fuse into it wrongly (integer: any unary arithmetic, or binary
+//    arithmetic with a constant; floating: binary arithmetic with a constant of more than one
+//    element) reaches its users through Maximum(r, r), the same values, which the plugin does not
+//    fuse.
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
 
 }  // namespace pt2ov::lower

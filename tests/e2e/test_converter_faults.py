@@ -37,6 +37,10 @@ ROUTED = {
     ("shift_counts", "decomposed"): ("ShiftCountWraps", "aten.bitwise_left_shift.Tensor", 1, 0),
     ("byte_arithmetic", "exported"): ("ByteArithmeticSaturates", "aten.sub.Tensor", 1, 1),
     ("byte_arithmetic", "decomposed"): ("ByteArithmeticSaturates", "aten.sub.Tensor", 1, 1),
+    ("byte_negation", "exported"): ("ByteArithmeticSaturates", "aten.neg.default", 2, 0),
+    ("byte_negation", "decomposed"): ("ByteArithmeticSaturates", "aten.neg.default", 2, 0),
+    ("float_to_int64", "exported"): ("FloatToInt64CutTo32Bits", "aten.to.dtype", 2, 0),
+    ("float_to_int64", "decomposed"): ("FloatToInt64CutTo32Bits", "aten._to_copy.default", 2, 0),
 }
 
 

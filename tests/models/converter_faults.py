@@ -965,6 +965,23 @@ def _expanded_clamp_inputs(variant):
             torch.randn(56, generator=g))
 
 
+class ReduceThenArithmetic(nn.Module):
+    """Arithmetic right after a reduction, which OpenVINO's CPU plugin fuses into it (found by
+    NNSmith, seed 31491, and our random programs, seed 32074)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("mask", torch.tensor([True, False, False, True]))
+
+    def forward(self, i, x):
+        return -torch.amin(i, dim=2), x.sum(dim=2) * self.mask, x.sum(dim=2) * 2.0
+
+
+def _reduce_then_arithmetic_inputs(variant):
+    g = torch.Generator().manual_seed(31491 + variant)
+    return (torch.randint(-5, 6, (30, 2, 3), generator=g, dtype=torch.int32), torch.randn(2, 4, 4, generator=g))
+
+
 register(
     ModelCase(
         name="clamp_of_expanded_to_higher_rank",
@@ -975,6 +992,19 @@ register(
         "made clamp's scalar bounds [1, 1] constants, and Minimum(Maximum(Broadcast(x), c), c) with such bounds loses "
         "the Broadcast's rank; operands computed from constants alone are no longer raised, and Maximum/Minimum "
         "bounds of dims 1 are given as scalars.",
+    )
+)
+
+
+register(
+    ModelCase(
+        name="reduce_then_arithmetic",
+        make_module=lambda: ReduceThenArithmetic().eval(),
+        make_inputs=_reduce_then_arithmetic_inputs,
+        notes="neg(amin(i, 2)) of int32 [30, 2, 3] gave 0 for most values, and sum(x, 2) * mask of float32 [2, 4, 4] "
+        "the unmasked sums, on OpenVINO 2026.4.1 with exit 0: the plugin fuses the op after a Reduce into it "
+        "wrongly (openvino_facts ReduceFusedArithmeticWrong); the converted model now reaches such ops through "
+        "Maximum(r, r), which it does not fuse. The product by one number is left as it was.",
     )
 )
 
@@ -990,6 +1020,47 @@ class TileRaisingRank(nn.Module):
 def _tile_inputs(variant):
     g = torch.Generator().manual_seed(31685 + variant)
     return (torch.randn(5, 5, 2, 1, generator=g),)
+
+
+class FloatToInt64(nn.Module):
+    """Float values beyond 32 bits and infinities cast to int64 (found by NNSmith, seed 30589)."""
+
+    def forward(self, x, y):
+        q = x / y
+        return q.to(torch.int64), (x * 0.5).to(torch.int64)
+
+
+def _float_to_int64_inputs(variant):
+    x = torch.tensor([3e9, -3e9, 2.5, -7.5, 1e12, 4.0]) * (1 + variant)
+    return (x, torch.tensor([1.0, 1.0, 1.0, 2.0, 1.0, 0.0]))
+
+
+register(
+    ModelCase(
+        name="float_to_int64",
+        make_module=lambda: FloatToInt64().eval(),
+        make_inputs=_float_to_int64_inputs,
+        notes="Convert from float32 to int64 goes through int32 on OpenVINO 2026.4.1: 3e9 gave -2**31, x / 0 (inf) "
+        "-2**31 for PyTorch's -2**63, exit 0 (openvino_facts FloatToInt64CutTo32Bits); every cast from a floating "
+        "dtype to int64 runs on pt2ov's CPU kernel.",
+    )
+)
+
+
+class ByteNegation(nn.Module):
+    """The minimum of an uint8 input and the negation of an uint8 parameter (found by NNSmith,
+    seed 32596)."""
+
+    def __init__(self):
+        super().__init__()
+        self.p = nn.Parameter(torch.tensor([[0, 1, 255, 128, 2]], dtype=torch.uint8), requires_grad=False)
+
+    def forward(self, x):
+        return torch.min(x, -self.p), -x
+
+
+def _byte_negation_inputs(variant):
+    return (torch.tensor([[253], [4], [0], [1]], dtype=torch.uint8) + variant,)
 
 
 register(
@@ -1028,5 +1099,17 @@ register(
         notes="max_pool2d, amax of rows of -inf (amin of +inf): OpenVINO 2026.4.1 gave -3.4e38 for -inf (3.4e38 for "
         "inf; openvino_facts MaxOfAllInfinite), exit 0; the converted model now selects the infinity where the same "
         "op of an indicator is 0 (not after a relu, which cannot give -inf).",
+    )
+)
+
+
+register(
+    ModelCase(
+        name="byte_negation",
+        make_module=lambda: ByteNegation().eval(),
+        make_inputs=_byte_negation_inputs,
+        notes="uint8 neg converts to a Multiply by -1 that saturates on OpenVINO 2026.4.1 (-255 gave 255 for "
+        "PyTorch's 1; openvino_facts ByteArithmeticSaturates), wrong with exit 0; an 8-bit neg runs on pt2ov's "
+        "CPU kernel.",
     )
 )

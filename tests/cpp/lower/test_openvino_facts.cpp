@@ -43,6 +43,7 @@
 #include "openvino/op/mod.hpp"
 #include "openvino/op/reduce_max.hpp"
 #include "openvino/op/reduce_min.hpp"
+#include "openvino/op/negative.hpp"
 #include "openvino/op/transpose.hpp"
 #include "openvino/core/model.hpp"
 #include "openvino/op/grid_sample.hpp"
@@ -2108,15 +2109,35 @@ TEST(OpenVINOFacts, ByteArithmeticSaturates) {
     std::cout << "[fact] OpenVINO " << openvino_build() << ": uint8 0 - 1 gives " << int{sub[0]} << ", 254 * 4 gives "
               << int{mul[1]} << " (PyTorch: 255 and 248): " << (wraps ? "right" : "WRONG") << "\n";
     RecordProperty("byte_arithmetic_wraps", wraps ? "yes" : "no");
+    {
+        // neg converts to a Multiply by -1 converted to uint8 (255; a Negative of u8 does not compile),
+        // which saturates alike: PyTorch's -255 in uint8 is 1.
+        auto z = std::make_shared<ov::op::v0::Parameter>(ov::element::u8, ov::Shape{3});
+        auto minus_one = std::make_shared<ov::op::v0::Convert>(ov::op::v0::Constant::create(ov::element::i32, {}, {-1}),
+                                                               ov::element::u8);
+        auto negated = std::make_shared<ov::op::v1::Multiply>(z, minus_one);
+        auto negation = std::make_shared<ov::Model>(ov::OutputVector{negated->output(0)}, ov::ParameterVector{z});
+        auto neg_request = compile_on_cpu(negation).create_infer_request();
+        std::vector<uint8_t> c{0, 255, 1};
+        neg_request.set_input_tensor(0, ov::Tensor(ov::element::u8, {3}, c.data()));
+        neg_request.infer();
+        const auto* neg = neg_request.get_output_tensor(0).data<const uint8_t>();
+        std::cout << "[fact] OpenVINO " << openvino_build() << ": uint8 -[0, 255, 1] gives [" << int{neg[0]} << ", "
+                  << int{neg[1]} << ", " << int{neg[2]} << "] (PyTorch: [0, 1, 255])\n";
+        RecordProperty("byte_negative", std::to_string(neg[1]) + "," + std::to_string(neg[2]));
+        EXPECT_EQ(neg[0], 0);
+    }
 
     // pt2ov's rule: 8-bit add/sub/mul run on the CPU kernel; other dtypes stay on OpenVINO.
     for (const auto dtype : {pt2ov::DType::UInt8, pt2ov::DType::Int8, pt2ov::DType::Int32}) {
-        for (const char* target : {"aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor"}) {
+        for (const char* target : {"aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor", "aten.neg.default"}) {
+            const bool unary = std::string(target) == "aten.neg.default";
             pt2ov::test::GraphBuilder g;
             g.value("x", dtype, {4});
             g.value("y", dtype, {4});
-            g.node("y", target, {{"self", pt2ov::graph::tensor_arg("x"), false}, {"other", pt2ov::graph::tensor_arg("x"), false}},
-                   {pt2ov::graph::tensor_arg("y")});
+            std::vector<NamedArgument> args{{"self", pt2ov::graph::tensor_arg("x"), false}};
+            if (!unary) args.push_back({"other", pt2ov::graph::tensor_arg("x"), false});
+            g.node("y", target, std::move(args), {pt2ov::graph::tensor_arg("y")});
             for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
             const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
             if (dtype == pt2ov::DType::Int32) {
@@ -2228,4 +2249,106 @@ TEST(OpenVINOFacts, Log1pCancelsNearZero) {
     const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
     ASSERT_NE(fault, nullptr);
     EXPECT_EQ(fault->name, "Log1pCancelsNearZero");
+}
+
+namespace {
+
+// int32 ReduceMin of [30, 2, 3] over dim 2, then Negative (NNSmith seed 31491: neg(min(x, 2))).
+std::shared_ptr<ov::Model> integer_reduce_then_negative() {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{30, 2, 3});
+    auto reduced = std::make_shared<ov::op::v1::ReduceMin>(x, ov::op::v0::Constant::create(ov::element::i64, {}, {2}), false);
+    auto negated = std::make_shared<ov::op::v0::Negative>(reduced);
+    return std::make_shared<ov::Model>(ov::OutputVector{negated->output(0)}, ov::ParameterVector{x});
+}
+
+// float32 ReduceSum of [2, 4, 4] over dim 2, then Multiply by a Constant [4] (own seed 32074:
+// sum(x, 2) * mask).
+std::shared_ptr<ov::Model> float_reduce_then_scaled(const std::vector<float>& scale) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 4, 4});
+    auto reduced = std::make_shared<ov::op::v1::ReduceSum>(x, ov::op::v0::Constant::create(ov::element::i64, {}, {2}), false);
+    auto scaled = std::make_shared<ov::op::v1::Multiply>(
+        reduced, ov::op::v0::Constant::create(ov::element::f32, {scale.size()}, scale));
+    return std::make_shared<ov::Model>(ov::OutputVector{scaled->output(0)}, ov::ParameterVector{x});
+}
+
+template <typename In, typename T = In>
+std::vector<T> run_single(const std::shared_ptr<ov::Model>& model, ov::element::Type type, std::vector<In> input) {
+    auto request = compile_on_cpu(model).create_infer_request();
+    request.set_input_tensor(0, ov::Tensor(type, model->input(0).get_shape(), input.data()));
+    request.infer();
+    const auto out = request.get_output_tensor(0);
+    return std::vector<T>(out.data<T>(), out.data<T>() + out.get_size());
+}
+
+}  // namespace
+
+TEST(OpenVINOFacts, ReduceFusedArithmeticWrong) {
+    std::vector<int32_t> xi(30 * 2 * 3);
+    for (size_t i = 0; i < xi.size(); ++i) xi[i] = static_cast<int32_t>((i * 7) % 11) - 5;
+    std::vector<int32_t> want_i(60);
+    for (size_t j = 0; j < 60; ++j) want_i[j] = -std::min({xi[j * 3], xi[j * 3 + 1], xi[j * 3 + 2]});
+    auto count_wrong = [](const auto& got, const auto& want) {
+        size_t wrong = 0;
+        for (size_t j = 0; j < want.size(); ++j) wrong += got[j] != want[j];
+        return wrong;
+    };
+    const size_t plain_i = count_wrong(run_single(integer_reduce_then_negative(), ov::element::i32, xi), want_i);
+
+    std::vector<float> xf(2 * 4 * 4);
+    for (size_t i = 0; i < xf.size(); ++i) xf[i] = 0.25f * static_cast<float>(static_cast<int>(i % 9) - 4);
+    const std::vector<float> mask{1, 0, 0, 2};
+    std::vector<float> want_f(8);
+    for (size_t j = 0; j < 8; ++j) {
+        want_f[j] = (xf[j * 4] + xf[j * 4 + 1] + xf[j * 4 + 2] + xf[j * 4 + 3]) * mask[j % 4];
+    }
+    const size_t plain_f = count_wrong(run_single(float_reduce_then_scaled(mask), ov::element::f32, xf), want_f);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": -ReduceMin(int32 [30, 2, 3], 2) gives " << plain_i
+              << " of 60 values wrong; ReduceSum(f32 [2, 4, 4], 2) * Constant [4] " << plain_f << " of 8 (PyTorch: 0)\n";
+    RecordProperty("reduce_fused_wrong", std::to_string(plain_i) + "," + std::to_string(plain_f));
+
+    // pt2ov's rewrite: Maximum(r, r) between the Reduce and its users; both right.
+    auto integer = integer_reduce_then_negative();
+    EXPECT_EQ(workaround_facts(*integer), std::vector<std::string>{"ReduceFusedArithmeticWrong"});
+    EXPECT_EQ(count_wrong(run_single(integer, ov::element::i32, xi), want_i), 0u);
+    auto floating = float_reduce_then_scaled(mask);
+    EXPECT_EQ(workaround_facts(*floating), std::vector<std::string>{"ReduceFusedArithmeticWrong"});
+    EXPECT_EQ(count_wrong(run_single(floating, ov::element::f32, xf), want_f), 0u);
+    // A float Reduce scaled by one number (as a mean's divisor or an epsilon) is left alone.
+    auto by_scalar = float_reduce_then_scaled({2.0f});
+    EXPECT_TRUE(workaround_facts(*by_scalar).empty());
+}
+
+TEST(OpenVINOFacts, FloatToInt64CutTo32Bits) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{4});
+    auto cast = std::make_shared<ov::op::v0::Convert>(x, ov::element::i64);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{cast->output(0)}, ov::ParameterVector{x});
+    const auto got = run_single<float, int64_t>(model, ov::element::f32, {3e9f, -2.5f, 7.9f, std::numeric_limits<float>::infinity()});
+    EXPECT_EQ(got[1], -2);  // within 32 bits, right either way
+    EXPECT_EQ(got[2], 7);
+    const bool right = got[0] == 3000000000LL;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": Convert f32 -> i64 of [3e9, -2.5, 7.9, inf] gives [" << got[0]
+              << ", " << got[1] << ", " << got[2] << ", " << got[3] << "] (PyTorch: [3000000000, -2, 7, -2**63]): "
+              << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("float_to_int64_3e9", std::to_string(got[0]));
+
+    // pt2ov's rule: a cast from a floating dtype to int64 runs on the CPU kernel; to int32 it stays.
+    for (const auto [from, to] : {std::pair{pt2ov::DType::Float32, pt2ov::DType::Int64},
+                                  std::pair{pt2ov::DType::Float64, pt2ov::DType::Int64},
+                                  std::pair{pt2ov::DType::Float32, pt2ov::DType::Int32},
+                                  std::pair{pt2ov::DType::Int32, pt2ov::DType::Int64}}) {
+        pt2ov::test::GraphBuilder g;
+        g.value("x", from, {4});
+        g.value("y", to, {4});
+        g.node("y", "aten._to_copy.default",
+               {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dtype", pt2ov::graph::dtype_arg(to), true}},
+               {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+        if (to == pt2ov::DType::Int64 && from != pt2ov::DType::Int32) {
+            ASSERT_NE(fault, nullptr);
+            EXPECT_EQ(fault->name, "FloatToInt64CutTo32Bits");
+        } else {
+            EXPECT_EQ(fault, nullptr);
+        }
+    }
 }
