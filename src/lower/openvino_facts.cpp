@@ -278,14 +278,6 @@ const std::vector<Fact>& all() {
          "in the plugin's snippets kernel for GroupNormalization)",
          "compile writes every GroupNormalization as Reshape to [N, groups, -1], MVN over the last axis, Reshape "
          "back, then the per-channel scale and shift (lower/plugin_workarounds)"},
-        {"IntegerReduceOfRankThreeFused", "2026.4.1",
-         "an integer (i32, i64, i8, u8) ReduceMax, ReduceMin, ReduceSum or ReduceProd of a rank-3 input over dims "
-         "that leave out dim 0, followed by an Add, Subtract or Multiply by a constant (which the plugin fuses into "
-         "the reduction), gives zeros past the first rows: ReduceMax(x [3, 2, 4] i32, 1) + 2 gives "
-         "[3, 4, 5, 2, 4, 6, 0, 2, 0, 0, 0, 0] for [3, 4, 5, 2, 4, 5, 2, 3, 5, 2, 3, 4] (with keep_dims too; "
-         "rank 2 and 4, float, dim 0 and a batch of 1 are right); the rewrite to rank 4 is folded back",
-         "an integer sum, prod, amax, amin, max.dim or min.dim of a rank-3 input whose dims leave out dim 0 "
-         "runs on pt2ov's CPU kernels"},
         {"UnitConvolutionStridedPaddedShape", "2026.4.1",
          "a convolution whose kernel is 1 in every spatial dim, with a stride above 1 and padding above 0, after "
          "an activation, comes back with the wrong shape: Conv2d(4, 4, 1, stride=2, padding=1)(relu(x)) on "
@@ -441,27 +433,6 @@ bool unit_kernel_strided_and_padded(const graph::Node& node, const graph::Graph&
         return false;
     };
     return any_above("stride", 1) && any_above("padding", 0);
-}
-
-// IntegerReduceOfRankThreeFused: an integer reduction of a rank-3 input over dims that leave
-// out dim 0, where dim 0 may hold more than one row (a batch of 1 was right).
-bool integer_reduce_of_rank_three(const graph::Node& node, const graph::Graph& graph) {
-    static const std::set<std::string> reducing = {
-        "aten.sum.default", "aten.sum.dim_IntList", "aten.prod.default", "aten.prod.dim_int", "aten.amax.default",
-        "aten.amin.default", "aten.max.dim", "aten.min.dim"};
-    if (!reducing.count(node.target) || node.arg(0).kind != ArgKind::Tensor) return false;
-    const auto& input = graph.value(node.arg(0).name).meta;
-    if (input.rank() != 3 || dtype_is_floating(input.dtype) || input.dtype == DType::Bool) return false;
-    if (input.sizes[0].is_static() && *input.sizes[0].value == 1) return false;
-    const auto* dims = node.find_input("dim");
-    if (!dims || dims->arg.kind == ArgKind::None) return false;  // every dim, 0 among them
-    std::vector<graph::Argument> items = dims->arg.kind == ArgKind::Int ? std::vector<graph::Argument>{dims->arg} : dims->arg.items;
-    if (items.empty()) return false;  // dim=[] reduces every dim
-    for (const auto& item : items) {
-        if (item.kind != ArgKind::Int) return true;  // unknown: taken as affected
-        if (item.int_value == 0 || item.int_value == -3) return false;
-    }
-    return true;
 }
 
 // Faults that depend on which op produces an input.
@@ -631,7 +602,6 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         }
     }
     if (node.arity() == 0) return nullptr;  // the rest read arguments: resolved nodes only
-    if (integer_reduce_of_rank_three(node, graph)) return &fact("IntegerReduceOfRankThreeFused");
     if (unit_kernel_strided_and_padded(node, graph)) return &fact("UnitConvolutionStridedPaddedShape");
     if (const Fact* f = fault_of_producer(node, graph)) return f;
     static const std::set<std::string> promoting = {"aten.atan2.default", "aten.cumsum.default", "aten.prod.default",

@@ -437,6 +437,9 @@ bool decompose_group_norm(const std::shared_ptr<ov::Node>& op, std::vector<Worka
     shifted->set_friendly_name(norm->get_friendly_name());
     ov::replace_node(norm, shifted);
     made.push_back({"GroupNormWithComputedOperandCrashes", norm->get_friendly_name()});
+    return true;
+}
+
 // ReduceFusedArithmeticWrong: the plugin fuses an elementwise op after a Reduce into the Reduce
 // (as a post-op), and the fused result is wrong: an integer Reduce followed by Negative, or by
 // Add/Subtract/Multiply with a constant, came back right only in its first elements; a floating

@@ -659,7 +659,8 @@ register(
         make_inputs=_integer_reduce_inputs,
         notes="OpenVINO 2026.4.1's CPU plugin fuses an Add/Subtract/Multiply by a constant into an integer "
         "reduction of a rank-3 input over dims that leave out dim 0, and then gives zeros past the first rows "
-        "(openvino_facts IntegerReduceOfRankThreeFused): wrong, exit 0. Such reductions run on pt2ov's CPU kernels.",
+        "(openvino_facts ReduceFusedArithmeticWrong): wrong, exit 0. The converted model reaches such ops through "
+        "Maximum(r, r), which the plugin does not fuse.",
     )
 )
 
