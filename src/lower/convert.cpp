@@ -1,4 +1,5 @@
 #include "lower/convert.h"
+#include "lower/constant_precompute.h"
 #include "lower/plugin_workarounds.h"
 
 #include <mutex>
@@ -70,6 +71,7 @@ Conversion convert_subgraph(const graph::Graph& graph, const Subgraph& subgraph,
         auto model = frontend->convert_partially(input_model);
         frontend->normalize(model);
         work_around_plugin_faults(*model);
+        precompute_constant_ops(*model);
         return model;
     });
     conversion.unconverted = find_unconverted(*conversion.model, graph);

@@ -278,6 +278,14 @@ const std::vector<Fact>& all() {
          "in the plugin's snippets kernel for GroupNormalization)",
          "compile writes every GroupNormalization as Reshape to [N, groups, -1], MVN over the last axis, Reshape "
          "back, then the per-channel scale and shift (lower/plugin_workarounds)"},
+        {"ConstantOpWithoutEvaluateDrifts", "2026.4.1",
+         "an op computed from constants alone that OpenVINO cannot fold (no evaluate(): AvgPool, Convolution, "
+         "GroupConvolution, ConvolutionBackpropData, AdaptiveAvgPool, Mod) is computed once by the CPU plugin and "
+         "kept; an Add or Multiply by an input fused after it writes into that memory, so each call changes it: "
+         "AvgPool(Constant) * 0.7 gave 209, 146, 102 on three calls (own seed 13218's fmod, NNSmith seed 41573's "
+         "avg_pool2d of a parameter)",
+         "pt2ov computes such ops at load, on the CPU plugin in one model, and gives the converted model their "
+         "values as Constants (lower/constant_precompute)"},
         {"UnitConvolutionStridedPaddedShape", "2026.4.1",
          "a convolution whose kernel is 1 in every spatial dim, with a stride above 1 and padding above 0, after "
          "an activation, comes back with the wrong shape: Conv2d(4, 4, 1, stride=2, padding=1)(relu(x)) on "

@@ -689,6 +689,41 @@ register(
 )
 
 
+class ConstantOpTimesInput(nn.Module):
+    """avg_pool2d, conv2d or fmod of parameters alone, then arithmetic with the input (found by
+    NNSmith, seed 41573: the second call onward returned zeros). One output each: with several,
+    the plugin happened to keep the values."""
+
+    def __init__(self, which):
+        super().__init__()
+        generator = torch.Generator().manual_seed(41573)
+        self.p = nn.Parameter(torch.randn(4, 1, 1, 12, generator=generator), requires_grad=False)
+        self.w = nn.Parameter(torch.randn(3, 2, 3, 3, generator=generator), requires_grad=False)
+        self.q = nn.Parameter(torch.randn(1, 2, 6, 6, generator=generator), requires_grad=False)
+        self.which = which
+
+    def forward(self, x):
+        if self.which == "avg_pool2d":
+            return torch.nn.functional.avg_pool2d(self.p, [1, 5], [1, 1]).reshape(-1, 1) * x
+        if self.which == "conv2d":
+            return torch.nn.functional.conv2d(self.q, self.w) + x
+        return torch.fmod(self.q, 0.7) * x
+
+
+for _which in ("avg_pool2d", "conv2d", "fmod"):
+    register(
+        ModelCase(
+            name=f"{_which}_of_parameters_then_input",
+            make_module=lambda which=_which: ConstantOpTimesInput(which).eval(),
+            make_inputs=lambda variant: (torch.tensor([0.7 + variant]),),
+            notes="OpenVINO 2026.4.1 computes an op of constants alone that it cannot fold (AvgPool, Convolution, "
+            "Mod, ...) once, and an elementwise op fused after it writes into that memory: the second call returned "
+            "other values (zeros in the random program, exit 0; openvino_facts ConstantOpWithoutEvaluateDrifts). "
+            "pt2ov computes such ops at load and gives the model their values as constants.",
+        )
+    )
+
+
 class ReducedTransposeOfUnitDims(nn.Module):
     """max over dim 0 then a transpose that moves a dim of size 1 (found by NNSmith, seed 10076)."""
 

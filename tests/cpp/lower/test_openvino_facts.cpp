@@ -30,6 +30,7 @@
 #include "graph/schema.h"
 #include "lower/convert.h"
 #include "lower/openvino_facts.h"
+#include "lower/constant_precompute.h"
 #include "lower/plugin_workarounds.h"
 #include "openvino/op/interpolate.hpp"
 #include "openvino/op/minimum.hpp"
@@ -2148,6 +2149,51 @@ TEST(OpenVINOFacts, ByteArithmeticSaturates) {
             }
         }
     }
+}
+
+// AvgPool of a Constant [1, 1, 2, 4] (kernel 1x2, stride 1x2), times an input x: PyTorch gives
+// the pairwise means times x on every call.
+std::shared_ptr<ov::Model> pooled_constant_times_input() {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1});
+    auto c = ov::op::v0::Constant::create(ov::element::f32, {1, 1, 2, 4}, {1, 3, 5, 7, 2, 4, 6, 8});
+    auto pool = std::make_shared<ov::op::v1::AvgPool>(c, ov::Strides{1, 2}, ov::Shape{0, 0}, ov::Shape{0, 0},
+                                                      ov::Shape{1, 2}, true);
+    auto product = std::make_shared<ov::op::v1::Multiply>(pool, x);
+    return std::make_shared<ov::Model>(ov::OutputVector{product->output(0)}, ov::ParameterVector{x});
+}
+
+// The values of three calls on one compiled model, each at x = 0.5.
+std::vector<std::vector<float>> three_calls(const std::shared_ptr<ov::Model>& model) {
+    auto request = compile_on_cpu(model).create_infer_request();
+    float x = 0.5f;
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {1}, &x));
+    std::vector<std::vector<float>> calls;
+    for (int call = 0; call < 3; ++call) {
+        request.infer();
+        const auto out = request.get_output_tensor(0);
+        calls.emplace_back(out.data<float>(), out.data<float>() + out.get_size());
+    }
+    return calls;
+}
+
+TEST(OpenVINOFacts, ConstantOpWithoutEvaluateDrifts) {
+    const std::vector<float> want{1.0f, 3.0f, 1.5f, 3.5f};  // the pairwise means times 0.5
+    const auto plain = three_calls(pooled_constant_times_input());
+    const bool drifts = plain[1] != plain[0] || plain[2] != plain[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": AvgPool(Constant) * x, three calls: first value "
+              << plain[0][0] << ", " << plain[1][0] << ", " << plain[2][0] << " (PyTorch 1 each time): "
+              << (drifts ? "DRIFTS" : "stable") << "\n";
+    RecordProperty("constant_op_without_evaluate_drifts", drifts ? "yes" : "no");
+
+    auto model = pooled_constant_times_input();
+    const auto made = pt2ov::lower::precompute_constant_ops(*model);
+    ASSERT_EQ(made.size(), 1u);
+    EXPECT_EQ(made[0].fact, "ConstantOpWithoutEvaluateDrifts");
+    for (const auto& call : three_calls(model)) EXPECT_EQ(call, want);
+    // Nothing is left for the plugin to compute from constants alone.
+    for (const auto& op : model->get_ordered_ops()) EXPECT_FALSE(ov::is_type<ov::op::v1::AvgPool>(op)) << op->get_friendly_name();
+    // A model without such ops is left as it was.
+    EXPECT_TRUE(pt2ov::lower::precompute_constant_ops(*abs_of_folded_constant({3})).empty());
 }
 
 TEST(OpenVINOFacts, Log1pCancelsNearZero) {

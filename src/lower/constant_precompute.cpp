@@ -1,0 +1,100 @@
+#include "lower/constant_precompute.h"
+
+#include <map>
+#include <set>
+
+#include "lower/decoder.h"
+#include "lower/openvino_facts.h"
+#include "openvino/core/model.hpp"
+#include "openvino/op/assign.hpp"
+#include "openvino/op/constant.hpp"
+#include "openvino/op/multinomial.hpp"
+#include "openvino/op/parameter.hpp"
+#include "openvino/op/random_uniform.hpp"
+#include "openvino/op/result.hpp"
+#include "openvino/op/util/framework_node.hpp"
+#include "openvino/op/util/multi_subgraph_base.hpp"
+#include "openvino/op/util/read_value_base.hpp"
+#include "openvino/runtime/core.hpp"
+#include "openvino/runtime/properties.hpp"
+
+namespace pt2ov::lower {
+
+namespace {
+
+// Whether `op`'s value depends on nothing but the model's constants: not an input, a state, a
+// draw, an op OpenVINO did not convert or a body of its own.
+bool may_be_constant(const ov::Node& op) {
+    return !ov::is_type<ov::op::v0::Parameter>(&op) && !ov::is_type<ov::op::v0::Result>(&op) &&
+           !ov::is_type<ov::op::util::ReadValueBase>(&op) && !ov::is_type<ov::op::util::AssignBase>(&op) &&
+           !ov::is_type<ov::op::util::FrameworkNode>(&op) && !ov::is_type<ov::op::util::MultiSubGraphOp>(&op) &&
+           !ov::is_type<ov::op::v8::RandomUniform>(&op) && !ov::is_type<ov::op::v13::Multinomial>(&op) &&
+           op.get_input_size() > 0;
+}
+
+ov::Core& precompute_core() {
+    static ov::Core core;
+    return core;
+}
+
+}  // namespace
+
+std::vector<Workaround> precompute_constant_ops(ov::Model& model) {
+    std::vector<Workaround> made;
+    if (openvino_facts::ignored("ConstantOpWithoutEvaluateDrifts")) return made;
+    std::set<const ov::Node*> constant;
+    std::vector<std::shared_ptr<ov::Node>> unfoldable;
+    for (const auto& op : model.get_ordered_ops()) {
+        if (ov::is_type<ov::op::v0::Constant>(op)) {
+            constant.insert(op.get());
+            continue;
+        }
+        if (!may_be_constant(*op)) continue;
+        bool from_constants = true;
+        for (const auto& input : op->input_values()) from_constants &= constant.count(input.get_node()) > 0;
+        if (!from_constants) continue;
+        constant.insert(op.get());
+        if (op->has_evaluate()) continue;  // OpenVINO's constant folding computes it before the plugin sees it
+        bool used = false, is_static = true;
+        for (const auto& output : op->outputs()) {
+            used |= !output.get_target_inputs().empty();
+            is_static &= output.get_partial_shape().is_static();
+        }
+        if (used && is_static) unfoldable.push_back(op);
+    }
+    if (unfoldable.empty()) return made;
+
+    // One model computes them all: a Result on each output, on a copy (the original ops are not
+    // given users of their own).
+    ov::ResultVector results;
+    for (const auto& op : unfoldable) {
+        for (const auto& output : op->outputs()) results.push_back(std::make_shared<ov::op::v0::Result>(output));
+    }
+    std::shared_ptr<ov::Model> copy;
+    {
+        ov::Model probe(results, ov::ParameterVector{});
+        copy = probe.clone();
+    }
+    results.clear();  // the probe's Results go, and with them their hold on the original outputs
+
+    ov::AnyMap config{ov::hint::inference_precision(ov::element::f32),
+                      {openvino_facts::kNoDynamicQuantization, uint64_t{0}}};
+    auto request = precompute_core().compile_model(copy, "CPU", config).create_infer_request();
+    request.infer();
+    size_t index = 0;
+    for (const auto& op : unfoldable) {
+        for (const auto& output : op->outputs()) {
+            const ov::Tensor value = request.get_output_tensor(index++);
+            auto folded = std::make_shared<ov::op::v0::Constant>(value.get_element_type(), value.get_shape(), value.data());
+            const auto& rt = op->get_rt_info();
+            if (auto tag = rt.find(kSourceNodeKey); tag != rt.end()) folded->get_rt_info()[kSourceNodeKey] = tag->second;
+            folded->set_friendly_name(op->get_friendly_name() + (op->get_output_size() > 1 ? "/" + std::to_string(output.get_index()) : ""));
+            for (auto user : output.get_target_inputs()) user.replace_source_output(folded);
+        }
+        made.push_back({"ConstantOpWithoutEvaluateDrifts", op->get_friendly_name()});
+    }
+    model.validate_nodes_and_infer_types();
+    return made;
+}
+
+}  // namespace pt2ov::lower

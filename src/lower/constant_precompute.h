@@ -1,0 +1,21 @@
+// Ops that compute from constants alone but that OpenVINO cannot fold (no evaluate(): AvgPool,
+// Convolution and its kinds, AdaptiveAvgPool, Mod, ...) are computed by the CPU plugin once, at
+// the first call, and kept as constants of the compiled graph; an elementwise op the plugin then
+// fuses after them writes into that memory, so every later call starts from a changed value
+// (openvino_facts ConstantOpWithoutEvaluateDrifts). pt2ov computes them itself, at load, once,
+// and gives the model their values as Constants.
+#pragma once
+
+#include <vector>
+
+#include "lower/plugin_workarounds.h"
+#include "openvino/core/model.hpp"
+
+namespace pt2ov::lower {
+
+// Replaces the outputs of every op of `model` that is computed from constants alone and has no
+// evaluate() by a Constant holding its value (computed by the CPU plugin, f32, in one compiled
+// model for all of them); returns one Workaround per op replaced.
+std::vector<Workaround> precompute_constant_ops(ov::Model& model);
+
+}  // namespace pt2ov::lower
