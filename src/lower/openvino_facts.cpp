@@ -301,7 +301,9 @@ const std::vector<Fact>& all() {
          "Add, Subtract and Multiply (and Negative, a Multiply by -1) of uint8 or int8 saturate on the CPU plugin where PyTorch wraps modulo 256: "
          "uint8 0 - 1 gives 0 (PyTorch 255), 254 * 4 gives 255 (PyTorch 248), int8 120 + 10 gives 127 (PyTorch -126)",
          "every add, sub, rsub, mul and neg with an uint8 or int8 result runs on pt2ov's CPU kernel, which wraps "
-         "(neg converts to a Multiply by -1, which saturates alike: uint8 -255 gave 255, PyTorch 1; NNSmith seed 32596)"},
+         "(neg converts to a Multiply by -1, which saturates alike: uint8 -255 gave 255, PyTorch 1; NNSmith seed 32596); "
+         "so do the 8-bit matrix products (mm, bmm, matmul, addmm, baddbmm, addbmm, mv, addmv, dot, linear): a uint8 "
+         "MatMul of [[200, 100, 3]] by [[2], [2], [1]] gave 255, PyTorch 91 (NNSmith seed 50694)"},
         {"Log1pCancelsNearZero", "2026.4.1",
          "log1p converts to Log(1 + x) in float32, which cancels for small x: log1p(1e-7) gives 1.19e-07 (19 % off), "
          "log1p(3.7e-5) 3.6954e-05 for 3.6999e-05; softplus (decomposed to log1p(exp(x))) of -10.2 alike; within the "
@@ -549,7 +551,12 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     }
     static const std::set<std::string> wrapping = {"aten.add.Tensor", "aten.add.Scalar", "aten.sub.Tensor",
                                                    "aten.sub.Scalar", "aten.rsub.Tensor", "aten.rsub.Scalar",
-                                                   "aten.mul.Tensor", "aten.mul.Scalar", "aten.neg.default"};
+                                                   "aten.mul.Tensor", "aten.mul.Scalar", "aten.neg.default",
+                                                   // MatMul accumulates and stores saturated alike
+                                                   "aten.mm.default", "aten.bmm.default", "aten.matmul.default",
+                                                   "aten.addmm.default", "aten.baddbmm.default", "aten.addbmm.default",
+                                                   "aten.mv.default", "aten.addmv.default", "aten.dot.default",
+                                                   "aten.linear.default"};
     if (wrapping.count(op) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
         const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
         if (dtype == DType::UInt8 || dtype == DType::Int8) return &fact("ByteArithmeticSaturates");

@@ -724,6 +724,33 @@ for _which in ("avg_pool2d", "conv2d", "fmod"):
     )
 
 
+class ByteMatrixProducts(nn.Module):
+    """Matrix products of uint8 and int8 tensors, whose sums wrap in PyTorch (found by NNSmith,
+    seed 50694: a bmm of a uint8 cat)."""
+
+    def forward(self, a, b, c):
+        return torch.bmm(a, a.transpose(1, 2)), a[0] @ b, torch.mm(c, c.t())
+
+
+def _byte_product_inputs(variant):
+    g = torch.Generator().manual_seed(50694 + variant)
+    return (torch.randint(0, 255, (3, 4, 5), generator=g, dtype=torch.uint8),
+            torch.randint(0, 255, (5, 2), generator=g, dtype=torch.uint8),
+            torch.randint(-128, 127, (4, 6), generator=g, dtype=torch.int8))
+
+
+register(
+    ModelCase(
+        name="byte_matrix_products",
+        make_module=lambda: ByteMatrixProducts().eval(),
+        make_inputs=_byte_product_inputs,
+        notes="8-bit MatMul saturates on OpenVINO 2026.4.1 where PyTorch wraps modulo 256 (uint8 [[200, 100, 3]] x "
+        "[[2], [2], [1]] gave 255, PyTorch 91; openvino_facts ByteArithmeticSaturates), wrong with exit 0; 8-bit "
+        "matrix products run on pt2ov's CPU kernels.",
+    )
+)
+
+
 class ReducedTransposeOfUnitDims(nn.Module):
     """max over dim 0 then a transpose that moves a dim of size 1 (found by NNSmith, seed 10076)."""
 

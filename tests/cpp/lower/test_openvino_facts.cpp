@@ -2129,15 +2129,34 @@ TEST(OpenVINOFacts, ByteArithmeticSaturates) {
         EXPECT_EQ(neg[0], 0);
     }
 
+    {
+        // A uint8 MatMul saturates its sums alike: [[200, 100, 3]] x [[2], [2], [1]] is 603, 91 in uint8.
+        auto a = std::make_shared<ov::op::v0::Parameter>(ov::element::u8, ov::Shape{1, 3});
+        auto b = std::make_shared<ov::op::v0::Parameter>(ov::element::u8, ov::Shape{3, 1});
+        auto product = std::make_shared<ov::op::v0::MatMul>(a, b);
+        auto matmul = std::make_shared<ov::Model>(ov::OutputVector{product->output(0)}, ov::ParameterVector{a, b});
+        auto mm_request = compile_on_cpu(matmul).create_infer_request();
+        std::vector<uint8_t> left{200, 100, 3}, right{2, 2, 1};
+        mm_request.set_input_tensor(0, ov::Tensor(ov::element::u8, {1, 3}, left.data()));
+        mm_request.set_input_tensor(1, ov::Tensor(ov::element::u8, {3, 1}, right.data()));
+        mm_request.infer();
+        const int got = mm_request.get_output_tensor(0).data<const uint8_t>()[0];
+        std::cout << "[fact] OpenVINO " << openvino_build() << ": uint8 MatMul [[200, 100, 3]] x [[2], [2], [1]] gives "
+                  << got << " (PyTorch 91)\n";
+        RecordProperty("byte_matmul", std::to_string(got));
+    }
+
     // pt2ov's rule: 8-bit add/sub/mul run on the CPU kernel; other dtypes stay on OpenVINO.
     for (const auto dtype : {pt2ov::DType::UInt8, pt2ov::DType::Int8, pt2ov::DType::Int32}) {
-        for (const char* target : {"aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor", "aten.neg.default"}) {
+        for (const char* target : {"aten.add.Tensor", "aten.sub.Tensor", "aten.mul.Tensor", "aten.neg.default", "aten.mm.default"}) {
             const bool unary = std::string(target) == "aten.neg.default";
+            const bool product = std::string(target) == "aten.mm.default";
             pt2ov::test::GraphBuilder g;
-            g.value("x", dtype, {4});
-            g.value("y", dtype, {4});
+            g.value("x", dtype, product ? std::vector<int64_t>{2, 2} : std::vector<int64_t>{4});
+            g.value("y", dtype, product ? std::vector<int64_t>{2, 2} : std::vector<int64_t>{4});
             std::vector<NamedArgument> args{{"self", pt2ov::graph::tensor_arg("x"), false}};
-            if (!unary) args.push_back({"other", pt2ov::graph::tensor_arg("x"), false});
+            if (product) args.push_back({"mat2", pt2ov::graph::tensor_arg("x"), false});
+            else if (!unary) args.push_back({"other", pt2ov::graph::tensor_arg("x"), false});
             g.node("y", target, std::move(args), {pt2ov::graph::tensor_arg("y")});
             for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
             const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
