@@ -5,6 +5,7 @@
 
 #include "lower/decoder.h"
 #include "lower/openvino_facts.h"
+#include "openvino/core/graph_util.hpp"
 #include "openvino/core/model.hpp"
 #include "openvino/op/assign.hpp"
 #include "openvino/op/constant.hpp"
@@ -12,6 +13,7 @@
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/random_uniform.hpp"
 #include "openvino/op/result.hpp"
+#include "openvino/op/shape_of.hpp"
 #include "openvino/op/util/framework_node.hpp"
 #include "openvino/op/util/multi_subgraph_base.hpp"
 #include "openvino/op/util/read_value_base.hpp"
@@ -44,9 +46,18 @@ std::vector<Workaround> precompute_constant_ops(ov::Model& model) {
     if (openvino_facts::ignored("ConstantOpWithoutEvaluateDrifts")) return made;
     std::set<const ov::Node*> constant;
     std::vector<std::shared_ptr<ov::Node>> unfoldable;
+    // The shape of a static value is a constant too (the plugin folds it so): zeros_like(x) is
+    // Broadcast(0, ShapeOf(x)), and a convolution of it is computed once all the same.
+    std::vector<std::shared_ptr<ov::Node>> static_shapes;
     for (const auto& op : model.get_ordered_ops()) {
         if (ov::is_type<ov::op::v0::Constant>(op)) {
             constant.insert(op.get());
+            continue;
+        }
+        if ((ov::is_type<ov::op::v0::ShapeOf>(op) || ov::is_type<ov::op::v3::ShapeOf>(op)) &&
+            op->get_input_partial_shape(0).is_static()) {
+            constant.insert(op.get());
+            static_shapes.push_back(op);
             continue;
         }
         if (!may_be_constant(*op)) continue;
@@ -63,6 +74,15 @@ std::vector<Workaround> precompute_constant_ops(ov::Model& model) {
         if (used && is_static) unfoldable.push_back(op);
     }
     if (unfoldable.empty()) return made;
+    for (const auto& shape_of : static_shapes) {
+        const auto dims = shape_of->get_input_shape(0);
+        auto folded = ov::op::v0::Constant::create(shape_of->get_output_element_type(0), ov::Shape{dims.size()},
+                                                   std::vector<int64_t>(dims.begin(), dims.end()));
+        const auto& rt = shape_of->get_rt_info();
+        if (auto tag = rt.find(kSourceNodeKey); tag != rt.end()) folded->get_rt_info()[kSourceNodeKey] = tag->second;
+        folded->set_friendly_name(shape_of->get_friendly_name());
+        ov::replace_node(shape_of, folded);
+    }
 
     // One model computes them all: a Result on each output, on a copy (the original ops are not
     // given users of their own).

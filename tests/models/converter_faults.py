@@ -751,6 +751,34 @@ register(
 )
 
 
+class ConvolutionOfZerosLike(nn.Module):
+    """A grouped conv2d of zeros_like(x) plus a bias input (found by our random programs, seed
+    50822: the second call returned twice the bias)."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(12, 1, 3, 1, generator=torch.Generator().manual_seed(50822)),
+                                   requires_grad=False)
+
+    def forward(self, bias, x):
+        return torch.nn.functional.conv2d(torch.zeros_like(x), self.weight, bias, stride=[2, 1], padding=[2, 0],
+                                          dilation=[2, 1], groups=3)
+
+
+register(
+    ModelCase(
+        name="convolution_of_zeros_like",
+        make_module=lambda: ConvolutionOfZerosLike().eval(),
+        make_inputs=lambda variant: (torch.randn(12, generator=torch.Generator().manual_seed(60 + variant)),
+                                     torch.randn(2, 3, 6, 14, generator=torch.Generator().manual_seed(61 + variant))),
+        notes="zeros_like(x) is Broadcast(0, ShapeOf(x)), a constant once x's shape is static: the plugin computed the "
+        "convolution of it once and the bias Add fused after it accumulated into it, twice the bias on the second "
+        "call (openvino_facts ConstantOpWithoutEvaluateDrifts); pt2ov's precompute now takes the shape of a static "
+        "value as a constant too.",
+    )
+)
+
+
 class ReducedTransposeOfUnitDims(nn.Module):
     """max over dim 0 then a transpose that moves a dim of size 1 (found by NNSmith, seed 10076)."""
 
