@@ -286,6 +286,13 @@ const std::vector<Fact>& all() {
          "avg_pool2d of a parameter)",
          "pt2ov computes such ops at load, on the CPU plugin in one model, and gives the converted model their "
          "values as Constants (lower/constant_precompute)"},
+        {"MeanOfEqualValuesRounded", "2026.4.1",
+         "MVN (what layer_norm, instance_norm and group_norm become) computes the mean of a row of equal values "
+         "with a rounding, which the division by sqrt(var + eps) magnifies: layer_norm of six times -0.6059 with "
+         "eps 1e-5 gives 1.9e-5 (times the weight) where PyTorch gives exactly 0 (own seeds 50839, 51161: "
+         "5.6e-5 off, beyond E5)",
+         "compile shifts the input of every floating MVN by each row's first element, which leaves MVN the same "
+         "and makes a row of equal values exact zeros (lower/plugin_workarounds)"},
         {"UnitConvolutionStridedPaddedShape", "2026.4.1",
          "a convolution whose kernel is 1 in every spatial dim, with a stride above 1 and padding above 0, after "
          "an activation, comes back with the wrong shape: Conv2d(4, 4, 1, stride=2, padding=1)(relu(x)) on "

@@ -13,6 +13,8 @@
 #include "openvino/op/multiply.hpp"
 #include "openvino/op/add.hpp"
 #include "openvino/op/mvn.hpp"
+#include "openvino/op/slice.hpp"
+#include "openvino/op/subtract.hpp"
 #include "openvino/op/shape_of.hpp"
 #include "openvino/op/abs.hpp"
 #include "openvino/op/clamp.hpp"
@@ -493,6 +495,56 @@ bool unfuse_reduce_arithmetic(const std::shared_ptr<ov::Node>& op, std::vector<W
     return true;
 }
 
+// MeanOfEqualValuesRounded: MVN's mean of a row of equal values differs from them by a
+// rounding, which the division by sqrt(var + eps) magnifies (a layer_norm of six times -0.6059
+// gave 1.9e-5 where PyTorch gives 0, exactly: its mean of equal values is exact). MVN does not
+// change when every row is shifted by one of its own values; shifted by its first element, a
+// row of equal values is zeros, whose mean is exact.
+// `value`'s Constant when it is computed from constants alone within a few ops (layer_norm's
+// axes arrive as a Range of constants), folded here; otherwise null.
+std::shared_ptr<ov::op::v0::Constant> folded_constant(const ov::Output<ov::Node>& value, int depth = 0) {
+    auto node = value.get_node_shared_ptr();
+    if (auto constant = ov::as_type_ptr<ov::op::v0::Constant>(node)) return constant;
+    if (depth > 4 || node->get_input_size() == 0) return nullptr;
+    ov::OutputVector inputs;
+    for (const auto& input : node->input_values()) {
+        auto folded = folded_constant(input, depth + 1);
+        if (!folded) return nullptr;
+        inputs.push_back(folded);
+    }
+    ov::OutputVector outputs(node->get_output_size());
+    if (!node->constant_fold(outputs, inputs)) return nullptr;
+    return ov::as_type_ptr<ov::op::v0::Constant>(outputs.at(value.get_index()).get_node_shared_ptr());
+}
+
+bool shift_rows_by_first(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    auto mvn = ov::as_type_ptr<ov::op::v6::MVN>(op);
+    if (!mvn || !mvn->get_normalize_variance() || openvino_facts::ignored("MeanOfEqualValuesRounded")) return false;
+    if (!mvn->get_input_element_type(0).is_real()) return false;
+    auto axes = folded_constant(mvn->input_value(1));
+    const auto& data = mvn->get_input_partial_shape(0);
+    if (!axes || data.rank().is_dynamic()) return false;
+    const int64_t rank = data.rank().get_length();
+    std::vector<int64_t> reduced = axes->cast_vector<int64_t>();
+    if (reduced.empty()) return false;
+    for (auto& axis : reduced) {
+        if (axis < 0) axis += rank;
+        if (axis < 0 || axis >= rank) return false;
+        if (data[axis].is_static() && data[axis].get_length() == 0) return false;  // no first element
+    }
+    const ov::Shape count{reduced.size()};
+    auto starts = ov::op::v0::Constant::create(ov::element::i64, count, std::vector<int64_t>(reduced.size(), 0));
+    auto stops = ov::op::v0::Constant::create(ov::element::i64, count, std::vector<int64_t>(reduced.size(), 1));
+    auto steps = ov::op::v0::Constant::create(ov::element::i64, count, std::vector<int64_t>(reduced.size(), 1));
+    auto along = ov::op::v0::Constant::create(ov::element::i64, count, reduced);
+    auto first = std::make_shared<ov::op::v8::Slice>(mvn->input_value(0), starts, stops, steps, along);
+    auto shifted = std::make_shared<ov::op::v1::Subtract>(mvn->input_value(0), first);
+    for (const auto& node : std::vector<std::shared_ptr<ov::Node>>{starts, stops, steps, along, first, shifted}) tag_like(node, mvn);
+    mvn->input(0).replace_source_output(shifted);
+    made.push_back({"MeanOfEqualValuesRounded", mvn->get_friendly_name()});
+    return true;
+}
+
 }  // namespace
 
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
@@ -516,6 +568,8 @@ std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
     // After the rewrites above, so that it wraps the Reduces they made (keep_dims ones).
     bool wrapped = false;
     for (const auto& op : model.get_ordered_ops()) wrapped |= keep_infinite_extremes(op, made);
+    // After decompose_group_norm, whose MVN needs it as much.
+    for (const auto& op : model.get_ordered_ops()) wrapped |= shift_rows_by_first(op, made);
     if (wrapped) model.validate_nodes_and_infer_types();
     return made;
 }

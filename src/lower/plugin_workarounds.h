@@ -48,6 +48,9 @@ struct Workaround {
 //    arithmetic with a constant; floating: binary arithmetic with a constant of more than one
 //    element) reaches its users through Maximum(r, r), the same values, which the plugin does not
 //    fuse.
+//  - MeanOfEqualValuesRounded: the input of every floating MVN that normalizes the variance is
+//    shifted by each row's first element (MVN is the same; a row of equal values becomes exact
+//    zeros).
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
 
 }  // namespace pt2ov::lower

@@ -41,6 +41,7 @@
 #include "openvino/op/reduce_min.hpp"
 #include "openvino/op/maximum.hpp"
 #include "openvino/op/add.hpp"
+#include "openvino/op/mvn.hpp"
 #include "openvino/op/mod.hpp"
 #include "openvino/op/reduce_max.hpp"
 #include "openvino/op/reduce_min.hpp"
@@ -1554,7 +1555,9 @@ TEST(OpenVINOFacts, GroupNormWithComputedOperandCrashes) {
     // row of 5 normalized by its own mean and biased variance, then scaled and shifted per
     // channel; computed below by a direct loop.
     auto model = group_norm_plus_sigmoid();
-    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"GroupNormWithComputedOperandCrashes"});
+    // The MVN it becomes is shifted by each row's first element too (MeanOfEqualValuesRounded).
+    EXPECT_EQ(workaround_facts(*model),
+              (std::vector<std::string>{"GroupNormWithComputedOperandCrashes", "MeanOfEqualValuesRounded"}));
     std::vector<float> x(30), y(30), scale(6), shift(6);
     for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.7f * static_cast<float>(i)) * 3.0f + 0.1f * static_cast<float>(i % 4);
     for (size_t i = 0; i < y.size(); ++i) y[i] = 0.25f * static_cast<float>(i % 9) - 1.0f;
@@ -2213,6 +2216,36 @@ TEST(OpenVINOFacts, ConstantOpWithoutEvaluateDrifts) {
     for (const auto& op : model->get_ordered_ops()) EXPECT_FALSE(ov::is_type<ov::op::v1::AvgPool>(op)) << op->get_friendly_name();
     // A model without such ops is left as it was.
     EXPECT_TRUE(pt2ov::lower::precompute_constant_ops(*abs_of_folded_constant({3})).empty());
+}
+
+// MVN over the last axis of [2, 6] (eps 1e-5 inside the square root): row 0 is six times
+// -0.6059330105781555, whose normalized values PyTorch's layer_norm gives as exactly 0.
+std::shared_ptr<ov::Model> mvn_of_rows() {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 6});
+    auto mvn = std::make_shared<ov::op::v6::MVN>(x, ov::op::v0::Constant::create(ov::element::i64, {1}, {1}), true, 1e-5f,
+                                                 ov::op::MVNEpsMode::INSIDE_SQRT);
+    return std::make_shared<ov::Model>(ov::OutputVector{mvn->output(0)}, ov::ParameterVector{x});
+}
+
+TEST(OpenVINOFacts, MeanOfEqualValuesRounded) {
+    std::vector<float> x(12, -0.6059330105781555f);
+    for (size_t i = 6; i < 12; ++i) x[i] = static_cast<float>(i) * 0.75f - 2.0f;
+    const auto plain = run_f32(mvn_of_rows(), {x});
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": MVN of six equal values gives " << plain[0]
+              << " (PyTorch's layer_norm: 0)\n";
+    RecordProperty("mvn_of_equal_values", std::to_string(plain[0]));
+
+    auto model = mvn_of_rows();
+    EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"MeanOfEqualValuesRounded"});
+    const auto got = run_f32(model, {x});
+    for (size_t i = 0; i < 6; ++i) EXPECT_EQ(got[i], 0.0f) << i;
+    // Row 1 keeps its values: (x - mean) / sqrt(var + eps), computed here in double.
+    double mean = 0, var = 0;
+    for (size_t i = 6; i < 12; ++i) mean += x[i];
+    mean /= 6;
+    for (size_t i = 6; i < 12; ++i) var += (x[i] - mean) * (x[i] - mean);
+    var /= 6;
+    for (size_t i = 6; i < 12; ++i) EXPECT_NEAR(got[i], (x[i] - mean) / std::sqrt(var + 1e-5), 1e-5) << i;
 }
 
 TEST(OpenVINOFacts, Log1pCancelsNearZero) {
