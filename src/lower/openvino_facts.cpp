@@ -156,6 +156,10 @@ const std::vector<Fact>& all() {
         {"ErfinvImprecise", "2026.4.1",
          "erfinv in float32 is off by up to 5e-3 near +-1 (erfinv(-0.999) gives -2.3218, PyTorch -2.3268)",
          "every erfinv runs on pt2ov's CPU kernel (computed in float64)"},
+        {"ErfcOfLargeValuesZero", "2026.4.1",
+         "erfc converts to 1 - erf(x), which is 0 in float32 from x = 4 on: erfc(4.46) gives 0 (PyTorch 2.8e-10), "
+         "within the absolute tolerance, but a comparison or logical_not after it flips (own seed 52497)",
+         "every floating erfc runs on pt2ov's CPU kernel"},
         {"SafeSoftmaxMaskedRowsNaN", "2026.4.1",
          "_safe_softmax of a row that is all -inf gives NaN; PyTorch gives 0 (which rows are masked is only known "
          "at run time)",
@@ -548,6 +552,10 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         if (!right || right->arg.kind != ArgKind::Bool || !right->arg.bool_value) return &fact("BucketizeNanFirst");
     }
     if (op == "aten.erfinv.default") return &fact("ErfinvImprecise");
+    if (op == "aten.erfc.default" && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
+        dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
+        return &fact("ErfcOfLargeValuesZero");
+    }
     static const std::set<std::string> overflowing = {"aten.exp.default",           "aten.exp2.default",
                                                       "aten.expm1.default",         "aten.sinh.default",
                                                       "aten.cosh.default",          "aten.pow.Tensor_Scalar",

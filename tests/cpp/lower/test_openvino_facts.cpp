@@ -590,6 +590,28 @@ TEST(OpenVINOFacts, ErfinvImprecise) {
     EXPECT_EQ(x.data<float>()[1], 0.0f);
 }
 
+TEST(OpenVINOFacts, ErfcOfLargeValuesZero) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {2});
+    n.output("y", pt2ov::DType::Float32, {2});
+    n.node("aten.erfc.default", {{"self", pt2ov::graph::tensor_arg("x"), false}});
+    const auto y = n.run({f32_tensor({2}, {4.46f, 0.5f})})[0];
+    const float exact = static_cast<float>(std::erfc(4.46));
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": erfc(4.46) gives " << y.data<float>()[0] << " (PyTorch "
+              << exact << ")\n";
+    RecordProperty("erfc_at_4_46", std::to_string(y.data<float>()[0]));
+    EXPECT_NEAR(y.data<float>()[1], std::erfc(0.5), 1e-6);  // right away from the tail
+
+    pt2ov::test::GraphBuilder g;
+    g.value("x", pt2ov::DType::Float32, {4});
+    g.value("y", pt2ov::DType::Float32, {4});
+    g.node("y", "aten.erfc.default", {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("y")});
+    for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "ErfcOfLargeValuesZero");
+}
+
 // _safe_softmax of the rows [-inf, -inf, -inf] and [0, 0, ln 2]: PyTorch gives [0, 0, 0] and
 // [0.25, 0.25, 0.5].
 TEST(OpenVINOFacts, SafeSoftmaxMaskedRowsNaN) {
