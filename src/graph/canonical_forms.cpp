@@ -1,6 +1,8 @@
 #include "graph/canonical_forms.h"
 
+#include <optional>
 #include <set>
+#include <vector>
 
 #include "graph/schema.h"
 
@@ -61,6 +63,34 @@ bool norm_over_every_dim(const Graph& graph, const Node& node) {
            node.arg(2).kind == Kind::None && graph.value(node.arg(0).name).meta.rank() > 0;
 }
 
+// squeeze.dims listing dims whose size is not 1 (a no-op for those dims): OpenVINO's frontend
+// died (SIGSEGV in FrontEnd::normalize) on squeeze.dims(x, [0, 1, 2, 3]) of a [1, 1, 4, 6] x
+// before an index_put (random programs, own seed 53255). Listing only the dims of size 1 is the
+// same squeeze. Returns the dims to keep, or nothing when the node is not such a squeeze.
+std::optional<std::vector<int64_t>> squeezable_dims(const Graph& graph, const Node& node) {
+    if (node.target != "aten.squeeze.dims" || node.arity() < 2 || node.arg(0).kind != Kind::Tensor) return std::nullopt;
+    const NamedArgument* dims = node.find_input("dim");
+    if (!dims || dims->arg.kind != Kind::List) return std::nullopt;
+    const TensorMeta& meta = graph.value(node.arg(0).name).meta;
+    const auto rank = static_cast<int64_t>(meta.rank());
+    std::vector<int64_t> kept;
+    bool dropped = false;
+    for (const auto& item : dims->arg.items) {
+        if (item.kind != Kind::Int) return std::nullopt;
+        const int64_t d = item.int_value < 0 ? item.int_value + rank : item.int_value;
+        if (d < 0 || d >= rank) return std::nullopt;
+        const Dim& size = meta.sizes[static_cast<size_t>(d)];
+        if (size.is_static() && *size.value != 1) {
+            dropped = true;
+            continue;
+        }
+        kept.push_back(item.int_value);
+    }
+    // With none left the node keeps its sizes, and identity_copy makes it an alias.
+    if (!dropped || kept.empty()) return std::nullopt;
+    return kept;
+}
+
 }  // namespace
 
 bool is_identity_node(const Graph& graph, const Node& node) { return identity_copy(graph, node) != nullptr; }
@@ -72,6 +102,11 @@ void canonicalize(Graph& graph, const std::string& where) {
             node.origin_target = node.source_target();
             node.target = copy;
             node.inputs = {{"self", self, false}};
+            resolve_node(node, where);
+        } else if (auto kept = squeezable_dims(graph, node)) {
+            for (auto& input : node.inputs) {
+                if (input.name == "dim") input.arg = ints_arg(*kept);
+            }
             resolve_node(node, where);
         } else if (spells_default_correction(node)) {
             std::erase_if(node.inputs, [](const NamedArgument& input) { return input.name == "correction"; });

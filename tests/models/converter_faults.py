@@ -837,6 +837,29 @@ register(
 )
 
 
+class SqueezeEveryDimThenIndexCopy(nn.Module):
+    """gather, squeeze() of every dim (some not of size 1), then index_copy (found by our random
+    programs, seed 53255: its decomposed form killed the process in OpenVINO's frontend)."""
+
+    def forward(self, x, idx, j, src):
+        v = torch.gather(x, 2, idx).squeeze()
+        return v.index_copy(1, j, src), torch.argsort(v, dim=1, stable=True)
+
+
+register(
+    ModelCase(
+        name="squeeze_every_dim_then_index_copy",
+        make_module=lambda: SqueezeEveryDimThenIndexCopy().eval(),
+        make_inputs=lambda variant: (torch.randn(1, 3, 1, 6, generator=torch.Generator().manual_seed(53255 + variant)),
+                                     torch.zeros(1, 1, 4, 6, dtype=torch.int64), torch.tensor([1]),
+                                     torch.randn(4, 1, generator=torch.Generator().manual_seed(53256 + variant))),
+        notes="squeeze.dims(x, [0, 1, 2, 3]) of a [1, 1, 4, 6] x before an index_put (the decomposed index_copy) killed "
+        "the process (SIGSEGV) in OpenVINO 2026.4.1's FrontEnd::normalize, OpenVINO alone too; pt2ov now lists only "
+        "the dims of size 1 (graph/canonical_forms), the same squeeze.",
+    )
+)
+
+
 class ReducedTransposeOfUnitDims(nn.Module):
     """max over dim 0 then a transpose that moves a dim of size 1 (found by NNSmith, seed 10076)."""
 
