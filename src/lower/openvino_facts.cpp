@@ -336,6 +336,11 @@ const std::vector<Fact>& all() {
          "(x / 0).to(int64))",
          "every cast (_to_copy, to, convert_element_type) from a floating dtype to int64 runs on pt2ov's CPU "
          "kernel; what it makes is int64 that may exceed 32 bits, so its readers follow Int64BeyondThirtyTwoBits"},
+        {"IntegerPowerComputedInFloat", "2026.4.1",
+         "Power of integer tensors is computed in float32 on the CPU plugin: an int32 83 ** 4 gives 47458320 "
+         "(PyTorch 47458321), every power beyond 2**24 loses its low bits (own seed 60017: pow(stack(x, x), 4))",
+         "every pow (Tensor_Scalar, Tensor_Tensor, Scalar) with an integer result runs on pt2ov's CPU kernel, "
+         "which multiplies by squaring and wraps as PyTorch does"},
         {"ShiftCountWraps", "2026.4.1",
          "BitwiseLeftShift takes the shift count modulo 32 and computes int64 in 32 bits: 5 << 40 gives 1280 and "
          "5 << -1 gives -2**31 in int32, where PyTorch gives 0 for a count that is negative or at least the "
@@ -572,6 +577,10 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
                                                    "aten.addmm.default", "aten.baddbmm.default", "aten.addbmm.default",
                                                    "aten.mv.default", "aten.addmv.default", "aten.dot.default",
                                                    "aten.linear.default"};
+    if (starts_with_any(op, {"aten.pow."}) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
+        const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
+        if (!dtype_is_floating(dtype) && dtype != DType::Bool) return &fact("IntegerPowerComputedInFloat");
+    }
     if (wrapping.count(op) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
         const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
         if (dtype == DType::UInt8 || dtype == DType::Int8) return &fact("ByteArithmeticSaturates");

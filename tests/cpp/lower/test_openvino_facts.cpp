@@ -36,6 +36,7 @@
 #include "openvino/op/minimum.hpp"
 #include "openvino/op/negative.hpp"
 #include "openvino/op/max_pool.hpp"
+#include "openvino/op/power.hpp"
 #include "openvino/op/tile.hpp"
 #include "openvino/op/unsqueeze.hpp"
 #include "openvino/op/reduce_min.hpp"
@@ -2085,6 +2086,40 @@ TEST(OpenVINOFacts, EveryFactHasItsTest) {
 }  // namespace
 
 // BitwiseLeftShift with counts past the width and negative: PyTorch gives 0 for both.
+// int32 83 ** 4 = 47458321 needs 26 bits: a float32 computation loses the last one (own seed 60017).
+TEST(OpenVINOFacts, IntegerPowerComputedInFloat) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{3});
+    auto power = std::make_shared<ov::op::v1::Power>(x, ov::op::v0::Constant::create(ov::element::i32, {}, {4}));
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{power->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<int32_t> values{3, 83, -89};
+    request.set_input_tensor(0, ov::Tensor(ov::element::i32, {3}, values.data()));
+    request.infer();
+    const auto* out = request.get_output_tensor(0).data<int32_t>();
+    EXPECT_EQ(out[0], 81);  // a power within 2**24 is right either way
+    const bool right = out[1] == 47458321 && out[2] == 62742241;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": int32 83 ** 4 and (-89) ** 4 give " << out[1] << " and "
+              << out[2] << " (PyTorch: 47458321 and 62742241): " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("integer_power_exact", right ? "yes" : "no");
+
+    // pt2ov's rule: every pow with an integer result runs on the CPU kernel, a floating one stays.
+    for (const auto dtype : {pt2ov::DType::Int32, pt2ov::DType::Int64, pt2ov::DType::UInt8, pt2ov::DType::Float32}) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", dtype, {3});
+        b.value("y", dtype, {3});
+        b.node("y", "aten.pow.Tensor_Scalar", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"exponent", pt2ov::graph::int_arg(4), false}},
+               {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        if (dtype == pt2ov::DType::Float32) {
+            EXPECT_TRUE(fault == nullptr || fault->name != "IntegerPowerComputedInFloat");
+        } else {
+            ASSERT_NE(fault, nullptr);
+            EXPECT_EQ(fault->name, "IntegerPowerComputedInFloat");
+        }
+    }
+}
+
 TEST(OpenVINOFacts, ShiftCountWraps) {
     auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{4});
     auto count = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{4});
