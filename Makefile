@@ -199,7 +199,7 @@ architectures: build
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
 FUZZ_LIMIT := $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
-FUZZ_TARGETS := fuzz_archive:archive fuzz_program_json:program_json fuzz_npz:npz
+FUZZ_TARGETS := fuzz_archive:archive fuzz_program_json:program_json fuzz_npz:npz fuzz_kernels:kernels
 .PHONY: fuzz fuzz-build
 fuzz-build: deps
 	@bash scripts/install-deps.sh --fuzz
@@ -213,6 +213,15 @@ fuzz: fuzz-build
 		build-fuzz/$$target $(FUZZ_LIMIT) -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
 			-dict=fuzz/pt2ov.dict -print_final_stats=1 -artifact_prefix=build-fuzz/findings/$$target/ \
 			build-fuzz/corpus/$$seeds fuzz/corpus/$$seeds; done
+
+# Damaged archives that execute (fuzz/mutate_archives.py): MUTATIONS graph-level mutations of
+# five small programs, each run by build/pt2ov on the CPU kernels and on the default placement;
+# findings in build/mutations/findings/. A seeded batch of 40 runs in `make test`.
+MUTATIONS ?= 3000
+MUTATION_SEED ?= 0
+.PHONY: fuzz-mutations
+fuzz-mutations: build
+	$(PY) -m fuzz.mutate_archives --n $(MUTATIONS) --seed $(MUTATION_SEED) --workers $(JOBS)
 
 # A transformers causal LM with a static KV cache (examples/make_llm.py), decoded token by token by
 # examples/llm_decode.cpp and compared with eager at each step (tests/e2e/test_llm_decode.py).

@@ -291,7 +291,7 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
         } else {
             const OpenVINOStep& lowered = planned.openvino_steps.at(s);
             if (before_compile) before_compile(s);
-            build_openvino_step(s, lowered, options, config, steps_[s]);
+            build_openvino_step(s, lowered, plan_steps[s].nodes, options, config, steps_[s]);
             for (const auto& target : lowered.states) buffers_.at(buffer_of_target.at(target)).openvino_step = static_cast<int>(s);
             if (auto* compiled = steps_[s].compiled.get()) {
                 for (auto& result : compiled->results) result.mutated_buffer = buffer_of_slot[result.slot];
@@ -335,7 +335,7 @@ void Executor::build_cpu_step(const partition::Step& step, Step& built) {
     }
 }
 
-void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, const LoadOptions& options,
+void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, const std::vector<int>& nodes, const LoadOptions& options,
                                    const ov::AnyMap& config, Step& built) {
     const auto& graph = prepared_.graph;
     built.on_openvino = true;
@@ -390,6 +390,9 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
         if (result.is_static) {
             for (auto d : output.get_shape()) result.sizes.push_back(static_cast<int64_t>(d));
         }
+        if (!result.symbolic) {
+            check_result_against_metadata(graph.value(name), output.get_partial_shape(), result.dtype, index, nodes);
+        }
         size_t user_index = 0;
         for (size_t i = 0; i < outputs_.size() && result.caller_output < 0; ++i) {
             if (outputs_[i].mutated_buffer >= 0) continue;
@@ -402,6 +405,37 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
         step->results.push_back(std::move(result));
     }
     built.compiled = std::move(step);
+}
+
+// What the compiled model declares for a step's result must be what the program records: the
+// plugin has been seen to compile a model that contradicts its own converted shapes (a 1x1
+// strided, padded convolution: openvino_facts UnitConvolutionStridedPaddedShape). The node that
+// makes such a result goes to the CPU kernels (StepCompileFailure naming it), where a
+// contradiction that is the archive's own (damaged metadata) is refused node by node.
+void Executor::check_result_against_metadata(const graph::Value& value, const ov::PartialShape& shape, DType dtype,
+                                             size_t step, const std::vector<int>& step_nodes) const {
+    if (value.kind != graph::ValueKind::Tensor) return;
+    const auto& meta = value.meta;
+    std::string what;
+    if (dtype != meta.dtype) {
+        what = std::string(dtype_name(dtype)) + " where PyTorch records " + std::string(dtype_name(meta.dtype));
+    } else if (shape.rank().is_static() && static_cast<size_t>(shape.rank().get_length()) != meta.sizes.size()) {
+        what = std::to_string(shape.rank().get_length()) + " dims where PyTorch records " + std::to_string(meta.sizes.size());
+    } else if (shape.rank().is_static()) {
+        for (size_t d = 0; d < meta.sizes.size(); ++d) {
+            if (shape[d].is_static() && meta.sizes[d].is_static() && shape[d].get_length() != *meta.sizes[d].value) {
+                what = "size " + std::to_string(shape[d].get_length()) + " in dim " + std::to_string(d) +
+                       " where PyTorch records " + std::to_string(*meta.sizes[d].value);
+                break;
+            }
+        }
+    }
+    if (what.empty()) return;
+    std::vector<int> at_fault;
+    if (std::find(step_nodes.begin(), step_nodes.end(), value.producer) != step_nodes.end()) at_fault.push_back(value.producer);
+    const std::string fault = "its compiled model gives '" + value.name + "' " + what;
+    throw StepCompileFailure(prepared_.where + ": OpenVINO step " + std::to_string(step + 1) + ": " + fault, step, fault,
+                             std::move(at_fault));
 }
 
 // A compiled model makes infer requests from any thread (OpenVINO documents CompiledModel as
@@ -465,9 +499,11 @@ const RuntimeValue& Executor::lookup(const Values& values, int slot) const {
     throw InternalError("value slot " + std::to_string(slot) + " is read before it is made");
 }
 
-void Executor::run_cpu_step(const Step& step, Values& values) const {
+void Executor::run_cpu_step(size_t step_index, Values& values, OutputGuard::Symbols* symbols) const {
     const auto& graph = prepared_.graph;
-    for (const auto& cpu : step.cpu_nodes) {
+    const Step& step = steps_[step_index];
+    for (size_t position = 0; position < step.cpu_nodes.size(); ++position) {
+        const auto& cpu = step.cpu_nodes[position];
         const auto& node = *cpu.node;
         kernels::KernelCall call(node, graph, [&](const graph::Argument& arg) -> const RuntimeValue& {
             return lookup(values, arg.slot);
@@ -490,6 +526,7 @@ void Executor::run_cpu_step(const Step& step, Values& values) const {
         for (size_t k = 0; k < cpu.output_slots.size(); ++k) {
             if (cpu.output_slots[k] >= 0) values[cpu.output_slots[k]] = std::move(results[k]);
         }
+        if (symbols) guard_->check_node(step_index, position, values, *symbols);
     }
 }
 
@@ -827,7 +864,7 @@ void Executor::run_step_alone(size_t step, ValueTable& values) {
         if (steps_.at(step).on_openvino) {
             run_openvino_step(steps_[step], context.steps[step], context, values, no_caller_outputs);
         } else {
-            run_cpu_step(steps_[step], values);
+            run_cpu_step(step, values, nullptr);
         }
     };
     if (!buffers_.empty()) {
@@ -861,7 +898,7 @@ void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs,
         if (steps_[s].on_openvino) {
             run_openvino_step(steps_[s], context.steps[s], context, values, outputs);
         } else {
-            run_cpu_step(steps_[s], values);
+            run_cpu_step(s, values, &symbols);
         }
         guard_->check_step(s, values, symbols);
     }

@@ -40,14 +40,16 @@ using compile::OpenVINOStep;
 using compile::PlannedMethod;
 using compile::PreparedMethod;
 
-// OpenVINO could not compile one OpenVINO step (a plugin failure on a program it converted).
-// Program::load catches it and places that step's nodes on pt2ov's CPU kernels instead.
+// OpenVINO could not compile one OpenVINO step (a plugin failure on a program it converted),
+// or compiled it into a model whose result contradicts the program's metadata. Program::load
+// catches it and places that step's nodes (or only `nodes`, when known) on pt2ov's CPU kernels.
 class StepCompileFailure : public UnsupportedError {
 public:
-    StepCompileFailure(const std::string& message, size_t step_index, std::string plugin_message)
-        : UnsupportedError(message), step_index(step_index), plugin_message(std::move(plugin_message)) {}
+    StepCompileFailure(const std::string& message, size_t step_index, std::string plugin_message, std::vector<int> nodes = {})
+        : UnsupportedError(message), step_index(step_index), plugin_message(std::move(plugin_message)), nodes(std::move(nodes)) {}
     size_t step_index;           // into the plan's steps
-    std::string plugin_message;  // OpenVINO's own words
+    std::string plugin_message;  // OpenVINO's own words, or what contradicts the metadata
+    std::vector<int> nodes;      // graph node indexes at fault; empty: every node of the step
 };
 
 class Executor {
@@ -190,7 +192,7 @@ private:
     };
 
     void build_cpu_step(const partition::Step& step, Step& built);
-    void build_openvino_step(size_t index, const OpenVINOStep& lowered, const LoadOptions& options,
+    void build_openvino_step(size_t index, const OpenVINOStep& lowered, const std::vector<int>& nodes, const LoadOptions& options,
                              const ov::AnyMap& config, Step& built);
 
     std::unique_ptr<CallContext> make_context() const;
@@ -201,7 +203,11 @@ private:
     // run_with inside the context's arena, if it has one.
     void run_in_arena(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs);
 
-    void run_cpu_step(const Step& step, Values& values) const;
+    // Runs a CPU step's kernels in order; with `symbols`, each node's values are checked by the
+    // output guard before the next kernel reads them.
+    void run_cpu_step(size_t step, Values& values, OutputGuard::Symbols* symbols) const;
+    void check_result_against_metadata(const graph::Value& value, const ov::PartialShape& shape, DType dtype,
+                                       size_t step, const std::vector<int>& step_nodes) const;
     void run_openvino_step(const Step& step, StepContext& context, CallContext& call, Values& values,
                            std::vector<Tensor>& caller_outputs);
     // The phases of an OpenVINO step.

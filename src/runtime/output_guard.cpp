@@ -269,20 +269,47 @@ OutputGuard::OutputGuard(const compile::PreparedMethod& prepared, const compile:
     }
     const auto& steps = planned.plan.steps;
     step_contracts_.resize(steps.size());
+    node_contracts_.resize(steps.size());
     for (size_t s = 0; s < steps.size(); ++s) {
-        const std::string step_text = "step " + std::to_string(s + 1) +
-                                      (steps[s].where == partition::Where::Cpu ? " (CPU kernels)" : " (OpenVINO)");
-        for (const auto& name : steps[s].outputs) {
-            const auto* value = graph.find_value(name);
-            if (!value || value->slot < 0) continue;
-            Contract contract = contract_for(name, step_text);
-            if (contract.slot >= 0) step_contracts_[s].push_back(std::move(contract));
+        const bool on_cpu = steps[s].where == partition::Where::Cpu;
+        const std::string step_text = "step " + std::to_string(s + 1) + (on_cpu ? " (CPU kernels)" : " (OpenVINO)");
+        if (!on_cpu) {
+            for (const auto& name : steps[s].outputs) {
+                const auto* value = graph.find_value(name);
+                if (!value || value->slot < 0) continue;
+                Contract contract = contract_for(name, step_text);
+                if (contract.slot >= 0) step_contracts_[s].push_back(std::move(contract));
+            }
+            continue;
+        }
+        for (int index : steps[s].nodes) {
+            const auto& node = graph.nodes[static_cast<size_t>(index)];
+            auto& contracts = node_contracts_[s].emplace_back();
+            auto add = [&](const graph::Argument& out) {
+                if (out.kind == graph::Argument::Kind::None || out.name.empty()) return;
+                const auto* value = graph.find_value(out.name);
+                if (!value || value->slot < 0) return;
+                Contract contract = contract_for(out.name, step_text);
+                // A rewrite's node carries the metadata of the archive node it stands for.
+                contract.made_on_cpu = true;
+                if (contract.slot >= 0) contracts.push_back(std::move(contract));
+            };
+            for (const auto& out : node.outputs) {
+                if (out.kind == graph::Argument::Kind::List) {
+                    for (const auto& item : out.items) add(item);
+                } else {
+                    add(out);
+                }
+            }
         }
     }
     // Which step makes each value: outputs name the step too.
     std::vector<std::string> step_of_slot(graph.value_count);
     for (size_t s = 0; s < steps.size(); ++s) {
         for (const auto& contract : step_contracts_[s]) step_of_slot[static_cast<size_t>(contract.slot)] = contract.step;
+        for (const auto& node : node_contracts_[s]) {
+            for (const auto& contract : node) step_of_slot[static_cast<size_t>(contract.slot)] = contract.step;
+        }
     }
     size_t user_index = 0;
     for (size_t i = 0; i < graph.outputs.size(); ++i) {
@@ -311,6 +338,9 @@ OutputGuard::OutputGuard(const compile::PreparedMethod& prepared, const compile:
 size_t OutputGuard::checked_values() const {
     size_t count = 0;
     for (const auto& step : step_contracts_) count += step.size();
+    for (const auto& step : node_contracts_) {
+        for (const auto& node : step) count += node.size();
+    }
     for (const auto& output : output_contracts_) count += output.has_value();
     return count;
 }
@@ -328,6 +358,11 @@ void OutputGuard::bind_inputs(const std::vector<Tensor>& inputs, Symbols& symbol
 }
 
 void OutputGuard::fail(const Contract& contract, std::string_view role, const std::string& what) const {
+    if (contract.made_on_cpu) {
+        throw ArchiveError(prepared_.where + ": " + contract.node + " computes '" + contract.value + "' on pt2ov's CPU kernels, which " +
+                           what + ": the archive's metadata contradict its own program (a damaged or edited archive; "
+                           "export the program again, and report it to pt2ov if torch.export.save wrote it as it is)");
+    }
     throw InternalError(prepared_.where + ": " + std::string(role) + " '" + contract.value + "', made by " + contract.node + " in " +
                         contract.step + ", " + what +
                         "; pt2ov refused to return it (a fault of OpenVINO or of pt2ov: please report it with the archive)");
@@ -398,6 +433,14 @@ void OutputGuard::check_step(size_t step, const std::vector<RuntimeValue>& value
     for (const auto& contract : step_contracts_[step]) {
         const auto& value = values[static_cast<size_t>(contract.slot)];
         if (std::holds_alternative<std::monostate>(value.value)) continue;  // kept as OpenVINO state, or a constant
+        check(contract, value, "the value", symbols);
+    }
+}
+
+void OutputGuard::check_node(size_t step, size_t position, const std::vector<RuntimeValue>& values, Symbols& symbols) const {
+    for (const auto& contract : node_contracts_[step][position]) {
+        const auto& value = values[static_cast<size_t>(contract.slot)];
+        if (std::holds_alternative<std::monostate>(value.value)) continue;
         check(contract, value, "the value", symbols);
     }
 }

@@ -49,8 +49,15 @@ public:
 
     // The inputs bind the symbols of their sizes (checked for range and agreement before).
     void bind_inputs(const std::vector<Tensor>& inputs, Symbols& symbols) const;
-    // Every value step `step` hands on, by slot in `values`.
+    // Every value step `step` hands on, by slot in `values` (an OpenVINO step's; a CPU step's
+    // values are checked node by node).
     void check_step(size_t step, const std::vector<kernels::RuntimeValue>& values, Symbols& symbols) const;
+    // Every value the node at `position` of CPU step `step` made, before any later kernel reads
+    // it: a kernel then only ever meets tensors of the sizes and dtypes the program records. The
+    // kernels are PyTorch's semantics checked against eager, so a value that disagrees is taken
+    // for metadata that contradict their own program (ArchiveError, exit 2, naming the node);
+    // the random-program harness counts such a refusal of an exported program as pt2ov's bug.
+    void check_node(size_t step, size_t position, const std::vector<kernels::RuntimeValue>& values, Symbols& symbols) const;
     // One value about to be returned as the program's output `index` (graph::Graph::outputs,
     // buffer mutations included).
     void check_output(size_t index, const kernels::RuntimeValue& value, Symbols& symbols) const;
@@ -73,6 +80,7 @@ private:
         std::string node;               // the archive node that made it, and its op
         std::string step;               // "step 2 (OpenVINO)", "step 3 (CPU kernels)"
         std::string role;               // for an output: "output 1", "the new state of buffer 'b'"
+        bool made_on_cpu = false;  // made by a CPU kernel: a contradiction is the metadata's
     };
 
     Contract contract_for(const std::string& value_name, const std::string& step_text);
@@ -86,7 +94,8 @@ private:
     std::vector<std::string> symbol_names_;
     size_t symbol_count_ = 0;
     std::vector<std::vector<DimContract>> input_dims_;  // by user input
-    std::vector<std::vector<Contract>> step_contracts_;  // by plan step
+    std::vector<std::vector<Contract>> step_contracts_;  // by plan step (OpenVINO steps)
+    std::vector<std::vector<std::vector<Contract>>> node_contracts_;  // by CPU step, by node in it
     std::vector<std::optional<Contract>> output_contracts_;  // by user output (none for a number)
 };
 

@@ -61,7 +61,8 @@ namespace {
 
 // Compiles the rules' plan `planned` of impl.prepared (load and inspect have both made them)
 // into impl's executor. A step OpenVINO converted but its plugin cannot compile goes back to
-// placement, its nodes to the CPU kernels (refused there, naming the failure, where a kernel
+// placement, its nodes to the CPU kernels (or only the node whose compiled result contradicts
+// the program's metadata) (refused there, naming the failure, where a kernel
 // is missing or under --strict); each retry moves at least one node, so this ends. Then a
 // small program may run faster on the CPU kernels than through an OpenVINO call: timed both
 // ways, the faster kept (runtime/placement_timing.h).
@@ -76,7 +77,8 @@ void compile_planned(Program::Impl& impl, const std::string& path, const LoadOpt
         } catch (const runtime::StepCompileFailure& failure) {
             if (options.strict || failure.step_index >= impl.planned.plan.steps.size()) throw;
             const size_t before = compile_failures.size();
-            for (int node : impl.planned.plan.steps[failure.step_index].nodes) {
+            const auto& at_fault = failure.nodes.empty() ? impl.planned.plan.steps[failure.step_index].nodes : failure.nodes;
+            for (int node : at_fault) {
                 compile_failures.emplace(impl.prepared.graph.nodes[static_cast<size_t>(node)].source_name(),
                                          one_line_of(failure.plugin_message));
             }

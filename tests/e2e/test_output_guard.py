@@ -1,6 +1,7 @@
 """The output guard (runtime/output_guard.h): a value of the wrong shape or dtype never leaves a
-step or the program as a result; it is an internal error (exit 3) naming the output, the node
-that made it and the step.
+step or the program as a result. A compiled OpenVINO step whose declared result contradicts the
+program is seen at load, and the node that makes it runs on the CPU kernels (refused under
+--strict).
 
 The fault is injected by switching a fact off (PT2OV_IGNORE_FACTS): with
 UnitConvolutionStridedPaddedShape off, OpenVINO's CPU plugin computes a 1x1 convolution with
@@ -48,16 +49,28 @@ def unit_convolution(tmp_path_factory):
     return module, x, pt2
 
 
-def test_a_wrong_shape_from_openvino_is_an_internal_error(tmp_path, unit_convolution):
-    _, x, pt2 = unit_convolution
+def test_a_compiled_shape_contradicting_the_program_moves_its_node_to_the_cpu(tmp_path, unit_convolution):
+    """Without its fact, the plugin compiles the convolution into a model that declares [1, 4, 5, 5]
+    for PyTorch's [1, 4, 4, 4]: load sees it and runs that node alone on the CPU kernels."""
+    module, x, pt2 = unit_convolution
     proc, outputs = _run(tmp_path, pt2, x, env={"PT2OV_IGNORE_FACTS": "UnitConvolutionStridedPaddedShape"})
-    assert proc.returncode == 3, describe(proc)
-    assert not outputs.exists(), "no output may be written when the guard refuses"
+    assert proc.returncode == 0, describe(proc)
+    with torch.no_grad():
+        expected = module(x)
+    (got,) = read_outputs(outputs)
+    assert got.shape == (1, 4, 4, 4)
+    np.testing.assert_allclose(got, expected.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_under_strict_a_compiled_shape_contradicting_the_program_is_refused(tmp_path, unit_convolution):
+    _, x, pt2 = unit_convolution
+    proc, outputs = _run(tmp_path, pt2, x, "--strict", env={"PT2OV_IGNORE_FACTS": "UnitConvolutionStridedPaddedShape"})
+    assert proc.returncode == 2, describe(proc)
+    assert not outputs.exists(), "no output may be written when load refuses"
     message = proc.stderr
-    # Which value, which node, which step, and what the program says it should be.
-    assert "conv2d" in message and "aten.conv2d.default" in message, message
-    assert "step" in message and "(OpenVINO)" in message, message
-    assert "[1, 4, 4, 4]" in message, message
+    # Which value, which step, and what PyTorch records for it.
+    assert "conv2d" in message and "step 1" in message, message
+    assert "size 5 in dim 2 where PyTorch records 4" in message, message
 
 
 def test_with_its_fact_the_same_program_runs_right(tmp_path, unit_convolution):
