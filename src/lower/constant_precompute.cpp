@@ -78,8 +78,7 @@ std::vector<Workaround> precompute_constant_ops(ov::Model& model) {
         const auto dims = shape_of->get_input_shape(0);
         auto folded = ov::op::v0::Constant::create(shape_of->get_output_element_type(0), ov::Shape{dims.size()},
                                                    std::vector<int64_t>(dims.begin(), dims.end()));
-        const auto& rt = shape_of->get_rt_info();
-        if (auto tag = rt.find(kSourceNodeKey); tag != rt.end()) folded->get_rt_info()[kSourceNodeKey] = tag->second;
+        tag_like(folded, shape_of);
         folded->set_friendly_name(shape_of->get_friendly_name());
         ov::replace_node(shape_of, folded);
     }
@@ -106,8 +105,7 @@ std::vector<Workaround> precompute_constant_ops(ov::Model& model) {
         for (const auto& output : op->outputs()) {
             const ov::Tensor value = request.get_output_tensor(index++);
             auto folded = std::make_shared<ov::op::v0::Constant>(value.get_element_type(), value.get_shape(), value.data());
-            const auto& rt = op->get_rt_info();
-            if (auto tag = rt.find(kSourceNodeKey); tag != rt.end()) folded->get_rt_info()[kSourceNodeKey] = tag->second;
+            tag_like(folded, op);
             folded->set_friendly_name(op->get_friendly_name() + (op->get_output_size() > 1 ? "/" + std::to_string(output.get_index()) : ""));
             for (auto user : output.get_target_inputs()) user.replace_source_output(folded);
         }

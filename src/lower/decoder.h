@@ -51,6 +51,14 @@ std::shared_ptr<ov::frontend::pytorch::TorchDecoder> make_subgraph_decoder(
 // The runtime-info key under which converted OpenVINO nodes carry the IR node's name.
 inline constexpr const char* kSourceNodeKey = "pt2ov_node";
 
+// Gives `made` (an op a rewrite of the converted model adds) the source tag of `original`, the
+// op it stands for: every op names the archive node it came from, so reports and failures
+// still point at the user's node.
+inline void tag_like(const std::shared_ptr<ov::Node>& made, const std::shared_ptr<ov::Node>& original) {
+    const auto& rt = original->get_rt_info();
+    if (auto tag = rt.find(kSourceNodeKey); tag != rt.end()) made->get_rt_info()[kSourceNodeKey] = tag->second;
+}
+
 // The op type our decoder reports for a node target: "aten.clone.default" stays;
 // "_operator.add" becomes "<built-in function add>" as torch.fx prints it.
 std::string fx_op_type(const std::string& target);

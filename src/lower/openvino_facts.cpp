@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "common/error.h"
@@ -269,6 +270,15 @@ const std::vector<Fact>& all() {
          "PyTorch 1.5",
          "compile gives such an Interpolate half_pixel coordinates, the same formula for every other output length "
          "(lower/plugin_workarounds)"},
+        {"InterpolateOfConstantsFoldedAtOrigin", "2026.4.1",
+         "the PyTorch frontend folds an Interpolate whose input is computed from constants alone while it converts "
+         "(OpenVINO's reference implementation, before any rewrite of pt2ov's can reach it), and the fold is wrong "
+         "for some shapes with an output of size 1: upsample_trilinear3d of tan(parameter) [1, 13, 1, 4, 1] to "
+         "(1, 1, 1) gave 0.36 where PyTorch gives -42.3 (NNSmith seed 70759); the same of a user input is right "
+         "with InterpolateToSizeOneAtOrigin's rewrite",
+         "such an upsample (linear, bilinear, bicubic or trilinear, align_corners=False) to an output of size 1 in "
+         "some spatial dim, its input computed from the program's parameters, buffers and constants alone, runs on "
+         "pt2ov's CPU kernel"},
         {"DilatedUnitKernelCrash", "2026.4.1",
          "compile_model or inference on the CPU plugin dies (SIGSEGV) on a Convolution with stride 2 dilated along "
          "a dim where the kernel has size 1, with its bias added: Conv2d(6, 2, (3, 1), stride=2, padding=1, "
@@ -461,6 +471,56 @@ bool unit_kernel_strided_and_padded(const graph::Node& node, const graph::Graph&
     return any_above("stride", 1) && any_above("padding", 0);
 }
 
+// Whether `name` is computed from the program's parameters, buffers and constants alone (no
+// user input reaches it): OpenVINO's frontend folds such values while it converts. Deep or
+// unknown chains count as constant (the caller then routes to an exact kernel).
+bool computed_from_constants_alone(const std::string& name, const graph::Graph& graph, std::map<std::string, bool>& known,
+                                   int depth = 0) {
+    if (auto it = known.find(name); it != known.end()) return it->second;
+    const auto* value = graph.find_value(name);
+    if (!value || depth > 64) return true;
+    bool constant = true;
+    if (value->producer < 0) {
+        for (const auto& spec : graph.input_specs) {
+            if (spec.arg.kind == ArgKind::Tensor && spec.arg.name == name) constant = spec.kind != graph::InputSpec::Kind::UserInput;
+        }
+    } else {
+        const auto& producer = graph.nodes[static_cast<size_t>(value->producer)];
+        for (const auto& input : producer.inputs) {
+            auto visit = [&](const graph::Argument& arg) {
+                if ((arg.kind == ArgKind::Tensor || arg.kind == ArgKind::SymInt) && !arg.name.empty()) {
+                    constant = constant && computed_from_constants_alone(arg.name, graph, known, depth + 1);
+                }
+            };
+            visit(input.arg);
+            for (const auto& item : input.arg.items) visit(item);
+        }
+    }
+    known[name] = constant;
+    return constant;
+}
+
+// An upsample in a linear or cubic mode with align_corners=False to an output of size 1 in
+// some spatial dim, from an input computed from constants alone (InterpolateOfConstantsFoldedAtOrigin).
+bool interpolate_of_constants_to_size_one(const graph::Node& node, const graph::Graph& graph) {
+    if (!starts_with_any(node.target, {"aten.upsample_linear1d.", "aten.upsample_bilinear2d.", "aten.upsample_bicubic2d.",
+                                       "aten.upsample_trilinear3d.", "aten._upsample_bilinear2d_aa.",
+                                       "aten._upsample_bicubic2d_aa."}) ||
+        node.arity() == 0 || node.arg(0).kind != ArgKind::Tensor || node.outputs.empty() ||
+        node.outputs[0].kind != ArgKind::Tensor) {
+        return false;
+    }
+    if (const auto* align = node.find_input("align_corners"); align && align->arg.kind == ArgKind::Bool && align->arg.bool_value) {
+        return false;
+    }
+    const auto& out = graph.value(node.outputs[0].name).meta;
+    bool size_one = false;
+    for (size_t d = 2; d < out.rank(); ++d) size_one |= !out.sizes[d].is_static() || *out.sizes[d].value == 1;
+    if (!size_one) return false;
+    std::map<std::string, bool> known;
+    return computed_from_constants_alone(node.arg(0).name, graph, known);
+}
+
 // Faults that depend on which op produces an input.
 const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph) {
     const std::string& op = node.target;
@@ -642,6 +702,7 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     }
     if (node.arity() == 0) return nullptr;  // the rest read arguments: resolved nodes only
     if (unit_kernel_strided_and_padded(node, graph)) return &fact("UnitConvolutionStridedPaddedShape");
+    if (interpolate_of_constants_to_size_one(node, graph)) return &fact("InterpolateOfConstantsFoldedAtOrigin");
     if (const Fact* f = fault_of_producer(node, graph)) return f;
     static const std::set<std::string> promoting = {"aten.atan2.default", "aten.cumsum.default", "aten.prod.default",
                                                     "aten.prod.dim_int", "aten.logsumexp.default"};

@@ -58,13 +58,6 @@ namespace pt2ov::lower {
 
 namespace {
 
-// New ops keep the source tag of the op they replace: every op names the archive node it
-// came from (decoder.h), so reports and failures still point at the user's node.
-void tag_like(const std::shared_ptr<ov::Node>& made, const std::shared_ptr<ov::Node>& original) {
-    const auto& rt = original->get_rt_info();
-    if (auto tag = rt.find(kSourceNodeKey); tag != rt.end()) made->get_rt_info()[kSourceNodeKey] = tag->second;
-}
-
 // AbsOfFoldedConstantRankOne / AbsOfConcatRankOne: the plugin's rank-1 Abs gives its input
 // back unchanged when that input is a folded constant expression, and writes |x| into a
 // Concat's memory that the Concat's other users read. At rank 2 it does neither.

@@ -17,12 +17,13 @@ from conftest import REPO_ROOT, describe, pt2ov_binary, read_outputs, write_inpu
 from tests.models import get_case
 from tests.models.export import call_inputs, eager_outputs
 
-# (zoo case, the fact switched off)
+# (zoo case, the fact switched off). UnitConvolutionStridedPaddedShape is not among them: its
+# compiled model declares the wrong shape, which load sees without --verify
+# (test_output_guard.py).
 FAULTS = [
     ("abs_of_folded_constant", "AbsOfFoldedConstantRankOne"),
     ("abs_of_concat", "AbsOfConcatRankOne"),
     ("interpolate_to_size_one", "InterpolateToSizeOneAtOrigin"),
-    ("unit_convolution_strided_padded", "UnitConvolutionStridedPaddedShape"),
     ("dilated_unit_kernel_convolution", "DilatedUnitKernelCrash"),
 ]
 

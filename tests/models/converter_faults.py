@@ -1310,3 +1310,34 @@ register(
         "pt2ov's CPU kernel, the float one stays on OpenVINO.",
     )
 )
+
+
+class InterpolateOfConstants(nn.Module):
+    """Trilinear and bilinear resizes to size 1 of values computed from parameters alone (found
+    by NNSmith, seed 70759: upsample_trilinear3d of tan(parameter) to (1, 1, 1)), beside the same
+    of a user input."""
+
+    def __init__(self):
+        super().__init__()
+        g = torch.Generator().manual_seed(3)
+        self.volume = nn.Parameter(torch.randn(1, 5, 1, 4, 3, generator=g))
+        self.image = nn.Parameter(torch.randn(1, 2, 3, 4, generator=g))
+
+    def forward(self, x):
+        f = nn.functional
+        return (f.interpolate(torch.tan(self.volume), size=(1, 1, 1), mode="trilinear"),
+                f.interpolate(self.image * 1.5, size=(1, 3), mode="bilinear"),
+                f.interpolate(x, size=(1, 3), mode="bilinear") + self.image.sum())
+
+
+register(
+    ModelCase(
+        name="interpolate_of_constants_to_size_one",
+        make_module=lambda: InterpolateOfConstants().eval(),
+        make_inputs=lambda variant: (torch.randn(1, 2, 3, 4, generator=torch.Generator().manual_seed(variant)),),
+        notes="OpenVINO 2026.4.1's frontend folds an Interpolate of constants while converting, sampling source "
+        "coordinate 0 for an output of size 1 (openvino_facts InterpolateOfConstantsFoldedAtOrigin): tan(parameter) "
+        "to size (1, 1, 1) gave 0.36 for -42.3, wrong with exit 0 in a random program; such a resize runs on pt2ov's "
+        "CPU kernel, the one of a user input stays on OpenVINO with the half-pixel rewrite.",
+    )
+)

@@ -25,6 +25,7 @@
 #include <cstdlib>
 
 #include "../fixtures/graph_builder.h"
+#include "archive/archive.h"
 #include "common/error.h"
 #include "graph/canonical_forms.h"
 #include "graph/schema.h"
@@ -2086,6 +2087,54 @@ TEST(OpenVINOFacts, EveryFactHasItsTest) {
 }  // namespace
 
 // BitwiseLeftShift with counts past the width and negative: PyTorch gives 0 for both.
+// upsample_trilinear3d of the constant [1, 2, 3, 4] laid out as [1, 1, 1, 4, 1] to size (1, 1, 1):
+// PyTorch samples the middle, 2.5. The frontend folds the Interpolate of a constant while it
+// converts, before pt2ov's half-pixel rewrite exists (NNSmith seed 70759).
+TEST(OpenVINOFacts, InterpolateOfConstantsFoldedAtOrigin) {
+    auto build = [](pt2ov::graph::InputSpec::Kind kind) {
+        pt2ov::test::GraphBuilder b;
+        b.value("c", pt2ov::DType::Float32, {1, 1, 1, 4, 1});
+        b.value("out", pt2ov::DType::Float32, {1, 1, 1, 1, 1});
+        pt2ov::graph::InputSpec spec;
+        spec.kind = kind;
+        spec.arg = pt2ov::graph::tensor_arg("c");
+        b.graph.input_specs.push_back(spec);
+        b.graph.inputs.push_back(pt2ov::graph::tensor_arg("c"));
+        b.node("out", "aten.upsample_trilinear3d.vec",
+               {{"input", pt2ov::graph::tensor_arg("c"), false}, {"output_size", pt2ov::graph::ints_arg({1, 1, 1}), false},
+                {"align_corners", pt2ov::graph::bool_arg(false), false}, {"scale_factors", pt2ov::graph::none_arg(), false}},
+               {pt2ov::graph::tensor_arg("out")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        return b;
+    };
+    auto b = build(pt2ov::graph::InputSpec::Kind::Parameter);
+    std::vector<float> data{1, 2, 3, 4};
+    pt2ov::archive::StoredTensor constant;
+    constant.name = "c";
+    constant.meta = b.graph.values["c"].meta;
+    constant.storage = reinterpret_cast<const std::byte*>(data.data());
+    constant.storage_bytes = data.size() * sizeof(float);
+    constant.storage_path = "weight_0";
+    pt2ov::lower::ConstantMap constants{{"c", &constant}};
+    auto conversion = pt2ov::lower::convert_subgraph(b.graph, {{}, {0}, {"out"}}, constants, nullptr);
+    ASSERT_TRUE(conversion.unconverted.empty());
+    auto request = compile_on_cpu(conversion.model).create_infer_request();
+    request.infer();
+    const float got = request.get_output_tensor(0).data<float>()[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": upsample_trilinear3d of a constant [1, 1, 1, 4, 1] to (1, 1, 1) gives "
+              << got << " (PyTorch 2.5): " << (got == 2.5f ? "right" : "WRONG") << "\n";
+    RecordProperty("interpolate_of_constants_to_size_one", std::to_string(got));
+
+    // pt2ov's rule: from constants alone it runs on the CPU kernel; from a user input it stays
+    // on OpenVINO (InterpolateToSizeOneAtOrigin's rewrite reaches it there).
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "InterpolateOfConstantsFoldedAtOrigin");
+    auto from_input = build(pt2ov::graph::InputSpec::Kind::UserInput);
+    const auto* none = pt2ov::lower::openvino_facts::converter_fault(from_input.graph.nodes[0], from_input.graph);
+    EXPECT_TRUE(none == nullptr || none->name != "InterpolateOfConstantsFoldedAtOrigin");
+}
+
 // int32 83 ** 4 = 47458321 needs 26 bits: a float32 computation loses the last one (own seed 60017).
 TEST(OpenVINOFacts, IntegerPowerComputedInFloat) {
     auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{3});
