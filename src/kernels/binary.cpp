@@ -172,7 +172,7 @@ std::vector<RuntimeValue> add_like(const KernelCall& call, const Operand& a, con
             const bool scale = scalar_to_bool(alpha);
             return [scale](V x, V y) -> V { return x || (scale && y); };
         } else if constexpr (is_integer_v<C>) {
-            const V scale = static_cast<V>(sign * scalar_to_int(alpha));
+            const V scale = wrap_mul(static_cast<V>(sign), static_cast<V>(scalar_to_int(alpha)));
             return [scale](V x, V y) -> V { return wrap_add(x, wrap_mul(scale, y)); };
         } else {
             const V scale = static_cast<V>(sign * scalar_to_double(alpha));

@@ -60,7 +60,10 @@ std::vector<RuntimeValue> embedded(const KernelCall& call, const StridedTensor& 
     const int64_t dim2 = normalize_dim(call, dim2_arg, rank);
     if (dim1 == dim2) call.fail("diagonal dimensions cannot be identical " + std::to_string(dim1_arg) + ", " + std::to_string(dim2_arg));
     const int64_t length = self.sizes.back();
-    const int64_t side = length + (offset < 0 ? -offset : offset);
+    int64_t side = 0;
+    if (offset == std::numeric_limits<int64_t>::min() || __builtin_add_overflow(length, offset < 0 ? -offset : offset, &side)) {
+        call.fail("offset " + std::to_string(offset) + " makes a matrix larger than an int64 counts");
+    }
     std::vector<int64_t> sizes;
     for (size_t d = 0; d + 1 < self.rank(); ++d) sizes.push_back(self.sizes[d]);
     for (int64_t d = 0; d < rank; ++d) {

@@ -110,7 +110,7 @@ double scalar_to_double(const Scalar& s) {
 }
 
 int64_t scalar_to_int(const Scalar& s) {
-    if (const auto* d = std::get_if<double>(&s)) return static_cast<int64_t>(*d);
+    if (const auto* d = std::get_if<double>(&s)) return float_to_integer<int64_t>(*d);
     if (const auto* b = std::get_if<bool>(&s)) return *b ? 1 : 0;
     return std::get<int64_t>(s);
 }
@@ -349,7 +349,11 @@ StridedTensor allocate_output_for_overwrite(const KernelCall& call, size_t index
     const auto& meta = call.output_meta(index);
     const std::vector<int> order = meta.dim_order.size() == sizes.size() ? meta.dim_order : contiguous_order(sizes.size());
     int64_t numel = 1;
-    for (int64_t s : sizes) numel *= s;
+    for (int64_t s : sizes) {
+        if (s < 0 || __builtin_mul_overflow(numel, std::max<int64_t>(s, 1), &numel)) {
+            call.fail("an output of sizes " + shape_string(sizes) + " is larger than pt2ov allocates");
+        }
+    }
     std::vector<int64_t> strides(sizes.size(), 1);
     int64_t stride = 1;
     for (size_t i = order.size(); i-- > 0;) {
@@ -450,8 +454,8 @@ std::vector<int64_t> infer_view_sizes(const KernelCall& call, std::vector<int64_
             inferred = i;
         } else if (sizes[i] < 0) {
             call.fail("invalid size " + std::to_string(sizes[i]) + " in " + shape_string(sizes));
-        } else {
-            known *= sizes[i];
+        } else if (__builtin_mul_overflow(known, sizes[i], &known)) {
+            call.fail("shape " + shape_string(sizes) + " is too large to address");
         }
     }
     if (inferred) {

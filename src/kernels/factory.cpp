@@ -122,9 +122,15 @@ int64_t range_length(const KernelCall& call, const Range& r, DType dtype) {
     if (dtype == DType::Int64 && integral) {
         const int64_t s = scalar_to_int(r.start), e = scalar_to_int(r.end), st = scalar_to_int(r.step);
         const int64_t sign = st > 0 ? 1 : -1;
-        return (e - s + st - sign) / st;
+        int64_t span = 0;
+        if (__builtin_sub_overflow(e, s, &span) || __builtin_add_overflow(span, st - sign, &span)) {
+            call.fail("arange() has more elements than an int64 counts");
+        }
+        return span / st;
     }
-    return static_cast<int64_t>(std::ceil((end - start) / step));
+    const double length = std::ceil((end - start) / step);
+    if (!(length < 9.2e18)) call.fail("arange() has more elements than an int64 counts");
+    return static_cast<int64_t>(length);
 }
 
 std::vector<RuntimeValue> arange(const KernelCall& call) {

@@ -159,7 +159,8 @@ std::vector<RuntimeValue> linalg_matrix_power(const KernelCall& call) {
             m = linalg::lu_solve(lu, pivots, Matrix::Identity(size, size), false);
         }
         out.set_matrix(i, n == 0 ? Matrix(Matrix::Identity(size, size))
-                                 : power_of(m, std::abs(n), [](const Matrix& x, const Matrix& y) { return Matrix(x * y); }));
+                                 : power_of(m, n == std::numeric_limits<int64_t>::min() ? std::numeric_limits<int64_t>::max() : std::abs(n),
+                                            [](const Matrix& x, const Matrix& y) { return Matrix(x * y); }));
     }
     return single(result);
 }

@@ -43,7 +43,7 @@ T chebyshev_t(T y, int64_t n, int64_t large_n) {
 template <typename T>
 T chebyshev_u(T y, int64_t n, int64_t large_n) {
     if (n < 0) return T(0);
-    const T n1 = static_cast<T>(n + 1);
+    const T n1 = static_cast<T>(static_cast<double>(n) + 1.0);
     if (std::fabs(y) == T(1)) return y > T(0) || n % 2 == 0 ? n1 : -n1;
     if (n > large_n && std::fabs(y) < T(1)) {
         const T theta = std::acos(y);
@@ -56,7 +56,7 @@ T chebyshev_u(T y, int64_t n, int64_t large_n) {
 template <typename T>
 T chebyshev_v(T y, int64_t n, int64_t large_n) {
     if (n < 0) return T(0);
-    const T odd = static_cast<T>(n + n + 1);
+    const T odd = static_cast<T>(2.0 * static_cast<double>(n) + 1.0);
     if (std::fabs(y) == T(1)) {
         if (y > T(0)) return T(1);
         return n % 2 == 0 ? odd : -odd;
@@ -72,7 +72,7 @@ T chebyshev_v(T y, int64_t n, int64_t large_n) {
 template <typename T>
 T chebyshev_w(T y, int64_t n, int64_t large_n) {
     if (n < 0) return T(0);
-    const T odd = static_cast<T>(n + n + 1);
+    const T odd = static_cast<T>(2.0 * static_cast<double>(n) + 1.0);
     if (std::fabs(y) == T(1)) {
         if (y > T(0)) return odd;
         return n % 2 == 0 ? T(1) : T(-1);
@@ -99,7 +99,7 @@ T shifted_chebyshev_t(T x, int64_t n) {
 template <typename T>
 T shifted_chebyshev_u(T x, int64_t n) {
     if (n < 0) return T(0);
-    const T n1 = static_cast<T>(n + 1);
+    const T n1 = static_cast<T>(static_cast<double>(n) + 1.0);
     if (x == T(1)) return n1;
     if (x == T(0)) return n % 2 == 0 ? n1 : -n1;
     return chebyshev_u(x + x - T(1), n, 6);
@@ -108,7 +108,7 @@ T shifted_chebyshev_u(T x, int64_t n) {
 template <typename T>
 T shifted_chebyshev_v(T x, int64_t n) {
     if (n < 0) return T(0);
-    const T odd = static_cast<T>(n + n + 1);
+    const T odd = static_cast<T>(2.0 * static_cast<double>(n) + 1.0);
     if (x == T(1)) return T(1);
     if (x == T(0)) return n % 2 == 0 ? odd : -odd;
     return chebyshev_v(x + x - T(1), n, 6);
@@ -117,7 +117,7 @@ T shifted_chebyshev_v(T x, int64_t n) {
 template <typename T>
 T shifted_chebyshev_w(T x, int64_t n) {
     if (n < 0) return T(0);
-    if (x == T(1)) return static_cast<T>(n + n + 1);
+    if (x == T(1)) return static_cast<T>(2.0 * static_cast<double>(n) + 1.0);
     if (x == T(0)) return n % 2 == 0 ? T(1) : T(-1);
     return chebyshev_w(x + x - T(1), n, 4);
 }
@@ -156,12 +156,23 @@ T hermite_he(T x, int64_t n) {
     return r;
 }
 
+// The Laguerre and Legendre recurrences take n steps, as PyTorch's do: a degree from a damaged
+// archive or wild data (2**62) would never end. Beyond this degree pt2ov refuses.
+constexpr int64_t kLargestRecurrenceDegree = int64_t{1} << 24;
+
+inline void check_recurrence_degree(int64_t n) {
+    if (n > kLargestRecurrenceDegree) {
+        throw Error("polynomial degree " + std::to_string(n) + " is beyond the 2**24 steps pt2ov takes");
+    }
+}
+
 template <typename T>
 T laguerre_l(T x, int64_t n) {
     if (n < 0) return T(0);
     if (std::fabs(x) == T(0)) return T(1);
     if (n == 0) return T(1);
     if (n == 1) return T(1) - x;
+    check_recurrence_degree(n);
     T p = T(1), q = T(1) - x, r = q;
     for (int64_t k = 1; k < n && !std::isnan(q); ++k) {
         r = ((static_cast<T>(k + k) + (T(1) - x)) * q - static_cast<T>(k) * p) / static_cast<T>(k + 1);
@@ -177,6 +188,7 @@ T legendre_p(T x, int64_t n) {
     if (std::fabs(x) == T(1)) return x > T(0) || n % 2 == 0 ? T(1) : T(-1);
     if (n == 0) return T(1);
     if (n == 1) return x;
+    check_recurrence_degree(n);
     T p = T(1), q = x, r = x;
     for (int64_t k = 1; k < n && !std::isnan(q); ++k) {
         r = (static_cast<T>(k + k + 1) * x * q - static_cast<T>(k) * p) / static_cast<T>(k + 1);

@@ -253,6 +253,10 @@ Patches patches_of(const KernelCall& call, size_t kernel_pos, size_t dilation_po
     if (x.kh <= 0 || x.kw <= 0 || x.dh <= 0 || x.dw <= 0 || x.sh <= 0 || x.sw <= 0 || x.ph < 0 || x.pw < 0) {
         call.fail("needs positive kernel_size, dilation and stride and non-negative padding");
     }
+    constexpr int64_t kLargest = int64_t{1} << 30;  // keeps the window arithmetic below in range
+    if (x.kh > kLargest || x.kw > kLargest || x.dh > kLargest || x.dw > kLargest || x.ph > kLargest || x.pw > kLargest) {
+        call.fail("kernel_size, dilation and padding must be below 2**30");
+    }
     x.blocks_h = (height + 2 * x.ph - (x.dh * (x.kh - 1) + 1)) / x.sh + 1;
     x.blocks_w = (width + 2 * x.pw - (x.dw * (x.kw - 1) + 1)) / x.sw + 1;
     if (height + 2 * x.ph - (x.dh * (x.kh - 1) + 1) < 0 || width + 2 * x.pw - (x.dw * (x.kw - 1) + 1) < 0 || x.blocks_h <= 0 ||

@@ -239,7 +239,9 @@ UpsamplePlan plan_upsample(const KernelCall& call, const StridedTensor& input, s
                 if (!(f > 0) || !std::isfinite(f)) call.fail("expects positive finite scale factors, got " + std::to_string(f));
             }
             for (size_t d = 0; d < spatial; ++d) {
-                plan.out.push_back(static_cast<int64_t>(std::floor(static_cast<double>(input.sizes[d + 2]) * factors[d])));
+                const double size = std::floor(static_cast<double>(input.sizes[d + 2]) * factors[d]);
+                if (!(size < 9.0e15)) call.fail("scale factor " + std::to_string(factors[d]) + " makes an output too large");
+                plan.out.push_back(static_cast<int64_t>(size));
                 plan.scales[d] = factors[d];
             }
         }

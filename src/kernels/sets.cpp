@@ -337,6 +337,7 @@ std::vector<RuntimeValue> combinations(const KernelCall& call) {
     const int64_t r = call.int_arg("r", 1, 2);
     const bool with_replacement = call.bool_arg("with_replacement", 2, false);
     if (r < 0) call.fail("combinations needs r >= 0, got " + std::to_string(r));
+    if (r > (int64_t{1} << 20)) call.fail("combinations of r = " + std::to_string(r) + " elements is more than pt2ov computes");
     if (r == 0) return single(allocate_output(call, 0, {0}, self.dtype));
     const int64_t n = self.sizes[0];
     std::vector<std::vector<int64_t>> rows;

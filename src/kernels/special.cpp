@@ -152,7 +152,7 @@ T polygamma(int64_t n, T x) {
     if (n == 1) return trigamma(x);
     const T sign = n % 2 ? T(1) : T(-1);
     const T factorial = std::exp(std::lgamma(static_cast<T>(n) + T(1)));
-    return sign * factorial * static_cast<T>(hurwitz_zeta(static_cast<double>(n + 1), static_cast<double>(x)));
+    return sign * factorial * static_cast<T>(hurwitz_zeta(static_cast<double>(n) + 1.0, static_cast<double>(x)));
 }
 
 // ---- Modified Bessel functions of the first kind -------------------------------------------

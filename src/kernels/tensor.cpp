@@ -173,9 +173,21 @@ std::shared_ptr<void> allocate_aligned(size_t bytes, bool zeroed) {
 
 std::shared_ptr<void> allocate_zeroed(size_t bytes) { return allocate_aligned(bytes, true); }
 
-void check_sizes(const std::vector<int64_t>& sizes) {
+// The largest tensor a kernel allocates (1 TiB): sizes a damaged archive asks for (zeros of
+// [2**62]) are refused here rather than overflowing a byte count or exhausting memory.
+constexpr uint64_t kLargestAllocation = uint64_t{1} << 40;
+
+void check_sizes(const std::vector<int64_t>& sizes, DType dtype) {
+    uint64_t bytes = dtype_size(dtype);
     for (int64_t s : sizes) {
         if (s < 0) throw InternalError("a CPU kernel asked for a tensor of negative size " + shape_string(sizes));
+    }
+    // Every dim counts, a zero one as one: the strides of an empty tensor are computed too.
+    for (int64_t s : sizes) {
+        if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(std::max<int64_t>(s, 1)), &bytes) || bytes > kLargestAllocation) {
+            throw Error("a tensor of sizes " + shape_string(sizes) + " (" + std::string(dtype_name(dtype)) +
+                        ") is larger than pt2ov allocates (1 TiB)");
+        }
     }
 }
 
@@ -187,7 +199,7 @@ StridedTensor StridedTensor::allocate(DType dtype, std::vector<int64_t> sizes) {
 }
 
 StridedTensor StridedTensor::allocate_in_order(DType dtype, std::vector<int64_t> sizes, const std::vector<int>& dim_order) {
-    check_sizes(sizes);
+    check_sizes(sizes, dtype);
     std::vector<bool> seen(sizes.size(), false);
     bool valid = dim_order.size() == sizes.size();
     for (int d : dim_order) {
@@ -210,7 +222,7 @@ StridedTensor StridedTensor::allocate_in_order(DType dtype, std::vector<int64_t>
 }
 
 StridedTensor StridedTensor::allocate_for_overwrite(DType dtype, std::vector<int64_t> sizes) {
-    check_sizes(sizes);
+    check_sizes(sizes, dtype);
     StridedTensor t;
     t.dtype = dtype;
     t.strides = contiguous_strides(sizes);

@@ -179,7 +179,9 @@ std::optional<Bound> cast_bound(const std::optional<Scalar>& bound, DType dtype)
     if (!bound) return std::nullopt;
     return visit_dtype(dtype, [&]<typename T>() {
         const auto value = std::visit([](auto v) { return cast<T>(v); }, *bound);
-        return Bound{static_cast<double>(value), static_cast<int64_t>(value)};
+        // Only an integer dtype reads `integer`; a float bound (1e30) may not fit an int64.
+        if constexpr (is_floating_v<T>) return Bound{static_cast<double>(value), 0};
+        else return Bound{static_cast<double>(value), static_cast<int64_t>(value)};
     });
 }
 
@@ -249,7 +251,7 @@ PT2OV_KERNEL("aten.trunc.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::t
 // round.decimals(Tensor self, *, int decimals): scaled by 10^|decimals| the way PyTorch does.
 PT2OV_KERNEL("aten.round.decimals", [](const KernelCall& call) {
     const int64_t decimals = call.int_arg("decimals", kKeywordOnly, 0);
-    const double scale = std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals : decimals));
+    const double scale = std::pow(10.0, std::fabs(static_cast<double>(decimals)));
     const bool negative = decimals < 0;
     return run_unary(call, Accepts::Numeric, [=](const KernelCall&) {
         return [=](auto x) {

@@ -140,6 +140,7 @@ StridedTensor expanded(const KernelCall& call) {
     }
     const size_t lead = sizes.size() - self.rank();
     for (size_t i = 0; i < sizes.size(); ++i) {
+        if (sizes[i] < -1) call.fail("expand() got the negative size " + std::to_string(sizes[i]) + " in dim " + std::to_string(i));
         if (sizes[i] != -1) continue;
         if (i < lead) call.fail("expand() cannot infer (-1) the new leading dim " + std::to_string(i));
         sizes[i] = self.sizes[i - lead];

@@ -279,6 +279,13 @@ const std::vector<Fact>& all() {
          "such an upsample (linear, bilinear, bicubic or trilinear, align_corners=False) to an output of size 1 in "
          "some spatial dim, its input computed from the program's parameters, buffers and constants alone, runs on "
          "pt2ov's CPU kernel"},
+        {"HardSigmoidSaturatesBelowOne", "2026.4.1",
+         "HSigmoid (the frontend's hardsigmoid) of an input of 3 or more gives 0.99999994 where PyTorch's "
+         "min(max(x + 3, 0), 6) / 6 is exactly 1: within the tolerance, but remainder(hardsigmoid(n), 0.25) then gave "
+         "0.25 for 0 and its bool True (own seed 81905)",
+         "compile writes every floating HSigmoid, and every min(max(x + 3, 0), 6) / 6 of the decomposed form, as "
+         "Clamp((x + 3) / 6, 0, 1), PyTorch's values (its own order, "
+         "min(max(x + 3, 0), 6) / 6, the plugin fuses back into HSigmoid) (lower/plugin_workarounds)"},
         {"DilatedUnitKernelCrash", "2026.4.1",
          "compile_model or inference on the CPU plugin dies (SIGSEGV) on a Convolution with stride 2 dilated along "
          "a dim where the kernel has size 1, with its bias added: Conv2d(6, 2, (3, 1), stride=2, padding=1, "
@@ -336,10 +343,14 @@ const std::vector<Fact>& all() {
          "by a constant), is right only in its first elements (0 for 2 from the fifth on, NNSmith seed 31491: "
          "neg(min(x, 2)) of int32); a float32 ReduceSum of [2, 4, 4] over dim 2, then Multiply (Add, Subtract, "
          "Divide) by a Constant [4], gives the sums unscaled or scaled by the wrong element (own seed 32074: "
-         "sum(x, 2) * mask, the mask not applied)",
+         "sum(x, 2) * mask, the mask not applied); a constant divided by a full floating reduction, or by scalar "
+         "arithmetic fused after it, is fused as the reduction divided by the constant: 1 / (sum(|x|) * 0.1) gave "
+         "sum(|x|) * 0.1 (own seed 81133: 1 // x.std())",
          "compile routes such a Reduce's result to its users through Maximum(r, r), the same values, which the "
          "plugin does not fuse (lower/plugin_workarounds): for integers before any unary arithmetic or binary "
-         "arithmetic with a constant, for floats before binary arithmetic with a constant of more than one element"},
+         "arithmetic with a constant, for floats before binary arithmetic with a constant of more than one element "
+         "and before a chain of fused unary and scalar arithmetic that ends as a constant's divisor (a ShapeOf of a "
+         "static value and a ConvertLike's type operand count as constants, as the plugin folds them)"},
         {"FloatToInt64CutTo32Bits", "2026.4.1",
          "Convert from a floating type to int64 goes through int32 on the CPU plugin: 3e9 gives -2**31 (PyTorch "
          "3000000000), and inf, -inf, NaN give -2**31 where PyTorch on x86 gives -2**63 (NNSmith seed 30589: "

@@ -2,12 +2,15 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "lower/decoder.h"
 #include "lower/openvino_facts.h"
 #include "openvino/core/graph_util.hpp"
 #include "openvino/op/abs.hpp"
 #include "openvino/op/concat.hpp"
+#include "openvino/op/convert_like.hpp"
+#include "openvino/op/divide.hpp"
 #include "openvino/op/constant.hpp"
 #include "openvino/op/group_normalization.hpp"
 #include "openvino/op/multiply.hpp"
@@ -449,6 +452,12 @@ bool from_constants(const ov::Output<ov::Node>& value, int depth = 0) {
     const auto* node = value.get_node();
     if (ov::is_type<ov::op::v0::Constant>(node)) return true;
     if (depth > 8 || node->get_input_size() == 0) return false;  // a Parameter, a ReadValue, ...
+    // ConvertLike reads only the type of its second input, ShapeOf only the shape of its input
+    // (ones_like(s) is Broadcast(1, ShapeOf(s)), converted like s): the plugin folds them.
+    if (ov::is_type<ov::op::v1::ConvertLike>(node)) return from_constants(node->input_value(0), depth + 1);
+    if (ov::is_type<ov::op::v0::ShapeOf>(node) || ov::is_type<ov::op::v3::ShapeOf>(node)) {
+        return node->get_input_partial_shape(0).is_static();
+    }
     for (const auto& input : node->input_values()) {
         if (!from_constants(input, depth + 1)) return false;
     }
@@ -463,12 +472,22 @@ bool needs_unfused_reduce(const ov::Output<ov::Node>& out, bool integral, int de
             if (user.get_index() == 0 && depth < 4 && needs_unfused_reduce(node->output(0), integral, depth + 1)) return true;
             continue;
         }
-        if (integral && ov::is_type<ov::op::util::UnaryElementwiseArithmetic>(node)) return true;
+        if (ov::is_type<ov::op::util::UnaryElementwiseArithmetic>(node)) {
+            if (integral) return true;
+            // A floating unary op (sqrt of a variance) is fused too: follow the chain.
+            if (depth < 4 && needs_unfused_reduce(node->output(0), integral, depth + 1)) return true;
+            continue;
+        }
         if (!ov::is_type<ov::op::util::BinaryElementwiseArithmetic>(node) || node->get_input_size() != 2) continue;
         const auto other = node->input_value(1 - user.get_index());
         if (!from_constants(other)) continue;  // a binary op of two computed tensors is not fused
         const auto& shape = other.get_partial_shape();
         if (integral || shape.is_dynamic() || ov::shape_size(shape.to_shape()) > 1) return true;
+        // A constant divided by the reduction (or by arithmetic fused after it) is fused as the
+        // reduction divided by the constant: 1 / (sum(|x|) * 0.1) gave sum(|x|) * 0.1 (own seed
+        // 81133: 1 // x.std()). The chain of fused scalar ops is followed to find such a Divide.
+        if (ov::is_type<ov::op::v1::Divide>(node) && user.get_index() == 1) return true;
+        if (depth < 4 && needs_unfused_reduce(node->output(0), integral, depth + 1)) return true;
     }
     return false;
 }
@@ -540,6 +559,52 @@ bool shift_rows_by_first(const std::shared_ptr<ov::Node>& op, std::vector<Workar
 
 }  // namespace
 
+// HardSigmoidSaturatesBelowOne: the plugin's HSigmoid of an input of 3 or more gives 0.99999994,
+// where PyTorch's min(max(x + 3, 0), 6) / 6 is exactly 1 (own seed 81905: remainder(hardsigmoid(
+// norm), 0.25) gave 0.25 for 0, so its bool was True). Written as Clamp((x + 3) / 6, 0, 1).
+// Whether `value` is a scalar constant (after folding) equal to `expected`.
+bool is_scalar_constant(const ov::Output<ov::Node>& value, double expected) {
+    auto constant = folded_constant(value);
+    if (!constant || ov::shape_size(constant->get_shape()) != 1 || !constant->get_element_type().is_real()) return false;
+    return constant->cast_vector<double>()[0] == expected;
+}
+
+// The decomposed form, min(max(x + 3, 0), 6) / 6, which the plugin fuses into HSigmoid: its x.
+std::optional<ov::Output<ov::Node>> decomposed_hardsigmoid_input(const std::shared_ptr<ov::Node>& op) {
+    auto divide = ov::as_type_ptr<ov::op::v1::Divide>(op);
+    if (!divide || !is_scalar_constant(divide->input_value(1), 6.0)) return std::nullopt;
+    auto minimum = ov::as_type_ptr<ov::op::v1::Minimum>(divide->get_input_node_shared_ptr(0));
+    if (!minimum || !is_scalar_constant(minimum->input_value(1), 6.0)) return std::nullopt;
+    auto maximum = ov::as_type_ptr<ov::op::v1::Maximum>(minimum->get_input_node_shared_ptr(0));
+    if (!maximum || !is_scalar_constant(maximum->input_value(1), 0.0)) return std::nullopt;
+    auto add = ov::as_type_ptr<ov::op::v1::Add>(maximum->get_input_node_shared_ptr(0));
+    if (!add || !is_scalar_constant(add->input_value(1), 3.0)) return std::nullopt;
+    return add->input_value(0);
+}
+
+bool hardsigmoid_as_clamp(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    if (openvino_facts::ignored("HardSigmoidSaturatesBelowOne")) return false;
+    auto hsigmoid = ov::as_type_ptr<ov::op::v5::HSigmoid>(op);
+    std::optional<ov::Output<ov::Node>> input;
+    if (hsigmoid) input = hsigmoid->input_value(0);
+    else input = decomposed_hardsigmoid_input(op);
+    if (!input) return false;
+    const auto type = op->get_output_element_type(0);
+    if (!type.is_real()) return false;
+    auto three = ov::op::v0::Constant::create(type, {}, {3.0});
+    auto six = ov::op::v0::Constant::create(type, {}, {6.0});
+    // Clamped after the division: the plugin fuses PyTorch's own order back into HSigmoid. The
+    // same values: x + 3 in [0, 6] divides alike, and beyond it the clamp gives 0 or 1 exactly.
+    auto shifted = std::make_shared<ov::op::v1::Add>(*input, three);
+    auto scaled = std::make_shared<ov::op::v1::Divide>(shifted, six);
+    auto clamped = std::make_shared<ov::op::v0::Clamp>(scaled, 0.0, 1.0);
+    for (const auto& node : std::vector<std::shared_ptr<ov::Node>>{three, six, shifted, scaled, clamped}) tag_like(node, op);
+    clamped->set_friendly_name(op->get_friendly_name());
+    ov::replace_node(op, clamped);
+    made.push_back({"HardSigmoidSaturatesBelowOne", clamped->get_friendly_name()});
+    return true;
+}
+
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
     std::vector<Workaround> made;
     bool replaced = false;
@@ -552,6 +617,7 @@ std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
         replaced |= scalar_unit_bounds(op, made);
         replaced |= raise_tile_input(op, made);
         replaced |= decompose_group_norm(op, made);
+        replaced |= hardsigmoid_as_clamp(op, made);
         use_half_pixel(op, made);
         undilate_unit_kernel_dims(op, made);
     }

@@ -46,8 +46,12 @@ struct Workaround {
 //  - ReduceFusedArithmeticWrong: a Reduce whose result (directly or through reshapes) feeds an
 //    elementwise op the plugin would fuse into it wrongly (integer: any unary arithmetic, or binary
 //    arithmetic with a constant; floating: binary arithmetic with a constant of more than one
-//    element) reaches its users through Maximum(r, r), the same values, which the plugin does not
-//    fuse.
+//    element, or a chain of unary and scalar arithmetic ending as a constant's divisor) reaches
+//    its users through Maximum(r, r), the same values, which the plugin does not fuse.
+//  - HardSigmoidSaturatesBelowOne: every floating HSigmoid, and the decomposed form
+//    min(max(x + 3, 0), 6) / 6 the plugin would fuse into one, is written as Clamp((x + 3) / 6, 0, 1),
+//    PyTorch's values (the plugin's HSigmoid saturates at 0.99999994, and it fuses PyTorch's own
+//    order of the ops back into one).
 //  - MeanOfEqualValuesRounded: the input of every floating MVN that normalizes the variance is
 //    shifted by each row's first element (MVN is the same; a row of equal values becomes exact
 //    zeros).

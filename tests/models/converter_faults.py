@@ -1341,3 +1341,46 @@ register(
         "CPU kernel, the one of a user input stays on OpenVINO with the half-pixel rewrite.",
     )
 )
+
+
+class SaturatedHardSigmoid(nn.Module):
+    """hardsigmoid of values of 3 and more, then a remainder and a bool that read its exact 1
+    (found by our random programs, seed 81905)."""
+
+    def forward(self, x):
+        h = nn.functional.hardsigmoid(x * 4)
+        return torch.remainder(h, 0.25), torch.remainder(h, 0.25).bool(), h
+
+
+register(
+    ModelCase(
+        name="saturated_hardsigmoid",
+        make_module=lambda: SaturatedHardSigmoid().eval(),
+        make_inputs=lambda variant: (torch.tensor([[1.0, 2.5, -2.0, 0.25], [0.75 + variant, -0.75, 3.0, 0.0]]),),
+        notes="OpenVINO 2026.4.1's HSigmoid of 3 and more gives 0.99999994 for PyTorch's 1 (openvino_facts "
+        "HardSigmoidSaturatesBelowOne): remainder(hardsigmoid(n), 0.25) gave 0.25 for 0, its bool True, wrong with "
+        "exit 0 in a random program; every HSigmoid is written as Clamp((x + 3) / 6, 0, 1).",
+    )
+)
+
+
+class ConstantOverReduction(nn.Module):
+    """1 // std(x) and ones_like(s) / s of a full reduction s, through scalar arithmetic (found by
+    our random programs, seed 81133)."""
+
+    def forward(self, x):
+        s = x.abs().sum() * 0.1
+        return torch.div(torch.ones_like(x.std()), x.std(), rounding_mode="floor"), torch.ones_like(s) / s
+
+
+register(
+    ModelCase(
+        name="constant_over_full_reduction",
+        make_module=lambda: ConstantOverReduction().eval(),
+        make_inputs=lambda variant: (torch.tensor([[0.5, 0.8, 0.9, 0.3], [0.3, 0.7, 0.4 + variant, 0.6]]),),
+        notes="OpenVINO 2026.4.1 fuses a constant divided by a full reduction (or by scalar arithmetic after it) "
+        "as the reduction divided by the constant: 1 / (sum(|x|) * 0.1) gave sum(|x|) * 0.1 (openvino_facts "
+        "ReduceFusedArithmeticWrong), wrong with exit 0 in a random program; such a reduction reaches its users "
+        "through Maximum(r, r).",
+    )
+)

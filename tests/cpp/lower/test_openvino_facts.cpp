@@ -38,6 +38,7 @@
 #include "openvino/op/negative.hpp"
 #include "openvino/op/max_pool.hpp"
 #include "openvino/op/power.hpp"
+#include "openvino/op/hsigmoid.hpp"
 #include "openvino/op/tile.hpp"
 #include "openvino/op/unsqueeze.hpp"
 #include "openvino/op/reduce_min.hpp"
@@ -2133,6 +2134,33 @@ TEST(OpenVINOFacts, InterpolateOfConstantsFoldedAtOrigin) {
     auto from_input = build(pt2ov::graph::InputSpec::Kind::UserInput);
     const auto* none = pt2ov::lower::openvino_facts::converter_fault(from_input.graph.nodes[0], from_input.graph);
     EXPECT_TRUE(none == nullptr || none->name != "InterpolateOfConstantsFoldedAtOrigin");
+}
+
+// hardsigmoid(4) is exactly 1 in PyTorch (min(max(4 + 3, 0), 6) / 6); own seed 81905 took a
+// remainder of it by 0.25.
+TEST(OpenVINOFacts, HardSigmoidSaturatesBelowOne) {
+    auto run = [](bool rewritten) {
+        auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{3});
+        auto hsigmoid = std::make_shared<ov::op::v5::HSigmoid>(x);
+        auto model = std::make_shared<ov::Model>(ov::OutputVector{hsigmoid->output(0)}, ov::ParameterVector{x});
+        if (rewritten) pt2ov::lower::work_around_plugin_faults(*model);
+        auto request = compile_on_cpu(model).create_infer_request();
+        std::vector<float> values{4.0f, 0.0f, -5.0f};
+        request.set_input_tensor(0, ov::Tensor(ov::element::f32, {3}, values.data()));
+        request.infer();
+        const auto* out = request.get_output_tensor(0).data<float>();
+        return std::vector<float>(out, out + 3);
+    };
+    const auto plain = run(false);
+    EXPECT_NEAR(plain[1], 0.5f, 1e-6f);  // the middle is right either way
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": HSigmoid(4) gives " << std::setprecision(9) << plain[0] << " (PyTorch 1): "
+              << (plain[0] == 1.0f ? "right" : "WRONG") << "\n";
+    RecordProperty("hsigmoid_saturates_at_one", plain[0] == 1.0f ? "yes" : "no");
+    // pt2ov's rewrite: PyTorch's values exactly at the ends.
+    const auto rewritten = run(true);
+    EXPECT_EQ(rewritten[0], 1.0f);
+    EXPECT_EQ(rewritten[1], 0.5f);
+    EXPECT_EQ(rewritten[2], 0.0f);
 }
 
 // int32 83 ** 4 = 47458321 needs 26 bits: a float32 computation loses the last one (own seed 60017).
