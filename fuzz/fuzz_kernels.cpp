@@ -171,6 +171,39 @@ private:
     size_t outputs_ = 0;
 };
 
+std::string argument_text(const Argument& arg, const graph::Graph& graph) {
+    switch (arg.kind) {
+        case Argument::Kind::Tensor: {
+            const auto& meta = graph.values.at(arg.name).meta;
+            std::string text = arg.name + ":" + std::string(dtype_name(meta.dtype)) + "[";
+            for (size_t d = 0; d < meta.sizes.size(); ++d) text += (d ? "," : "") + std::to_string(*meta.sizes[d].value);
+            return text + "]";
+        }
+        case Argument::Kind::Int: return std::to_string(arg.int_value);
+        case Argument::Kind::Float: return std::to_string(arg.float_value);
+        case Argument::Kind::Bool: return arg.bool_value ? "True" : "False";
+        case Argument::Kind::String: return "'" + arg.string_value + "'";
+        case Argument::Kind::ScalarType: return std::string(dtype_name(arg.dtype));
+        case Argument::Kind::None: return "None";
+        case Argument::Kind::List: {
+            std::string text = "[";
+            for (size_t i = 0; i < arg.items.size(); ++i) text += (i ? ", " : "") + argument_text(arg.items[i], graph);
+            return text + "]";
+        }
+        default: return "?";
+    }
+}
+
+void describe(const graph::Node& node, const graph::Graph& graph) {
+    std::string text = node.target + "(";
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+        text += (i ? ", " : "") + node.inputs[i].name + "=" + argument_text(node.inputs[i].arg, graph);
+    }
+    text += ") -> ";
+    for (const auto& out : node.outputs) text += argument_text(out, graph) + " ";
+    std::fprintf(stderr, "%s\n", text.c_str());
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -194,6 +227,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } else {
         for (size_t i = 0; i < schema->return_count; ++i) node.outputs.push_back(maker.output());
     }
+    // PT2OV_FUZZ_SHOW=1 (replaying a finding): the node, before it runs.
+    static const bool show = std::getenv("PT2OV_FUZZ_SHOW") != nullptr;
+    if (show) describe(node, maker.graph());
     pt2ov::fuzz::expect_clean_refusal([&] {
         graph::resolve_node(node, "fuzz.pt2");
         const kernels::Kernel* kernel = kernels::find_kernel(target);
@@ -208,8 +244,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             int64_t last = 0;
             bool empty = false;
             for (size_t d = 0; d < tensor.sizes.size(); ++d) {
+                if (tensor.sizes[d] < 0) {
+                    std::fprintf(stderr, "%s returned a tensor with size %lld in dim %zu\n", target.c_str(),
+                                 static_cast<long long>(tensor.sizes[d]), d);
+                    std::abort();
+                }
                 empty |= tensor.sizes[d] == 0;
-                last += (tensor.sizes[d] - 1) * tensor.strides[d];
+                if (!empty) last += (tensor.sizes[d] - 1) * tensor.strides[d];
             }
             if (empty || !tensor.data) continue;
             volatile std::byte sink = tensor.data[last * static_cast<int64_t>(tensor.element_size())];
