@@ -66,7 +66,10 @@ inline std::vector<int64_t> dense_int64(const StridedTensor& tensor) {
 
 inline int64_t product(const std::vector<int64_t>& sizes, size_t from = 0, size_t to = SIZE_MAX) {
     int64_t n = 1;
-    for (size_t d = from; d < sizes.size() && d < to; ++d) n *= sizes[d];
+    for (size_t d = from; d < sizes.size() && d < to; ++d) {
+        // Sizes from a damaged archive (output_size [2**63 - 1, ...]) must not wrap around.
+        if (__builtin_mul_overflow(n, sizes[d], &n)) throw Error("sizes " + shape_string(sizes) + " are too large to count");
+    }
     return n;
 }
 

@@ -252,6 +252,7 @@ UpsamplePlan plan_upsample(const KernelCall& call, const StridedTensor& input, s
     if (plan.out.empty()) plan.out = sizes;
     if (plan.out.size() != spatial) call.fail("needs one output size per spatial dim");
     for (size_t d = 0; d < spatial; ++d) {
+        if (plan.out[d] > (int64_t{1} << 31)) call.fail("output size " + std::to_string(plan.out[d]) + " is larger than pt2ov computes");
         if (plan.out[d] <= 0 || input.sizes[d + 2] <= 0) {
             call.fail("expects non-empty input and output spatial sizes, got input " + shape_string(input.sizes) +
                       " and output " + shape_string(plan.out));

@@ -110,6 +110,11 @@ std::vector<RuntimeValue> roll(const KernelCall& call) {
         call.fail("roll(): shifts (" + std::to_string(shifts.size()) + ") and dims (" + std::to_string(dims_arg.size()) +
                   ") must align");
     }
+    if (self.rank() == 0) {  // dims 0 and -1 name the one element: it stays where it is
+        for (int64_t dim : dims_arg) normalize_dim(call, dim, 0);
+        copy_into(self, out);
+        return single(out);
+    }
     std::vector<int64_t> total(self.rank(), 0);
     for (size_t k = 0; k < dims_arg.size(); ++k) {
         const int64_t dim = normalize_dim(call, dims_arg[k], static_cast<int64_t>(self.rank()));
