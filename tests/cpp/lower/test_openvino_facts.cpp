@@ -39,6 +39,7 @@
 #include "openvino/op/max_pool.hpp"
 #include "openvino/op/power.hpp"
 #include "openvino/op/hsigmoid.hpp"
+#include "openvino/op/erf.hpp"
 #include "openvino/op/tile.hpp"
 #include "openvino/op/unsqueeze.hpp"
 #include "openvino/op/reduce_min.hpp"
@@ -2161,6 +2162,33 @@ TEST(OpenVINOFacts, HardSigmoidSaturatesBelowOne) {
     EXPECT_EQ(rewritten[0], 1.0f);
     EXPECT_EQ(rewritten[1], 0.5f);
     EXPECT_EQ(rewritten[2], 0.0f);
+}
+
+// erf(x) is 2x/sqrt(pi) for tiny x: erf(8.5e-8) = 9.59e-8 (own seed 85058 took its square root).
+TEST(OpenVINOFacts, ErfOfTinyValuesInexact) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2});
+    auto erf = std::make_shared<ov::op::v0::Erf>(x);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{erf->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<float> values{8.5e-8f, 0.5f};
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {2}, values.data()));
+    request.infer();
+    const auto* out = request.get_output_tensor(0).data<float>();
+    EXPECT_NEAR(out[1], std::erf(0.5), 1e-6);  // right away from zero
+    const double exact = std::erf(8.5e-8);
+    const bool right = std::fabs(out[0] - exact) <= 1e-3 * exact;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": erf(8.5e-8) gives " << out[0] << " (PyTorch " << exact
+              << "): " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("erf_of_tiny_values_right", right ? "yes" : "no");
+
+    pt2ov::test::GraphBuilder g;
+    g.value("x", pt2ov::DType::Float32, {4});
+    g.value("y", pt2ov::DType::Float32, {4});
+    g.node("y", "aten.erf.default", {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("y")});
+    for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "ErfOfTinyValuesInexact");
 }
 
 // int32 83 ** 4 = 47458321 needs 26 bits: a float32 computation loses the last one (own seed 60017).
