@@ -125,7 +125,11 @@ std::vector<Acc> avg_pool_planes(const std::vector<Acc>& input, const Planes& pl
     const int64_t in_plane = product(planes.spatial), out_plane = product(out);
     std::vector<int64_t> in_strides(rank, 1);
     for (size_t d = rank - 1; d > 0; --d) in_strides[d - 1] = in_strides[d] * planes.spatial[d];
-    std::vector<Acc> result(static_cast<size_t>(planes.count * out_plane), Acc(0));
+    int64_t out_count = 0;
+    if (__builtin_mul_overflow(planes.count, out_plane, &out_count) || out_count > (int64_t{1} << 36)) {
+        throw Error("an output of " + std::to_string(planes.count) + " planes of " + shape_string(out) + " is larger than pt2ov computes");
+    }
+    std::vector<Acc> result(static_cast<size_t>(out_count), Acc(0));
     std::vector<int64_t> lo(rank), hi(rank);
     for_each_index(out, [&](int64_t k, const std::vector<int64_t>& o) {
         int64_t pool_size = 1, inside = 1;
@@ -200,7 +204,11 @@ StridedTensor adaptive_avg_pool3d_as(const KernelCall& call, const StridedTensor
     using V = compute_t<T>;
     const auto values = dense_values<V>(self);
     const int64_t in_plane = product(planes.spatial), out_plane = product(out);
-    std::vector<V> result(static_cast<size_t>(planes.count * out_plane), V(0));
+    int64_t out_count = 0;
+    if (__builtin_mul_overflow(planes.count, out_plane, &out_count) || out_count > (int64_t{1} << 36)) {
+        call.fail("an output of " + std::to_string(planes.count) + " planes of " + shape_string(out) + " is larger than pt2ov computes");
+    }
+    std::vector<V> result(static_cast<size_t>(out_count), V(0));
     const auto& in = planes.spatial;
     for_each_index(out, [&](int64_t k, const std::vector<int64_t>& o) {
         int64_t lo[3], hi[3];

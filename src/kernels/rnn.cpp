@@ -56,7 +56,7 @@ std::vector<RuntimeValue> run_recurrent(const KernelCall& call, int gates, bool 
     in.features = input.sizes.back();
 
     if (!dtype_is_floating(input.dtype)) call.fail("expects a floating input, got " + std::string(dtype_name(input.dtype)));
-    if (layers < 1) call.fail("expects num_layers >= 1, got " + std::to_string(layers));
+    if (layers < 1 || layers > (int64_t{1} << 20)) call.fail("expects num_layers in [1, 2**20], got " + std::to_string(layers));
 
     const size_t per_direction = has_biases ? 4 : 2;
     if (params.size() != static_cast<size_t>(layers * directions) * per_direction) {
