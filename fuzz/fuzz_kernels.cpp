@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -236,7 +237,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         kernels::KernelCall call(node, maker.graph(), [&](const Argument& arg) -> const kernels::RuntimeValue& {
             return maker.value(arg);
         });
-        const auto results = (*kernel)(call);
+        std::vector<kernels::RuntimeValue> results;
+        try {
+            results = (*kernel)(call);
+        } catch (const std::bad_alloc&) {
+            return;  // beyond this machine's memory: PyTorch runs out alike
+        }
         // Read every element a kernel returns: a tensor that claims memory it lacks shows here.
         for (const auto& result : results) {
             if (!result.is_tensor()) continue;
