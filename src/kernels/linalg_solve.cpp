@@ -383,6 +383,8 @@ std::vector<RuntimeValue> linalg_tensorsolve(const KernelCall& call) {
     if (other.dtype != a_in.dtype) call.fail("linalg.tensorsolve: Expected self and other to have the same dtype");
     StridedTensor a = a_in;
     if (call.has("dims", 2)) {
+        // normalize_dims takes dim 0 or -1 of a 0-d tensor, which has no dim to move.
+        if (a_in.rank() == 0) call.fail("linalg.tensorsolve: dims name dimensions of a 0-d self");
         const auto dims = normalize_dims(call, call.ints("dims", 2), static_cast<int64_t>(a_in.rank()));
         std::vector<int64_t> order;
         for (int64_t d = 0; d < static_cast<int64_t>(a_in.rank()); ++d) {
