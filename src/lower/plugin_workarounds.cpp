@@ -557,11 +557,6 @@ bool shift_rows_by_first(const std::shared_ptr<ov::Node>& op, std::vector<Workar
     return true;
 }
 
-}  // namespace
-
-// HardSigmoidSaturatesBelowOne: the plugin's HSigmoid of an input of 3 or more gives 0.99999994,
-// where PyTorch's min(max(x + 3, 0), 6) / 6 is exactly 1 (own seed 81905: remainder(hardsigmoid(
-// norm), 0.25) gave 0.25 for 0, so its bool was True). Written as Clamp((x + 3) / 6, 0, 1).
 // Whether `value` is a scalar constant (after folding) equal to `expected`.
 bool is_scalar_constant(const ov::Output<ov::Node>& value, double expected) {
     auto constant = folded_constant(value);
@@ -582,6 +577,9 @@ std::optional<ov::Output<ov::Node>> decomposed_hardsigmoid_input(const std::shar
     return add->input_value(0);
 }
 
+// HardSigmoidSaturatesBelowOne: the plugin's HSigmoid of an input of 3 or more gives 0.99999994,
+// where PyTorch's min(max(x + 3, 0), 6) / 6 is exactly 1 (own seed 81905: remainder(hardsigmoid(
+// norm), 0.25) gave 0.25 for 0, so its bool was True). Written as Clamp((x + 3) / 6, 0, 1).
 bool hardsigmoid_as_clamp(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
     if (openvino_facts::ignored("HardSigmoidSaturatesBelowOne")) return false;
     auto hsigmoid = ov::as_type_ptr<ov::op::v5::HSigmoid>(op);
@@ -604,6 +602,8 @@ bool hardsigmoid_as_clamp(const std::shared_ptr<ov::Node>& op, std::vector<Worka
     made.push_back({"HardSigmoidSaturatesBelowOne", clamped->get_friendly_name()});
     return true;
 }
+
+}  // namespace
 
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
     std::vector<Workaround> made;

@@ -429,20 +429,21 @@ void OutputGuard::check(const Contract& contract, const RuntimeValue& value, std
     }
 }
 
-void OutputGuard::check_step(size_t step, const std::vector<RuntimeValue>& values, Symbols& symbols) const {
-    for (const auto& contract : step_contracts_[step]) {
+void OutputGuard::check_values(const std::vector<Contract>& contracts, const std::vector<RuntimeValue>& values,
+                               Symbols& symbols) const {
+    for (const auto& contract : contracts) {
         const auto& value = values[static_cast<size_t>(contract.slot)];
         if (std::holds_alternative<std::monostate>(value.value)) continue;  // kept as OpenVINO state, or a constant
         check(contract, value, "the value", symbols);
     }
 }
 
+void OutputGuard::check_step(size_t step, const std::vector<RuntimeValue>& values, Symbols& symbols) const {
+    check_values(step_contracts_[step], values, symbols);
+}
+
 void OutputGuard::check_node(size_t step, size_t position, const std::vector<RuntimeValue>& values, Symbols& symbols) const {
-    for (const auto& contract : node_contracts_[step][position]) {
-        const auto& value = values[static_cast<size_t>(contract.slot)];
-        if (std::holds_alternative<std::monostate>(value.value)) continue;
-        check(contract, value, "the value", symbols);
-    }
+    check_values(node_contracts_[step][position], values, symbols);
 }
 
 void OutputGuard::check_output(size_t index, const RuntimeValue& value, Symbols& symbols) const {

@@ -88,6 +88,9 @@ private:
     int symbol_index(const std::string& name);
     void check(const Contract& contract, const kernels::RuntimeValue& value, std::string_view role,
                Symbols& symbols) const;
+    // Each contract's value in `values` that is made (not kept as OpenVINO state).
+    void check_values(const std::vector<Contract>& contracts, const std::vector<kernels::RuntimeValue>& values,
+                      Symbols& symbols) const;
     [[noreturn]] void fail(const Contract& contract, std::string_view role, const std::string& what) const;
 
     const compile::PreparedMethod& prepared_;

@@ -393,6 +393,16 @@ struct OneNode {
     }
 };
 
+// The fact pt2ov's rule finds for `target` applied to a float32 [4] tensor (null: none).
+const pt2ov::lower::openvino_facts::Fact* fault_of_float_unary(const std::string& target) {
+    pt2ov::test::GraphBuilder g;
+    g.value("x", pt2ov::DType::Float32, {4});
+    g.value("y", pt2ov::DType::Float32, {4});
+    g.node("y", target, {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("y")});
+    for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    return pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+}
+
 ov::Tensor f32_tensor(const ov::Shape& shape, std::vector<float> values) {
     ov::Tensor t(ov::element::f32, shape);
     std::copy(values.begin(), values.end(), t.data<float>());
@@ -606,12 +616,7 @@ TEST(OpenVINOFacts, ErfcOfLargeValuesZero) {
     RecordProperty("erfc_at_4_46", std::to_string(y.data<float>()[0]));
     EXPECT_NEAR(y.data<float>()[1], std::erfc(0.5), 1e-6);  // right away from the tail
 
-    pt2ov::test::GraphBuilder g;
-    g.value("x", pt2ov::DType::Float32, {4});
-    g.value("y", pt2ov::DType::Float32, {4});
-    g.node("y", "aten.erfc.default", {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("y")});
-    for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
-    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+    const auto* fault = fault_of_float_unary("aten.erfc.default");
     ASSERT_NE(fault, nullptr);
     EXPECT_EQ(fault->name, "ErfcOfLargeValuesZero");
 }
@@ -2181,12 +2186,7 @@ TEST(OpenVINOFacts, ErfOfTinyValuesInexact) {
               << "): " << (right ? "right" : "WRONG") << "\n";
     RecordProperty("erf_of_tiny_values_right", right ? "yes" : "no");
 
-    pt2ov::test::GraphBuilder g;
-    g.value("x", pt2ov::DType::Float32, {4});
-    g.value("y", pt2ov::DType::Float32, {4});
-    g.node("y", "aten.erf.default", {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("y")});
-    for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
-    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+    const auto* fault = fault_of_float_unary("aten.erf.default");
     ASSERT_NE(fault, nullptr);
     EXPECT_EQ(fault->name, "ErfOfTinyValuesInexact");
 }
@@ -2425,12 +2425,7 @@ TEST(OpenVINOFacts, Log1pCancelsNearZero) {
     RecordProperty("log1p_near_zero_right", right ? "yes" : "no");
 
     // pt2ov's rule: every floating log1p runs on the CPU kernel.
-    pt2ov::test::GraphBuilder g;
-    g.value("x", pt2ov::DType::Float32, {4});
-    g.value("y", pt2ov::DType::Float32, {4});
-    g.node("y", "aten.log1p.default", {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("y")});
-    for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
-    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+    const auto* fault = fault_of_float_unary("aten.log1p.default");
     ASSERT_NE(fault, nullptr);
     EXPECT_EQ(fault->name, "Log1pCancelsNearZero");
 }
