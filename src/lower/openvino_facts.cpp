@@ -253,6 +253,16 @@ const std::vector<Fact>& all() {
          "to 2 take columns 0 and 27, PyTorch 0 and 28",
          "an upsample_nearest1d/2d/3d that shrinks a dim (or whose sizes are known only at run time) runs on "
          "pt2ov's CPU kernel"},
+        {"LinearInterpolateCoordinateRounded", "2026.4.1",
+         "linear and cubic Interpolate compute a source coordinate as (x + 0.5) / r - 0.5 with r the float32 ratio "
+         "out/in (or the scale), where PyTorch multiplies by its float32 ratio in/out (or 1 / scale); unless the "
+         "ratio is a power of two the two round apart by an ulp of the coordinate, and a sample PyTorch takes from "
+         "one source element mixes in its neighbours with weights near 1e-7, an error of 1e-7 times their size: "
+         "upsample_bicubic2d of one row [-10.3, 0.298, -207, 0.184, 13.7, 5.21, 9.67] to 1x1 gave 0.183925 where "
+         "PyTorch gives 0.183977 (NNSmith seed 84621)",
+         "an upsample_linear1d/bilinear2d/bicubic2d/trilinear3d whose ratio in some resized dim is not a power "
+         "of two (with align_corners, (in - 1) / (out - 1)), or is known only at run time, runs on pt2ov's CPU "
+         "kernel"},
         {"AbsOfFoldedConstantRankOne", "2026.4.1",
          "a rank-1 Abs whose input is a constant expression the plugin folds (Multiply, Sin, ... of a Constant) "
          "comes back without the abs: |[-0.5, 2, -3] * 2| gives [-1, 4, -6] (f32, f16, i32); at rank 0, 2 or more, "
@@ -537,6 +547,56 @@ bool interpolate_of_constants_to_size_one(const graph::Node& node, const graph::
     return computed_from_constants_alone(node.arg(0).name, graph, known);
 }
 
+// Whether OpenVINO's linear/cubic Interpolate reads the source coordinates PyTorch reads, in
+// every resized dim of `node` (LinearInterpolateCoordinateRounded). PyTorch multiplies by its
+// float ratio in/out (or 1/scale when a scale is given), OpenVINO divides by out/in (or the
+// scale); the two agree bit for bit only where the ratio is a power of two, its reciprocal
+// exact as well. A dim only the run sizes is not known to agree.
+bool linear_interpolate_coordinates_agree(const graph::Node& node, const graph::Graph& graph) {
+    const auto& in = graph.value(node.arg(0).name).meta;
+    const auto& out = graph.value(node.outputs[0].name).meta;
+    if (in.rank() != out.rank() || in.rank() < 3) return false;
+    const size_t spatial = in.rank() - 2;
+    const auto* align = node.find_input("align_corners");
+    const bool align_corners = align && align->arg.kind == ArgKind::Bool && align->arg.bool_value;
+    // The scale PyTorch is given for each spatial dim, 0 where none.
+    std::vector<double> scales(spatial, 0.0);
+    if (const auto* factors = node.find_input("scale_factors"); factors && factors->arg.kind == ArgKind::List) {
+        for (size_t d = 0; d < spatial && d < factors->arg.items.size(); ++d) {
+            if (factors->arg.items[d].kind == ArgKind::Float) scales[d] = factors->arg.items[d].float_value;
+        }
+    }
+    static const std::vector<std::vector<std::string>> scale_names = {
+        {"scales"}, {"scales_h", "scales_w"}, {"scales_d", "scales_h", "scales_w"}};
+    if (spatial <= scale_names.size()) {
+        for (size_t d = 0; d < spatial; ++d) {
+            const auto* given = node.find_input(scale_names[spatial - 1][d]);
+            if (given && given->arg.kind == ArgKind::Float) scales[d] = given->arg.float_value;
+        }
+    }
+    const auto power_of_two_ratio = [](int64_t a, int64_t b) {
+        if (a <= 0 || b <= 0) return false;
+        const int64_t big = std::max(a, b), small = std::min(a, b);
+        if (big % small != 0) return false;
+        const int64_t q = big / small;
+        return (q & (q - 1)) == 0;
+    };
+    for (size_t d = 2; d < in.rank(); ++d) {
+        if (!in.sizes[d].is_static() || !out.sizes[d].is_static()) return false;
+        const int64_t n_in = *in.sizes[d].value, n_out = *out.sizes[d].value;
+        const double scale = scales[d - 2];
+        if (align_corners) {
+            // Both read x * (in - 1) / (out - 1); one output reads 0; an input of one reads 0.
+            if (n_out == 1 || n_in == 1 || power_of_two_ratio(n_in - 1, n_out - 1)) continue;
+            return false;
+        }
+        if (n_in == n_out && (scale <= 0 || scale == 1.0)) continue;
+        if (!power_of_two_ratio(n_in, n_out)) return false;
+        if (scale > 0 && scale != static_cast<double>(n_out) / static_cast<double>(n_in)) return false;
+    }
+    return true;
+}
+
 // Faults that depend on which op produces an input.
 const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph) {
     const std::string& op = node.target;
@@ -699,6 +759,12 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
                                  *out.sizes[d].value < *in.sizes[d].value;
         }
         if (shrinks_or_unknown) return &fact("NearestDownscaleIndexRoundsDown");
+    }
+    if (starts_with_any(op, {"aten.upsample_linear1d.", "aten.upsample_bilinear2d.", "aten.upsample_bicubic2d.",
+                             "aten.upsample_trilinear3d."}) &&
+        node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor && !node.outputs.empty() &&
+        node.outputs[0].kind == ArgKind::Tensor && !linear_interpolate_coordinates_agree(node, graph)) {
+        return &fact("LinearInterpolateCoordinateRounded");
     }
     if ((op == "aten.fmod.Tensor" || op == "aten.fmod.Scalar") && !node.outputs.empty() &&
         node.outputs[0].kind == ArgKind::Tensor && dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {

@@ -22,6 +22,8 @@ ROUTED = {
     ("tied_selections", "decomposed"): ("TopkOrderNotPyTorchs", "aten.topk.default", 11, 0),
     ("nonzero_zero_dim", "decomposed"): ("NonzeroOfZeroDimHasAColumn", "aten.nonzero.default", 2, 1),
     ("cdist_norms", "decomposed"): ("CdistOnlyEuclidean", "aten._cdist_forward.default", 4, 1),
+    ("interpolate_of_large_neighbours", "exported"): ("LinearInterpolateCoordinateRounded",
+                                                       "aten.upsample_bilinear2d.vec", 1, 1),
     ("erfinv_near_one", "exported"): ("ErfinvImprecise", "aten.erfinv.default", 1, 0),
     ("safe_softmax_masked_rows", "exported"): ("SafeSoftmaxMaskedRowsNaN", "aten._safe_softmax.default", 1, 0),
     ("instance_norm_running_stats", "exported"): ("InstanceNormRunningStatsUsed", "aten.instance_norm.default", 1, 1),

@@ -7,6 +7,7 @@ routes too much or too little shows up: the correct ones keep running on OpenVIN
 """
 import torch
 from torch import nn
+from torch.nn import functional as F
 from torch.export import Dim
 
 from tests.models import ModelCase, register
@@ -512,16 +513,18 @@ class InterpolateToSizeOne(nn.Module):
         f = torch.nn.functional.interpolate
         return (f(x1, size=1, mode="linear", align_corners=False),
                 f(x2, size=(1, 1), mode="bilinear", align_corners=False),
-                f(x2, size=(1, 3), mode="bicubic", align_corners=False),
+                f(x2, size=(1, 8), mode="bicubic", align_corners=False),
                 f(x3, size=(1, 1, 2), mode="trilinear", align_corners=False),
-                f(x2, size=(3, 5), mode="bilinear", align_corners=False),
+                f(x2, size=(8, 2), mode="bilinear", align_corners=False),
                 f(x2, scale_factor=0.5, mode="bilinear", align_corners=False))
 
 
+# Sizes whose ratios are powers of two: the resizes stay on OpenVINO (a ratio of another kind
+# runs on the CPU kernel: LinearInterpolateCoordinateRounded, interpolate_of_large_neighbours).
 def _interpolate_one_inputs(variant):
     g = torch.Generator().manual_seed(40 + variant)
-    return (torch.randn(2, 3, 4, generator=g), torch.randn(1, 2, 3, 3, generator=g),
-            torch.randn(1, 1, 2, 3, 4, generator=g))
+    return (torch.randn(2, 3, 4, generator=g), torch.randn(1, 2, 4, 4, generator=g),
+            torch.randn(1, 1, 2, 4, 4, generator=g))
 
 
 register(
@@ -1401,5 +1404,36 @@ register(
         notes="OpenVINO 2026.4.1's Erf of small inputs is inexact (erf(8.5e-8) gave 0; openvino_facts "
         "ErfOfTinyValuesInexact): sqrt(erf(x * x)) gave 0 for 3.3e-4, wrong with exit 0 in a random program; "
         "every floating erf runs on pt2ov's CPU kernel.",
+    )
+)
+
+
+class InterpolateOfLargeNeighbours(nn.Module):
+    """Bicubic and bilinear resizes by ratios that are not powers of two, of rows whose neighbours
+    are far larger than the sample taken (found by our random programs, NNSmith seeds 82977, 84621)."""
+
+    def forward(self, x):
+        return (F.interpolate(x, size=(1, 1), mode="bicubic"),
+                F.interpolate(x, size=(3, 2), mode="bilinear"),
+                F.interpolate(x, scale_factor=3.0, mode="bicubic"),
+                F.interpolate(x, scale_factor=2.0, mode="bilinear"))
+
+
+def _large_neighbours_inputs(variant):
+    row = torch.tensor([-10.322441, 0.29778433, -207.12128, 0.18397684, 13.651574, 5.2138462, 9.6687593])
+    x = torch.stack([row, row.flip(0) * (1 + variant), row * -3]).reshape(1, 1, 3, 7)
+    return (x,)
+
+
+register(
+    ModelCase(
+        name="interpolate_of_large_neighbours",
+        make_module=lambda: InterpolateOfLargeNeighbours().eval(),
+        make_inputs=_large_neighbours_inputs,
+        notes="OpenVINO 2026.4.1's linear and cubic Interpolate divide by the float32 ratio out/in where PyTorch "
+        "multiplies by in/out (openvino_facts LinearInterpolateCoordinateRounded): a coordinate PyTorch hits "
+        "exactly lands an ulp off and mixes in neighbours of -207 with weights near 1e-7 (0.183925 for 0.183977, "
+        "wrong with exit 0 in a random program); a resize by a ratio that is not a power of two runs on pt2ov's "
+        "CPU kernel.",
     )
 )

@@ -8,7 +8,9 @@ beyond rtol 1e-4 / atol 1e-5, integers and bools exactly, NaN where eager has Na
 "crash" (the child died by a signal or abort, or hung); "nan" (outputs differ, and eager itself
 makes a NaN inside the program from inputs that hold none: 0/0, inf - inf, ...; pt2ov does not
 promise where such a NaN goes on OpenVINO: docs/EXACTNESS.md O8, the known limit. Counted apart
-from "wrong", never silently: the run's table has its own column).
+from "wrong", never silently: the run's table has its own column); "rounding" (values differ, and
+moving every value an op rounds by a few ulps moves eager's own answer outside the comparison
+too: an exact tie into argmin, a pole of tan; see moved_by_rounding. Its own column as well).
 Programs the screen drops: "ill-conditioned" (float32 and float64 eager disagree beyond
 rtol 1e-5 / atol 1e-6, ten times tighter than the comparison, or differ in an integer, a bool
 or a NaN position) and "not exportable" (eager, torch.export or run_decompositions fails).
@@ -16,6 +18,7 @@ or a NaN position) and "not exportable" (eager, torch.export or run_decompositio
 from __future__ import annotations
 
 import pathlib
+import re
 import time
 import warnings
 
@@ -141,6 +144,87 @@ def first_nan_inside(ep, inputs) -> str:
     return found[0] if found else ""
 
 
+ROUNDING_TRIALS = 8
+ROUNDING_STEP = 2.0 ** -22  # about 4 units in the last place of a float32 result
+
+
+def _float64_value(target, args, kwargs):
+    """`target` computed from the same arguments with every float32 tensor widened to float64:
+    the exact value (nearly) of what a float32 op must round, or None when the op refuses."""
+    def widen(v):
+        return v.double() if isinstance(v, torch.Tensor) and v.dtype == torch.float32 else v
+    try:
+        return target(*torch.utils._pytree.tree_map(widen, args), **torch.utils._pytree.tree_map(widen, kwargs))
+    except Exception:  # noqa: BLE001 - an op without a float64 form is not perturbed
+        return None
+
+
+def _failing_outputs(detail: str) -> set[int] | None:
+    """The outputs whose values a verdict's detail says differ, or None when it says anything
+    else differs (a count, dtype or shape, an unreadable file): rounding explains only values."""
+    problems = [p.strip() for p in detail.replace("second call: ", "").split(";") if p.strip()]
+    found = set()
+    for p in problems:
+        m = re.match(r"output (\d+): \d+/\d+ values (off|differ)", p)
+        if not m:
+            return None
+        found.add(int(m.group(1)))
+    return found or None
+
+
+def moved_by_rounding(ep, inputs, expected: list[torch.Tensor], detail: str) -> str:
+    """Whether rounding alone explains a wrong verdict: '' when it does not, else how. The
+    program is replayed in float32 ROUNDING_TRIALS times; in each, every element an op must
+    round (its float64 value is not a float32) is moved by ROUNDING_STEP of itself, up or down
+    at random, as another correct kernel's rounding may move it. When those runs put every output
+    pt2ov got wrong outside the comparison too (values, not shapes or dtypes), the program's
+    answer is not decided by values within a few ulps: an exact tie into argmin, a pole of tan.
+    Counted as "rounding", apart from "wrong" and never as a pass."""
+    failing = _failing_outputs(detail)
+    if failing is None:
+        return ""
+    moved: set[int] = set()
+    for trial in range(ROUNDING_TRIALS):
+        g = torch.Generator().manual_seed(trial)
+
+        class Perturb(torch.fx.Interpreter):
+            def run_node(self, n):
+                value = super().run_node(n)
+                if n.op != "call_function" or not isinstance(n.target, torch._ops.OpOverload):
+                    return value
+                leaves = torch.utils._pytree.tree_leaves(value)
+                if not any(isinstance(v, torch.Tensor) and v.dtype == torch.float32 for v in leaves):
+                    return value
+                args, kwargs = self.fetch_args_kwargs_from_env(n)
+                exact = _float64_value(n.target, args, kwargs)
+                flat, spec = torch.utils._pytree.tree_flatten(value)
+                exact_flat = torch.utils._pytree.tree_leaves(exact) if exact is not None else []
+                if len(exact_flat) != len(flat):
+                    return value
+                out = []
+                for v, e in zip(flat, exact_flat):
+                    if (isinstance(v, torch.Tensor) and v.dtype == torch.float32 and isinstance(e, torch.Tensor)
+                            and e.dtype == torch.float64 and e.shape == v.shape):
+                        rounds = torch.isfinite(e) & (e.float().double() != e)
+                        sign = torch.randint(0, 2, v.shape, generator=g).double() * 2 - 1
+                        v = torch.where(rounds, (v.double() * (1 + ROUNDING_STEP * sign)).float(), v)
+                    out.append(v)
+                return torch.utils._pytree.tree_unflatten(out, spec)
+
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                got = Perturb(ep.module()).run(*inputs)
+            except Exception:  # noqa: BLE001 - not telling is not an explanation
+                return ""
+        got = [t.detach().contiguous().numpy() for t in _flat(got)]
+        moved |= _failing_outputs(compare(got, expected)) or set()
+        if failing <= moved:
+            return (f"moving each rounded value by {ROUNDING_STEP:.2g} of itself puts output(s) "
+                    f"{sorted(failing)} outside the comparison too")
+    return ""
+
+
 def compare(actual: list, expected: list[torch.Tensor]) -> str:
     """'' when pt2ov's outputs are eager's; otherwise what differs."""
     if len(actual) != len(expected):
@@ -238,6 +322,12 @@ def run_program(prog, eager_out, eps: dict, runner, workdir: pathlib.Path, tag: 
                 if nan_at and rec["verdict"] == "wrong":
                     rec["verdict"] = "nan"
                     rec["detail"] += f" (eager makes a NaN at {nan_at}: the known NaN limit, O8)"
+            for rec in form_records:
+                if rec["verdict"] == "wrong" and rec["placement"] != "openvino-alone":
+                    how = moved_by_rounding(ep, list(prog.inputs(torch.float32)), eager_out, rec["detail"])
+                    if how:
+                        rec["verdict"] = "rounding"
+                        rec["detail"] += f" ({how})"
         pt2.unlink(missing_ok=True)
     inputs.unlink(missing_ok=True)
     return records

@@ -25,7 +25,7 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 OUT_DIR = REPO_ROOT / "build" / "random_programs"
-VERDICTS = ("pass", "wrong", "nan", "refused", "crash", "internal")
+VERDICTS = ("pass", "wrong", "nan", "rounding", "refused", "crash", "internal")
 
 
 def items(args) -> list[tuple[str, int]]:

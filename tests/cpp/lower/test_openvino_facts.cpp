@@ -2191,6 +2191,55 @@ TEST(OpenVINOFacts, ErfOfTinyValuesInexact) {
     EXPECT_EQ(fault->name, "ErfOfTinyValuesInexact");
 }
 
+// upsample_bicubic2d of one row of 7 to 1x1: PyTorch's coordinate is 7 * 0.5 - 0.5 = 3 exactly, so it
+// returns element 3 itself (cubic weights 0, 1, 0, 0); OpenVINO's (0 + 0.5) / (1 / 7) - 0.5 is an ulp
+// off 3 and mixes in the large neighbours (NNSmith seed 84621).
+TEST(OpenVINOFacts, LinearInterpolateCoordinateRounded) {
+    using Base = ov::op::util::InterpolateBase;
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 1, 1, 7});
+    Base::InterpolateAttrs attrs;
+    attrs.mode = Base::InterpolateMode::CUBIC;
+    attrs.shape_calculation_mode = Base::ShapeCalcMode::SIZES;
+    attrs.coordinate_transformation_mode = Base::CoordinateTransformMode::HALF_PIXEL;
+    attrs.cube_coeff = -0.75;
+    auto resized = std::make_shared<ov::op::v11::Interpolate>(
+        x, ov::op::v0::Constant::create(ov::element::i64, {2}, {1, 1}), ov::op::v0::Constant::create(ov::element::i64, {2}, {2, 3}),
+        attrs);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{resized->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<float> row{-10.322441f, 0.29778433f, -207.12128f, 0.18397684f, 13.651574f, 5.2138462f, 9.6687593f};
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {1, 1, 1, 7}, row.data()));
+    request.infer();
+    const float got = request.get_output_tensor(0).data<float>()[0];
+    const bool right = got == row[3];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": bicubic of a row of 7 to 1x1 gives " << got
+              << " (PyTorch: element 3, " << row[3] << "): " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("cubic_coordinate_exact", right ? "yes" : "no");
+
+    // pt2ov's rule: a ratio that is a power of two stays on OpenVINO (both formulas exact),
+    // any other ratio, or a size only the run knows, runs on the CPU kernel.
+    struct Case {
+        int64_t in, out;
+        bool align_corners;
+        bool faulty;
+    };
+    for (const Case c : {Case{7, 1, false, true}, Case{8, 1, false, false}, Case{16, 32, false, false},
+                         Case{16, 24, false, true}, Case{5, 9, true, false}, Case{5, 8, true, true}}) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", pt2ov::DType::Float32, {1, 1, 4, c.in});
+        b.value("y", pt2ov::DType::Float32, {1, 1, 4, c.out});
+        b.node("y", "aten.upsample_bicubic2d.vec",
+               {{"input", pt2ov::graph::tensor_arg("x"), false}, {"output_size", pt2ov::graph::ints_arg({4, c.out}), false},
+                {"align_corners", pt2ov::graph::bool_arg(c.align_corners), false},
+                {"scale_factors", pt2ov::graph::none_arg(), false}},
+               {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        const bool routed = fault && fault->name == "LinearInterpolateCoordinateRounded";
+        EXPECT_EQ(routed, c.faulty) << c.in << " to " << c.out << (c.align_corners ? " align_corners" : "");
+    }
+}
+
 // int32 83 ** 4 = 47458321 needs 26 bits: a float32 computation loses the last one (own seed 60017).
 TEST(OpenVINOFacts, IntegerPowerComputedInFloat) {
     auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{3});

@@ -1,0 +1,43 @@
+"""The harness's rounding check (harness.moved_by_rounding): it explains a difference by rounding
+only where moving each rounded value by a few ulps moves eager's own answer as far, and never a
+difference of shape, dtype or a value no rounding reaches."""
+from __future__ import annotations
+
+import torch
+
+from tests.random_programs import harness
+
+
+class TiedArgmin(torch.nn.Module):
+    def forward(self, x):
+        return torch.argmin(x / 3, dim=1), x.abs()
+
+
+def _exported(x):
+    return torch.export.export(TiedArgmin(), (x,))
+
+
+def test_an_exact_tie_is_explained_by_rounding():
+    x = torch.full((2, 6), 1.0)  # 1 / 3 rounds: each element may round either way
+    ep = _exported(x)
+    expected = [t.detach() for t in TiedArgmin()(x)]
+    how = harness.moved_by_rounding(ep, [x], expected, "output 0: 2/2 values differ")
+    assert "outside the comparison" in how
+
+
+def test_a_difference_rounding_does_not_reach_is_wrong():
+    x = torch.tensor([[0.3, -0.7, 1.5, 0.2, -2.0, 0.9], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]])
+    ep = _exported(x)
+    expected = [t.detach() for t in TiedArgmin()(x)]
+    # no tie: argmin and |x| (exact) stay where eager has them however ops round
+    assert harness.moved_by_rounding(ep, [x], expected, "output 0: 1/2 values differ") == ""
+    assert harness.moved_by_rounding(ep, [x], expected, "output 1: 3/12 values off; at (0, 1) got 0.7") == ""
+
+
+def test_shapes_and_dtypes_are_never_rounding():
+    x = torch.full((2, 6), 1.0)
+    ep = _exported(x)
+    expected = [t.detach() for t in TiedArgmin()(x)]
+    assert harness.moved_by_rounding(ep, [x], expected, "output 0: shape [2, 1], eager [2]") == ""
+    assert harness.moved_by_rounding(ep, [x], expected,
+                                     "output 0: 2/2 values differ; output 1: dtype float64, eager float32") == ""
