@@ -4,13 +4,23 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace pt2ov {
 
 // Anything the engine reports. Catch this to catch them all.
 class Error : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit Error(const std::string& message, std::string node = {})
+        : std::runtime_error(message), node_(std::move(node)) {}
+    explicit Error(const char* message) : std::runtime_error(message) {}
+
+    // The program's node the failure is about, as the archive names it; "" when it is about
+    // none (or no single one). The message names it too: this is for code that must know.
+    const std::string& node() const noexcept { return node_; }
+
+private:
+    std::string node_;
 };
 
 // The .pt2 file is missing, damaged, truncated or of a version we do not read.

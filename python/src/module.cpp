@@ -636,6 +636,24 @@ struct PyProgram {
 
 }  // namespace
 
+// Raises `e` as an instance of `type` whose message is e's on one line and whose `node` is
+// the program's node it is about (None when none).
+static void raise_as(PyObject* type, const pt2ov::Error& e) {
+    PyObject* message = PyUnicode_FromString(pt2ov::tools::one_line(e.what()).c_str());
+    PyObject* exception = message ? PyObject_CallOneArg(type, message) : nullptr;
+    Py_XDECREF(message);
+    if (!exception) return;  // Python's own error is set
+    PyObject* node = e.node().empty() ? Py_NewRef(Py_None) : PyUnicode_FromString(e.node().c_str());
+    if (!node || PyObject_SetAttrString(exception, "node", node) != 0) {
+        Py_XDECREF(node);
+        Py_DECREF(exception);
+        return;
+    }
+    Py_DECREF(node);
+    PyErr_SetObject(type, exception);
+    Py_DECREF(exception);
+}
+
 NB_MODULE(_pt2ov, m) {
     m.doc() = "pt2ov's binding (use the package pt2ov, not this module).";
 
@@ -663,15 +681,15 @@ NB_MODULE(_pt2ov, m) {
         try {
             std::rethrow_exception(p);
         } catch (const pt2ov::ArchiveError& e) {
-            PyErr_SetString(g_archive_error, pt2ov::tools::one_line(e.what()).c_str());
+            raise_as(g_archive_error, e);
         } catch (const pt2ov::UnsupportedError& e) {
-            PyErr_SetString(g_unsupported_error, pt2ov::tools::one_line(e.what()).c_str());
+            raise_as(g_unsupported_error, e);
         } catch (const pt2ov::InputError& e) {
-            PyErr_SetString(g_input_error, pt2ov::tools::one_line(e.what()).c_str());
+            raise_as(g_input_error, e);
         } catch (const pt2ov::InternalError& e) {
-            PyErr_SetString(g_internal_error, pt2ov::tools::one_line(e.what()).c_str());
+            raise_as(g_internal_error, e);
         } catch (const pt2ov::Error& e) {
-            PyErr_SetString(g_error, pt2ov::tools::one_line(e.what()).c_str());
+            raise_as(g_error, e);
         }
     });
 

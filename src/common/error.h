@@ -10,20 +10,23 @@
 namespace pt2ov {
 
 // Runs `body`; an exception escaping it is rethrown as a pt2ov error whose message starts
-// with `context` ("while lowering node conv_3: ..."). OpenVINO's and the standard library's
-// exceptions become pt2ov::Error here, so nothing foreign crosses our API.
+// with `context` ("while lowering node conv_3: ..."), the node it names (Error::node) kept.
+// OpenVINO's and the standard library's exceptions become pt2ov::Error here, so nothing
+// foreign crosses our API.
 template <typename Body>
 decltype(auto) with_context(const std::string& context, Body&& body) {
     try {
         return body();
     } catch (const InputError& e) {
-        throw InputError(context + ": " + e.what());
+        throw InputError(context + ": " + e.what(), e.node());
     } catch (const UnsupportedError& e) {
-        throw UnsupportedError(context + ": " + e.what());
+        throw UnsupportedError(context + ": " + e.what(), e.node());
     } catch (const ArchiveError& e) {
-        throw ArchiveError(context + ": " + e.what());
+        throw ArchiveError(context + ": " + e.what(), e.node());
     } catch (const InternalError& e) {
-        throw InternalError(context + ": " + e.what());
+        throw InternalError(context + ": " + e.what(), e.node());
+    } catch (const Error& e) {
+        throw Error(context + ": " + e.what(), e.node());
     } catch (const std::exception& e) {
         throw Error(context + ": " + e.what());
     }

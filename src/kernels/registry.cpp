@@ -245,7 +245,7 @@ const graph::TensorMeta& KernelCall::output_meta(size_t index) const {
 }
 
 void KernelCall::fail(const std::string& message) const {
-    throw UnsupportedError("node " + node_.name + " (" + node_.target + "): " + message);
+    throw UnsupportedError("node " + node_.name + " (" + node_.target + "): " + message, node_.source_name());
 }
 
 }  // namespace pt2ov::kernels

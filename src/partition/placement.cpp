@@ -175,7 +175,7 @@ void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& so
 }
 
 // Pass 3b: the whole method on the CPU kernels, when asked (Program::load times a small
-// program both ways and keeps the faster: runtime/placement_timing.h). A node without a kernel
+// program both ways and keeps the faster: compile/planner.h). A node without a kernel
 // stays where it was.
 void pass3b_all_on_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
     if (options.all_on_cpu_reason.empty()) return;
@@ -284,7 +284,7 @@ int64_t touched_elements(const graph::Graph& graph, const graph::Node& node) {
 //    all (inputs and outputs of every node, static shapes only; at 4096 floats per tensor the
 //    two sides cost about the same: 33 us on OpenVINO, 26 us on the CPU).
 // A method OpenVINO takes whole stays on OpenVINO here; Program::load may time a small one
-// both ways and keep the faster (runtime/placement_timing.h).
+// both ways and keep the faster (compile/planner.h).
 namespace {
 constexpr size_t kSmallStepNodes = 8;
 constexpr int64_t kSmallStepElements = 16384;

@@ -25,7 +25,7 @@ struct PlacementOptions {
     // verified at load (LoadOptions::verify, runtime/verify.h)
     std::map<std::string, std::string> verify_failures;
     // Non-empty: every node that has a CPU kernel runs on the CPU kernels, with this reason (a
-    // small program whose placement Program::load times both ways: runtime/placement_timing.h).
+    // small program whose placement Program::load times both ways: compile/planner.h).
     std::string all_on_cpu_reason;
 };
 

@@ -515,9 +515,8 @@ void Executor::run_cpu_step(size_t step_index, Values& values, OutputGuard::Symb
             } catch (const InternalError&) {
                 throw;  // a bug of ours stays one, whatever node it met
             } catch (const Error& e) {
-                const std::string node_context = "node " + node.name + " (" + node.target + ")";
-                if (std::string_view(e.what()).starts_with(node_context)) throw;
-                throw UnsupportedError(node_context + ": " + e.what());
+                if (!e.node().empty()) throw;  // named by the kernel (KernelCall::fail)
+                throw UnsupportedError("node " + node.name + " (" + node.target + "): " + e.what(), node.source_name());
             }
         });
         if (results.size() < cpu.output_slots.size()) {

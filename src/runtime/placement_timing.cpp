@@ -31,18 +31,6 @@ constexpr int kCallsPerRound = 10;
 constexpr int kMinRounds = 3;
 constexpr int kMaxRounds = 40;
 constexpr auto kBudget = std::chrono::milliseconds(30);
-// The CPU kernels must be this much faster to replace the rules' plan: a near tie would flip
-// from load to load with the machine's noise, and the rules' plan is the one documented.
-constexpr double kCpuMustWinBy = 0.9;
-
-// Written into the all-CPU plan's reasons before the figures are known, then replaced.
-constexpr const char* kPendingReason = "(timed at load)";
-
-bool is_cpu_only(const PlannedMethod& planned) {
-    return std::none_of(planned.plan.steps.begin(), planned.plan.steps.end(),
-                        [](const partition::Step& step) { return step.where == partition::Where::OpenVINO; });
-}
-
 std::vector<Tensor> zero_inputs(const PreparedMethod& prepared) {
     std::vector<Tensor> inputs;
     for (const auto& info : prepared.input_infos) {
@@ -171,69 +159,22 @@ std::pair<double, double> time_both(Executor& first, Executor& second, const std
 
 }  // namespace
 
-bool worth_timing(const PreparedMethod& prepared, const PlannedMethod& planned, const LoadOptions& options) {
-    if (!options.measure_placement || options.strict || options.device != "CPU") return false;
-    if (!prepared.mutated_buffers.empty() || is_cpu_only(planned)) return false;
-    for (const auto& info : prepared.input_infos) {
-        if (std::find(info.shape.begin(), info.shape.end(), -1) != info.shape.end()) return false;
-    }
-    int64_t elements = 0;
-    for (const auto& node : prepared.graph.nodes) {
-        if (!kernels::find_kernel(node.target)) return false;
-        const int64_t touched = partition::touched_elements(prepared.graph, node);
-        if (touched < 0) return false;
-        elements += touched;
-        if (elements > kMaxTimedElements) return false;
-    }
-    return true;
-}
-
-std::optional<TimedPlacement> time_placements(const std::string& path, const PreparedMethod& prepared,
-                                              Executor& rules, const LoadOptions& options) {
-    TimedPlacement timed;
+std::optional<PlacementReport::Measurement> time_placements(const std::string& path, const PreparedMethod& prepared,
+                                                            Executor& rules, const compile::PlanTrials::CpuPlan& cpu_plan,
+                                                            const LoadOptions& options, std::unique_ptr<Executor>& cpu_executor) {
     const std::string cache = cache_file(path, options, "placement");
     auto cached = cache.empty() ? std::nullopt : read_cache(cache);
-    const bool need_cpu_side = !cached || cached->chosen == "cpu";
-    try {
-        if (need_cpu_side) {
-            timed.cpu_planned = std::make_unique<PlannedMethod>(compile::plan(prepared, options, {}, kPendingReason));
-            if (!is_cpu_only(*timed.cpu_planned)) return std::nullopt;
-            timed.cpu_executor = std::make_unique<Executor>(prepared, *timed.cpu_planned, options);
-        }
-        if (cached) {
-            timed.measurement = *cached;
-        } else {
-            const auto inputs = zero_inputs(prepared);
-            auto& measurement = timed.measurement;
-            std::tie(measurement.openvino_us, measurement.cpu_us) =
-                time_both(rules, *timed.cpu_executor, inputs, measurement.calls);
-            measurement.measured = true;
-            measurement.chosen = measurement.cpu_us < kCpuMustWinBy * measurement.openvino_us ? "cpu" : "openvino";
-            if (!cache.empty()) write_cache(cache, measurement);
-        }
-    } catch (const Error&) {
-        // A side that cannot run zero inputs (an index kernel refusing them, say) is not timed;
-        // the rules' plan stands. Errors of real inputs are the calls' to report.
-        return std::nullopt;
-    }
-    if (timed.measurement.chosen != "cpu") {
-        timed.cpu_planned.reset();
-        timed.cpu_executor.reset();
-        return timed;
-    }
-    const std::string reason = fmt::format(
-        "a small program, faster on the CPU kernels: {:.1f} us per call against {:.1f} us through OpenVINO "
-        "(timed at load{}; --no-measure-placement keeps the placement rules' plan)",
-        timed.measurement.cpu_us, timed.measurement.openvino_us, timed.measurement.from_cache ? ", read from the cache" : "");
-    for (auto& text : timed.cpu_planned->plan.reason) {
-        if (text == kPendingReason) text = reason;
-    }
-    for (auto& step : timed.cpu_planned->report.steps) {
-        for (auto& node : step.nodes) {
-            if (node.reason == kPendingReason) node.reason = reason;
-        }
-    }
-    return timed;
+    if (cached && cached->chosen != "cpu") return cached;
+    const PlannedMethod* cpu_planned = cpu_plan();
+    if (!cpu_planned) return std::nullopt;
+    cpu_executor = std::make_unique<Executor>(prepared, *cpu_planned, options);
+    if (cached) return cached;
+    PlacementReport::Measurement measurement;
+    std::tie(measurement.openvino_us, measurement.cpu_us) = time_both(rules, *cpu_executor, zero_inputs(prepared), measurement.calls);
+    measurement.measured = true;
+    measurement.chosen = compile::faster_side(measurement.openvino_us, measurement.cpu_us);
+    if (!cache.empty()) write_cache(cache, measurement);
+    return measurement;
 }
 
 }  // namespace pt2ov::runtime

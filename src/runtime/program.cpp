@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "compile/compile.h"
+#include "compile/planner.h"
 #include "kernels/cpu_isa.h"
 #include "lower/convert.h"
 #include "openvino/core/graph_util.hpp"
@@ -14,18 +15,6 @@
 namespace pt2ov {
 
 namespace {
-
-// OpenVINO's message on one line (its exceptions span several), to stand in a node's reason.
-std::string one_line_of(const std::string& message) {
-    std::string line;
-    for (char c : message) {
-        const bool blank = c == '\n' || c == '\r' || c == '\t' || c == ' ';
-        if (blank && (line.empty() || line.back() == ' ')) continue;
-        line += blank ? ' ' : c;
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    return line;
-}
 
 // What crosses the public API is a pt2ov::Error. OpenVINO's and the standard library's
 // exceptions are caught where they arise and given context (with_context); one that still
@@ -59,45 +48,31 @@ Program::~Program() = default;
 
 namespace {
 
-// Compiles the rules' plan `planned` of impl.prepared (load and inspect have both made them)
-// into impl's executor. A step OpenVINO converted but its plugin cannot compile goes back to
-// placement, its nodes to the CPU kernels (or only the node whose compiled result contradicts
-// the program's metadata) (refused there, naming the failure, where a kernel
-// is missing or under --strict); each retry moves at least one node, so this ends. Then a
-// small program may run faster on the CPU kernels than through an OpenVINO call: timed both
-// ways, the faster kept (runtime/placement_timing.h).
-void compile_planned(Program::Impl& impl, const std::string& path, const LoadOptions& options,
-                     compile::PlannedMethod planned, const runtime::VerifyOutcome& verified) {
-    std::map<std::string, std::string> compile_failures;
-    impl.planned = std::move(planned);
-    while (true) {
+// The planner's trials (compile/planner.h) made of executors: a plan is compiled into
+// impl's executor (a step OpenVINO converted but its plugin cannot compile, or whose compiled
+// result contradicts the program's metadata, is the planner's to move); timing compiles the
+// all-CPU plan beside it. `compile_only_to_time`: inspect, which compiles only what it times.
+void settle_into(Program::Impl& impl, const std::string& path, const LoadOptions& options,
+                 const runtime::VerifyOutcome& verified, bool compile_only_to_time) {
+    std::unique_ptr<runtime::Executor> cpu_executor;
+    compile::PlanTrials trials;
+    trials.compile_only_to_time = compile_only_to_time;
+    trials.compile = [&](const compile::PlannedMethod& planned) -> std::optional<compile::CompileRefusal> {
         try {
-            impl.executor = std::make_unique<runtime::Executor>(impl.prepared, impl.planned, options);
-            break;
+            impl.executor = std::make_unique<runtime::Executor>(impl.prepared, planned, options);
+            return std::nullopt;
         } catch (const runtime::StepCompileFailure& failure) {
-            if (options.strict || failure.step_index >= impl.planned.plan.steps.size()) throw;
-            const size_t before = compile_failures.size();
-            const auto& at_fault = failure.nodes.empty() ? impl.planned.plan.steps[failure.step_index].nodes : failure.nodes;
-            for (int node : at_fault) {
-                compile_failures.emplace(impl.prepared.graph.nodes[static_cast<size_t>(node)].source_name(),
-                                         one_line_of(failure.plugin_message));
-            }
-            if (compile_failures.size() == before) throw;
+            return compile::CompileRefusal{failure.step_index, failure.nodes, failure.plugin_message, failure.what()};
         }
-        impl.planned = compile::plan(impl.prepared, options, compile_failures, {}, verified.failures);
-    }
+    };
+    trials.time = [&](const compile::PlanTrials::CpuPlan& cpu_plan) {
+        return runtime::time_placements(path, impl.prepared, *impl.executor, cpu_plan, options, cpu_executor);
+    };
+    auto settled = compile::settle(impl.prepared, options, verified.failures, trials);
+    impl.planned = std::move(settled.planned);
+    if (settled.cpu_plan_chosen) impl.executor = std::move(cpu_executor);
     impl.planned.report.verification = verified.report;
-    impl.timings = {impl.prepared.archive_ms, impl.planned.convert_ms, impl.executor->compile_ms()};
-    if (runtime::worth_timing(impl.prepared, impl.planned, options)) {
-        if (auto timed = runtime::time_placements(path, impl.prepared, *impl.executor, options)) {
-            if (timed->cpu_executor) {
-                impl.planned = std::move(*timed->cpu_planned);
-                impl.executor = std::move(timed->cpu_executor);
-            }
-            impl.planned.report.measurement = timed->measurement;
-            impl.planned.report.verification = verified.report;
-        }
-    }
+    if (impl.executor) impl.timings = {impl.prepared.archive_ms, impl.planned.convert_ms, impl.executor->compile_ms()};
 }
 
 // LoadOptions::verify: each OpenVINO step checked against the CPU kernels in a child process
@@ -114,8 +89,7 @@ Program Program::load(const std::string& path, const LoadOptions& options) {
     return at_api_boundary(path, [&] {
         auto impl = std::make_unique<Impl>();
         impl->prepared = compile::prepare(path, options);
-        const auto verified = verify_if_asked(path, impl->prepared, options);
-        compile_planned(*impl, path, options, compile::plan(impl->prepared, options, {}, {}, verified.failures), verified);
+        settle_into(*impl, path, options, verify_if_asked(path, impl->prepared, options), false);
         return Program(std::move(impl));
     });
 }
@@ -124,12 +98,8 @@ PlacementReport Program::inspect(const std::string& path, const LoadOptions& opt
     return at_api_boundary(path, [&] {
         Impl impl;
         impl.prepared = compile::prepare(path, options);
-        const auto verified = verify_if_asked(path, impl.prepared, options);
-        auto planned = compile::plan(impl.prepared, options, {}, {}, verified.failures);
-        planned.report.verification = verified.report;
-        if (!runtime::worth_timing(impl.prepared, planned, options)) return std::move(planned.report);
         // What load() would time is compiled and timed, so the report shows load()'s choice.
-        compile_planned(impl, path, options, std::move(planned), verified);
+        settle_into(impl, path, options, verify_if_asked(path, impl.prepared, options), true);
         return std::move(impl.planned.report);
     });
 }

@@ -647,3 +647,23 @@ def test_small_program_placement_is_timed_unless_asked_not_to(save):
     assert {step["kind"] for step in rules.report["steps"]} == {"openvino"}
     (out,) = rules(x)
     torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-5)
+
+
+class _Gather(torch.nn.Module):
+    def forward(self, x, idx):
+        return torch.take(x, idx) * 2
+
+
+def test_an_error_about_a_node_names_it_as_an_attribute(save):
+    path = save(_Gather(), (torch.randn(6), torch.tensor([0, 5])), "gather_node")
+    program = pt2ov.load(path, cpu_ops=["aten.take"])
+    x = torch.randn(6)
+    (got,) = program(x, torch.tensor([1, 2]))
+    np.testing.assert_allclose(got, torch.take(x, torch.tensor([1, 2])) * 2)
+    with pytest.raises(pt2ov.Error) as info:
+        program(x, torch.tensor([0, 9]))  # index 9 of 6 elements: refused by the CPU kernel
+    assert info.value.node == "take", str(info.value)
+    assert "take" in str(info.value) and "\n" not in str(info.value)
+    with pytest.raises(pt2ov.InputError) as info:
+        program(x.to(torch.int64), torch.tensor([0, 1]))
+    assert info.value.node is None  # about an input, no node

@@ -1,0 +1,75 @@
+// The planner: the one place a plan is revised after the placement rules made it.
+//
+//   rules' plan (compile::plan, itself revised while steps fail to convert)
+//   → compiled by the runtime; a step it cannot compile sends its nodes at fault to the CPU
+//     kernels, and the plan is made again (each round moves at least one node, so this ends)
+//   → for a small program, timed against every node on the CPU kernels; the faster is kept
+//
+// What only the runtime can do (compile a plan into something that runs, time two of them) is
+// injected as PlanTrials, so compile/ holds no executor and the loop can be tested with
+// trials of a test's own.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compile/method.h"
+#include "pt2ov/pt2ov.h"
+
+namespace pt2ov::compile {
+
+// The runtime's answer to "compile this plan" when it could not.
+struct CompileRefusal {
+    size_t step_index = 0;   // into the plan's steps
+    std::vector<int> nodes;  // graph node indexes at fault; empty: every node of the step
+    std::string reason;      // OpenVINO's words (or what contradicts the metadata), for each node's reason
+    std::string error;       // the whole message, thrown as it is under --strict
+};
+
+struct PlanTrials {
+    // Compiles `planned` into the runtime's candidate (replacing any earlier one); nullopt when
+    // it compiled. Errors other than a step's refusal are thrown.
+    std::function<std::optional<CompileRefusal>(const PlannedMethod& planned)> compile;
+    // Times the candidate against every node on the CPU kernels, compiling `cpu_plan()` (made
+    // only when asked: a cached choice of the rules' plan needs none; null when some node must
+    // stay on OpenVINO, so there is nothing to time), and keeps that side's compiled plan for
+    // when it wins. nullopt: not timed (the candidate stands); an Error thrown (a side that
+    // cannot run zero inputs, say) is the same. The choice in the measurement is faster_side's.
+    using CpuPlan = std::function<const PlannedMethod*()>;
+    std::function<std::optional<PlacementReport::Measurement>(const CpuPlan& cpu_plan)> time;
+    // Compile only a plan that will be timed (inspect: a report, not a program).
+    bool compile_only_to_time = false;
+};
+
+struct SettledPlan {
+    PlannedMethod planned;
+    bool cpu_plan_chosen = false;  // timing chose the all-CPU plan: the runtime keeps what `time` compiled
+};
+
+// Every revision, in the order of the header. `verify_failures` (node name → how its step
+// failed --verify) places those nodes on the CPU kernels from the start.
+SettledPlan settle(const PreparedMethod& method, const LoadOptions& options,
+                   const std::map<std::string, std::string>& verify_failures, const PlanTrials& trials);
+
+// Elements read and written over all nodes beyond which a program is not timed: there
+// OpenVINO's per-call cost no longer dominates (at 64K floats a CPU elementwise kernel takes
+// about as long as OpenVINO's fixed cost).
+constexpr int64_t kMaxTimedElements = 65536;
+
+// Whether `planned` is timed against the CPU kernels: only where it can matter and cannot
+// change a result: the CPU device (on another device the CPU kernels would not be what the
+// user asked for), static shapes, no mutated buffers (timing calls would advance the state),
+// not --strict, an OpenVINO step in the plan, every node with a CPU kernel, and at most
+// kMaxTimedElements elements read and written over all nodes.
+bool worth_timing(const PreparedMethod& method, const PlannedMethod& planned, const LoadOptions& options);
+
+// "cpu" when the CPU kernels' median beats OpenVINO's by kCpuMustWinBy, else "openvino": a
+// near tie would flip from load to load with the machine's noise, and the rules' plan is the
+// one documented.
+constexpr double kCpuMustWinBy = 0.9;
+std::string faster_side(double openvino_us, double cpu_us);
+
+}  // namespace pt2ov::compile
