@@ -1,5 +1,5 @@
 // StridedTensor, RuntimeValue and copy_into (tensor.h), and the 16-bit float conversions
-// (dispatch.h), written out by hand so every platform rounds the same way.
+// (kernels/util/element_types.h), written out by hand so every platform rounds the same way.
 #include "kernels/tensor.h"
 
 #include <algorithm>
