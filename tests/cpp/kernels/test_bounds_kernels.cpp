@@ -8,14 +8,11 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "../fixtures/graph_builder.h"
-#include "graph/schema.h"
-#include "kernels/registry.h"
+#include "../fixtures/kernel_harness.h"
 #include "kernels/tensor.h"
 #include "pt2ov/error.h"
 
@@ -33,59 +30,12 @@ using pt2ov::graph::list_arg;
 using pt2ov::graph::none_arg;
 using pt2ov::graph::string_arg;
 using pt2ov::graph::tensor_arg;
-
-// One node run through the registry, as the runtime runs it (the Harness of test_kernels.cpp).
-class Harness {
-public:
-    std::string input(const std::string& name, StridedTensor t) {
-        builder_.value(name, t.dtype, t.sizes);
-        values_[name] = RuntimeValue::of(std::move(t));
-        return name;
-    }
-    Argument output(const std::string& name, DType dtype, const std::vector<int64_t>& sizes) {
-        builder_.value(name, dtype, sizes);
-        return tensor_arg(name);
-    }
-    std::vector<RuntimeValue> run(const std::string& target, std::vector<NamedArgument> inputs, std::vector<Argument> outputs) {
-        node_ = pt2ov::graph::Node{};
-        node_.name = "node_under_test";
-        node_.target = target;
-        node_.inputs = std::move(inputs);
-        node_.outputs = std::move(outputs);
-        pt2ov::graph::resolve_node(node_, "test");
-        const Kernel* kernel = find_kernel(target);
-        if (!kernel) throw std::runtime_error("no kernel for " + target);
-        KernelCall call(node_, builder_.graph, [this](const Argument& arg) -> const RuntimeValue& { return values_.at(arg.name); });
-        return (*kernel)(call);
-    }
-    StridedTensor run1(const std::string& target, std::vector<NamedArgument> inputs, DType dtype, const std::vector<int64_t>& sizes) {
-        auto results = run(target, std::move(inputs), {output("out" + std::to_string(++outputs_), dtype, sizes)});
-        EXPECT_EQ(results.size(), 1u);
-        return results.at(0).tensor();
-    }
-
-private:
-    pt2ov::test::GraphBuilder builder_;
-    pt2ov::graph::Node node_;
-    std::map<std::string, RuntimeValue> values_;
-    int outputs_ = 0;
-};
-
-NamedArgument positional(const std::string& name, Argument a) { return {name, std::move(a), false}; }
-NamedArgument keyword(const std::string& name, Argument a) { return {name, std::move(a), true}; }
-
-template <typename T>
-StridedTensor tensor_of(DType dtype, std::vector<int64_t> sizes, const std::vector<T>& values) {
-    StridedTensor t = StridedTensor::allocate(dtype, std::move(sizes));
-    std::memcpy(t.data, values.data(), values.size() * sizeof(T));
-    return t;
-}
-StridedTensor floats(std::vector<int64_t> sizes, const std::vector<float>& values) {
-    return tensor_of(DType::Float32, std::move(sizes), values);
-}
-StridedTensor longs(std::vector<int64_t> sizes, const std::vector<int64_t>& values) {
-    return tensor_of(DType::Int64, std::move(sizes), values);
-}
+using pt2ov::test::floats;
+using pt2ov::test::KernelHarness;
+using pt2ov::test::longs;
+using pt2ov::test::positional;
+using pt2ov::test::tensor_of;
+using pt2ov::test::values_of;
 
 // A row-major int64 tensor in memory mapped read-only, as a module's buffer is in the archive's
 // mapping: a kernel that writes into it dies of SIGSEGV.
@@ -102,22 +52,6 @@ StridedTensor read_only_longs(std::vector<int64_t> sizes, const std::vector<int6
     t.data = static_cast<std::byte*>(p);
     t.owner = std::shared_ptr<void>(p, [bytes](void* q) { ::munmap(q, bytes); });
     return t;
-}
-
-// Row-major values of a tensor of rank <= 2, whatever its strides.
-template <typename T>
-std::vector<T> values_of(const StridedTensor& t) {
-    std::vector<T> out;
-    const int64_t rows = t.rank() == 2 ? t.sizes[0] : 1, cols = t.rank() == 0 ? 1 : t.sizes.back();
-    for (int64_t r = 0; r < rows; ++r) {
-        for (int64_t c = 0; c < cols; ++c) {
-            const int64_t offset = (t.rank() == 2 ? r * t.strides[0] : 0) + (t.rank() ? c * t.strides.back() : 0);
-            T value;
-            std::memcpy(&value, t.data + offset * static_cast<int64_t>(t.element_size()), sizeof(T));
-            out.push_back(value);
-        }
-    }
-    return out;
 }
 
 // The call fails with UnsupportedError naming the node and saying `what`.
@@ -146,7 +80,7 @@ std::vector<NamedArgument> take_along(const std::string& self, const std::string
 TEST(KernelBounds, TakeAlongDimReadsAReadOnlyIndexWithoutWritingIt) {
     // The index of the issue: a module's int64 buffer, read-only in the archive's mapping. The
     // kernel wrapped negative indices in place and died of SIGSEGV writing there.
-    Harness h;
+    KernelHarness h;
     h.input("x", x34());
     h.input("idx", read_only_longs({3, 2}, {0, 3, 1, 2, 2, 0}));
     auto out = h.run1("aten.take_along_dim.default", take_along("x", "idx", 1), DType::Float32, {3, 2});
@@ -159,7 +93,7 @@ TEST(KernelBounds, TakeAlongDimReadsAReadOnlyIndexWithoutWritingIt) {
 
 TEST(KernelBounds, TakeAlongDimLeavesItsIndexArgumentUnchanged) {
     // A writable index (an input, another node's value) was changed under its other readers.
-    Harness h;
+    KernelHarness h;
     h.input("x", x34());
     const StridedTensor idx = longs({3, 2}, {-1, 5, 0, -4, 2, -2});
     h.input("idx", idx);
@@ -170,7 +104,7 @@ TEST(KernelBounds, TakeAlongDimLeavesItsIndexArgumentUnchanged) {
 }
 
 TEST(KernelBounds, TakeAlongDimBroadcastsTheIndexAndSelf) {
-    Harness h;
+    KernelHarness h;
     h.input("x", x34());
     h.input("row", read_only_longs({1, 2}, {1, -1}));  // every row takes columns 1 and 3
     auto out = h.run1("aten.take_along_dim.default", take_along("x", "row", 1), DType::Float32, {3, 2});
@@ -188,7 +122,7 @@ TEST(KernelBounds, TakeAlongDimBroadcastsTheIndexAndSelf) {
 }
 
 TEST(KernelBounds, TakeAlongDimFailsClearly) {
-    Harness h;
+    KernelHarness h;
     h.input("x", x34());
     h.input("far", read_only_longs({2}, {3, 12}));  // without a dim: the flattened self, no wrapping
     expect_failure([&] { h.run1("aten.take_along_dim.default", take_along("x", "far", std::nullopt), DType::Float32, {2}); },
@@ -213,7 +147,7 @@ TEST(KernelBounds, TakeAlongDimFailsClearly) {
 // ---- the other gathers and scatters: bad index values fail before any access -----------------
 
 TEST(KernelBounds, GathersAndScattersRefuseIndicesOutOfRange) {
-    Harness h;
+    KernelHarness h;
     h.input("x", x34());
     h.input("over", longs({3, 2}, {0, 1, 2, 4, 0, 0}));  // 4 in a dim of 4; rows match: the dense path
     h.input("under", longs({3, 2}, {0, 1, -1, 0, 0, 0}));
@@ -251,7 +185,7 @@ TEST(KernelBounds, GathersAndScattersRefuseIndicesOutOfRange) {
 TEST(KernelBounds, NearestExactUpsampleWithATinyScaleTakesTheLastIndex) {
     // 1 / 1e-300 is infinite as a float: the index was the conversion of infinity to int64
     // (undefined; INT64_MIN on x86), a read before the input.
-    Harness h;
+    KernelHarness h;
     h.input("x", floats({1, 1, 2}, {10, 20}));
     auto out = h.run1("aten._upsample_nearest_exact1d.default",
                       {positional("self", tensor_arg("x")), positional("output_size", ints_arg({3})), positional("scales", float_arg(1e-300))},
@@ -268,7 +202,7 @@ TEST(KernelBounds, NearestExactUpsampleWithATinyScaleTakesTheLastIndex) {
 
 TEST(KernelBounds, HistogramOfOneEdgeFailsAsPyTorchDoes) {
     // One edge is no bin: the last-bin rule moved a point on it to bin -1 of an empty histogram.
-    Harness h;
+    KernelHarness h;
     h.input("x", floats({3}, {0, 1, 2}));
     h.input("edge", floats({1}, {1}));
     expect_failure([&] {
@@ -282,7 +216,7 @@ TEST(KernelBounds, HistcOverARangeWiderThanItsDtypeCountsNothing) {
     // linspace makes are NaN, so every point is skipped and the histogram is zeros (PyTorch 2.13:
     // torch.histc(torch.tensor([-3e38, 3e38, 1.]), bins=4) is [0, 0, 0, 0], float16 the same).
     // A point is never placed by a NaN quotient converted to int64, an index outside the bins.
-    Harness h;
+    KernelHarness h;
     h.input("x", floats({3}, {-3e38f, 3e38f, 1}));
     auto out = h.run1("aten.histc.default", {positional("self", tensor_arg("x")), positional("bins", int_arg(4))}, DType::Float32, {4});
     EXPECT_EQ(values_of<float>(out), (std::vector<float>{0, 0, 0, 0}));
@@ -300,7 +234,7 @@ TEST(KernelBounds, HistcOverARangeWiderThanItsDtypeCountsNothing) {
 
 TEST(KernelBounds, SearchsortedRefusesAnOutputDtypeItDoesNotWrite) {
     // Positions are stored as int32 or int64: into a bool output they ran past its elements.
-    Harness h;
+    KernelHarness h;
     h.input("sorted", floats({3}, {1, 2, 3}));
     h.input("v", floats({2}, {0, 5}));
     expect_failure([&] {
@@ -317,7 +251,7 @@ TEST(KernelBounds, SearchsortedRefusesAnOutputDtypeItDoesNotWrite) {
 TEST(KernelBounds, SliceWithAHugeStepTakesOneElement) {
     // (end - start + step - 1) / step overflowed to a negative size.
     constexpr int64_t kHuge = std::numeric_limits<int64_t>::max();
-    Harness h;
+    KernelHarness h;
     h.input("x", floats({5}, {0, 1, 2, 3, 4}));
     auto out = h.run1("aten.slice_copy.Tensor",
                       {positional("self", tensor_arg("x")), positional("dim", int_arg(0)), positional("start", int_arg(1)),
@@ -335,7 +269,7 @@ TEST(KernelBounds, SliceWithAHugeStepTakesOneElement) {
 
 TEST(KernelBounds, AsStridedScatterRefusesAViewWhoseReachOverflows) {
     // (3 - 1) * 2^62 wraps to INT64_MIN, which passed "last < numel" and wrote far away.
-    Harness h;
+    KernelHarness h;
     h.input("x", floats({4}, {0, 1, 2, 3}));
     h.input("src", floats({3}, {7, 8, 9}));
     expect_failure([&] {
@@ -356,7 +290,7 @@ TEST(KernelBounds, AsStridedScatterRefusesAViewWhoseReachOverflows) {
 // aten.lstm.input with one layer of hidden size 1 over 2 features, all weights and biases zero:
 // each gate is sigmoid(0) = 0.5 and the candidate tanh(0) = 0, so c = 0.5 c0 and h = 0.5 tanh(c).
 struct LstmCase {
-    Harness h;
+    KernelHarness h;
     LstmCase() {
         h.input("input", floats({1, 1, 2}, {3, -2}));  // [T, B, F]
         h.input("h0", floats({1, 1, 1}, {0.25f}));
@@ -407,7 +341,7 @@ TEST(KernelBounds, LstmChecksEveryArgumentsShape) {
 }
 
 TEST(KernelBounds, GruChecksItsStateShape) {
-    Harness h;
+    KernelHarness h;
     h.input("input", floats({2, 1}, {1, 2}));  // unbatched [T, F]
     h.input("h0", floats({1, 1}, {0}));
     h.input("flat", floats({1}, {0}));
@@ -442,7 +376,7 @@ std::vector<NamedArgument> upsample_args(const std::string& input, std::vector<i
 }  // namespace
 
 TEST(KernelUpsample, LinearSamplesTheMiddleForOneOutputAndClampsBelowZero) {
-    Harness h;
+    KernelHarness h;
     h.input("x", floats({1, 1, 2}, {1, 2}));
     // Size 1 with align_corners=False: source 2 * 0.5 - 0.5 = 0.5, halfway between 1 and 2.
     auto out = h.run1("aten.upsample_linear1d.default", upsample_args("x", {1}, false), DType::Float32, {1, 1, 1});
@@ -457,7 +391,7 @@ TEST(KernelUpsample, LinearSamplesTheMiddleForOneOutputAndClampsBelowZero) {
 }
 
 TEST(KernelUpsample, BicubicClampsTapsToTheEdges) {
-    Harness h;
+    KernelHarness h;
     h.input("x", floats({1, 1, 1, 4}, {0, 1, 2, 3}));
     // Width 4 -> 2: sources 0.5 and 2.5, t = 0.5, coefficients -0.09375, 0.59375, 0.59375, -0.09375
     // (A = -0.75); taps -1..2 read 0, 0, 1, 2 and taps 1..4 read 1, 2, 3, 3. The height keeps
@@ -467,7 +401,7 @@ TEST(KernelUpsample, BicubicClampsTapsToTheEdges) {
 }
 
 TEST(KernelUpsample, NearestFloorsAndBilinearReadsStridedInput) {
-    Harness h;
+    KernelHarness h;
     h.input("x", floats({1, 1, 2, 2}, {1, 2, 3, 4}));
     // Scale 2/3: sources floor(0), floor(0.67), floor(1.33).
     auto out = h.run1("aten.upsample_nearest2d.default", upsample_args("x", {3, 3}, std::nullopt), DType::Float32, {1, 1, 3, 3});
@@ -479,7 +413,7 @@ TEST(KernelUpsample, NearestFloorsAndBilinearReadsStridedInput) {
 }
 
 TEST(KernelUpsample, RefusesIntegersZeroSizesAndNegativeFactors) {
-    Harness h;
+    KernelHarness h;
     h.input("i", longs({1, 1, 2}, {1, 2}));
     expect_failure([&] { h.run1("aten.upsample_linear1d.default", upsample_args("i", {3}, false), DType::Int64, {1, 1, 3}); },
                    "expects a floating input, got int64");

@@ -5,7 +5,6 @@
 
 #include <bit>
 #include <cstring>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -13,10 +12,8 @@
 #include <oneapi/tbb/task_arena.h>
 #endif
 
-#include "../fixtures/graph_builder.h"
+#include "../fixtures/kernel_harness.h"
 #include "common/bfloat16.h"
-#include "graph/schema.h"
-#include "kernels/registry.h"
 #include "kernels/tensor.h"
 #include "pt2ov/error.h"
 
@@ -32,53 +29,11 @@ using pt2ov::graph::ints_arg;
 using pt2ov::graph::none_arg;
 using pt2ov::graph::string_arg;
 using pt2ov::graph::tensor_arg;
-
-// One node run through the registry, as the runtime runs it.
-struct Node {
-    pt2ov::test::GraphBuilder builder;
-    std::map<std::string, RuntimeValue> values;
-    pt2ov::graph::Node node;
-
-    Argument input(const std::string& name, StridedTensor t) {
-        builder.value(name, t.dtype, t.sizes);
-        values[name] = RuntimeValue::of(std::move(t));
-        return tensor_arg(name);
-    }
-    StridedTensor run(const std::string& target, std::vector<NamedArgument> inputs, DType dtype,
-                      const std::vector<int64_t>& sizes) {
-        builder.value("out", dtype, sizes);
-        node = pt2ov::graph::Node{};
-        node.name = "node_under_test";
-        node.target = target;
-        node.inputs = std::move(inputs);
-        node.outputs = {tensor_arg("out")};
-        pt2ov::graph::resolve_node(node, "test");
-        const Kernel* kernel = find_kernel(target);
-        if (!kernel) throw std::runtime_error("no kernel for " + target);
-        KernelCall call(node, builder.graph, [this](const Argument& arg) -> const RuntimeValue& { return values.at(arg.name); });
-        return (*kernel)(call).at(0).tensor();
-    }
-};
-
-NamedArgument positional(const std::string& name, Argument a) { return {name, std::move(a), false}; }
-
-template <typename T>
-StridedTensor tensor_of(DType dtype, std::vector<int64_t> sizes, const std::vector<T>& values) {
-    StridedTensor t = StridedTensor::allocate(dtype, std::move(sizes));
-    std::memcpy(t.data, values.data(), values.size() * sizeof(T));
-    return t;
-}
-StridedTensor floats(std::vector<int64_t> sizes, const std::vector<float>& values) {
-    return tensor_of(DType::Float32, std::move(sizes), values);
-}
-
-// Row-major values of a float tensor, whatever its strides.
-std::vector<float> values_of(const StridedTensor& t) {
-    StridedTensor dense = StridedTensor::allocate(DType::Float32, t.sizes);
-    copy_into(t, dense);
-    const auto* p = reinterpret_cast<const float*>(dense.data);
-    return std::vector<float>(p, p + dense.numel());
-}
+using pt2ov::test::floats;
+using pt2ov::test::KernelHarness;
+using pt2ov::test::positional;
+using pt2ov::test::tensor_of;
+using pt2ov::test::values_of;
 
 // aten.convolution.default's arguments.
 std::vector<NamedArgument> convolution_args(Argument input, Argument weight, Argument bias, std::vector<int64_t> stride,
@@ -105,47 +60,47 @@ StridedTensor pattern(std::vector<int64_t> sizes, uint32_t seed) {
 
 TEST(ConvolutionKernel, OneDimensionalByHand) {
     // Padding 1 on each side: out[i] = x[i-1] - x[i+1] + 10.
-    Node n;
-    auto x = n.input("x", floats({1, 1, 5}, {1, 2, 3, 4, 5}));
-    auto w = n.input("w", floats({1, 1, 3}, {1, 0, -1}));
-    auto b = n.input("b", floats({1}, {10}));
-    const auto out = n.run("aten.convolution.default", convolution_args(x, w, b, {1}, {1}, {1}, false, {0}, 1),
-                           DType::Float32, {1, 1, 5});
-    EXPECT_EQ(values_of(out), (std::vector<float>{8, 8, 8, 8, 14}));
+    KernelHarness n;
+    auto x = tensor_arg(n.input("x", floats({1, 1, 5}, {1, 2, 3, 4, 5})));
+    auto w = tensor_arg(n.input("w", floats({1, 1, 3}, {1, 0, -1})));
+    auto b = tensor_arg(n.input("b", floats({1}, {10})));
+    const auto out = n.run1("aten.convolution.default", convolution_args(x, w, b, {1}, {1}, {1}, false, {0}, 1),
+                            DType::Float32, {1, 1, 5});
+    EXPECT_EQ(values_of<float>(out), (std::vector<float>{8, 8, 8, 8, 14}));
 }
 
 TEST(ConvolutionKernel, StridedDilatedGroupedByHand) {
     // Two groups of one channel; stride 2, dilation 2: out[g][j] = w[g][0] * x[g][2j] + w[g][1] * x[g][2j + 2].
-    Node n;
-    auto x = n.input("x", floats({1, 2, 6}, {1, 2, 3, 4, 5, 6, 10, 20, 30, 40, 50, 60}));
-    auto w = n.input("w", floats({2, 1, 2}, {1, 1, 1, -1}));
-    const auto out = n.run("aten.convolution.default", convolution_args(x, w, none_arg(), {2}, {0}, {2}, false, {0}, 2),
-                           DType::Float32, {1, 2, 2});
-    EXPECT_EQ(values_of(out), (std::vector<float>{1 + 3, 3 + 5, 10 - 30, 30 - 50}));
+    KernelHarness n;
+    auto x = tensor_arg(n.input("x", floats({1, 2, 6}, {1, 2, 3, 4, 5, 6, 10, 20, 30, 40, 50, 60})));
+    auto w = tensor_arg(n.input("w", floats({2, 1, 2}, {1, 1, 1, -1})));
+    const auto out = n.run1("aten.convolution.default", convolution_args(x, w, none_arg(), {2}, {0}, {2}, false, {0}, 2),
+                            DType::Float32, {1, 2, 2});
+    EXPECT_EQ(values_of<float>(out), (std::vector<float>{1 + 3, 3 + 5, 10 - 30, 30 - 50}));
 }
 
 TEST(ConvolutionKernel, TransposedByHand) {
     // Each input scatters x[i] * w into out[2i .. 2i + 2]; overlaps add.
-    Node n;
-    auto x = n.input("x", floats({1, 1, 2}, {1, 10}));
-    auto w = n.input("w", floats({1, 1, 3}, {1, 2, 3}));
-    const auto out = n.run("aten.conv_transpose1d.default",
-                           {positional("input", x), positional("weight", w), positional("bias", none_arg()),
-                            positional("stride", ints_arg({2}))},
-                           DType::Float32, {1, 1, 5});
-    EXPECT_EQ(values_of(out), (std::vector<float>{1, 2, 3 + 10, 20, 30}));
+    KernelHarness n;
+    auto x = tensor_arg(n.input("x", floats({1, 1, 2}, {1, 10})));
+    auto w = tensor_arg(n.input("w", floats({1, 1, 3}, {1, 2, 3})));
+    const auto out = n.run1("aten.conv_transpose1d.default",
+                            {positional("input", x), positional("weight", w), positional("bias", none_arg()),
+                             positional("stride", ints_arg({2}))},
+                            DType::Float32, {1, 1, 5});
+    EXPECT_EQ(values_of<float>(out), (std::vector<float>{1, 2, 3 + 10, 20, 30}));
 }
 
 TEST(ConvolutionKernel, SamePaddingOfAnEvenKernelPadsMoreAfter) {
     // Kernel 2, 'same': one zero after the input, none before: out[i] = x[i] + x[i + 1].
-    Node n;
-    auto x = n.input("x", floats({1, 1, 4}, {1, 2, 3, 4}));
-    auto w = n.input("w", floats({1, 1, 2}, {1, 1}));
-    const auto out = n.run("aten.conv1d.padding",
-                           {positional("input", x), positional("weight", w), positional("bias", none_arg()),
-                            positional("stride", ints_arg({1})), positional("padding", string_arg("same"))},
-                           DType::Float32, {1, 1, 4});
-    EXPECT_EQ(values_of(out), (std::vector<float>{3, 5, 7, 4}));
+    KernelHarness n;
+    auto x = tensor_arg(n.input("x", floats({1, 1, 4}, {1, 2, 3, 4})));
+    auto w = tensor_arg(n.input("w", floats({1, 1, 2}, {1, 1})));
+    const auto out = n.run1("aten.conv1d.padding",
+                            {positional("input", x), positional("weight", w), positional("bias", none_arg()),
+                             positional("stride", ints_arg({1})), positional("padding", string_arg("same"))},
+                            DType::Float32, {1, 1, 4});
+    EXPECT_EQ(values_of<float>(out), (std::vector<float>{3, 5, 7, 4}));
 }
 
 // Every path (im2col, the 1x1 one that reads the input in place, transposed) on a strided
@@ -172,13 +127,13 @@ TEST(ConvolutionKernel, StridedInputsGiveTheContiguousResult) {
     for (const auto& c : cases) {
         std::vector<std::vector<float>> results;
         for (const StridedTensor& input : {x, channels_last}) {
-            Node n;
-            auto in = n.input("x", input);
-            auto w = n.input("w", pattern(c.weight, 5));
-            results.push_back(values_of(n.run("aten.convolution.default",
-                                              convolution_args(in, w, none_arg(), c.stride, c.padding, c.dilation,
-                                                               c.transposed, {0, 0}, c.groups),
-                                              DType::Float32, c.out)));
+            KernelHarness n;
+            auto in = tensor_arg(n.input("x", input));
+            auto w = tensor_arg(n.input("w", pattern(c.weight, 5)));
+            results.push_back(values_of<float>(n.run1("aten.convolution.default",
+                                                       convolution_args(in, w, none_arg(), c.stride, c.padding, c.dilation,
+                                                                        c.transposed, {0, 0}, c.groups),
+                                                       DType::Float32, c.out)));
         }
         EXPECT_EQ(results[0], results[1]) << "weight " << c.weight[0] << "x" << c.weight[1];
     }
@@ -198,12 +153,12 @@ float half_value(const StridedTensor& t, int64_t i) {
 // even), twice; summed in float it would be 1025, a float16.
 TEST(ConvolutionKernel, HalfTransposedAddsInSixteenBitsInKernelOrder) {
     if (__builtin_cpu_supports("avx512fp16")) GTEST_SKIP() << "PyTorch hands float16 to oneDNN on this CPU";
-    Node n;
+    KernelHarness n;
     const uint16_t one = 0x3C00, half = 0x3800, big = 0x6400;  // 1, 0.5, 1024
-    auto x = n.input("x", tensor_of<uint16_t>(DType::Float16, {1, 1, 3}, {one, one, one}));
-    auto w = n.input("w", tensor_of<uint16_t>(DType::Float16, {1, 1, 3}, {big, half, half}));
-    const auto out = n.run("aten.convolution.default", convolution_args(x, w, none_arg(), {1}, {0}, {1}, true, {0}, 1),
-                           DType::Float16, {1, 1, 5});
+    auto x = tensor_arg(n.input("x", tensor_of<uint16_t>(DType::Float16, {1, 1, 3}, {one, one, one})));
+    auto w = tensor_arg(n.input("w", tensor_of<uint16_t>(DType::Float16, {1, 1, 3}, {big, half, half})));
+    const auto out = n.run1("aten.convolution.default", convolution_args(x, w, none_arg(), {1}, {0}, {1}, true, {0}, 1),
+                            DType::Float16, {1, 1, 5});
     EXPECT_EQ(half_value(out, 2), 1024.0f);
     EXPECT_EQ(half_value(out, 0), 1024.0f);
     EXPECT_EQ(half_value(out, 4), 0.5f);
@@ -211,12 +166,12 @@ TEST(ConvolutionKernel, HalfTransposedAddsInSixteenBitsInKernelOrder) {
 
 // A forward float16 convolution accumulates in float and rounds once: 1024 + 0.5 + 0.5 = 1025.
 TEST(ConvolutionKernel, HalfForwardRoundsOnce) {
-    Node n;
+    KernelHarness n;
     const uint16_t one = 0x3C00, half = 0x3800, big = 0x6400;
-    auto x = n.input("x", tensor_of<uint16_t>(DType::Float16, {1, 1, 3}, {big, one, one}));
-    auto w = n.input("w", tensor_of<uint16_t>(DType::Float16, {1, 1, 3}, {one, half, half}));
-    const auto out = n.run("aten.convolution.default", convolution_args(x, w, none_arg(), {1}, {0}, {1}, false, {0}, 1),
-                           DType::Float16, {1, 1, 1});
+    auto x = tensor_arg(n.input("x", tensor_of<uint16_t>(DType::Float16, {1, 1, 3}, {big, one, one})));
+    auto w = tensor_arg(n.input("w", tensor_of<uint16_t>(DType::Float16, {1, 1, 3}, {one, half, half})));
+    const auto out = n.run1("aten.convolution.default", convolution_args(x, w, none_arg(), {1}, {0}, {1}, false, {0}, 1),
+                            DType::Float16, {1, 1, 1});
     EXPECT_EQ(half_value(out, 0), 1025.0f);
 }
 
@@ -225,13 +180,13 @@ TEST(ConvolutionKernel, HalfForwardRoundsOnce) {
 TEST(ConvolutionKernel, BfloatTransposedWithABigOutputPaddingAddsInSixteenBits) {
     auto bf = [](float v) { return pt2ov::float_to_bfloat16_bits(v); };
     for (const int64_t output_padding : {0, 1}) {
-        Node n;
-        auto x = n.input("x", tensor_of<uint16_t>(DType::BFloat16, {1, 1, 5}, {bf(1), bf(1), bf(1), bf(1), bf(1)}));
-        auto w = n.input("w", tensor_of<uint16_t>(DType::BFloat16, {1, 1, 3}, {bf(256), bf(1), bf(1)}));
+        KernelHarness n;
+        auto x = tensor_arg(n.input("x", tensor_of<uint16_t>(DType::BFloat16, {1, 1, 5}, {bf(1), bf(1), bf(1), bf(1), bf(1)})));
+        auto w = tensor_arg(n.input("w", tensor_of<uint16_t>(DType::BFloat16, {1, 1, 3}, {bf(256), bf(1), bf(1)})));
         // stride 1, dilation 2: output 4 gathers kernel offsets 0, 1, 2 from inputs 4, 2, 0.
-        const auto out = n.run("aten.convolution.default",
-                               convolution_args(x, w, none_arg(), {1}, {0}, {2}, true, {output_padding}, 1),
-                               DType::BFloat16, {1, 1, 9 + output_padding});
+        const auto out = n.run1("aten.convolution.default",
+                                convolution_args(x, w, none_arg(), {1}, {0}, {2}, true, {output_padding}, 1),
+                                DType::BFloat16, {1, 1, 9 + output_padding});
         uint16_t bits;
         std::memcpy(&bits, out.data + 4 * 2, 2);
         const float got = pt2ov::bfloat16_bits_to_float(bits);
@@ -251,14 +206,14 @@ TEST(ConvolutionKernel, ResultDoesNotDependOnTheThreads) {
     for (const bool transposed : {false, true}) {
         const StridedTensor w = transposed ? pattern({32, 16, 3, 3}, 13) : pattern({48, 32, 3, 3}, 12);
         auto call = [&] {
-            Node n;
-            auto in = n.input("x", x);
-            auto weight = n.input("w", w);
+            KernelHarness n;
+            auto in = tensor_arg(n.input("x", x));
+            auto weight = tensor_arg(n.input("w", w));
             const std::vector<int64_t> output_padding = transposed ? std::vector<int64_t>{1, 1} : std::vector<int64_t>{0, 0};
             const std::vector<int64_t> out = transposed ? std::vector<int64_t>{3, 16, 60, 60} : std::vector<int64_t>{3, 48, 15, 15};
-            return values_of(n.run("aten.convolution.default",
-                                   convolution_args(in, weight, none_arg(), {2, 2}, {1, 1}, {1, 1}, transposed, output_padding, 1),
-                                   DType::Float32, out));
+            return values_of<float>(n.run1("aten.convolution.default",
+                                            convolution_args(in, weight, none_arg(), {2, 2}, {1, 1}, {1, 1}, transposed, output_padding, 1),
+                                            DType::Float32, out));
         };
         std::vector<float> alone;
         oneapi::tbb::task_arena one_thread(1);
@@ -273,13 +228,13 @@ TEST(ConvolutionKernel, ResultDoesNotDependOnTheThreads) {
 TEST(ConvolutionKernel, RefusesWhatPyTorchRefuses) {
     auto fails_with = [](DType dtype, std::vector<int64_t> in, std::vector<int64_t> weight, bool transposed, int64_t groups,
                          std::vector<int64_t> output_padding, const std::string& message) {
-        Node n;
-        auto x = n.input("x", StridedTensor::allocate(dtype, in));
-        auto w = n.input("w", StridedTensor::allocate(dtype, weight));
+        KernelHarness n;
+        auto x = tensor_arg(n.input("x", StridedTensor::allocate(dtype, in)));
+        auto w = tensor_arg(n.input("w", StridedTensor::allocate(dtype, weight)));
         const std::vector<int64_t> ones(in.size() - 2, 1), zeros(in.size() - 2, 0);
         try {
-            n.run("aten.convolution.default", convolution_args(x, w, none_arg(), ones, zeros, ones, transposed, output_padding, groups),
-                  dtype, {1, 1, 1});
+            n.run1("aten.convolution.default", convolution_args(x, w, none_arg(), ones, zeros, ones, transposed, output_padding, groups),
+                   dtype, {1, 1, 1});
             ADD_FAILURE() << "no error; expected: " << message;
         } catch (const pt2ov::Error& e) {
             EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();

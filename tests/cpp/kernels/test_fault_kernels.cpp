@@ -6,94 +6,34 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <map>
 #include <string>
 #include <vector>
 
-#include "../fixtures/graph_builder.h"
-#include "graph/schema.h"
-#include "kernels/registry.h"
-#include "kernels/tensor.h"
+#include "../fixtures/kernel_harness.h"
 #include "pt2ov/error.h"
 
 namespace {
 
 using pt2ov::DType;
-using pt2ov::graph::Argument;
-using pt2ov::graph::NamedArgument;
-using namespace pt2ov::kernels;
 using pt2ov::graph::bool_arg;
 using pt2ov::graph::float_arg;
 using pt2ov::graph::int_arg;
 using pt2ov::graph::none_arg;
 using pt2ov::graph::tensor_arg;
-
-// One node run through the registry, as the runtime runs it.
-struct Node {
-    pt2ov::test::GraphBuilder builder;
-    std::map<std::string, RuntimeValue> values;
-    pt2ov::graph::Node node;
-
-    void input(const std::string& name, StridedTensor t) {
-        builder.value(name, t.dtype, t.sizes);
-        values[name] = RuntimeValue::of(std::move(t));
-    }
-    Argument output(const std::string& name, DType dtype, const std::vector<int64_t>& sizes) {
-        builder.value(name, dtype, sizes);
-        return tensor_arg(name);
-    }
-    std::vector<RuntimeValue> run(const std::string& target, std::vector<NamedArgument> inputs, std::vector<Argument> outputs) {
-        node = pt2ov::graph::Node{};
-        node.name = "node_under_test";
-        node.target = target;
-        node.inputs = std::move(inputs);
-        node.outputs = std::move(outputs);
-        pt2ov::graph::resolve_node(node, "test");
-        const Kernel* kernel = find_kernel(target);
-        if (!kernel) throw std::runtime_error("no kernel for " + target);
-        KernelCall call(node, builder.graph, [this](const Argument& arg) -> const RuntimeValue& { return values.at(arg.name); });
-        return (*kernel)(call);
-    }
-};
-
-NamedArgument positional(const std::string& name, Argument a) { return {name, std::move(a), false}; }
-
-template <typename T>
-StridedTensor tensor_of(DType dtype, std::vector<int64_t> sizes, const std::vector<T>& values) {
-    StridedTensor t = StridedTensor::allocate(dtype, std::move(sizes));
-    std::memcpy(t.data, values.data(), values.size() * sizeof(T));
-    return t;
-}
-StridedTensor floats(std::vector<int64_t> sizes, const std::vector<float>& values) {
-    return tensor_of(DType::Float32, std::move(sizes), values);
-}
-StridedTensor transposed(const StridedTensor& t) {
-    return t.view({t.sizes[1], t.sizes[0]}, {t.strides[1], t.strides[0]});
-}
-
-// Row-major values of a 0-, 1- or 2-d tensor, whatever its strides.
-template <typename T>
-std::vector<T> values_of(const StridedTensor& t) {
-    std::vector<T> out;
-    const int64_t rows = t.rank() == 2 ? t.sizes[0] : 1, cols = t.rank() == 0 ? 1 : t.sizes.back();
-    for (int64_t r = 0; r < rows; ++r) {
-        for (int64_t c = 0; c < cols; ++c) {
-            const int64_t offset = (t.rank() == 2 ? r * t.strides[0] : 0) + (t.rank() ? c * t.strides.back() : 0);
-            T value;
-            std::memcpy(&value, t.data + offset * static_cast<int64_t>(t.element_size()), sizeof(T));
-            out.push_back(value);
-        }
-    }
-    return out;
-}
+using pt2ov::test::floats;
+using pt2ov::test::KernelHarness;
+using pt2ov::test::positional;
+using pt2ov::test::tensor_of;
+using pt2ov::test::transposed;
+using pt2ov::test::values_of;
 
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 const float kInf = std::numeric_limits<float>::infinity();
 
 TEST(KernelKthvalue, KthSmallestAndItsIndexAlongADim) {
-    Node n;
+    KernelHarness n;
     // Rows (after the transpose) [3, NaN, 1, 2] and [5, 4, 6, 0]: NaN sorts after every number.
-    n.input("x", transposed(floats({4, 2}, {3, 5, kNaN, 4, 1, 6, 2, 0})));
+    n.input("x", transposed(floats({4, 2}, {3, 5, kNaN, 4, 1, 6, 2, 0}), 0, 1));
     auto out = n.run("aten.kthvalue.default",
                      {positional("self", tensor_arg("x")), positional("k", int_arg(2)), positional("dim", int_arg(1)),
                       positional("keepdim", bool_arg(true))},
@@ -116,7 +56,7 @@ TEST(KernelKthvalue, KthSmallestAndItsIndexAlongADim) {
 }
 
 TEST(KernelNonzero, ZeroDimTensorsHaveNoColumn) {
-    Node n;
+    KernelHarness n;
     n.input("zero", floats({}, {0.0f}));
     n.input("seven", tensor_of<int32_t>(DType::Int32, {}, {7}));
     auto none = n.run("aten.nonzero.default", {positional("self", tensor_arg("zero"))}, {n.output("a", DType::Int64, {0, 0})});
@@ -126,15 +66,15 @@ TEST(KernelNonzero, ZeroDimTensorsHaveNoColumn) {
 }
 
 TEST(KernelNonzero, IndicesInRowMajorOrderOfAStridedTensor) {
-    Node n;
-    n.input("x", transposed(floats({3, 2}, {0, 1, 2, 0, 0, -0.5f})));  // [[0, 2, 0], [1, 0, -0.5]]
+    KernelHarness n;
+    n.input("x", transposed(floats({3, 2}, {0, 1, 2, 0, 0, -0.5f}), 0, 1));  // [[0, 2, 0], [1, 0, -0.5]]
     auto out = n.run("aten.nonzero.default", {positional("self", tensor_arg("x"))}, {n.output("i", DType::Int64, {3, 2})});
     EXPECT_EQ(out[0].tensor().sizes, (std::vector<int64_t>{3, 2}));
     EXPECT_EQ(values_of<int64_t>(out[0].tensor()), (std::vector<int64_t>{0, 1, 1, 0, 1, 2}));
 }
 
 TEST(KernelCdist, EveryPNorm) {
-    Node n;
+    KernelHarness n;
     n.input("a", floats({1, 2}, {0, 0}));
     n.input("b", floats({2, 2}, {3, -4, 0, 2}));
     auto cdist = [&](double p) {
@@ -154,7 +94,7 @@ TEST(KernelCdist, EveryPNorm) {
 }
 
 TEST(KernelErfinv, InvertsErfToFloatPrecisionAndHandlesTheEnds) {
-    Node n;
+    KernelHarness n;
     const std::vector<float> ys{-1.0f, -0.999f, -0.5f, 0.0f, 0.25f, 0.9999f, 1.0f, 1.5f, kNaN};
     n.input("y", floats({9}, ys));
     auto out = n.run("aten.erfinv.default", {positional("self", tensor_arg("y"))}, {n.output("x", DType::Float32, {9})});
@@ -177,7 +117,7 @@ TEST(KernelErfinv, InvertsErfToFloatPrecisionAndHandlesTheEnds) {
 }
 
 TEST(KernelSafeSoftmax, ARowOfMinusInfinityGivesZeros) {
-    Node n;
+    KernelHarness n;
     n.input("x", floats({2, 3}, {-kInf, -kInf, -kInf, 0, 0, std::log(2.0f)}));
     auto out = n.run("aten._safe_softmax.default", {positional("self", tensor_arg("x")), positional("dim", int_arg(-1))},
                      {n.output("y", DType::Float32, {2, 3})});
@@ -188,7 +128,7 @@ TEST(KernelSafeSoftmax, ARowOfMinusInfinityGivesZeros) {
 }
 
 TEST(KernelInstanceNorm, InputStatisticsWinOverRunningOnes) {
-    Node n;
+    KernelHarness n;
     n.input("x", floats({1, 2, 2}, {1, 3, 10, 10}));
     n.input("w", floats({2}, {2, 1}));
     n.input("b", floats({2}, {0.5f, -1}));
@@ -219,8 +159,8 @@ TEST(KernelInstanceNorm, InputStatisticsWinOverRunningOnes) {
 }
 
 TEST(KernelCumsum, IntegersAndBoolsSumIntoInt64AlongADim) {
-    Node n;
-    n.input("i", transposed(tensor_of<int32_t>(DType::Int32, {3, 2}, {3, 0, -2, 4, 5, -1})));  // [[3, -2, 5], [0, 4, -1]]
+    KernelHarness n;
+    n.input("i", transposed(tensor_of<int32_t>(DType::Int32, {3, 2}, {3, 0, -2, 4, 5, -1}), 0, 1));  // [[3, -2, 5], [0, 4, -1]]
     n.input("b", tensor_of<uint8_t>(DType::Bool, {3}, {1, 0, 1}));
     auto rows = n.run("aten.cumsum.default", {positional("self", tensor_arg("i")), positional("dim", int_arg(1))},
                       {n.output("r", DType::Int64, {2, 3})});
@@ -236,7 +176,7 @@ TEST(KernelCumsum, IntegersAndBoolsSumIntoInt64AlongADim) {
 }
 
 TEST(KernelLogsumexp, IntegerInputsGiveFloatAndLargeValuesDoNotOverflow) {
-    Node n;
+    KernelHarness n;
     n.input("i", tensor_of<int32_t>(DType::Int32, {2, 2}, {0, 0, 1000, 1000}));
     auto out = n.run("aten.logsumexp.default", {positional("self", tensor_arg("i")), positional("dim", pt2ov::graph::ints_arg({1}))},
                      {n.output("l", DType::Float32, {2})});
@@ -253,7 +193,7 @@ TEST(KernelLogsumexp, IntegerInputsGiveFloatAndLargeValuesDoNotOverflow) {
 }
 
 TEST(KernelGcd, NeverNegativeAndBroadcast) {
-    Node n;
+    KernelHarness n;
     n.input("a", tensor_of<int32_t>(DType::Int32, {4}, {0, -9, -4, 12}));
     n.input("b", tensor_of<int32_t>(DType::Int32, {4}, {-5, 0, 6, -18}));
     n.input("s", tensor_of<int32_t>(DType::Int32, {}, {-6}));
@@ -270,7 +210,7 @@ TEST(KernelGcd, NeverNegativeAndBroadcast) {
 }
 
 TEST(KernelLinspace, CountsUpToHalfwayThenDownFromTheEnd) {
-    Node n;
+    KernelHarness n;
     auto linspace = [&](DType dtype, double start, double end, int64_t steps, const std::string& name) {
         return n.run("aten.linspace.default",
                      {positional("start", float_arg(start)), positional("end", float_arg(end)), positional("steps", int_arg(steps)),

@@ -10,15 +10,13 @@
 #include <cstring>
 #include <functional>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
-#include "../fixtures/graph_builder.h"
+#include "../fixtures/kernel_harness.h"
 #include "graph/graph.h"
-#include "graph/schema.h"
 #include "kernels/dispatch.h"
 #include "kernels/registry.h"
 #include "kernels/tensor.h"
@@ -32,81 +30,17 @@ using pt2ov::graph::NamedArgument;
 using namespace pt2ov::kernels;
 using Kind = Argument::Kind;
 
-const DType kAllDTypes[] = {DType::Bool,  DType::UInt8,    DType::Int8,    DType::Int16,
-                            DType::UInt16, DType::Int32,   DType::Int64,   DType::Float16,
-                            DType::BFloat16, DType::Float32, DType::Float64};
-
-// ---------------------------------------------------------------------------------------------
-// Tensor helpers, independent of the kernels' own loops.
-
-// Every index of `sizes` in row-major order.
-std::vector<std::vector<int64_t>> all_indices(const std::vector<int64_t>& sizes) {
-    std::vector<std::vector<int64_t>> result;
-    int64_t count = 1;
-    for (int64_t s : sizes) count *= s;
-    std::vector<int64_t> index(sizes.size(), 0);
-    for (int64_t n = 0; n < count; ++n) {
-        result.push_back(index);
-        for (size_t d = sizes.size(); d-- > 0;) {
-            if (++index[d] < sizes[d]) break;
-            index[d] = 0;
-        }
-    }
-    return result;
-}
-
-std::byte* element_at(const StridedTensor& t, const std::vector<int64_t>& index) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < index.size(); ++d) offset += index[d] * t.strides[d];
-    return t.data + offset * static_cast<int64_t>(t.element_size());
-}
-
-template <typename T>
-T get(const StridedTensor& t, const std::vector<int64_t>& index) {
-    T value;
-    std::memcpy(&value, element_at(t, index), sizeof(T));
-    return value;
-}
-
-template <typename T>
-void set(const StridedTensor& t, const std::vector<int64_t>& index, T value) {
-    std::memcpy(element_at(t, index), &value, sizeof(T));
-}
-
-// Logical (row-major) values of a tensor, whatever its strides.
-template <typename T>
-std::vector<T> values_of(const StridedTensor& t) {
-    std::vector<T> out;
-    for (const auto& index : all_indices(t.sizes)) out.push_back(get<T>(t, index));
-    return out;
-}
-
-template <typename T>
-StridedTensor tensor_of(DType dtype, std::vector<int64_t> sizes, const std::vector<T>& values) {
-    StridedTensor t = StridedTensor::allocate(dtype, std::move(sizes));
-    EXPECT_EQ(static_cast<size_t>(t.numel()), values.size());
-    EXPECT_EQ(t.element_size(), sizeof(T));
-    // An empty tensor's data and an empty vector's data() may be null, which memcpy must not get.
-    if (!values.empty()) std::memcpy(t.data, values.data(), values.size() * sizeof(T));
-    return t;
-}
-
-StridedTensor floats(std::vector<int64_t> sizes, const std::vector<float>& values) {
-    return tensor_of(DType::Float32, std::move(sizes), values);
-}
-
-StridedTensor transposed(const StridedTensor& t, size_t a, size_t b) {
-    std::vector<int64_t> sizes = t.sizes, strides = t.strides;
-    std::swap(sizes[a], sizes[b]);
-    std::swap(strides[a], strides[b]);
-    return t.view(sizes, strides);
-}
-
-uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
-uint64_t bits(double d) { return std::bit_cast<uint64_t>(d); }
-
-// ---------------------------------------------------------------------------------------------
-// A tiny graph to call kernels through the registry, as the runtime does.
+using pt2ov::test::all_indices;
+using pt2ov::test::element_at;
+using pt2ov::test::floats;
+using pt2ov::test::get;
+using pt2ov::test::keyword;
+using pt2ov::test::KernelHarness;
+using pt2ov::test::positional;
+using pt2ov::test::set;
+using pt2ov::test::tensor_of;
+using pt2ov::test::transposed;
+using pt2ov::test::values_of;
 
 using pt2ov::graph::bool_arg;
 using pt2ov::graph::dtype_arg;
@@ -120,59 +54,12 @@ using pt2ov::graph::string_arg;
 using pt2ov::graph::symint_arg;
 using pt2ov::graph::tensor_arg;
 
-class Harness {
-public:
-    // A graph value fed at run time.
-    std::string input(const std::string& name, StridedTensor t) {
-        builder_.value(name, t.dtype, t.sizes);
-        values_[name] = RuntimeValue::of(std::move(t));
-        return name;
-    }
-    std::string number(const std::string& name, Scalar s) {
-        builder_.symint(name);
-        values_[name] = RuntimeValue::of(s);
-        return name;
-    }
-    // Declares a node output (what torch.export recorded for it).
-    Argument output(const std::string& name, DType dtype, const std::vector<int64_t>& sizes, std::vector<int> dim_order = {}) {
-        builder_.value(name, dtype, sizes, std::move(dim_order));
-        return tensor_arg(name);
-    }
-    Argument number_output(const std::string& name) {
-        builder_.symint(name);
-        return symint_arg(name);
-    }
+const DType kAllDTypes[] = {DType::Bool,  DType::UInt8,    DType::Int8,    DType::Int16,
+                            DType::UInt16, DType::Int32,   DType::Int64,   DType::Float16,
+                            DType::BFloat16, DType::Float32, DType::Float64};
 
-    std::vector<RuntimeValue> run(const std::string& target, std::vector<NamedArgument> inputs, std::vector<Argument> outputs) {
-        node_ = pt2ov::graph::Node{};
-        node_.name = "node_under_test";
-        node_.target = target;
-        node_.inputs = std::move(inputs);
-        node_.outputs = std::move(outputs);
-        // As at load: the node checked against its schema and its arguments resolved.
-        pt2ov::graph::resolve_node(node_, "test");
-        const Kernel* kernel = find_kernel(target);
-        if (!kernel) throw std::runtime_error("no kernel for " + target);
-        KernelCall call(node_, builder_.graph, [this](const Argument& arg) -> const RuntimeValue& { return values_.at(arg.name); });
-        return (*kernel)(call);
-    }
-
-    // Runs a node with one tensor output of `dtype` and `sizes`.
-    StridedTensor run1(const std::string& target, std::vector<NamedArgument> inputs, DType dtype,
-                       const std::vector<int64_t>& sizes, std::vector<int> dim_order = {}) {
-        auto results = run(target, std::move(inputs), {output("out", dtype, sizes, std::move(dim_order))});
-        EXPECT_EQ(results.size(), 1u);
-        return results.at(0).tensor();
-    }
-
-private:
-    pt2ov::test::GraphBuilder builder_;  // the values; the node under test stays out of it
-    pt2ov::graph::Node node_;
-    std::map<std::string, RuntimeValue> values_;
-};
-
-NamedArgument positional(const std::string& name, Argument a) { return {name, std::move(a), false}; }
-NamedArgument keyword(const std::string& name, Argument a) { return {name, std::move(a), true}; }
+uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
+uint64_t bits(double d) { return std::bit_cast<uint64_t>(d); }
 
 // ---------------------------------------------------------------------------------------------
 // 16-bit floats against their definition: the representable value nearest to x, ties to the
@@ -602,7 +489,7 @@ TEST(KernelRegistry, FindsExactOverloadsAndOpFallbacks) {
 }
 
 TEST(KernelCallArguments, ByNameThenPositionAndDefaults) {
-    Harness h;
+    KernelHarness h;
     h.input("x", floats({2, 3}, {0, 1, 2, 3, 4, 5}));
     h.number("s0", Scalar{int64_t{2}});
     // slice(x, dim=1 (by position), start=s0 (by name, keyword), end absent, step absent)
@@ -615,7 +502,7 @@ TEST(KernelCallArguments, ByNameThenPositionAndDefaults) {
 }
 
 TEST(KernelCallArguments, ErrorsNameTheNodeAndOp) {
-    Harness h;
+    KernelHarness h;
     h.input("x", floats({2}, {1, 2}));
     try {
         h.run1("aten.transpose.int", {positional("self", tensor_arg("x")), positional("dim0", int_arg(0)), positional("dim1", int_arg(5))},
@@ -646,7 +533,7 @@ StridedTensor channels_last_iota(std::vector<int64_t> sizes) {
 }
 
 TEST(KernelClone, PreserveFormatKeepsChannelsLastAndCopies) {
-    Harness h;
+    KernelHarness h;
     const StridedTensor x = channels_last_iota({2, 3, 4, 5});
     h.input("x", x);
     const StridedTensor kept = h.run1("aten.clone.default", {positional("self", tensor_arg("x"))}, DType::Float32, x.sizes);
@@ -665,7 +552,7 @@ TEST(KernelClone, PreserveFormatKeepsChannelsLastAndCopies) {
 }
 
 TEST(KernelClone, ToCopyConvertsAndDimOrderCopyLaysOut) {
-    Harness h;
+    KernelHarness h;
     h.input("x", transposed(tensor_of(DType::Int64, {2, 3}, std::vector<int64_t>{1LL << 40, -1, 3, 4, 5, 6}), 0, 1));
     const StridedTensor f = h.run1("aten._to_copy.default", {positional("self", tensor_arg("x")), keyword("dtype", dtype_arg(DType::Float64))},
                                    DType::Float64, {3, 2});
@@ -684,7 +571,7 @@ TEST(KernelClone, ToCopyConvertsAndDimOrderCopyLaysOut) {
 // Bit shifts as PyTorch's CPU kernels define them: a count that is negative or at least the
 // width gives 0 to the left and the sign to the right; the left shift wraps.
 TEST(KernelShifts, CountsOutOfRangeAndEveryOverload) {
-    Harness h;
+    KernelHarness h;
     h.input("x", transposed(tensor_of(DType::Int32, {2, 3}, std::vector<int32_t>{5, -5, 1 << 30, -1, 7, INT32_MIN}), 0, 1));
     h.input("n", transposed(tensor_of(DType::Int32, {2, 3}, std::vector<int32_t>{2, 2, 1, 40, -1, 31}), 0, 1));
     const StridedTensor left = h.run1("aten.bitwise_left_shift.Tensor", {positional("self", tensor_arg("x")), positional("other", tensor_arg("n"))},
@@ -712,7 +599,7 @@ TEST(KernelShifts, CountsOutOfRangeAndEveryOverload) {
 
 // repeat_interleave(repeats): each index repeated, in the repeats' dtype; negative repeats refused.
 TEST(KernelRepeatInterleave, IndicesOfRepeats) {
-    Harness h;
+    KernelHarness h;
     const StridedTensor wide = tensor_of(DType::Int64, {6}, std::vector<int64_t>{1, 9, 0, 9, 2, 9});
     h.input("r", wide.view({3}, {2}));  // every other element: 1, 0, 2
     const StridedTensor indices = h.run1("aten.repeat_interleave.Tensor", {positional("repeats", tensor_arg("r"))}, DType::Int64, {3});
@@ -728,7 +615,7 @@ TEST(KernelRepeatInterleave, IndicesOfRepeats) {
 }
 
 TEST(KernelViews, ShareMemoryWithTheirInput) {
-    Harness h;
+    KernelHarness h;
     const StridedTensor x = floats({2, 3, 4}, std::vector<float>(24, 0.0f));
     h.input("x", x);
     auto shares = [&](const StridedTensor& v) { return v.owner == x.owner && v.data >= x.data && v.data < x.data + 96; };
@@ -771,7 +658,7 @@ TEST(KernelViews, ShareMemoryWithTheirInput) {
 }
 
 TEST(KernelViews, SqueezeUnsqueezePermute) {
-    Harness h;
+    KernelHarness h;
     const StridedTensor x = floats({1, 3, 1}, {1, 2, 3});
     h.input("x", x);
     EXPECT_EQ(h.run1("aten.squeeze.default", {positional("self", tensor_arg("x"))}, DType::Float32, {3}).sizes, (std::vector<int64_t>{3}));
@@ -791,7 +678,7 @@ TEST(KernelViews, SqueezeUnsqueezePermute) {
 // Computing kernels on non-contiguous inputs
 
 TEST(KernelBinary, AddBroadcastsOverTransposedAndExpandedInputs) {
-    Harness h;
+    KernelHarness h;
     const StridedTensor base = floats({3, 2}, {1, 2, 3, 4, 5, 6});
     const StridedTensor a = transposed(base, 0, 1);                       // [2, 3], strides (1, 2)
     const StridedTensor row = floats({3}, {10, 20, 30}).view({2, 3}, {0, 1});  // zero-stride rows
@@ -806,7 +693,7 @@ TEST(KernelBinary, AddBroadcastsOverTransposedAndExpandedInputs) {
 }
 
 TEST(KernelBinary, Int64ArithmeticIsExactAndWraps) {
-    Harness h;
+    KernelHarness h;
     const int64_t big = (int64_t{1} << 40) + 1;
     h.input("x", tensor_of(DType::Int64, {3}, std::vector<int64_t>{big, -big, std::numeric_limits<int64_t>::max()}));
     const StridedTensor product = h.run1("aten.mul.Tensor", {positional("self", tensor_arg("x")), positional("other", int_arg(3))},
@@ -837,7 +724,7 @@ TEST(KernelBinary, Int64ArithmeticIsExactAndWraps) {
 }
 
 TEST(KernelBinary, ComparisonPromotesAndGivesBool) {
-    Harness h;
+    KernelHarness h;
     h.input("x", tensor_of(DType::Int32, {3}, std::vector<int32_t>{1, 2, 3}));
     const StridedTensor lt = h.run1("aten.lt.Scalar", {positional("self", tensor_arg("x")), positional("other", float_arg(2.5))},
                                     DType::Bool, {3});
@@ -845,7 +732,7 @@ TEST(KernelBinary, ComparisonPromotesAndGivesBool) {
 }
 
 TEST(KernelReduce, SumOverChannelsLastAndArgmaxWithNaN) {
-    Harness h;
+    KernelHarness h;
     const StridedTensor x = channels_last_iota({2, 3, 2, 2});
     h.input("x", x);
     const StridedTensor sum = h.run1("aten.sum.dim_IntList", {positional("self", tensor_arg("x")), positional("dim", ints_arg({2, 3})),
@@ -882,7 +769,7 @@ TEST(KernelReduce, SumOverChannelsLastAndArgmaxWithNaN) {
 }
 
 TEST(KernelMatmul, TransposedOperandsMatchANaiveLoop) {
-    Harness h;
+    KernelHarness h;
     const StridedTensor a = transposed(floats({3, 2}, {1, 2, 3, 4, 5, 6}), 0, 1);  // [2, 3]
     const StridedTensor b = transposed(floats({4, 3}, {1, 0, 2, -1, 3, 1, 0, 0, 1, 2, 2, 2}), 0, 1);  // [3, 4]
     h.input("a", a);
@@ -901,7 +788,7 @@ TEST(KernelMatmul, TransposedOperandsMatchANaiveLoop) {
 }
 
 TEST(KernelIndex, NegativeIndicesMasksAndSeparatedIndexDims) {
-    Harness h;
+    KernelHarness h;
     std::vector<float> v(24);
     std::iota(v.begin(), v.end(), 0.0f);
     const StridedTensor x = floats({2, 3, 4}, v);
@@ -933,7 +820,7 @@ TEST(KernelIndex, NegativeIndicesMasksAndSeparatedIndexDims) {
 }
 
 TEST(KernelCat, JoinsTransposedInputsAndPromotes) {
-    Harness h;
+    KernelHarness h;
     h.input("a", transposed(floats({2, 2}, {1, 2, 3, 4}), 0, 1));
     h.input("b", tensor_of(DType::Int64, {1, 2}, std::vector<int64_t>{7, 8}));
     const StridedTensor out = h.run1("aten.cat.default", {positional("tensors", list_arg({tensor_arg("a"), tensor_arg("b")}))},
@@ -942,7 +829,7 @@ TEST(KernelCat, JoinsTransposedInputsAndPromotes) {
 }
 
 TEST(KernelSoftmax, RowsSumToOneAndLargeValuesDoNotOverflow) {
-    Harness h;
+    KernelHarness h;
     h.input("x", transposed(floats({3, 2}, {1000, 1, 1001, 2, 1002, 3}), 0, 1));  // rows [1000,1001,1002], [1,2,3]
     const StridedTensor out = h.run1("aten._softmax.default", {positional("self", tensor_arg("x")), positional("dim", int_arg(1)),
                                                                positional("half_to_float", bool_arg(false))},
@@ -955,7 +842,7 @@ TEST(KernelSoftmax, RowsSumToOneAndLargeValuesDoNotOverflow) {
 }
 
 TEST(KernelScalars, SymSizeAndPythonOperators) {
-    Harness h;
+    KernelHarness h;
     h.input("x", floats({2, 5}, std::vector<float>(10, 0.0f)));
     auto results = h.run("aten.sym_size.int", {positional("self", tensor_arg("x")), positional("dim", int_arg(-1))}, {h.number_output("n")});
     EXPECT_EQ(std::get<int64_t>(results.at(0).scalar()), 5);
@@ -1010,7 +897,7 @@ TEST(KernelDensePaths, SumMeanAmaxOfBigRowsAgreeWithTheGeneralPath) {
     for (const char* target : {"aten.sum.dim_IntList", "aten.mean.dim", "aten.amax.default", "aten.amin.default"}) {
         std::vector<std::vector<float>> results;
         for (const StridedTensor& x : {dense, strided}) {
-            Harness h;
+            KernelHarness h;
             h.input("x", x);
             results.push_back(values_of<float>(h.run1(target, {positional("self", tensor_arg("x")), positional("dim", ints_arg({-1}))},
                                                       DType::Float32, {4})));
@@ -1035,7 +922,7 @@ TEST(KernelDensePaths, SumMeanAmaxOfBigRowsAgreeWithTheGeneralPath) {
     for (const char* target : {"aten.sum.default", "aten.amax.default"}) {  // everything: one long row in chunks
         std::vector<float> results;
         for (const StridedTensor& x : {dense, strided}) {
-            Harness h;
+            KernelHarness h;
             h.input("x", x);
             std::vector<NamedArgument> args{positional("self", tensor_arg("x"))};
             if (std::string(target) == "aten.amax.default") args.push_back(positional("dim", ints_arg({})));
@@ -1061,7 +948,7 @@ TEST(KernelDensePaths, FloatExpSigmoidTanhOfEveryLayoutAgreeAndAreClose) {
     for (const auto& [target, exact] : ops) {
         std::vector<std::vector<float>> results;
         for (const StridedTensor& x : {dense, strided}) {
-            Harness h;
+            KernelHarness h;
             h.input("x", x);
             results.push_back(values_of<float>(h.run1(target, {positional("self", tensor_arg("x"))}, DType::Float32, {3, 70001})));
         }
@@ -1089,7 +976,7 @@ TEST(KernelDensePaths, FloatSoftmaxOfEveryLayoutAgreesAndIsClose) {
     for (const char* target : {"aten._softmax.default", "aten._safe_softmax.default"}) {
         std::vector<std::vector<float>> results;
         for (const StridedTensor& x : {dense, strided}) {
-            Harness h;
+            KernelHarness h;
             h.input("x", x);
             std::vector<NamedArgument> args{positional("self", tensor_arg("x")), positional("dim", int_arg(1))};
             if (std::string(target) == "aten._softmax.default") args.push_back(positional("half_to_float", bool_arg(false)));
@@ -1125,7 +1012,7 @@ TEST(KernelDensePaths, FloatMulAndAddOfDenseTensorsAgreeWithTheGeneralPath) {
     for (const char* target : {"aten.mul.Tensor", "aten.add.Tensor"}) {
         std::vector<std::vector<float>> results;
         for (const auto& [a, b] : {std::pair{dense_a, dense_b}, std::pair{strided_a, strided_b}}) {
-            Harness h;
+            KernelHarness h;
             h.input("a", a);
             h.input("b", b);
             results.push_back(values_of<float>(
@@ -1143,7 +1030,7 @@ TEST(KernelDensePaths, FloatMulAndAddOfDenseTensorsAgreeWithTheGeneralPath) {
 TEST(KernelDensePaths, AmaxOfZerosKeepsTheFirstZero) {
     std::vector<float> values(100000, 0.0f);
     values[0] = -0.0f;  // the general path keeps the first of equal elements
-    Harness h;
+    KernelHarness h;
     h.input("x", floats({100000}, values));
     const float got = values_of<float>(h.run1("aten.amax.default", {positional("self", tensor_arg("x")), positional("dim", ints_arg({-1}))},
                                               DType::Float32, {}))[0];
@@ -1169,7 +1056,7 @@ TEST(KernelDensePaths, GatherAndScatterAddOfBigRowsAgreeWithTheGeneralPath) {
     for (const char* target : {"aten.gather.default", "aten.scatter_add.default"}) {
         std::vector<std::vector<float>> results;
         for (const StridedTensor& x : {dense, strided}) {
-            Harness h;
+            KernelHarness h;
             h.input("x", x);
             h.input("i", tensor_of(DType::Int64, {96, 1024}, index));
             h.input("src", dense);
@@ -1180,7 +1067,7 @@ TEST(KernelDensePaths, GatherAndScatterAddOfBigRowsAgreeWithTheGeneralPath) {
     }
     index[50 * 1024 + 7] = 1024;  // out of range in a row of the dense path: the general path's error
     for (const char* target : {"aten.gather.default", "aten.scatter_add.default"}) {
-        Harness h;
+        KernelHarness h;
         h.input("x", dense);
         h.input("i", tensor_of(DType::Int64, {96, 1024}, index));
         h.input("src", dense);
@@ -1196,7 +1083,7 @@ TEST(KernelDensePaths, GatherAndScatterAddOfBigRowsAgreeWithTheGeneralPath) {
 TEST(KernelDensePaths, BigSortsAndTopkAgreeRowByRow) {
     auto [dense, strided] = dense_and_strided(64, 2048, 3);
     set<float>(dense, {5, 100}, NAN);
-    Harness h;
+    KernelHarness h;
     h.input("x", dense);
     auto sorted = h.run("aten.sort.default", {positional("self", tensor_arg("x")), positional("dim", int_arg(-1))},
                         {h.output("v", DType::Float32, {64, 2048}), h.output("i", DType::Int64, {64, 2048})});
@@ -1205,7 +1092,7 @@ TEST(KernelDensePaths, BigSortsAndTopkAgreeRowByRow) {
     const auto indices = values_of<int64_t>(sorted.at(1).tensor());
     const auto top_indices = values_of<int64_t>(top.at(1).tensor());
     for (int64_t r : {0, 5, 33, 63}) {  // each row alone, on one thread
-        Harness one;
+        KernelHarness one;
         one.input("row", dense.view({1, 2048}, {2048, 1}, r * 2048));
         auto alone = one.run("aten.sort.default", {positional("self", tensor_arg("row")), positional("dim", int_arg(-1))},
                              {one.output("v", DType::Float32, {1, 2048}), one.output("i", DType::Int64, {1, 2048})});
@@ -1236,7 +1123,7 @@ TEST(KernelDensePaths, TopkOfManyTiesIsPartialSortsChoice) {
     using Pair = std::pair<float, int64_t>;
     for (bool largest : {true, false}) {
         for (const StridedTensor& x : {dense, strided}) {
-            Harness h;
+            KernelHarness h;
             h.input("x", x);
             auto top = h.run("aten.topk.default",
                              {positional("self", tensor_arg("x")), positional("k", int_arg(16)), positional("dim", int_arg(-1)),
@@ -1262,7 +1149,7 @@ TEST(KernelDensePaths, TopkOfManyTiesIsPartialSortsChoice) {
 TEST(KernelDensePaths, BigMatrixProductIsCloseAndItsRowBlocksDoNotDependOnTheSplit) {
     auto [a, a_strided] = dense_and_strided(96, 200, 5);
     auto [b, b_strided] = dense_and_strided(200, 300, 9);
-    Harness h;
+    KernelHarness h;
     h.input("a", a);
     h.input("b", b);
     h.input("a32", a.view({32, 200}, {200, 1}, 32 * 200));  // rows 32..63 alone: one block
