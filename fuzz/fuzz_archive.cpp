@@ -15,7 +15,7 @@
 #include "fuzz_common.h"
 #include "stored_zip.h"
 #include "graph/from_json.h"
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 
 namespace {

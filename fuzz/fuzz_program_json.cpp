@@ -9,7 +9,7 @@
 
 #include "fuzz_common.h"
 #include "graph/from_json.h"
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -8,7 +8,7 @@
 
 #include "common/error.h"
 #include "graph/from_json.h"
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 #include "kernels/cpu_isa.h"
 #include "lower/convert.h"

@@ -29,7 +29,7 @@ PreparedMethod read(const std::string& path, const std::string& method);
 void check(PreparedMethod& method);
 
 // Stage rewrite: assertions dropped, in-place ops made functional, training-IR ops lowered
-// to core ATen (graph/rewrite.h).
+// to core ATen (graph/passes/passes.h, one pass per file, in the order of its table).
 void rewrite(PreparedMethod& method);
 
 // Stage bind signature: user inputs, parameters, buffers, lifted constants and mutated

@@ -82,7 +82,7 @@ bool integer_division_exact(int64_t dividend_min, int64_t dividend_max, int64_t 
 bool only_moves_values(const std::set<std::string>& openvino_op_types);
 
 // EmptyShapeBroadcastCrash: compiling a Broadcast of a 0-d tensor to the empty shape kills the
-// process inside the CPU plugin. graph/rewrite.cpp (pass 2) never makes one from copy_.
+// process inside the CPU plugin. graph/passes/functionalize.cpp (pass 2) never makes one from copy_.
 // Converter faults (docs/EXACTNESS.md, O9): nodes OpenVINO's PyTorch frontend converts and its
 // CPU plugin runs, with results PyTorch does not give. The fact whose condition `node` meets
 // (its op, argument values, input ranks), or null. Placement keeps such nodes off OpenVINO

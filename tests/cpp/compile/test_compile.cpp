@@ -3,7 +3,7 @@
 
 #include "../fixtures/fixtures.h"
 #include "../fixtures/graph_builder.h"
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 #include "common/error.h"
 #include "compile/compile.h"

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "../fixtures/graph_builder.h"
-#include "graph/canonical_forms.h"
+#include "graph/passes/canonical_forms.h"
 #include "graph/schema.h"
 
 namespace pt2ov::graph {

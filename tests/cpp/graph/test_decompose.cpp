@@ -10,7 +10,7 @@
 
 #include "../fixtures/graph_builder.h"
 #include "graph/decompose/decompose.h"
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 #include "pt2ov/error.h"
 

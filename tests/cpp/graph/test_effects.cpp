@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "../fixtures/graph_builder.h"
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 
 namespace pt2ov::graph {

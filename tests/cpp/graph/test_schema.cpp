@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "graph/graph.h"
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 #include "kernels/dispatch.h"
 #include "kernels/registry.h"

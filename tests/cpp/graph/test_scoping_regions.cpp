@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "../fixtures/graph_builder.h"
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 #include "pt2ov/error.h"
 

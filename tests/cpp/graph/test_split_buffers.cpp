@@ -4,7 +4,7 @@
 
 #include "../fixtures/graph_builder.h"
 #include "graph/from_json.h"
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 
 namespace pt2ov::graph {

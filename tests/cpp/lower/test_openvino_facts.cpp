@@ -27,7 +27,7 @@
 #include "../fixtures/graph_builder.h"
 #include "archive/archive.h"
 #include "common/error.h"
-#include "graph/canonical_forms.h"
+#include "graph/passes/canonical_forms.h"
 #include "graph/schema.h"
 #include "lower/convert.h"
 #include "lower/openvino_facts.h"

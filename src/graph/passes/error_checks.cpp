@@ -1,4 +1,4 @@
-// Pass 0 of the rewrites (rewrite.h): the error checks run_decompositions() threads through
+// Pass 0 of the rewrites (passes.h): the error checks run_decompositions() threads through
 // effect tokens. linalg.inv, linalg.cholesky, linalg.solve, linalg.lu_factor, linalg.ldl_factor
 // (and what is built on them: tensorinv, tensorsolve, matrix_power with n < 0) decompose into
 // their *_ex op, whose info output feeds
@@ -11,7 +11,7 @@
 #include <set>
 
 #include "common/error.h"
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 
 namespace pt2ov::graph {

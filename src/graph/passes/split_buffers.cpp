@@ -1,4 +1,4 @@
-// Pass 6 of prepare_for_lowering (rewrite.h): a mutated buffer used only one index of its dim 0
+// Pass 6 of prepare_for_lowering (passes.h): a mutated buffer used only one index of its dim 0
 // at a time becomes one buffer per index.
 //
 // A stacked cache (`k_cache[i].index_copy_(...)` for every layer i of one registered buffer) is,
@@ -15,7 +15,7 @@
 #include <set>
 
 #include "common/error.h"
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 
 namespace pt2ov::graph {

@@ -1,4 +1,4 @@
-// Pass 4 of the rewrites (rewrite.h): slice bounds beyond the sliced dim, as torch.export writes
+// Pass 4 of the rewrites (passes.h): slice bounds beyond the sliced dim, as torch.export writes
 // `x[1:]` (end = 2**63 - 1), clamped to what PyTorch clamps them to. The slice is the same
 // slice, but its bounds then fit in 32 bits: no 64-bit constant for OpenVINO to cut, so the
 // node stays on OpenVINO instead of splitting its step for a sentinel. slice_scatter's bounds
@@ -6,7 +6,7 @@
 // they are clamped alike.
 #include <limits>
 
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 
 namespace pt2ov::graph {

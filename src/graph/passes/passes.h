@@ -1,15 +1,19 @@
-// Rewrites of the IR before lowering. First, the higher-order ops that only scope a region
-// (wrap_with_autocast, wrap_with_set_grad_enabled) are replaced by their body's nodes, with the
-// casts CPU autocast makes in an enabled region spelled out as _to_copy nodes
-// (scoping_regions.cpp). Then the numbered passes over the method's graph:
+// The rewrites of the IR before lowering, one pass per file of graph/passes/, run in the order
+// of the table passes() (passes.cpp):
+//   inline scoping regions (scoping_regions.cpp): the higher-order ops that only scope a
+//      region (wrap_with_autocast, wrap_with_set_grad_enabled) replaced by their body's nodes,
+//      with the casts CPU autocast makes in an enabled region spelled out as _to_copy nodes;
 //   0. fold the error checks run_decompositions() orders by effect tokens into the *_ex op
-//      that made their info (check_errors=True), and drop the tokens then unused (effects.cpp);
-//   1. drop nodes with no outputs (runtime assertions; the engine checks input ranges itself);
+//      that made their info (check_errors=True), and drop the tokens then unused
+//      (error_checks.cpp);
+//   1. drop nodes with no outputs (runtime assertions; the engine checks input ranges itself;
+//      drop_assertions.cpp);
 //   2. functionalize in-place ops (training-IR archives mutate buffers in place, with no
 //      buffer_mutation output): the op becomes its functional form, later readers read its
 //      result, and a mutated buffer gets a buffer_mutation output like run_decompositions()
-//      would give it;
-//   3. rewrite training-IR ops that OpenVINO's FX op table lacks into their core-ATen forms;
+//      would give it (functionalize.cpp);
+//   3. rewrite training-IR ops that OpenVINO's FX op table lacks into their core-ATen forms
+//      (training_ops.cpp);
 //   4. clamp slice bounds beyond the sliced dim (`x[1:]` ends at 2**63 - 1) as PyTorch does,
 //      so they fit in 32 bits (slice_bounds.cpp);
 //   5. canonical forms of nodes OpenVINO gets wrong (canonical_forms.h);
@@ -18,11 +22,31 @@
 #pragma once
 
 #include <set>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "graph/graph.h"
 
 namespace pt2ov::graph {
+
+// One pass: its name (for reports and tests) and what runs it. `where` names the method in
+// errors.
+struct Pass {
+    std::string_view name;
+    void (*run)(Graph& graph, const std::string& where);
+};
+
+// Every pass, in the order prepare_for_lowering runs them.
+const std::vector<Pass>& passes();
+
+// The resolved argument at `position` of `node`, checked to be the schema's `name` there, so
+// a pass reading the wrong position fails at once (InternalError) instead of rewriting
+// wrongly. Defaults are filled in: no argument is ever absent.
+const Argument& schema_arg(const Node& node, size_t position, std::string_view name);
+
+// Value::producer again after a pass inserted or removed nodes.
+void reindex_producers(Graph& graph);
 
 // Applies every pass. `where` names the method in errors. The graph's nodes must have been
 // resolved (check_and_resolve, schema.h); the nodes a pass makes or changes are resolved again. Throws UnsupportedError naming the

@@ -1,4 +1,4 @@
-#include "graph/canonical_forms.h"
+#include "graph/passes/canonical_forms.h"
 
 #include <optional>
 #include <set>

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "common/error.h"
-#include "graph/rewrite.h"
+#include "graph/passes/passes.h"
 #include "graph/schema.h"
 
 namespace pt2ov::graph {
@@ -33,7 +33,7 @@ struct AutocastCpuOp {
     CastPolicy policy;
 };
 
-#include "graph/autocast_cpu_ops.inc"
+#include "graph/passes/autocast_cpu_ops.inc"
 
 std::optional<CastPolicy> cpu_cast_policy(std::string_view target) {
     static const auto table = [] {

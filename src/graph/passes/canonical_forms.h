@@ -1,4 +1,4 @@
-// Canonical forms, a rewrite after the passes of rewrite.h (run by prepare_for_lowering):
+// Canonical forms, a rewrite after the passes of passes.h (run by prepare_for_lowering):
 // nodes whose PyTorch meaning is plain, spelled so that no engine can read them otherwise.
 //  - A node that is an identity of its input becomes a copy of it: `expand` to the input's own
 //    sizes and `squeeze.dims` with `dims=()` become `alias` (they are views), `repeat` by all
