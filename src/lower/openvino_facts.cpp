@@ -122,6 +122,12 @@ const std::vector<Fact>& all() {
          "a convolution whose input has no channels (input [2, 0, 5, 5], weight [4, 0, 3, 3]) returns the weight's "
          "output channels ([2, 4, 3, 3]); PyTorch's CPU kernel returns none ([2, 0, 3, 3])",
          "such a convolution runs on pt2ov's CPU kernel, which returns PyTorch's shape"},
+        {"OneChannelConvolutionToOneColumnWrong", "2026.4.1",
+         "a 2-d or 3-d convolution of an input with one channel (groups 1) whose last spatial dim comes out of "
+         "length 1 with a stride above 1 there gives wrong values: input [3, 1, 11, 3], weight [4, 1, 1, 3], "
+         "stride (1, 2) was off by up to 7.4 (found by random programs, own seed 93712); conv1d, grouped and "
+         "depthwise ones of the same shapes are right",
+         "such a convolution runs on pt2ov's CPU kernel"},
         {"BucketizeNanFirst", "2026.4.1",
          "bucketize with right=False puts NaN in bucket 0; PyTorch puts it after the last boundary",
          "every bucketize with right=False runs on pt2ov's CPU kernel"},
@@ -597,6 +603,26 @@ bool linear_interpolate_coordinates_agree(const graph::Node& node, const graph::
     return true;
 }
 
+// A non-grouped 2-d or 3-d convolution of one input channel whose last spatial dim comes out
+// of length 1 with a stride above 1 there (OneChannelConvolutionToOneColumnWrong). A size only
+// the run knows may be 1.
+bool one_channel_convolution_to_one_column(const graph::Node& node, const graph::Graph& graph) {
+    if (node.outputs.empty() || node.outputs[0].kind != ArgKind::Tensor) return false;
+    const auto& input = graph.value(node.arg(0).name).meta;
+    const auto& out = graph.value(node.outputs[0].name).meta;
+    if (input.rank() < 4 || out.rank() != input.rank()) return false;
+    if (!input.sizes[1].is_static() || *input.sizes[1].value != 1) return false;
+    const auto* groups = node.find_input("groups");
+    if (groups && groups->arg.kind == ArgKind::Int && groups->arg.int_value != 1) return false;
+    const auto& last = out.sizes[out.rank() - 1];
+    if (last.is_static() && *last.value != 1) return false;
+    const auto* stride = node.find_input("stride");
+    if (!stride || stride->arg.kind != ArgKind::List || stride->arg.items.empty()) return false;
+    const auto& last_stride = stride->arg.items.back();
+    // A stride of one value applies to every dim.
+    return last_stride.kind != ArgKind::Int || last_stride.int_value > 1;
+}
+
 // Faults that depend on which op produces an input.
 const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph) {
     const std::string& op = node.target;
@@ -784,6 +810,9 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         }
         if (!is_transposed && input.rank() > 1 && input.sizes[1].is_static() && *input.sizes[1].value == 0) {
             return &fact("ConvolutionOfNoChannels");
+        }
+        if (!is_transposed && one_channel_convolution_to_one_column(node, graph)) {
+            return &fact("OneChannelConvolutionToOneColumnWrong");
         }
     }
     if (node.arity() == 0) return nullptr;  // the rest read arguments: resolved nodes only

@@ -24,6 +24,9 @@ KNOWN_LIMITS: dict[str, str] = {
     for mode in ("exported", "decomposed")
     for shape in ("static", "dynamic")
 }
+KNOWN_LIMITS["addcdiv_of_adaptive_mean-decomposed-static"] = (
+    "OpenVINO's CPU plugin loses mean / b in x + mean(unsqueeze(x)) / b for every row but the first "
+    "(own seed 95145; not yet reduced to plain OpenVINO ops)")
 
 
 def _zoo_params():

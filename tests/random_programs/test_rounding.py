@@ -41,3 +41,21 @@ def test_shapes_and_dtypes_are_never_rounding():
     assert harness.moved_by_rounding(ep, [x], expected, "output 0: shape [2, 1], eager [2]") == ""
     assert harness.moved_by_rounding(ep, [x], expected,
                                      "output 0: 2/2 values differ; output 1: dtype float64, eager float32") == ""
+
+
+class DividedByAnOuterProduct(torch.nn.Module):
+    def forward(self, x, y, z):
+        return x / (y @ z)
+
+
+def test_a_division_by_a_zero_sum_is_explained_by_its_sign():
+    # [-1] * 0 is -0.0 in one product, +0.0 in a sum that starts from +0.0: x / it is -inf or +inf
+    x, y, z = torch.ones(2, 2), torch.tensor([[-1.0], [2.0]]), torch.zeros(1, 2)
+    ep = torch.export.export(DividedByAnOuterProduct(), (x, y, z))
+    expected = [DividedByAnOuterProduct()(x, y, z)]
+    detail = "output 0: 2/4 values off; at (0, 0) got np.float32(inf), eager np.float32(-inf)"  # as compare() says it
+    assert "outside the comparison" in harness.moved_by_rounding(ep, [x, y, z], expected, detail)
+    # a division by a nonzero product does not move
+    z = torch.full((1, 2), 0.5)
+    expected = [DividedByAnOuterProduct()(x, y, z)]
+    assert harness.moved_by_rounding(ep, [x, y, z], expected, detail) == ""

@@ -2240,6 +2240,64 @@ TEST(OpenVINOFacts, LinearInterpolateCoordinateRounded) {
     }
 }
 
+// A convolution of one input channel, [3, 1, 11, 3] by [4, 1, 1, 3] with stride (1, 2): each output
+// is one row of the input dotted with one kernel row (own seed 93712). The reference is that
+// sum, in double.
+TEST(OpenVINOFacts, OneChannelConvolutionToOneColumnWrong) {
+    const size_t n = 3, h = 11, w = 3, o = 4;
+    std::vector<float> input(n * h * w), weight(o * w);
+    for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>((i * 37 % 23) - 11) / 7.0f;
+    for (size_t i = 0; i < weight.size(); ++i) weight[i] = static_cast<float>((i * 17 % 13) - 6) / 5.0f;
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{n, 1, h, w});
+    auto conv = std::make_shared<ov::op::v1::Convolution>(
+        x, ov::op::v0::Constant::create(ov::element::f32, {o, 1, 1, w}, weight), ov::Strides{1, 2},
+        ov::CoordinateDiff{0, 0}, ov::CoordinateDiff{0, 0}, ov::Strides{1, 1});
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{conv->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {n, 1, h, w}, input.data()));
+    request.infer();
+    const auto* out = request.get_output_tensor(0).data<float>();  // [n, o, h, 1]
+    double worst = 0;
+    for (size_t b = 0; b < n; ++b) {
+        for (size_t c = 0; c < o; ++c) {
+            for (size_t r = 0; r < h; ++r) {
+                double sum = 0;
+                for (size_t k = 0; k < w; ++k) sum += static_cast<double>(input[(b * h + r) * w + k]) * weight[c * w + k];
+                worst = std::max(worst, std::fabs(out[(b * o + c) * h + r] - sum));
+            }
+        }
+    }
+    const bool right = worst < 1e-4;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": a one-channel convolution to one column is off by up to "
+              << worst << ": " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("one_channel_convolution_to_one_column_right", right ? "yes" : "no");
+
+    // pt2ov's rule: one input channel, groups 1, last output dim 1 with stride above 1 there.
+    struct Case {
+        int64_t channels, width, stride, groups;
+        bool faulty;
+    };
+    for (const Case c : {Case{1, 3, 2, 1, true}, Case{1, 5, 2, 1, false}, Case{1, 3, 3, 1, true}, Case{2, 3, 2, 1, false},
+                         Case{1, 3, 1, 1, false}}) {
+        const int64_t out_width = (c.width - 3) / c.stride + 1;
+        pt2ov::test::GraphBuilder b;
+        b.value("x", pt2ov::DType::Float32, {3, c.channels, 11, c.width});
+        b.value("w", pt2ov::DType::Float32, {4, c.channels / c.groups, 1, 3});
+        b.value("y", pt2ov::DType::Float32, {3, 4, 11, out_width});
+        b.node("y", "aten.convolution.default",
+               {{"input", pt2ov::graph::tensor_arg("x"), false}, {"weight", pt2ov::graph::tensor_arg("w"), false},
+                {"bias", pt2ov::graph::none_arg(), false}, {"stride", pt2ov::graph::ints_arg({1, c.stride}), false},
+                {"padding", pt2ov::graph::ints_arg({0, 0}), false}, {"dilation", pt2ov::graph::ints_arg({1, 1}), false},
+                {"transposed", pt2ov::graph::bool_arg(false), false},
+                {"output_padding", pt2ov::graph::ints_arg({0, 0}), false}, {"groups", pt2ov::graph::int_arg(c.groups), false}},
+               {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        const bool routed = fault && fault->name == "OneChannelConvolutionToOneColumnWrong";
+        EXPECT_EQ(routed, c.faulty) << "channels " << c.channels << " width " << c.width << " stride " << c.stride;
+    }
+}
+
 // int32 83 ** 4 = 47458321 needs 26 bits: a float32 computation loses the last one (own seed 60017).
 TEST(OpenVINOFacts, IntegerPowerComputedInFloat) {
     auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{3});
