@@ -26,7 +26,7 @@ KNOWN_LIMITS: dict[str, str] = {
 }
 KNOWN_LIMITS["addcdiv_of_adaptive_mean-decomposed-static"] = (
     "OpenVINO's CPU plugin loses mean / b in x + mean(unsqueeze(x)) / b for every row but the first "
-    "(own seed 95145; not yet reduced to plain OpenVINO ops)")
+    "when the Divide is kept a true division (own seed 95145; docs/CONFORMANCE.md, run 9)")
 
 
 def _zoo_params():

@@ -1491,7 +1491,8 @@ register(
         make_inputs=lambda variant: (torch.tensor([[0.024, 0.799, 0.251], [1.203, 0.466, -0.268],
                                                    [0.608, 0.495, 0.225], [-1.535, -0.394, 1.699 + variant]]),),
         notes="Decomposed, OpenVINO 2026.4.1 returned x unchanged in every row but the first (the term "
-        "mean / b lost; OpenVINO alone too, from the model in memory; the same model saved as IR and read back "
-        "is right). Open: not yet reduced to plain OpenVINO ops.",
+        "mean / b lost; OpenVINO alone too). Plain OpenVINO: x + Squeeze(ReduceMean(Unsqueeze(x, 1), [2, 1], "
+        "keep), 1) / c is wrong when the Divide carries the frontend's nonconvertable_divide_0 mark (a true "
+        "division). Open.",
     )
 )
