@@ -366,11 +366,13 @@ const std::vector<Fact>& all() {
          "Divide) by a Constant [4], gives the sums unscaled or scaled by the wrong element (own seed 32074: "
          "sum(x, 2) * mask, the mask not applied); a constant divided by a full floating reduction, or by scalar "
          "arithmetic fused after it, is fused as the reduction divided by the constant: 1 / (sum(|x|) * 0.1) gave "
-         "sum(|x|) * 0.1 (own seed 81133: 1 // x.std())",
+         "sum(|x|) * 0.1 (own seed 81133: 1 // x.std()); a floating reduction through Unsqueeze and Squeeze divided "
+         "by a constant (a true division, as the frontend keeps it) and added to x is lost past the first row "
+         "(own seed 95145: addcdiv(x, adaptive_avg_pool1d(x, 1), b) gave x)",
          "compile routes such a Reduce's result to its users through Maximum(r, r), the same values, which the "
          "plugin does not fuse (lower/plugin_workarounds): for integers before any unary arithmetic or binary "
          "arithmetic with a constant, for floats before binary arithmetic with a constant of more than one element "
-         "and before a chain of fused unary and scalar arithmetic that ends as a constant's divisor (a ShapeOf of a "
+         "and before a chain of fused unary and scalar arithmetic that ends in a Divide by or of a constant (a ShapeOf of a "
          "static value and a ConvertLike's type operand count as constants, as the plugin folds them)"},
         {"FloatToInt64CutTo32Bits", "2026.4.1",
          "Convert from a floating type to int64 goes through int32 on the CPU plugin: 3e9 gives -2**31 (PyTorch "

@@ -485,8 +485,11 @@ bool needs_unfused_reduce(const ov::Output<ov::Node>& out, bool integral, int de
         if (integral || shape.is_dynamic() || ov::shape_size(shape.to_shape()) > 1) return true;
         // A constant divided by the reduction (or by arithmetic fused after it) is fused as the
         // reduction divided by the constant: 1 / (sum(|x|) * 0.1) gave sum(|x|) * 0.1 (own seed
-        // 81133: 1 // x.std()). The chain of fused scalar ops is followed to find such a Divide.
-        if (ov::is_type<ov::op::v1::Divide>(node) && user.get_index() == 1) return true;
+        // 81133: 1 // x.std()). The reduction divided by a constant, kept a true division (the
+        // frontend's divides are), is lost past the first row when a broadcasting op follows:
+        // x + Squeeze(ReduceMean(Unsqueeze(x, 1), [2, 1]), 1) / c gave x (own seed 95145). The
+        // chain of fused scalar ops is followed to find such a Divide.
+        if (ov::is_type<ov::op::v1::Divide>(node)) return true;
         if (depth < 4 && needs_unfused_reduce(node->output(0), integral, depth + 1)) return true;
     }
     return false;

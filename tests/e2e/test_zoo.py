@@ -24,9 +24,6 @@ KNOWN_LIMITS: dict[str, str] = {
     for mode in ("exported", "decomposed")
     for shape in ("static", "dynamic")
 }
-KNOWN_LIMITS["addcdiv_of_adaptive_mean-decomposed-static"] = (
-    "OpenVINO's CPU plugin loses mean / b in x + mean(unsqueeze(x)) / b for every row but the first "
-    "when the Divide is kept a true division (own seed 95145; docs/CONFORMANCE.md, run 9)")
 
 
 def _zoo_params():

@@ -1493,6 +1493,6 @@ register(
         notes="Decomposed, OpenVINO 2026.4.1 returned x unchanged in every row but the first (the term "
         "mean / b lost; OpenVINO alone too). Plain OpenVINO: x + Squeeze(ReduceMean(Unsqueeze(x, 1), [2, 1], "
         "keep), 1) / c is wrong when the Divide carries the frontend's nonconvertable_divide_0 mark (a true "
-        "division). Open.",
+        "division); openvino_facts ReduceFusedArithmeticWrong now puts the Maximum(r, r) barrier before it.",
     )
 )

@@ -42,7 +42,8 @@
 #include "openvino/op/erf.hpp"
 #include "openvino/op/tile.hpp"
 #include "openvino/op/unsqueeze.hpp"
-#include "openvino/op/reduce_min.hpp"
+#include "openvino/op/reduce_mean.hpp"
+#include "openvino/op/squeeze.hpp"
 #include "openvino/op/maximum.hpp"
 #include "openvino/op/add.hpp"
 #include "openvino/op/mvn.hpp"
@@ -2599,9 +2600,41 @@ TEST(OpenVINOFacts, ReduceFusedArithmeticWrong) {
     auto floating = float_reduce_then_scaled(mask);
     EXPECT_EQ(workaround_facts(*floating), std::vector<std::string>{"ReduceFusedArithmeticWrong"});
     EXPECT_EQ(count_wrong(run_single(floating, ov::element::f32, xf), want_f), 0u);
-    // A float Reduce scaled by one number (as a mean's divisor or an epsilon) is left alone.
+    // A float Reduce scaled by one number (an epsilon's multiple) is left alone.
     auto by_scalar = float_reduce_then_scaled({2.0f});
     EXPECT_TRUE(workaround_facts(*by_scalar).empty());
+
+    // x + Squeeze(ReduceMean(Unsqueeze(x, 1), [2, 1], keep), 1) / c, the Divide kept a true division
+    // as the frontend keeps its divides (own seed 95145): wrong past the first row, right with
+    // the barrier.
+    auto mean_divided = [] {
+        auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{4, 3});
+        auto lifted = std::make_shared<ov::op::v0::Unsqueeze>(x, ov::op::v0::Constant::create(ov::element::i64, {}, {1}));
+        auto mean = std::make_shared<ov::op::v1::ReduceMean>(lifted, ov::op::v0::Constant::create(ov::element::i64, {2}, {2, 1}), true);
+        auto squeezed = std::make_shared<ov::op::v0::Squeeze>(mean, ov::op::v0::Constant::create(ov::element::i64, {1}, {1}));
+        auto divided = std::make_shared<ov::op::v1::Divide>(squeezed, ov::op::v0::Constant::create(ov::element::f32, {1, 1}, {-0.75f}));
+        divided->get_rt_info()["nonconvertable_divide_0"] = true;  // what the frontend marks its divides with
+        auto sum = std::make_shared<ov::op::v1::Add>(x, divided);
+        return std::make_shared<ov::Model>(ov::OutputVector{sum->output(0)}, ov::ParameterVector{x});
+    };
+    std::vector<float> rows{0.024f, 0.799f, 0.251f, 1.203f, 0.466f, -0.268f, 0.608f, 0.495f, 0.225f, -1.535f, -0.394f, 1.699f};
+    std::vector<float> want_rows(12);
+    for (size_t r = 0; r < 4; ++r) {
+        const float mean = (rows[r * 3] + rows[r * 3 + 1] + rows[r * 3 + 2]) / 3.0f;
+        for (size_t k = 0; k < 3; ++k) want_rows[r * 3 + k] = rows[r * 3 + k] + mean / -0.75f;
+    }
+    auto count_far = [](const std::vector<float>& got, const std::vector<float>& want) {
+        size_t far = 0;
+        for (size_t j = 0; j < want.size(); ++j) far += std::fabs(got[j] - want[j]) > 1e-5f * (1 + std::fabs(want[j]));
+        return far;
+    };
+    const size_t plain_mean = count_far(run_single(mean_divided(), ov::element::f32, rows), want_rows);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": x + mean(unsqueeze(x)) / c gives " << plain_mean
+              << " of 12 values wrong (PyTorch: 0)\n";
+    RecordProperty("reduce_divided_wrong", std::to_string(plain_mean));
+    auto divided = mean_divided();
+    EXPECT_EQ(workaround_facts(*divided), std::vector<std::string>{"ReduceFusedArithmeticWrong"});
+    EXPECT_EQ(count_far(run_single(divided, ov::element::f32, rows), want_rows), 0u);
 }
 
 TEST(OpenVINOFacts, FloatToInt64CutTo32Bits) {
