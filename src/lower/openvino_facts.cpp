@@ -128,6 +128,12 @@ const std::vector<Fact>& all() {
          "stride (1, 2) was off by up to 7.4 (found by random programs, own seed 93712); conv1d, grouped and "
          "depthwise ones of the same shapes are right",
          "such a convolution runs on pt2ov's CPU kernel"},
+        {"EluOfNegativeZeroPositive", "2026.4.1",
+         "Elu of -0.0 is +0.0, where PyTorch's is -0.0 (its expm1 keeps the sign): equal as numbers (O7), but an "
+         "atan2 after it gives pi for -pi (found by random programs, own seed 96631: atan2(elu(x), y))",
+         "an elu whose value reaches an op that reads the sign of a zero (atan2, copysign, signbit, a divisor, a "
+         "reciprocal, rsqrt) through views, concatenations, copies, negations, products and quotients runs on "
+         "pt2ov's CPU kernel"},
         {"BucketizeNanFirst", "2026.4.1",
          "bucketize with right=False puts NaN in bucket 0; PyTorch puts it after the last boundary",
          "every bucketize with right=False runs on pt2ov's CPU kernel"},
@@ -625,6 +631,56 @@ bool one_channel_convolution_to_one_column(const graph::Node& node, const graph:
     return last_stride.kind != ArgKind::Int || last_stride.int_value > 1;
 }
 
+// Whether argument `arg` names value `value`, itself or as an item of a list.
+bool refers_to(const graph::Argument& arg, const std::string& value) {
+    if (arg.kind == ArgKind::Tensor) return arg.name == value;
+    if (arg.kind != ArgKind::List) return false;
+    return std::any_of(arg.items.begin(), arg.items.end(), [&](const graph::Argument& item) { return refers_to(item, value); });
+}
+
+// Whether `node`'s first output reaches an op that reads the sign of a zero (a divisor, atan2,
+// ...) through ops that hand a -0.0 on as -0.0 (views, concatenations, copies, negations,
+// products, a quotient's dividend): where a sign the plugin loses would change a later value
+// (EXACTNESS O7).
+bool reaches_sign_of_zero_reader(const graph::Node& node, const graph::Graph& graph) {
+    if (node.outputs.empty() || node.outputs[0].kind != ArgKind::Tensor) return false;
+    // Op → the argument positions whose zero's sign it reads.
+    static const std::map<std::string, std::set<size_t>> readers = {
+        {"aten.div.Tensor", {1}},         {"aten.div.Tensor_mode", {1}},      {"aten.reciprocal.default", {0}},
+        {"aten.rsqrt.default", {0}},      {"aten.atan2.default", {0, 1}},     {"aten.copysign.Tensor", {1}},
+        {"aten.signbit.default", {0}},    {"aten.floor_divide.default", {1}}, {"aten.remainder.Tensor", {1}},
+        {"aten.fmod.Tensor", {1}}};
+    static const std::set<std::string> carriers = {
+        "aten.view.default",      "aten._unsafe_view.default", "aten.reshape.default",  "aten.permute.default",
+        "aten.transpose.int",     "aten.t.default",            "aten.squeeze.dims",     "aten.squeeze.dim",
+        "aten.squeeze.default",   "aten.unsqueeze.default",    "aten.expand.default",   "aten.slice.Tensor",
+        "aten.select.int",        "aten.narrow.default",       "aten.cat.default",      "aten.stack.default",
+        "aten.clone.default",     "aten.alias.default",        "aten._to_copy.default", "aten.to.dtype",
+        "aten.neg.default",       "aten.mul.Tensor",           "aten.mul.Scalar",       "aten.div.Tensor",
+        "aten.div.Scalar",        "aten.contiguous.default"};
+    std::vector<std::string> frontier = {node.outputs[0].name};
+    std::set<std::string> seen(frontier.begin(), frontier.end());
+    for (int hops = 0; hops < 16 && !frontier.empty(); ++hops) {
+        std::vector<std::string> next;
+        for (const auto& value : frontier) {
+            for (const auto& user : graph.nodes) {
+                for (size_t i = 0; i < user.arity(); ++i) {
+                    if (!refers_to(user.arg(i), value)) continue;
+                    if (auto r = readers.find(user.target); r != readers.end() && r->second.count(i)) return true;
+                    const bool divisor = (user.target == "aten.div.Tensor" || user.target == "aten.div.Scalar") && i != 0;
+                    if (!carriers.count(user.target) || divisor || user.outputs.empty() ||
+                        user.outputs[0].kind != ArgKind::Tensor) {
+                        continue;
+                    }
+                    if (seen.insert(user.outputs[0].name).second) next.push_back(user.outputs[0].name);
+                }
+            }
+        }
+        frontier = std::move(next);
+    }
+    return false;
+}
+
 // Faults that depend on which op produces an input.
 const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph) {
     const std::string& op = node.target;
@@ -820,6 +876,7 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     if (node.arity() == 0) return nullptr;  // the rest read arguments: resolved nodes only
     if (unit_kernel_strided_and_padded(node, graph)) return &fact("UnitConvolutionStridedPaddedShape");
     if (interpolate_of_constants_to_size_one(node, graph)) return &fact("InterpolateOfConstantsFoldedAtOrigin");
+    if (op == "aten.elu.default" && reaches_sign_of_zero_reader(node, graph)) return &fact("EluOfNegativeZeroPositive");
     if (const Fact* f = fault_of_producer(node, graph)) return f;
     static const std::set<std::string> promoting = {"aten.atan2.default", "aten.cumsum.default", "aten.prod.default",
                                                     "aten.prod.dim_int", "aten.logsumexp.default"};

@@ -1496,3 +1496,32 @@ register(
         "division); openvino_facts ReduceFusedArithmeticWrong now puts the Maximum(r, r) barrier before it.",
     )
 )
+
+
+class Atan2OfElu(nn.Module):
+    """atan2(elu(x), y) where x holds -0.0 (found by our random programs, own seed 96631)."""
+
+    def forward(self, x, y):
+        e = F.elu(x)
+        return torch.atan2(e, y), torch.atan2(e.view(-1), y.view(-1)), F.elu(x) + 1
+
+
+def _atan2_of_elu_inputs(variant):
+    # Large enough that the elu's step stays on OpenVINO beside atan2's CPU step.
+    g = torch.Generator().manual_seed(96631 + variant)
+    x = torch.randn(96, 96, generator=g)
+    x.view(-1)[::7] = -0.0
+    x.view(-1)[3::7] = 0.0
+    return x, -torch.rand(96, 96, generator=g) - 0.1
+
+
+register(
+    ModelCase(
+        name="atan2_of_elu",
+        make_module=lambda: Atan2OfElu().eval(),
+        make_inputs=_atan2_of_elu_inputs,
+        notes="OpenVINO 2026.4.1's Elu of -0.0 is +0.0 where PyTorch's is -0.0, so atan2 after it gave pi for -pi, "
+        "exit 0 in a random program (openvino_facts EluOfNegativeZeroPositive); an elu whose value reaches a "
+        "reader of the sign of zero runs on pt2ov's CPU kernel.",
+    )
+)

@@ -39,6 +39,7 @@
 #include "openvino/op/max_pool.hpp"
 #include "openvino/op/power.hpp"
 #include "openvino/op/hsigmoid.hpp"
+#include "openvino/op/elu.hpp"
 #include "openvino/op/erf.hpp"
 #include "openvino/op/tile.hpp"
 #include "openvino/op/unsqueeze.hpp"
@@ -2296,6 +2297,53 @@ TEST(OpenVINOFacts, OneChannelConvolutionToOneColumnWrong) {
         const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
         const bool routed = fault && fault->name == "OneChannelConvolutionToOneColumnWrong";
         EXPECT_EQ(routed, c.faulty) << "channels " << c.channels << " width " << c.width << " stride " << c.stride;
+    }
+}
+
+// Elu of -0.0: PyTorch's is -0.0 (its expm1 keeps the sign of zero), so atan2(elu(x), -1) is -pi
+// (own seed 96631).
+TEST(OpenVINOFacts, EluOfNegativeZeroPositive) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2});
+    auto elu = std::make_shared<ov::op::v0::Elu>(x, 1.0);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{elu->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<float> values{-0.0f, -1.0f};
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {2}, values.data()));
+    request.infer();
+    const auto* out = request.get_output_tensor(0).data<float>();
+    EXPECT_NEAR(out[1], std::expm1(-1.0), 1e-6);  // right away from zero
+    const bool right = out[0] == 0.0f && std::signbit(out[0]);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": elu(-0.0) gives " << (std::signbit(out[0]) ? "-" : "+") << "0 (PyTorch -0): "
+              << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("elu_negative_zero_kept", right ? "yes" : "no");
+
+    // pt2ov's rule: an elu reaching atan2 (through a view) is routed; one reaching it through a
+    // sum, or nothing that reads a sign, is not.
+    for (const std::string between : {"atan2", "view", "add", "none"}) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", pt2ov::DType::Float32, {2, 2});
+        b.value("e", pt2ov::DType::Float32, {2, 2});
+        b.value("m", pt2ov::DType::Float32, {2, 2});
+        b.value("r", pt2ov::DType::Float32, {2, 2});
+        b.node("e", "aten.elu.default", {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("e")});
+        std::string read = "e";
+        if (between == "view") {
+            b.node("m", "aten.view.default", {{"self", pt2ov::graph::tensor_arg("e"), false}, {"size", pt2ov::graph::ints_arg({2, 2}), false}},
+                   {pt2ov::graph::tensor_arg("m")});
+            read = "m";
+        } else if (between == "add") {
+            b.node("m", "aten.add.Tensor", {{"self", pt2ov::graph::tensor_arg("e"), false}, {"other", pt2ov::graph::tensor_arg("x"), false}},
+                   {pt2ov::graph::tensor_arg("m")});
+            read = "m";
+        }
+        if (between != "none") {
+            b.node("r", "aten.atan2.default", {{"self", pt2ov::graph::tensor_arg(read), false}, {"other", pt2ov::graph::tensor_arg("x"), false}},
+                   {pt2ov::graph::tensor_arg("r")});
+        }
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        const bool routed = fault && fault->name == "EluOfNegativeZeroPositive";
+        EXPECT_EQ(routed, between == "atan2" || between == "view") << between;
     }
 }
 
