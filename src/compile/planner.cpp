@@ -33,13 +33,13 @@ bool is_cpu_only(const PlannedMethod& planned) {
                         [](const partition::Step& step) { return step.where == partition::Where::OpenVINO; });
 }
 
-// The rules' plan, revised until the runtime compiles it: the nodes at fault of a step it
-// cannot compile go to the CPU kernels (refused there, naming the failure, where a kernel is
-// missing, or by the runtime under --strict).
+// `planned` (the rules' plan), revised until the runtime compiles it: the nodes at fault of a
+// step it cannot compile go to the CPU kernels (refused there, naming the failure, where a
+// kernel is missing, or by the runtime under --strict).
 PlannedMethod compiled_rules_plan(const PreparedMethod& method, const LoadOptions& options,
-                                  const std::map<std::string, std::string>& verify_failures, const PlanTrials& trials) {
+                                  const std::map<std::string, std::string>& verify_failures, const PlanTrials& trials,
+                                  PlannedMethod planned) {
     std::map<std::string, std::string> compile_failures;
-    PlannedMethod planned = plan(method, options, {}, {}, verify_failures);
     while (true) {
         const auto refusal = trials.compile(planned);
         if (!refusal) return planned;
@@ -100,11 +100,9 @@ bool worth_timing(const PreparedMethod& method, const PlannedMethod& planned, co
 SettledPlan settle(const PreparedMethod& method, const LoadOptions& options,
                    const std::map<std::string, std::string>& verify_failures, const PlanTrials& trials) {
     SettledPlan settled;
-    if (trials.compile_only_to_time) {
-        settled.planned = plan(method, options, {}, {}, verify_failures);
-        if (!worth_timing(method, settled.planned, options)) return settled;
-    }
-    settled.planned = compiled_rules_plan(method, options, verify_failures, trials);
+    settled.planned = plan(method, options, {}, {}, verify_failures);
+    if (trials.compile_only_to_time && !worth_timing(method, settled.planned, options)) return settled;
+    settled.planned = compiled_rules_plan(method, options, verify_failures, trials, std::move(settled.planned));
     if (!worth_timing(method, settled.planned, options)) return settled;
 
     std::optional<PlannedMethod> cpu_planned;

@@ -261,6 +261,14 @@ Argument string_arg(const std::string& value) {
     return a;
 }
 Argument none_arg() { return Argument{}; }
+bool names_tensor(const Argument& arg, const std::string& name) {
+    if (arg.kind == Argument::Kind::Tensor && arg.name == name) return true;
+    for (const auto& item : arg.items) {
+        if (names_tensor(item, name)) return true;
+    }
+    return false;
+}
+
 Argument ints_arg(const std::vector<int64_t>& values) {
     std::vector<Argument> items;
     for (int64_t v : values) items.push_back(int_arg(v));

@@ -210,6 +210,9 @@ Argument list_arg(std::vector<Argument> items, Argument::Kind list_kind = Argume
 Argument memory_format_arg(int64_t value);
 Argument dtype_arg(DType dtype);
 
+// Whether `arg` names the tensor value `name`, itself or as an item of a list.
+bool names_tensor(const Argument& arg, const std::string& name);
+
 // Gives every value a dense slot (0 .. value_count-1) and every argument that names a value
 // that value's slot, so the executor looks values up by index. Run after the last rewrite.
 void number_values(Graph& graph);

@@ -631,13 +631,6 @@ bool one_channel_convolution_to_one_column(const graph::Node& node, const graph:
     return last_stride.kind != ArgKind::Int || last_stride.int_value > 1;
 }
 
-// Whether argument `arg` names value `value`, itself or as an item of a list.
-bool refers_to(const graph::Argument& arg, const std::string& value) {
-    if (arg.kind == ArgKind::Tensor) return arg.name == value;
-    if (arg.kind != ArgKind::List) return false;
-    return std::any_of(arg.items.begin(), arg.items.end(), [&](const graph::Argument& item) { return refers_to(item, value); });
-}
-
 // Whether `node`'s first output reaches an op that reads the sign of a zero (a divisor, atan2,
 // ...) through ops that hand a -0.0 on as -0.0 (views, concatenations, copies, negations,
 // products, a quotient's dividend): where a sign the plugin loses would change a later value
@@ -665,7 +658,7 @@ bool reaches_sign_of_zero_reader(const graph::Node& node, const graph::Graph& gr
         for (const auto& value : frontier) {
             for (const auto& user : graph.nodes) {
                 for (size_t i = 0; i < user.arity(); ++i) {
-                    if (!refers_to(user.arg(i), value)) continue;
+                    if (!graph::names_tensor(user.arg(i), value)) continue;
                     if (auto r = readers.find(user.target); r != readers.end() && r->second.count(i)) return true;
                     const bool divisor = (user.target == "aten.div.Tensor" || user.target == "aten.div.Scalar") && i != 0;
                     if (!carriers.count(user.target) || divisor || user.outputs.empty() ||

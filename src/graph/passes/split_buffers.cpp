@@ -29,28 +29,20 @@ void rename(Argument& arg, const std::string& from, const std::string& to) {
     for (auto& item : arg.items) rename(item, from, to);
 }
 
-bool reads(const Argument& arg, const std::string& name) {
-    if (arg.kind == Kind::Tensor && arg.name == name) return true;
-    for (const auto& item : arg.items) {
-        if (reads(item, name)) return true;
-    }
-    return false;
-}
-
 // Whether `node` reads `name` in an argument other than the one at schema position `position`.
 bool node_reads_other_than(const Node& node, size_t position, const std::string& name) {
     for (size_t a = 0; a < node.resolved_inputs.size(); ++a) {
-        if (a != position && reads(node.resolved_inputs[a], name)) return true;
+        if (a != position && names_tensor(node.resolved_inputs[a], name)) return true;
     }
     return false;
 }
 
 bool node_reads(const Node& node, const std::string& name) {
     for (const auto& input : node.inputs) {
-        if (reads(input.arg, name)) return true;
+        if (names_tensor(input.arg, name)) return true;
     }
     for (const auto& arg : node.resolved_inputs) {
-        if (reads(arg, name)) return true;
+        if (names_tensor(arg, name)) return true;
     }
     return false;
 }
@@ -195,7 +187,7 @@ std::optional<SplitPlan> plan_split(const Graph& graph, const std::string& input
         }
         // Read only by the buffer mutation, or not a version this program's outputs name.
         size_t output_uses = 0;
-        for (const auto& out : graph.outputs) output_uses += reads(out, version) ? 1 : 0;
+        for (const auto& out : graph.outputs) output_uses += names_tensor(out, version) ? 1 : 0;
         if (!write) {
             if (version != final_value || output_uses != 1) return std::nullopt;
             break;
@@ -317,7 +309,7 @@ void split_stacked_buffers(Graph& graph, const std::string& where) {
                 const std::string& result = node.outputs[0].name;
                 bool used = false;
                 for (const auto& other : graph.nodes) used = used || node_reads(other, result);
-                for (const auto& out : graph.outputs) used = used || reads(out, result);
+                for (const auto& out : graph.outputs) used = used || names_tensor(out, result);
                 if (used) continue;
                 graph.values.erase(result);
                 graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(j));

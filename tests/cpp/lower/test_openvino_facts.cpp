@@ -405,6 +405,31 @@ const pt2ov::lower::openvino_facts::Fact* fault_of_float_unary(const std::string
     return pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
 }
 
+// The fact pt2ov's rule finds for an aten.convolution of these shapes (null: none): no bias,
+// dilation 1 and output padding 0 in every spatial dim.
+struct ConvolutionShapes {
+    pt2ov::DType dtype = pt2ov::DType::Float32;
+    std::vector<int64_t> input, weight, output, stride, padding;
+    bool transposed = false;
+    int64_t groups = 1;
+};
+const pt2ov::lower::openvino_facts::Fact* fault_of_convolution(const ConvolutionShapes& c) {
+    const std::vector<int64_t> ones(c.stride.size(), 1), zeros(c.stride.size(), 0);
+    pt2ov::test::GraphBuilder b;
+    b.value("x", c.dtype, c.input);
+    b.value("w", c.dtype, c.weight);
+    b.value("y", c.dtype, c.output);
+    b.node("y", "aten.convolution.default",
+           {{"input", pt2ov::graph::tensor_arg("x"), false}, {"weight", pt2ov::graph::tensor_arg("w"), false},
+            {"bias", pt2ov::graph::none_arg(), false}, {"stride", pt2ov::graph::ints_arg(c.stride), false},
+            {"padding", pt2ov::graph::ints_arg(c.padding), false}, {"dilation", pt2ov::graph::ints_arg(ones), false},
+            {"transposed", pt2ov::graph::bool_arg(c.transposed), false},
+            {"output_padding", pt2ov::graph::ints_arg(zeros), false}, {"groups", pt2ov::graph::int_arg(c.groups), false}},
+           {pt2ov::graph::tensor_arg("y")});
+    for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+    return pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+}
+
 ov::Tensor f32_tensor(const ov::Shape& shape, std::vector<float> values) {
     ov::Tensor t(ov::element::f32, shape);
     std::copy(values.begin(), values.end(), t.data<float>());
@@ -1110,19 +1135,8 @@ TEST(OpenVINOFacts, HalfTransposedConvolutionInFloat) {
 
     for (const auto dtype : {pt2ov::DType::Float16, pt2ov::DType::Float32}) {
         for (const bool transposed : {true, false}) {
-            pt2ov::test::GraphBuilder b;
-            b.value("x", dtype, {1, 1, 3});
-            b.value("w", dtype, {1, 1, 3});
-            b.value("y", dtype, {1, 1, transposed ? 5 : 1});
-            b.node("y", "aten.convolution.default",
-                   {{"input", pt2ov::graph::tensor_arg("x"), false}, {"weight", pt2ov::graph::tensor_arg("w"), false},
-                    {"bias", pt2ov::graph::none_arg(), false}, {"stride", pt2ov::graph::ints_arg({1}), false},
-                    {"padding", pt2ov::graph::ints_arg({0}), false}, {"dilation", pt2ov::graph::ints_arg({1}), false},
-                    {"transposed", pt2ov::graph::bool_arg(transposed), false},
-                    {"output_padding", pt2ov::graph::ints_arg({0}), false}, {"groups", pt2ov::graph::int_arg(1), false}},
-                   {pt2ov::graph::tensor_arg("y")});
-            for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
-            const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+            const auto* fault =
+                fault_of_convolution({dtype, {1, 1, 3}, {1, 1, 3}, {1, 1, transposed ? 5 : 1}, {1}, {0}, transposed});
             if (dtype == pt2ov::DType::Float16 && transposed) {
                 ASSERT_NE(fault, nullptr);
                 EXPECT_EQ(fault->name, "HalfTransposedConvolutionInFloat");
@@ -1156,19 +1170,8 @@ TEST(OpenVINOFacts, ConvolutionOfNoChannels) {
 
     // pt2ov's rule: a forward convolution of an input without channels runs on the CPU kernel.
     for (const int64_t channels : {int64_t{0}, int64_t{3}}) {
-        pt2ov::test::GraphBuilder b;
-        b.value("x", pt2ov::DType::Float32, {2, channels, 5, 5});
-        b.value("w", pt2ov::DType::Float32, {4, channels, 3, 3});
-        b.value("y", pt2ov::DType::Float32, {2, channels == 0 ? 0 : 4, 3, 3});
-        b.node("y", "aten.convolution.default",
-               {{"input", pt2ov::graph::tensor_arg("x"), false}, {"weight", pt2ov::graph::tensor_arg("w"), false},
-                {"bias", pt2ov::graph::none_arg(), false}, {"stride", pt2ov::graph::ints_arg({1, 1}), false},
-                {"padding", pt2ov::graph::ints_arg({0, 0}), false}, {"dilation", pt2ov::graph::ints_arg({1, 1}), false},
-                {"transposed", pt2ov::graph::bool_arg(false), false},
-                {"output_padding", pt2ov::graph::ints_arg({0, 0}), false}, {"groups", pt2ov::graph::int_arg(1), false}},
-               {pt2ov::graph::tensor_arg("y")});
-        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
-        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        const auto* fault = fault_of_convolution({pt2ov::DType::Float32, {2, channels, 5, 5}, {4, channels, 3, 3},
+                                                  {2, channels == 0 ? 0 : 4, 3, 3}, {1, 1}, {0, 0}});
         if (channels == 0) {
             ASSERT_NE(fault, nullptr);
             EXPECT_EQ(fault->name, "ConvolutionOfNoChannels");
@@ -1639,19 +1642,8 @@ TEST(OpenVINOFacts, UnitConvolutionStridedPaddedShape) {
     };
     for (const Case& c : {Case{{1, 1}, {1, 1}, true}, Case{{1, 1}, {0, 1}, true}, Case{{1, 1}, {0, 0}, false},
                           Case{{3, 3}, {1, 1}, false}}) {
-        pt2ov::test::GraphBuilder b;
-        b.value("x", pt2ov::DType::Float32, {1, 4, 5, 5});
-        b.value("w", pt2ov::DType::Float32, {4, 4, c.kernel[0], c.kernel[1]});
-        b.value("y", pt2ov::DType::Float32, {1, 4, 3, 3});
-        b.node("y", "aten.convolution.default",
-               {{"input", pt2ov::graph::tensor_arg("x"), false}, {"weight", pt2ov::graph::tensor_arg("w"), false},
-                {"bias", pt2ov::graph::none_arg(), false}, {"stride", pt2ov::graph::ints_arg({2, 2}), false},
-                {"padding", pt2ov::graph::ints_arg(c.padding), false}, {"dilation", pt2ov::graph::ints_arg({1, 1}), false},
-                {"transposed", pt2ov::graph::bool_arg(false), false},
-                {"output_padding", pt2ov::graph::ints_arg({0, 0}), false}, {"groups", pt2ov::graph::int_arg(1), false}},
-               {pt2ov::graph::tensor_arg("y")});
-        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
-        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        const auto* fault = fault_of_convolution(
+            {pt2ov::DType::Float32, {1, 4, 5, 5}, {4, 4, c.kernel[0], c.kernel[1]}, {1, 4, 3, 3}, {2, 2}, c.padding});
         if (c.routed) {
             ASSERT_NE(fault, nullptr);
             EXPECT_EQ(fault->name, "UnitConvolutionStridedPaddedShape");
@@ -2282,19 +2274,9 @@ TEST(OpenVINOFacts, OneChannelConvolutionToOneColumnWrong) {
     for (const Case c : {Case{1, 3, 2, 1, true}, Case{1, 5, 2, 1, false}, Case{1, 3, 3, 1, true}, Case{2, 3, 2, 1, false},
                          Case{1, 3, 1, 1, false}}) {
         const int64_t out_width = (c.width - 3) / c.stride + 1;
-        pt2ov::test::GraphBuilder b;
-        b.value("x", pt2ov::DType::Float32, {3, c.channels, 11, c.width});
-        b.value("w", pt2ov::DType::Float32, {4, c.channels / c.groups, 1, 3});
-        b.value("y", pt2ov::DType::Float32, {3, 4, 11, out_width});
-        b.node("y", "aten.convolution.default",
-               {{"input", pt2ov::graph::tensor_arg("x"), false}, {"weight", pt2ov::graph::tensor_arg("w"), false},
-                {"bias", pt2ov::graph::none_arg(), false}, {"stride", pt2ov::graph::ints_arg({1, c.stride}), false},
-                {"padding", pt2ov::graph::ints_arg({0, 0}), false}, {"dilation", pt2ov::graph::ints_arg({1, 1}), false},
-                {"transposed", pt2ov::graph::bool_arg(false), false},
-                {"output_padding", pt2ov::graph::ints_arg({0, 0}), false}, {"groups", pt2ov::graph::int_arg(c.groups), false}},
-               {pt2ov::graph::tensor_arg("y")});
-        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
-        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        const auto* fault = fault_of_convolution({pt2ov::DType::Float32, {3, c.channels, 11, c.width},
+                                                  {4, c.channels / c.groups, 1, 3}, {3, 4, 11, out_width}, {1, c.stride},
+                                                  {0, 0}, false, c.groups});
         const bool routed = fault && fault->name == "OneChannelConvolutionToOneColumnWrong";
         EXPECT_EQ(routed, c.faulty) << "channels " << c.channels << " width " << c.width << " stride " << c.stride;
     }
