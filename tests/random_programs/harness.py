@@ -146,12 +146,21 @@ def first_nan_inside(ep, inputs) -> str:
 
 ROUNDING_TRIALS = 8
 ROUNDING_STEP = 2.0 ** -22  # about 4 units in the last place of a float32 result
-# Ops whose exact zero may come out as +0.0 or -0.0 by how the sum is grouped: PyTorch's own mm
+# The sign of a zero an op computes is not kept alike by every correct kernel: PyTorch's own mm
 # gives -0.0 for [[-1], [2]] @ [[0, 0]] as [4, 1] @ [1, 2] and +0.0 as [22, 1] @ [1, 33] (its
-# native and BLAS paths), equal as numbers (docs/EXACTNESS.md O7).
-SIGNED_ZERO_SUMS = ("aten.mm.", "aten.bmm.", "aten.matmul.", "aten.addmm.", "aten.linear.", "aten.baddbmm.",
-                    "aten.addbmm.", "aten.einsum.", "aten.mv.", "aten.addmv.", "aten.dot.", "aten.convolution.",
-                    "aten.conv1d.", "aten.conv2d.", "aten.conv3d.")
+# native and BLAS paths), and OpenVINO's CPU plugin gives +0.0 for PyTorch's -0.0 from relu,
+# clamp, maximum/minimum with 0, prelu, elu/selu/celu, expm1, log1p, a product or sum with a
+# constant (it fuses them as x * a + b), cumsum, fmod, lerp and more (docs/EXACTNESS.md O7).
+# Equal as numbers; only an op that reads the sign (atan2, copysign, a division by the zero)
+# tells them apart, at a discontinuity. Ops that move values without computing them keep the
+# sign bit for bit (O1), so their zeros are never flipped.
+SIGN_KEEPING = ("aten.view.", "aten._unsafe_view.", "aten.reshape.", "aten.permute.", "aten.transpose.",
+                "aten.t.", "aten.squeeze.", "aten.unsqueeze.", "aten.expand.", "aten.slice.", "aten.select.",
+                "aten.narrow.", "aten.cat.", "aten.stack.", "aten.clone.", "aten.alias.", "aten.contiguous.",
+                "aten.flatten.", "aten.unflatten.", "aten.index_select.", "aten.gather.", "aten.index.",
+                "aten.take_along_dim.", "aten.flip.", "aten.roll.", "aten.repeat.", "aten.tile.", "aten.split",
+                "aten.chunk.", "aten.unbind.", "aten.movedim.", "aten.diagonal.", "aten.as_strided.",
+                "aten.constant_pad_nd.", "aten.pad.", "aten.neg.", "aten.abs.", "aten.copysign.")
 
 
 def _float64_value(target, args, kwargs):
@@ -184,11 +193,11 @@ def moved_by_rounding(ep, inputs, expected: list[torch.Tensor], detail: str) -> 
     """Whether rounding alone explains a wrong verdict: '' when it does not, else how. The
     program is replayed in float32 ROUNDING_TRIALS times; in each, every element an op must
     round (its float64 value is not a float32) is moved by ROUNDING_STEP of itself, up or down
-    at random, as another correct kernel's rounding may move it, and a zero a sum of products
-    makes (SIGNED_ZERO_SUMS) gets either sign. When those runs put every output
+    at random, as another correct kernel's rounding may move it, and a zero an op computes
+    (any op but those that move values, SIGN_KEEPING) gets either sign. When those runs put every output
     pt2ov got wrong outside the comparison too (values, not shapes or dtypes), the program's
     answer is not decided by values within a few ulps: an exact tie into argmin, a pole of tan,
-    a division by a zero whose sign the grouping of a sum decides.
+    a division by (or an atan2 of) a zero whose sign correct kernels compute differently.
     Counted as "rounding", apart from "wrong" and never as a pass."""
     failing = _failing_outputs(detail)
     if failing is None:
@@ -218,8 +227,8 @@ def moved_by_rounding(ep, inputs, expected: list[torch.Tensor], detail: str) -> 
                         rounds = torch.isfinite(e) & (e.float().double() != e)
                         sign = torch.randint(0, 2, v.shape, generator=g).double() * 2 - 1
                         v = torch.where(rounds, (v.double() * (1 + ROUNDING_STEP * sign)).float(), v)
-                        if str(n.target).startswith(SIGNED_ZERO_SUMS):
-                            v = torch.where(v == 0, v * sign.float(), v)  # either sign of a zero sum
+                        if not str(n.target).startswith(SIGN_KEEPING):
+                            v = torch.where(v == 0, v * sign.float(), v)  # either sign of a computed zero
                     out.append(v)
                 return torch.utils._pytree.tree_unflatten(out, spec)
 

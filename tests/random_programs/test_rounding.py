@@ -59,3 +59,26 @@ def test_a_division_by_a_zero_sum_is_explained_by_its_sign():
     z = torch.full((1, 2), 0.5)
     expected = [DividedByAnOuterProduct()(x, y, z)]
     assert harness.moved_by_rounding(ep, [x, y, z], expected, detail) == ""
+
+
+class Atan2OfRelu(torch.nn.Module):
+    def forward(self, x, y):
+        return torch.atan2(torch.relu(x), y), torch.atan2(x.view(-1), y)
+
+
+def test_an_atan2_of_a_computed_zero_is_explained_by_its_sign():
+    # relu(-0.0) is -0.0 in PyTorch, +0.0 on OpenVINO's CPU plugin: atan2(., -1) is -pi or pi
+    x, y = torch.tensor([-0.0, 0.5]), torch.tensor([-1.0, -1.0])
+    ep = torch.export.export(Atan2OfRelu(), (x, y))
+    expected = [t.detach() for t in Atan2OfRelu()(x, y)]
+    detail = "output 0: 1/2 values off; at (0,) got np.float32(3.1415927), eager np.float32(-3.1415927)"
+    assert "outside the comparison" in harness.moved_by_rounding(ep, [x, y], expected, detail)
+
+
+def test_the_sign_of_a_zero_only_moved_is_never_rounding():
+    # x.view(-1) copies the input's -0.0 bit for bit: an atan2 of it that differs is wrong
+    x, y = torch.tensor([-0.0, 0.5]), torch.tensor([-1.0, -1.0])
+    ep = torch.export.export(Atan2OfRelu(), (x, y))
+    expected = [t.detach() for t in Atan2OfRelu()(x, y)]
+    detail = "output 1: 1/2 values off; at (0,) got np.float32(3.1415927), eager np.float32(-3.1415927)"
+    assert harness.moved_by_rounding(ep, [x, y], expected, detail) == ""
