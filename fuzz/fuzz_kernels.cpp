@@ -233,13 +233,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (show) describe(node, maker.graph());
     pt2ov::fuzz::expect_clean_refusal([&] {
         graph::resolve_node(node, "fuzz.pt2");
-        const kernels::Kernel* kernel = kernels::find_kernel(target);
-        kernels::KernelCall call(node, maker.graph(), [&](const Argument& arg) -> const kernels::RuntimeValue& {
-            return maker.value(arg);
-        });
+        const kernels::Kernel kernel = kernels::find_kernel(target);
+        const auto lookup = [&](const Argument& arg) -> const kernels::RuntimeValue& { return maker.value(arg); };
+        kernels::KernelCall call(node, maker.graph(), lookup);
         std::vector<kernels::RuntimeValue> results;
         try {
-            results = (*kernel)(call);
+            results = kernel(call);
         } catch (const std::bad_alloc&) {
             return;  // beyond this machine's memory: PyTorch runs out alike
         }

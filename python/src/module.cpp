@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "common/text.h"
 #include "dlpack.h"
 #include "input.h"
 #include "numpy_abi.h"
@@ -157,7 +158,7 @@ struct PyProgram {
 // Raises `e` as an instance of `type` whose message is e's on one line and whose `node` is
 // the program's node it is about (None when none).
 static void raise_as(PyObject* type, const pt2ov::Error& e) {
-    PyObject* message = PyUnicode_FromString(pt2ov::tools::one_line(e.what()).c_str());
+    PyObject* message = PyUnicode_FromString(pt2ov::one_line(e.what()).c_str());
     PyObject* exception = message ? PyObject_CallOneArg(type, message) : nullptr;
     Py_XDECREF(message);
     if (!exception) return;  // Python's own error is set

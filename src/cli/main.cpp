@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "common/text.h"
 #include "pt2ov/pt2ov.h"
 #include "tools/benchmark.h"
 #include "tools/npz_io.h"
@@ -182,7 +183,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "pt2ov: " << pt2ov::tools::one_line(e.what()) << " (see pt2ov --help or pt2ov COMMAND --help)\n";
+        std::cerr << "pt2ov: " << pt2ov::one_line(e.what()) << " (see pt2ov --help or pt2ov COMMAND --help)\n";
         return kExitUserError;
     }
     try {
@@ -194,14 +195,14 @@ int main(int argc, char** argv) {
             return 0;
         }
     } catch (const pt2ov::InternalError& e) {
-        std::cerr << "pt2ov: internal error (a bug in pt2ov; please report it with the model): " << pt2ov::tools::one_line(e.what()) << "\n";
+        std::cerr << "pt2ov: internal error (a bug in pt2ov; please report it with the model): " << pt2ov::one_line(e.what()) << "\n";
         return kExitInternalError;
     } catch (const pt2ov::Error& e) {
-        std::cerr << "pt2ov: error: " << pt2ov::tools::one_line(e.what()) << "\n";
+        std::cerr << "pt2ov: error: " << pt2ov::one_line(e.what()) << "\n";
         return kExitUserError;
     } catch (const std::exception& e) {
         // The library throws only pt2ov::Error; this is the last resort for the tools' code.
-        std::cerr << "pt2ov: internal error (a bug in pt2ov; please report it with the model): " << pt2ov::tools::one_line(e.what()) << "\n";
+        std::cerr << "pt2ov: internal error (a bug in pt2ov; please report it with the model): " << pt2ov::one_line(e.what()) << "\n";
         return kExitInternalError;
     }
     return 0;

@@ -1,12 +1,6 @@
 #include "compile/compile.h"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <chrono>
-#include <cstring>
-#include <filesystem>
-#include <limits>
 
 #include "common/error.h"
 #include "compile/stages.h"
@@ -22,24 +16,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// OpenVINO is handed the cache folder as given and would fail late, or not at all (a cache it
-// cannot write is silently no cache). Checked first: a folder, or one we can make, writable.
-void check_cache_dir(const std::string& cache_dir) {
-    if (cache_dir.empty()) return;
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const auto status = fs::status(cache_dir, ec);
-    if (fs::exists(status) && !fs::is_directory(status)) {
-        throw Error("--cache-dir " + cache_dir + ": exists and is not a folder; give a folder for OpenVINO's model cache");
-    }
-    if (!fs::exists(status) && !fs::create_directories(cache_dir, ec)) {
-        throw Error("--cache-dir " + cache_dir + ": cannot create the folder (" + ec.message() + ")");
-    }
-    if (::access(cache_dir.c_str(), W_OK | X_OK) != 0) {
-        throw Error("--cache-dir " + cache_dir + ": the folder is not writable (" + std::strerror(errno) + ")");
-    }
 }
 
 // A --cpu-op that names nothing pt2ov knows is a typo, which would otherwise be ignored in
@@ -73,29 +49,26 @@ void check_order_after_rewrites(const PreparedMethod& method) {
 
 }  // namespace
 
-PreparedMethod prepare(const std::string& path, const LoadOptions& options) {
+PreparedMethod prepare(const std::string& path, const Settings& settings) {
     const auto start = Clock::now();
-    check_cache_dir(options.cache_dir);
+    const LoadOptions& options = settings.given;
     PreparedMethod method = read(path, options.method);
     check(method);
     rewrite(method);
     check_order_after_rewrites(method);
     bind_signature(method);
     check_cpu_ops(method, options.cpu_ops);
-    if (options.int64_input_limit < 0 || options.int64_input_limit > std::numeric_limits<int32_t>::max()) {
-        throw InputError("the int64 input limit must be 0 (no promise) or between 1 and 2147483647 (2^31 - 1), got " +
-                         std::to_string(options.int64_input_limit));
-    }
     method.int64_input_limit = options.int64_input_limit;
     graph::number_values(method.graph);  // last: the rewrites made their values
     method.archive_ms = ms_since(start);
     return method;
 }
 
-PlannedMethod plan(const PreparedMethod& method, const LoadOptions& options,
+PlannedMethod plan(const PreparedMethod& method, const Settings& settings,
                    const std::map<std::string, std::string>& compile_failures, const std::string& all_on_cpu_reason,
                    const std::map<std::string, std::string>& verify_failures) {
     const auto start = Clock::now();
+    const LoadOptions& options = settings.given;
     PlannedMethod planned;
     partition::PlacementOptions placement_options{options.cpu_ops, options.cpu_nodes, options.strict,
                                                   lower::openvino_runtime_version(), compile_failures,

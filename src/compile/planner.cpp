@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/text.h"
 #include "compile/compile.h"
 #include "kernels/registry.h"
 #include "partition/plan.h"
@@ -16,18 +17,6 @@ namespace {
 // Written into the all-CPU plan's reasons before the figures are known, then replaced.
 constexpr const char* kPendingReason = "(timed at load)";
 
-// OpenVINO's message on one line (its exceptions span several), to stand in a node's reason.
-std::string one_line_of(const std::string& message) {
-    std::string line;
-    for (char c : message) {
-        const bool blank = c == '\n' || c == '\r' || c == '\t' || c == ' ';
-        if (blank && (line.empty() || line.back() == ' ')) continue;
-        line += blank ? ' ' : c;
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    return line;
-}
-
 bool is_cpu_only(const PlannedMethod& planned) {
     return std::none_of(planned.plan.steps.begin(), planned.plan.steps.end(),
                         [](const partition::Step& step) { return step.where == partition::Where::OpenVINO; });
@@ -36,27 +25,27 @@ bool is_cpu_only(const PlannedMethod& planned) {
 // `planned` (the rules' plan), revised until the runtime compiles it: the nodes at fault of a
 // step it cannot compile go to the CPU kernels (refused there, naming the failure, where a
 // kernel is missing, or by the runtime under --strict).
-PlannedMethod compiled_rules_plan(const PreparedMethod& method, const LoadOptions& options,
+PlannedMethod compiled_rules_plan(const PreparedMethod& method, const Settings& settings,
                                   const std::map<std::string, std::string>& verify_failures, const PlanTrials& trials,
                                   PlannedMethod planned) {
     std::map<std::string, std::string> compile_failures;
     while (true) {
         const auto refusal = trials.compile(planned);
         if (!refusal) return planned;
-        if (options.strict || refusal->step_index >= planned.plan.steps.size()) throw UnsupportedError(refusal->error);
+        if (settings.given.strict || refusal->step_index >= planned.plan.steps.size()) throw UnsupportedError(refusal->error);
         const size_t before = compile_failures.size();
         const auto& at_fault = refusal->nodes.empty() ? planned.plan.steps[refusal->step_index].nodes : refusal->nodes;
         for (int node : at_fault) {
-            compile_failures.emplace(method.graph.nodes[static_cast<size_t>(node)].source_name(), one_line_of(refusal->reason));
+            compile_failures.emplace(method.graph.nodes[static_cast<size_t>(node)].source_name(), one_line(refusal->reason));
         }
         if (compile_failures.size() == before) throw UnsupportedError(refusal->error);
-        planned = plan(method, options, compile_failures, {}, verify_failures);
+        planned = plan(method, settings, compile_failures, {}, verify_failures);
     }
 }
 
 // Every node with a CPU kernel on the CPU kernels, its reason pending until timing decides.
-PlannedMethod all_on_cpu(const PreparedMethod& method, const LoadOptions& options) {
-    return plan(method, options, {}, kPendingReason);
+PlannedMethod all_on_cpu(const PreparedMethod& method, const Settings& settings) {
+    return plan(method, settings, {}, kPendingReason);
 }
 
 void give_timed_reason(PlannedMethod& planned, const PlacementReport::Measurement& measurement) {
@@ -80,15 +69,15 @@ std::string faster_side(double openvino_us, double cpu_us) {
     return cpu_us < kCpuMustWinBy * openvino_us ? "cpu" : "openvino";
 }
 
-bool worth_timing(const PreparedMethod& method, const PlannedMethod& planned, const LoadOptions& options) {
-    if (!options.measure_placement || options.strict || options.device != "CPU") return false;
+bool worth_timing(const PreparedMethod& method, const PlannedMethod& planned, const Settings& settings) {
+    if (!settings.given.measure_placement || settings.given.strict || !settings.cpu_device) return false;
     if (!method.mutated_buffers.empty() || is_cpu_only(planned)) return false;
     for (const auto& info : method.input_infos) {
         if (std::find(info.shape.begin(), info.shape.end(), -1) != info.shape.end()) return false;
     }
     int64_t elements = 0;
     for (const auto& node : method.graph.nodes) {
-        if (!kernels::find_kernel(node.target)) return false;
+        if (!kernels::find_kernel(node.op)) return false;
         const int64_t touched = partition::touched_elements(method.graph, node);
         if (touched < 0) return false;
         elements += touched;
@@ -97,17 +86,17 @@ bool worth_timing(const PreparedMethod& method, const PlannedMethod& planned, co
     return true;
 }
 
-SettledPlan settle(const PreparedMethod& method, const LoadOptions& options,
+SettledPlan settle(const PreparedMethod& method, const Settings& settings,
                    const std::map<std::string, std::string>& verify_failures, const PlanTrials& trials) {
     SettledPlan settled;
-    settled.planned = plan(method, options, {}, {}, verify_failures);
-    if (trials.compile_only_to_time && !worth_timing(method, settled.planned, options)) return settled;
-    settled.planned = compiled_rules_plan(method, options, verify_failures, trials, std::move(settled.planned));
-    if (!worth_timing(method, settled.planned, options)) return settled;
+    settled.planned = plan(method, settings, {}, {}, verify_failures);
+    if (trials.compile_only_to_time && !worth_timing(method, settled.planned, settings)) return settled;
+    settled.planned = compiled_rules_plan(method, settings, verify_failures, trials, std::move(settled.planned));
+    if (!worth_timing(method, settled.planned, settings)) return settled;
 
     std::optional<PlannedMethod> cpu_planned;
     const PlanTrials::CpuPlan make_cpu_plan = [&]() -> const PlannedMethod* {
-        if (!cpu_planned) cpu_planned = all_on_cpu(method, options);
+        if (!cpu_planned) cpu_planned = all_on_cpu(method, settings);
         return is_cpu_only(*cpu_planned) ? &*cpu_planned : nullptr;
     };
     std::optional<PlacementReport::Measurement> measurement;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "compile/method.h"
+#include "compile/settings.h"
 #include "pt2ov/pt2ov.h"
 
 namespace pt2ov::compile {
@@ -51,7 +52,7 @@ struct SettledPlan {
 
 // Every revision, in the order of the header. `verify_failures` (node name → how its step
 // failed --verify) places those nodes on the CPU kernels from the start.
-SettledPlan settle(const PreparedMethod& method, const LoadOptions& options,
+SettledPlan settle(const PreparedMethod& method, const Settings& settings,
                    const std::map<std::string, std::string>& verify_failures, const PlanTrials& trials);
 
 // Elements read and written over all nodes beyond which a program is not timed: there
@@ -64,7 +65,7 @@ constexpr int64_t kMaxTimedElements = 65536;
 // user asked for), static shapes, no mutated buffers (timing calls would advance the state),
 // not --strict, an OpenVINO step in the plan, every node with a CPU kernel, and at most
 // kMaxTimedElements elements read and written over all nodes.
-bool worth_timing(const PreparedMethod& method, const PlannedMethod& planned, const LoadOptions& options);
+bool worth_timing(const PreparedMethod& method, const PlannedMethod& planned, const Settings& settings);
 
 // "cpu" when the CPU kernels' median beats OpenVINO's by kCpuMustWinBy, else "openvino": a
 // near tie would flip from load to load with the machine's noise, and the rules' plan is the

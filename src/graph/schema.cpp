@@ -384,6 +384,7 @@ const OpSchema* find_schema(std::string_view target) { return schema_table().fin
 const std::vector<std::string>& schema_targets() { return schema_table().targets(); }
 
 void resolve_node(Node& node, const std::string& where) {
+    node.op = find_op_id(node.target);
     node.schema = find_schema(node.target);
     if (node.schema && node.schema->varargs) node.schema = nullptr;
     node.resolved_inputs.clear();

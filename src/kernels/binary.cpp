@@ -218,7 +218,7 @@ std::vector<RuntimeValue> div(const KernelCall& call) {
     if (mode != "none" && mode != "trunc" && mode != "floor") {
         call.fail("div() rounding_mode must be None, 'trunc' or 'floor', got '" + mode + "'");
     }
-    if (call.node().target.rfind("aten.floor_divide", 0) == 0) mode = "floor";
+    if (graph::op_family("aten.floor_divide").contains(call.node().op)) mode = "floor";
     const DType dtype = checked_result_dtype(call, Accepts::Numeric, "div");
     if (mode == "none" && !dtype_is_floating(dtype)) call.fail("true division must give a floating result");
     return single(elementwise_binary(call, a, b, dtype, [&]<typename C>() {

@@ -22,32 +22,42 @@ std::vector<int64_t> checked_sizes(const KernelCall& call, std::vector<int64_t> 
     return sizes;
 }
 
-// full / zeros / ones / empty(SymInt[] size, ...), and new_*(Tensor self, SymInt[] size, ...).
-Kernel filled(size_t size_position, std::optional<Scalar> value, std::optional<size_t> value_position) {
-    return [=](const KernelCall& call) {
-        const auto sizes = checked_sizes(call, call.ints("size", size_position));
-        const int64_t format = call.memory_format("memory_format", kKeywordOnly, kContiguousFormat);
-        StridedTensor shape_only;
-        shape_only.sizes = sizes;
-        StridedTensor out = format == kContiguousFormat ? allocate_output(call, 0, sizes)
-                                                        : allocate_like(call, shape_only, call.output_meta(0).dtype, format);
-        const auto fill_value = value_position ? call.scalar("fill_value", *value_position) : value;
-        if (fill_value) fill(out, *fill_value);
-        return single(out);
-    };
+// What a filled tensor holds: the fill_value argument, or a number of the op's own (empty is
+// zero-filled).
+enum class Fill { Argument, Zero, One };
+
+std::optional<Scalar> fill_value_of(const KernelCall& call, Fill fill, size_t value_position) {
+    switch (fill) {
+        case Fill::Argument: return call.scalar("fill_value", value_position);
+        case Fill::Zero: return Scalar{int64_t{0}};
+        case Fill::One: return Scalar{int64_t{1}};
+    }
+    return std::nullopt;
+}
+
+// full / zeros / ones / empty(SymInt[] size, ...), and new_*(Tensor self, SymInt[] size, ...):
+// the size at `size_position`, a fill_value (for full) right after it.
+template <size_t size_position, Fill fill_with>
+std::vector<RuntimeValue> filled(const KernelCall& call) {
+    const auto sizes = checked_sizes(call, call.ints("size", size_position));
+    const int64_t format = call.memory_format("memory_format", kKeywordOnly, kContiguousFormat);
+    StridedTensor shape_only;
+    shape_only.sizes = sizes;
+    StridedTensor out = format == kContiguousFormat ? allocate_output(call, 0, sizes)
+                                                    : allocate_like(call, shape_only, call.output_meta(0).dtype, format);
+    if (const auto value = fill_value_of(call, fill_with, size_position + 1)) fill(out, *value);
+    return single(out);
 }
 
 // zeros_like / ones_like / empty_like / full_like(Tensor self, [Scalar fill_value,] *, ...,
 // MemoryFormat? memory_format=None): laid out like self unless memory_format says otherwise.
-Kernel filled_like(std::optional<Scalar> value, bool value_argument) {
-    return [=](const KernelCall& call) {
-        const StridedTensor& self = call.tensor("self", 0);
-        const int64_t format = call.memory_format("memory_format", kKeywordOnly, kPreserveFormat);
-        StridedTensor out = allocate_like(call, self, call.output_meta(0).dtype, format);
-        const auto fill_value = value_argument ? std::optional<Scalar>(call.scalar("fill_value", 1)) : value;
-        if (fill_value) fill(out, *fill_value);
-        return single(out);
-    };
+template <Fill fill_with>
+std::vector<RuntimeValue> filled_like(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const int64_t format = call.memory_format("memory_format", kKeywordOnly, kPreserveFormat);
+    StridedTensor out = allocate_like(call, self, call.output_meta(0).dtype, format);
+    if (const auto value = fill_value_of(call, fill_with, 1)) fill(out, *value);
+    return single(out);
 }
 
 // scalar_tensor(Scalar s, *, ScalarType? dtype=None, ...)
@@ -99,7 +109,7 @@ struct Range {
 
 Range range_of(const KernelCall& call) {
     Range r;
-    if (call.node().target == "aten.arange.default") {
+    if (call.node().op == graph::op_id("aten.arange.default")) {
         r.end = call.scalar("end", 0);
         return r;
     }
@@ -161,21 +171,19 @@ std::vector<RuntimeValue> arange(const KernelCall& call) {
     return single(out);
 }
 
-const Scalar kZero = int64_t{0};
-const Scalar kOne = int64_t{1};
 
-PT2OV_KERNEL("aten.full.default", filled(0, std::nullopt, 1));
-PT2OV_KERNEL("aten.zeros.default", filled(0, kZero, std::nullopt));
-PT2OV_KERNEL("aten.ones.default", filled(0, kOne, std::nullopt));
-PT2OV_KERNEL("aten.empty.memory_format", filled(0, kZero, std::nullopt));
-PT2OV_KERNEL("aten.new_full.default", filled(1, std::nullopt, 2));
-PT2OV_KERNEL("aten.new_zeros.default", filled(1, kZero, std::nullopt));
-PT2OV_KERNEL("aten.new_ones.default", filled(1, kOne, std::nullopt));
-PT2OV_KERNEL("aten.new_empty.default", filled(1, kZero, std::nullopt));
-PT2OV_KERNEL("aten.full_like.default", filled_like(std::nullopt, true));
-PT2OV_KERNEL("aten.zeros_like.default", filled_like(kZero, false));
-PT2OV_KERNEL("aten.ones_like.default", filled_like(kOne, false));
-PT2OV_KERNEL("aten.empty_like.default", filled_like(kZero, false));
+PT2OV_KERNEL("aten.full.default", (filled<0, Fill::Argument>));
+PT2OV_KERNEL("aten.zeros.default", (filled<0, Fill::Zero>));
+PT2OV_KERNEL("aten.ones.default", (filled<0, Fill::One>));
+PT2OV_KERNEL("aten.empty.memory_format", (filled<0, Fill::Zero>));
+PT2OV_KERNEL("aten.new_full.default", (filled<1, Fill::Argument>));
+PT2OV_KERNEL("aten.new_zeros.default", (filled<1, Fill::Zero>));
+PT2OV_KERNEL("aten.new_ones.default", (filled<1, Fill::One>));
+PT2OV_KERNEL("aten.new_empty.default", (filled<1, Fill::Zero>));
+PT2OV_KERNEL("aten.full_like.default", filled_like<Fill::Argument>);
+PT2OV_KERNEL("aten.zeros_like.default", filled_like<Fill::Zero>);
+PT2OV_KERNEL("aten.ones_like.default", filled_like<Fill::One>);
+PT2OV_KERNEL("aten.empty_like.default", filled_like<Fill::Zero>);
 PT2OV_KERNEL("aten.scalar_tensor.default", scalar_tensor);
 PT2OV_KERNEL("aten.linspace.default", linspace);
 PT2OV_KERNEL("aten.arange.default", arange);

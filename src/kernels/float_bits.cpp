@@ -13,24 +13,23 @@
 namespace pt2ov::kernels {
 namespace {
 
-Kernel nan_ignoring_extremum(bool larger) {
-    return [larger](const KernelCall& call) {
-        const Operand a = read_operand(call, "self", 0);
-        const Operand b = read_operand(call, "other", 1);
-        const DType compute = common_dtype(call, {&a, &b});
-        return single(elementwise_binary(call, a, b, compute, [&]<typename C>() {
-            using V = compute_t<C>;
-            return [larger](V x, V y) -> V {
-                if (is_nan(x)) return y;
-                if (is_nan(y)) return x;
-                return (larger ? x < y : y < x) ? y : x;
-            };
-        }));
-    };
+template <bool larger>
+std::vector<RuntimeValue> nan_ignoring_extremum(const KernelCall& call) {
+    const Operand a = read_operand(call, "self", 0);
+    const Operand b = read_operand(call, "other", 1);
+    const DType compute = common_dtype(call, {&a, &b});
+    return single(elementwise_binary(call, a, b, compute, [&]<typename C>() {
+        using V = compute_t<C>;
+        return [](V x, V y) -> V {
+            if (is_nan(x)) return y;
+            if (is_nan(y)) return x;
+            return (larger ? x < y : y < x) ? y : x;
+        };
+    }));
 }
 
-PT2OV_KERNEL("aten.fmax.default", nan_ignoring_extremum(true));
-PT2OV_KERNEL("aten.fmin.default", nan_ignoring_extremum(false));
+PT2OV_KERNEL("aten.fmax.default", nan_ignoring_extremum<true>);
+PT2OV_KERNEL("aten.fmin.default", nan_ignoring_extremum<false>);
 
 // copysign.Tensor(Tensor self, Tensor other), copysign.Scalar(Tensor self, Scalar other): the
 // magnitude of self with the sign bit of other (-0.0 and NaN carry theirs), in the promoted

@@ -205,19 +205,18 @@ int64_t degree_of(T n) {
     return float_to_integer<int64_t>(static_cast<double>(n));
 }
 
-template <typename Polynomial>
-Kernel polynomial_kernel(Polynomial polynomial) {
-    return [polynomial](const KernelCall& call) {
-        const Operand x = read_operand(call, "x", 0);
-        const Operand n = read_operand(call, "n", 1);
-        return map_pair_to_floating(call, x, n, FloatingDtypes::Full, [&]<typename C>() {
-            return [polynomial](C value, C degree) -> C { return polynomial(value, degree_of(degree)); };
-        });
-    };
+// `polynomial` (a captureless lambda of the value and the degree) per element.
+template <auto polynomial>
+std::vector<RuntimeValue> polynomial_kernel(const KernelCall& call) {
+    const Operand x = read_operand(call, "x", 0);
+    const Operand n = read_operand(call, "n", 1);
+    return map_pair_to_floating(call, x, n, FloatingDtypes::Full, [&]<typename C>() {
+        return [](C value, C degree) -> C { return polynomial(value, degree_of(degree)); };
+    });
 }
 
 #define PT2OV_POLYNOMIAL(op, expression)                                                              \
-    PT2OV_KERNEL("aten." op, polynomial_kernel([](auto x, int64_t n) { return expression; }))
+    PT2OV_KERNEL("aten." op, (polynomial_kernel<[](auto x, int64_t n) { return expression; }>))
 
 PT2OV_POLYNOMIAL("special_chebyshev_polynomial_t", chebyshev_t(x, n, 6));
 PT2OV_POLYNOMIAL("special_chebyshev_polynomial_u", chebyshev_u(x, n, 8));

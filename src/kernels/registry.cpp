@@ -19,61 +19,74 @@ using graph::kind_name;
 namespace {
 
 // Function-local so registrations from any file's static initializers find it constructed.
+// Kernels register by name (each file names the ops it serves); lookups go by id.
 std::map<std::string, Kernel>& kernel_table() {
     static std::map<std::string, Kernel> table;
     return table;
 }
 
-// "aten.add.Tensor" → "aten.add"; empty when the target has no overload part.
-std::string without_overload(const std::string& target) {
-    const auto first = target.find('.');
-    const auto last = target.rfind('.');
-    if (first == std::string::npos || first == last) return "";
-    return target.substr(0, last);
+// Mistakes of registration (two kernels for one op, a name outside the op table). Registration
+// runs in static initializers, where nothing can be thrown to a caller, so they are kept and
+// reported at the first lookup.
+std::vector<std::string>& registration_mistakes() {
+    static std::vector<std::string> mistakes;
+    return mistakes;
 }
 
-// Ops claimed by two kernels. Registration runs in static initializers, where nothing can
-// be thrown to a caller, so the mistake is kept and reported at the first lookup.
-std::vector<std::string>& doubly_registered_ops() {
-    static std::vector<std::string> ops;
-    return ops;
-}
-
-void check_no_double_registration() {
-    const auto& doubled = doubly_registered_ops();
-    if (doubled.empty()) return;
-    std::string names;
-    for (const auto& op : doubled) names += (names.empty() ? "" : ", ") + op;
-    throw InternalError("two CPU kernels are registered for " + names + " (a build mistake of pt2ov)");
+// The kernels by op id, made once at the first lookup, after every static registration: an
+// exact target first, else the kernel registered for its op without overload ("aten.conv2d").
+const std::vector<Kernel>& kernels_by_id() {
+    static const std::vector<Kernel> by_id = [] {
+        std::vector<Kernel> table(graph::op_table::kCount, nullptr);
+        std::vector<bool> exact(graph::op_table::kCount, false);
+        for (const auto& [name, kernel] : kernel_table()) {
+            if (const graph::OpId id = graph::find_op_id(name); id != graph::OpId::Unknown) {
+                table[static_cast<size_t>(id)] = kernel;
+                exact[static_cast<size_t>(id)] = true;
+                continue;
+            }
+            const graph::OpFamily family = graph::find_op_family(name);
+            if (family.first == family.last) {
+                registration_mistakes().push_back(name + " is not an op of graph/op_targets.inc");
+                continue;
+            }
+            for (auto at = family.first; at < family.last; ++at) {
+                if (!exact[at]) table[at] = kernel;
+            }
+        }
+        return table;
+    }();
+    const auto& mistakes = registration_mistakes();
+    if (!mistakes.empty()) {
+        std::string names;
+        for (const auto& m : mistakes) names += (names.empty() ? "" : "; ") + m;
+        throw InternalError("CPU kernel registration: " + names + " (a build mistake of pt2ov)");
+    }
+    return by_id;
 }
 
 }  // namespace
 
 void register_kernel(const std::string& op, Kernel kernel) {
-    if (!kernel_table().emplace(op, std::move(kernel)).second) doubly_registered_ops().push_back(op);
+    if (!kernel_table().emplace(op, kernel).second) registration_mistakes().push_back("two kernels for " + op);
 }
 
-const Kernel* find_kernel(const std::string& target) {
-    check_no_double_registration();
-    const auto& table = kernel_table();
-    if (auto it = table.find(target); it != table.end()) return &it->second;
-    const std::string op = without_overload(target);
-    if (op.empty()) return nullptr;
-    auto it = table.find(op);
-    return it == table.end() ? nullptr : &it->second;
+Kernel find_kernel(graph::OpId op) {
+    const auto& table = kernels_by_id();
+    const auto at = static_cast<size_t>(op);
+    return at < table.size() ? table[at] : nullptr;
 }
+
+Kernel find_kernel(std::string_view target) { return find_kernel(graph::find_op_id(target)); }
 
 std::vector<std::string> registered_ops() {
+    kernels_by_id();  // reports mistakes
     std::vector<std::string> names;
     for (const auto& [name, kernel] : kernel_table()) names.push_back(name);
     return names;
 }
 
 // ---- KernelCall ----------------------------------------------------------------------------
-
-namespace {
-
-}  // namespace
 
 const Argument* KernelCall::arg(std::string_view name, size_t position) const {
     if (const graph::OpSchema* schema = node_.schema) {

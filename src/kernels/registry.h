@@ -3,7 +3,6 @@
 // partitions.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,10 +16,16 @@ namespace pt2ov::kernels {
 // One call of a kernel: the node, and its arguments resolved to runtime values.
 class KernelCall {
 public:
-    // Resolves an argument naming a value (tensor or symbolic number) to its runtime value.
-    using Lookup = std::function<const RuntimeValue&(const graph::Argument& value)>;
-    KernelCall(const graph::Node& node, const graph::Graph& graph, Lookup lookup)
-        : node_(node), graph_(graph), lookup_(std::move(lookup)) {}
+    // `lookup(argument)` resolves an argument naming a value (tensor or symbolic number) to its
+    // runtime value. The call keeps a reference to it (no copy, no allocation per call), so it
+    // must outlive the call: a temporary is refused at compile time.
+    template <typename Lookup>
+    KernelCall(const graph::Node& node, const graph::Graph& graph, const Lookup& lookup)
+        : node_(node), graph_(graph), lookup_(&lookup), resolve_([](const void* f, const graph::Argument& arg) -> const RuntimeValue& {
+              return (*static_cast<const Lookup*>(f))(arg);
+          }) {}
+    template <typename Lookup>
+    KernelCall(const graph::Node&, const graph::Graph&, const Lookup&&) = delete;
 
     const graph::Node& node() const { return node_; }
     const graph::Graph& graph() const { return graph_; }
@@ -57,31 +62,37 @@ public:
     [[noreturn]] void fail(const std::string& message) const;
 
     // The runtime value of an argument that names a value (tensor or symbolic int).
-    const RuntimeValue& value(const graph::Argument& arg) const { return lookup_(arg); }
+    const RuntimeValue& value(const graph::Argument& arg) const { return resolve_(lookup_, arg); }
 
 private:
     const graph::Node& node_;
     const graph::Graph& graph_;
-    Lookup lookup_;
+    const void* lookup_;
+    const RuntimeValue& (*resolve_)(const void* lookup, const graph::Argument& arg);
 };
 
-// Returns the node's outputs, flattened in the order of node.outputs (a list output's items in
-// order; a None output as an empty RuntimeValue).
-using Kernel = std::function<std::vector<RuntimeValue>(const KernelCall&)>;
+// A kernel: a plain function, found once per node at load. Returns the node's outputs,
+// flattened in the order of node.outputs (a list output's items in order; a None output as an
+// empty RuntimeValue). Kernels that differ only in a constant (a unary op's formula, a clamp's
+// bounds) are instances of one function template, never closures.
+using Kernel = std::vector<RuntimeValue> (*)(const KernelCall&);
 
 // Registers `kernel` for `op`: a full target ("aten.add.Tensor") or an op without overload
 // ("aten.add"), which serves every overload without a kernel of its own.
 void register_kernel(const std::string& op, Kernel kernel);
 
-// The kernel for a target, exact overload first; null when there is none.
-const Kernel* find_kernel(const std::string& target);
+// The kernel for an op, found once per node at load: the exact overload's, else one registered
+// for every overload of its op; null when there is none.
+Kernel find_kernel(graph::OpId op);
+Kernel find_kernel(std::string_view target);
 
 // Every registered op name (for reports and tests).
 std::vector<std::string> registered_ops();
 
-// Registers at static-initialization time: `PT2OV_KERNEL("aten.clone", clone_kernel);`
+// Registers at static-initialization time: `PT2OV_KERNEL("aten.clone", clone_kernel);`. A
+// template instance goes in parentheses: `PT2OV_KERNEL("aten.fmax.default", (extremum<true>));`
 struct KernelRegistrar {
-    KernelRegistrar(const std::string& op, Kernel kernel) { register_kernel(op, std::move(kernel)); }
+    KernelRegistrar(const std::string& op, Kernel kernel) { register_kernel(op, kernel); }
 };
 #define PT2OV_KERNEL_CONCAT_INNER(a, b) a##b
 #define PT2OV_KERNEL_CONCAT(a, b) PT2OV_KERNEL_CONCAT_INNER(a, b)

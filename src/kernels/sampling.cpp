@@ -177,8 +177,9 @@ std::vector<RuntimeValue> grid_sampler(const KernelCall& call) {
     const bool align_corners = call.bool_arg("align_corners", 4, false);
     if (input.rank() != 4 && input.rank() != 5) call.fail("expects a 4-d or 5-d input, got rank " + std::to_string(input.rank()));
     const size_t rank = input.rank() - 2;
-    if (call.node().target.find("grid_sampler_2d") != std::string::npos && rank != 2) call.fail("grid_sampler_2d expects a 4-d input");
-    if (call.node().target.find("grid_sampler_3d") != std::string::npos && rank != 3) call.fail("grid_sampler_3d expects a 5-d input");
+    const graph::OpId op = call.node().op;
+    if (graph::op_family("aten.grid_sampler_2d").contains(op) && rank != 2) call.fail("grid_sampler_2d expects a 4-d input");
+    if (graph::op_family("aten.grid_sampler_3d").contains(op) && rank != 3) call.fail("grid_sampler_3d expects a 5-d input");
     if (dtype_is_reduced_float(input.dtype)) {
         // PyTorch's CPU kernels compute these in the 16-bit type itself, rounding after every
         // operation; a float computation differs from it by several units in the last place.

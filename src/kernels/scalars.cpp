@@ -109,21 +109,20 @@ Scalar float_op(const KernelCall& call, PyOp op, double a, double b) {
     return compare(op, a, b);
 }
 
-Kernel python_binary(PyOp op) {
-    return [op](const KernelCall& call) {
-        const Scalar a = call.scalar("a", 0);
-        const Scalar b = call.scalar("b", 1);
-        if (op == PyOp::TrueDiv) {
-            if (scalar_to_double(b) == 0) call.fail("ZeroDivisionError: division by zero");
-            return number(scalar_to_double(a) / scalar_to_double(b));
-        }
-        const bool both_bool = std::holds_alternative<bool>(a) && std::holds_alternative<bool>(b);
-        if (both_bool && (op == PyOp::And || op == PyOp::Or)) {
-            return number(op == PyOp::And ? (std::get<bool>(a) && std::get<bool>(b)) : (std::get<bool>(a) || std::get<bool>(b)));
-        }
-        if (scalar_is_floating(a) || scalar_is_floating(b)) return number(float_op(call, op, scalar_to_double(a), scalar_to_double(b)));
-        return number(integer_op(call, op, scalar_to_int(a), scalar_to_int(b)));
-    };
+template <PyOp op>
+std::vector<RuntimeValue> python_binary(const KernelCall& call) {
+    const Scalar a = call.scalar("a", 0);
+    const Scalar b = call.scalar("b", 1);
+    if (op == PyOp::TrueDiv) {
+        if (scalar_to_double(b) == 0) call.fail("ZeroDivisionError: division by zero");
+        return number(scalar_to_double(a) / scalar_to_double(b));
+    }
+    const bool both_bool = std::holds_alternative<bool>(a) && std::holds_alternative<bool>(b);
+    if (both_bool && (op == PyOp::And || op == PyOp::Or)) {
+        return number(op == PyOp::And ? (std::get<bool>(a) && std::get<bool>(b)) : (std::get<bool>(a) || std::get<bool>(b)));
+    }
+    if (scalar_is_floating(a) || scalar_is_floating(b)) return number(float_op(call, op, scalar_to_double(a), scalar_to_double(b)));
+    return number(integer_op(call, op, scalar_to_int(a), scalar_to_int(b)));
 }
 
 // _operator.neg(a)
@@ -135,21 +134,21 @@ std::vector<RuntimeValue> python_neg(const KernelCall& call) {
 
 PT2OV_KERNEL("aten.sym_size.int", sym_size);
 PT2OV_KERNEL("aten.sym_numel.default", sym_numel);
-PT2OV_KERNEL("_operator.add", python_binary(PyOp::Add));
-PT2OV_KERNEL("_operator.sub", python_binary(PyOp::Sub));
-PT2OV_KERNEL("_operator.mul", python_binary(PyOp::Mul));
-PT2OV_KERNEL("_operator.floordiv", python_binary(PyOp::FloorDiv));
-PT2OV_KERNEL("_operator.mod", python_binary(PyOp::Mod));
-PT2OV_KERNEL("_operator.truediv", python_binary(PyOp::TrueDiv));
-PT2OV_KERNEL("_operator.pow", python_binary(PyOp::Pow));
-PT2OV_KERNEL("_operator.eq", python_binary(PyOp::Eq));
-PT2OV_KERNEL("_operator.ne", python_binary(PyOp::Ne));
-PT2OV_KERNEL("_operator.lt", python_binary(PyOp::Lt));
-PT2OV_KERNEL("_operator.le", python_binary(PyOp::Le));
-PT2OV_KERNEL("_operator.gt", python_binary(PyOp::Gt));
-PT2OV_KERNEL("_operator.ge", python_binary(PyOp::Ge));
-PT2OV_KERNEL("_operator.and_", python_binary(PyOp::And));
-PT2OV_KERNEL("_operator.or_", python_binary(PyOp::Or));
+PT2OV_KERNEL("_operator.add", python_binary<PyOp::Add>);
+PT2OV_KERNEL("_operator.sub", python_binary<PyOp::Sub>);
+PT2OV_KERNEL("_operator.mul", python_binary<PyOp::Mul>);
+PT2OV_KERNEL("_operator.floordiv", python_binary<PyOp::FloorDiv>);
+PT2OV_KERNEL("_operator.mod", python_binary<PyOp::Mod>);
+PT2OV_KERNEL("_operator.truediv", python_binary<PyOp::TrueDiv>);
+PT2OV_KERNEL("_operator.pow", python_binary<PyOp::Pow>);
+PT2OV_KERNEL("_operator.eq", python_binary<PyOp::Eq>);
+PT2OV_KERNEL("_operator.ne", python_binary<PyOp::Ne>);
+PT2OV_KERNEL("_operator.lt", python_binary<PyOp::Lt>);
+PT2OV_KERNEL("_operator.le", python_binary<PyOp::Le>);
+PT2OV_KERNEL("_operator.gt", python_binary<PyOp::Gt>);
+PT2OV_KERNEL("_operator.ge", python_binary<PyOp::Ge>);
+PT2OV_KERNEL("_operator.and_", python_binary<PyOp::And>);
+PT2OV_KERNEL("_operator.or_", python_binary<PyOp::Or>);
 PT2OV_KERNEL("_operator.neg", python_neg);
 
 }  // namespace

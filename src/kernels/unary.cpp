@@ -74,12 +74,11 @@ std::vector<RuntimeValue> run_unary(const KernelCall& call, Accepts accepts, Mak
     return single(out);
 }
 
-// A kernel for an op without arguments; `dense_float`, when given, is its float32 loop.
-template <typename Op>
-Kernel unary(Accepts accepts, Op op, DenseFloatMap dense_float = nullptr) {
-    return [accepts, op, dense_float](const KernelCall& call) {
-        return run_unary(call, accepts, [op](const KernelCall&) { return op; }, dense_float);
-    };
+// The kernel of an op without arguments: `op` (a captureless generic lambda) per element;
+// `dense_float`, when given, is its float32 loop.
+template <Accepts accepts, auto op, DenseFloatMap dense_float = nullptr>
+std::vector<RuntimeValue> unary(const KernelCall& call) {
+    return run_unary(call, accepts, [](const KernelCall&) { return op; }, dense_float);
 }
 
 // Math on floating values; an integer passes unchanged (right for floor, ceil, round and
@@ -185,69 +184,79 @@ std::optional<Bound> cast_bound(const std::optional<Scalar>& bound, DType dtype)
     });
 }
 
-// clamp(Tensor self, Scalar? min=None, Scalar? max=None), clamp_min, clamp_max and
-// hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) share this.
-Kernel clamp_kernel(const char* low_name, const char* high_name, std::optional<Scalar> low_default,
-                    std::optional<Scalar> high_default) {
-    return [=](const KernelCall& call) {
-        auto read = [&](const char* name, size_t position, const std::optional<Scalar>& fallback) -> std::optional<Scalar> {
-            return name && call.has(name, position) ? std::optional<Scalar>(call.scalar(name, position)) : fallback;
-        };
-        const auto low = read(low_name, 1, low_default);
-        const auto high = read(high_name, low_name ? 2 : 1, high_default);
-        if (!low && !high) call.fail("clamp() needs at least one of min and max");
-        const DType dtype = call.output_meta(0).dtype;
-        const auto low_bound = cast_bound(low, dtype);
-        const auto high_bound = cast_bound(high, dtype);
-        return run_unary(call, Accepts::Numeric, [&](const KernelCall&) {
-            return [low_bound, high_bound](auto x) {
-                using C = decltype(x);
-                auto as_c = [](const std::optional<Bound>& b) { return b ? std::optional<C>(b->as<C>()) : std::nullopt; };
-                return clamp_value<C>(x, as_c(low_bound), as_c(high_bound));
-            };
-        });
+// clamp(Tensor self, Scalar? min=None, Scalar? max=None), clamp_min, clamp_max,
+// hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) and relu6 share this: each reads
+// the bounds its schema has, by name and position.
+enum class ClampForm { Clamp, ClampMin, ClampMax, Hardtanh, Relu6 };
+
+template <ClampForm form>
+std::vector<RuntimeValue> clamp_kernel(const KernelCall& call) {
+    auto read = [&](const char* name, size_t position) -> std::optional<Scalar> {
+        return call.has(name, position) ? std::optional<Scalar>(call.scalar(name, position)) : std::nullopt;
     };
+    std::optional<Scalar> low, high;
+    switch (form) {
+        case ClampForm::Clamp: low = read("min", 1), high = read("max", 2); break;
+        case ClampForm::ClampMin: low = read("min", 1); break;
+        case ClampForm::ClampMax: high = read("max", 1); break;
+        case ClampForm::Hardtanh:
+            low = read("min_val", 1).value_or(Scalar{int64_t{-1}});
+            high = read("max_val", 2).value_or(Scalar{int64_t{1}});
+            break;
+        case ClampForm::Relu6: low = Scalar{int64_t{0}}, high = Scalar{int64_t{6}}; break;
+    }
+    if (!low && !high) call.fail("clamp() needs at least one of min and max");
+    const DType dtype = call.output_meta(0).dtype;
+    const auto low_bound = cast_bound(low, dtype);
+    const auto high_bound = cast_bound(high, dtype);
+    return run_unary(call, Accepts::Numeric, [&](const KernelCall&) {
+        return [low_bound, high_bound](auto x) {
+            using C = decltype(x);
+            auto as_c = [](const std::optional<Bound>& b) { return b ? std::optional<C>(b->as<C>()) : std::nullopt; };
+            return clamp_value<C>(x, as_c(low_bound), as_c(high_bound));
+        };
+    });
 }
 
-PT2OV_KERNEL("aten.exp.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::exp(x)), &isa::IsaKernels::exp_f32));
-PT2OV_KERNEL("aten.exp2.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::exp2(x))));
-PT2OV_KERNEL("aten.expm1.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::expm1(x))));
-PT2OV_KERNEL("aten.log.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::log(x))));
-PT2OV_KERNEL("aten.log2.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::log2(x))));
-PT2OV_KERNEL("aten.log10.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::log10(x))));
-PT2OV_KERNEL("aten.log1p.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::log1p(x))));
-PT2OV_KERNEL("aten.sqrt.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::sqrt(x))));
-PT2OV_KERNEL("aten.rsqrt.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(C(1) / std::sqrt(x))));
-PT2OV_KERNEL("aten.reciprocal.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(C(1) / x)));
-PT2OV_KERNEL("aten.sin.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::sin(x))));
-PT2OV_KERNEL("aten.cos.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::cos(x))));
-PT2OV_KERNEL("aten.tan.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::tan(x))));
-PT2OV_KERNEL("aten.asin.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::asin(x))));
-PT2OV_KERNEL("aten.acos.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::acos(x))));
-PT2OV_KERNEL("aten.atan.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::atan(x))));
-PT2OV_KERNEL("aten.sinh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::sinh(x))));
-PT2OV_KERNEL("aten.cosh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::cosh(x))));
-PT2OV_KERNEL("aten.tanh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::tanh(x)), &isa::IsaKernels::tanh_f32));
-PT2OV_KERNEL("aten.asinh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::asinh(x))));
-PT2OV_KERNEL("aten.acosh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::acosh(x))));
-PT2OV_KERNEL("aten.atanh.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::atanh(x))));
-PT2OV_KERNEL("aten.erf.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::erf(x))));
-PT2OV_KERNEL("aten.erfc.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(std::erfc(x))));
-PT2OV_KERNEL("aten.erfinv.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(erfinv_double(static_cast<double>(x)))));
+PT2OV_KERNEL("aten.exp.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::exp(x)), &isa::IsaKernels::exp_f32>));
+PT2OV_KERNEL("aten.exp2.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::exp2(x))>));
+PT2OV_KERNEL("aten.expm1.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::expm1(x))>));
+PT2OV_KERNEL("aten.log.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::log(x))>));
+PT2OV_KERNEL("aten.log2.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::log2(x))>));
+PT2OV_KERNEL("aten.log10.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::log10(x))>));
+PT2OV_KERNEL("aten.log1p.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::log1p(x))>));
+PT2OV_KERNEL("aten.sqrt.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::sqrt(x))>));
+PT2OV_KERNEL("aten.rsqrt.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(C(1) / std::sqrt(x))>));
+PT2OV_KERNEL("aten.reciprocal.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(C(1) / x)>));
+PT2OV_KERNEL("aten.sin.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::sin(x))>));
+PT2OV_KERNEL("aten.cos.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::cos(x))>));
+PT2OV_KERNEL("aten.tan.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::tan(x))>));
+PT2OV_KERNEL("aten.asin.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::asin(x))>));
+PT2OV_KERNEL("aten.acos.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::acos(x))>));
+PT2OV_KERNEL("aten.atan.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::atan(x))>));
+PT2OV_KERNEL("aten.sinh.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::sinh(x))>));
+PT2OV_KERNEL("aten.cosh.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::cosh(x))>));
+PT2OV_KERNEL("aten.tanh.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::tanh(x)), &isa::IsaKernels::tanh_f32>));
+PT2OV_KERNEL("aten.asinh.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::asinh(x))>));
+PT2OV_KERNEL("aten.acosh.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::acosh(x))>));
+PT2OV_KERNEL("aten.atanh.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::atanh(x))>));
+PT2OV_KERNEL("aten.erf.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::erf(x))>));
+PT2OV_KERNEL("aten.erfc.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::erfc(x))>));
+PT2OV_KERNEL("aten.erfinv.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(erfinv_double(static_cast<double>(x)))>));
 PT2OV_KERNEL("aten.sigmoid.default",
-             unary(Accepts::Floating, PT2OV_FLOAT_OP(C(1) / (C(1) + std::exp(-x))), &isa::IsaKernels::sigmoid_f32));
-PT2OV_KERNEL("aten.silu.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(x / (C(1) + std::exp(-x)))));
+             (unary<Accepts::Floating, PT2OV_FLOAT_OP(C(1) / (C(1) + std::exp(-x))), &isa::IsaKernels::sigmoid_f32>));
+PT2OV_KERNEL("aten.silu.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(x / (C(1) + std::exp(-x)))>));
 PT2OV_KERNEL("aten.hardswish.default",
-             unary(Accepts::Floating, PT2OV_FLOAT_OP(x * std::min(std::max(x + C(3), C(0)), C(6)) / C(6))));
+             (unary<Accepts::Floating, PT2OV_FLOAT_OP(x * std::min(std::max(x + C(3), C(0)), C(6)) / C(6))>));
 PT2OV_KERNEL("aten.hardsigmoid.default",
-             unary(Accepts::Floating, PT2OV_FLOAT_OP(std::min(std::max(x + C(3), C(0)), C(6)) / C(6))));
-PT2OV_KERNEL("aten.mish.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(x * std::tanh(std::log1p(std::exp(x))))));
+             (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::min(std::max(x + C(3), C(0)), C(6)) / C(6))>));
+PT2OV_KERNEL("aten.mish.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(x * std::tanh(std::log1p(std::exp(x))))>));
 
 // Rounding keeps integers as they are. round() rounds half to even, as PyTorch's nearbyint.
-PT2OV_KERNEL("aten.floor.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::floor(x))));
-PT2OV_KERNEL("aten.ceil.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::ceil(x))));
-PT2OV_KERNEL("aten.round.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::nearbyint(x))));
-PT2OV_KERNEL("aten.trunc.default", unary(Accepts::Numeric, PT2OV_FLOAT_OP(std::trunc(x))));
+PT2OV_KERNEL("aten.floor.default", (unary<Accepts::Numeric, PT2OV_FLOAT_OP(std::floor(x))>));
+PT2OV_KERNEL("aten.ceil.default", (unary<Accepts::Numeric, PT2OV_FLOAT_OP(std::ceil(x))>));
+PT2OV_KERNEL("aten.round.default", (unary<Accepts::Numeric, PT2OV_FLOAT_OP(std::nearbyint(x))>));
+PT2OV_KERNEL("aten.trunc.default", (unary<Accepts::Numeric, PT2OV_FLOAT_OP(std::trunc(x))>));
 // round.decimals(Tensor self, *, int decimals): scaled by 10^|decimals| the way PyTorch does.
 PT2OV_KERNEL("aten.round.decimals", [](const KernelCall& call) {
     const int64_t decimals = call.int_arg("decimals", kKeywordOnly, 0);
@@ -265,26 +274,26 @@ PT2OV_KERNEL("aten.round.decimals", [](const KernelCall& call) {
         };
     });
 });
-PT2OV_KERNEL("aten.frac.default", unary(Accepts::Floating, PT2OV_FLOAT_OP(x - std::trunc(x))));
+PT2OV_KERNEL("aten.frac.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(x - std::trunc(x))>));
 
-PT2OV_KERNEL("aten.neg.default", unary(Accepts::Numeric, [](auto x) { return wrapping_negate(x); }));
-PT2OV_KERNEL("aten.abs.default", unary(Accepts::Any, [](auto x) {
+PT2OV_KERNEL("aten.neg.default", (unary<Accepts::Numeric, [](auto x) { return wrapping_negate(x); }>));
+PT2OV_KERNEL("aten.abs.default", (unary<Accepts::Any, [](auto x) {
                  using C = decltype(x);
                  if constexpr (std::is_floating_point_v<C>) return std::fabs(x);
                  else if constexpr (std::is_signed_v<C>) return x < 0 ? wrapping_negate(x) : x;  // abs(INT_MIN) wraps
                  else return x;
-             }));
+             }>));
 // sign(NaN) and sign(-0.0) are 0 in PyTorch.
-PT2OV_KERNEL("aten.sign.default", unary(Accepts::Any, [](auto x) {
+PT2OV_KERNEL("aten.sign.default", (unary<Accepts::Any, [](auto x) {
                  using C = decltype(x);
                  if constexpr (std::is_same_v<C, bool>) return x;
                  else return static_cast<C>(static_cast<int>(C(0) < x) - static_cast<int>(x < C(0)));
-             }));
+             }>));
 // relu keeps -0.0 and NaN, as PyTorch's clamp_min(0) does.
-PT2OV_KERNEL("aten.relu.default", unary(Accepts::Numeric, [](auto x) {
+PT2OV_KERNEL("aten.relu.default", (unary<Accepts::Numeric, [](auto x) {
                  using C = decltype(x);
                  return x < C(0) ? C(0) : x;
-             }));
+             }>));
 PT2OV_KERNEL("aten.logical_not.default", [](const KernelCall& call) {
     // The result is bool (or another dtype for the .out form): compute as bool, then cast.
     const StridedTensor& self = call.tensor("self", 0);
@@ -297,12 +306,12 @@ PT2OV_KERNEL("aten.logical_not.default", [](const KernelCall& call) {
     copy_into(truth, out);
     return single(out);
 });
-PT2OV_KERNEL("aten.bitwise_not.default", unary(Accepts::Integral, [](auto x) {
+PT2OV_KERNEL("aten.bitwise_not.default", (unary<Accepts::Integral, [](auto x) {
                  using C = decltype(x);
                  if constexpr (std::is_same_v<C, bool>) return !x;
                  else if constexpr (std::is_integral_v<C>) return static_cast<C>(~x);
                  else return x;
-             }));
+             }>));
 
 PT2OV_KERNEL("aten.gelu.default", [](const KernelCall& call) {
     const std::string approximate = [&] {
@@ -348,11 +357,11 @@ PT2OV_KERNEL("aten.elu.default", [](const KernelCall& call) {
     });
 });
 
-PT2OV_KERNEL("aten.clamp.default", clamp_kernel("min", "max", std::nullopt, std::nullopt));
-PT2OV_KERNEL("aten.clamp_min.default", clamp_kernel("min", nullptr, std::nullopt, std::nullopt));
-PT2OV_KERNEL("aten.clamp_max.default", clamp_kernel(nullptr, "max", std::nullopt, std::nullopt));
-PT2OV_KERNEL("aten.hardtanh.default", clamp_kernel("min_val", "max_val", Scalar{int64_t{-1}}, Scalar{int64_t{1}}));
-PT2OV_KERNEL("aten.relu6.default", clamp_kernel(nullptr, nullptr, Scalar{int64_t{0}}, Scalar{int64_t{6}}));
+PT2OV_KERNEL("aten.clamp.default", clamp_kernel<ClampForm::Clamp>);
+PT2OV_KERNEL("aten.clamp_min.default", clamp_kernel<ClampForm::ClampMin>);
+PT2OV_KERNEL("aten.clamp_max.default", clamp_kernel<ClampForm::ClampMax>);
+PT2OV_KERNEL("aten.hardtanh.default", clamp_kernel<ClampForm::Hardtanh>);
+PT2OV_KERNEL("aten.relu6.default", clamp_kernel<ClampForm::Relu6>);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -11,6 +11,12 @@
 
 namespace pt2ov::lower::openvino_facts {
 
+using graph::in_any_family;
+using graph::is_one_of;
+using graph::op_family;
+using graph::op_id;
+using graph::OpId;
+
 const std::vector<Fact>& all() {
     static const std::vector<Fact> facts = {
         {"ResultThatIsItsInput", "2026.4.1",
@@ -134,6 +140,14 @@ const std::vector<Fact>& all() {
          "an elu whose value reaches an op that reads the sign of a zero (atan2, copysign, signbit, a divisor, a "
          "reciprocal, rsqrt) through views, concatenations, copies, negations, products and quotients runs on "
          "pt2ov's CPU kernel"},
+        {"BroadcastConcatAlongChannelsWrong", "2026.4.1",
+         "a Broadcast to rank 4 or 5 whose result feeds a Concat along dim 1 made of broadcasts only (or a Tile "
+         "repeating dim 1) and also another op gives a wrong Concat: x [1, 16] broadcast to [1, 1, 1, 16], "
+         "concatenated with itself along dim 1 and added to x, gave values of other elements (found by random "
+         "programs, NNSmith seed 100031: expand, cat and lt); the same to rank 3, along dim 0 or 2, or without the "
+         "other consumer is right",
+         "an expand to rank 4 or more whose result is read by a cat, repeat or tile and by another op runs on "
+         "pt2ov's CPU kernel (OpenVINO then reads its result as an input, which is right)"},
         {"BucketizeNanFirst", "2026.4.1",
          "bucketize with right=False puts NaN in bucket 0; PyTorch puts it after the last boundary",
          "every bucketize with right=False runs on pt2ov's CPU kernel"},
@@ -410,12 +424,11 @@ const Fact& fact(std::string_view name) {
 
 bool computes_in_32_bits(DType dtype) { return dtype == DType::Int64 || dtype == DType::Float64; }
 
-bool rounds_integer_division_wrong(const std::string& target, DType result_dtype) {
-    static const std::set<std::string> ops = {"aten.div.Tensor_mode",      "aten.div.Scalar_mode",
-                                              "aten.floor_divide.default", "aten.remainder.Tensor",
-                                              "aten.remainder.Scalar",     "aten.fmod.Tensor",
-                                              "aten.fmod.Scalar"};
-    return ops.count(target) > 0 && !dtype_is_floating(result_dtype) && result_dtype != DType::Bool;
+bool rounds_integer_division_wrong(graph::OpId op, DType result_dtype) {
+    const bool division = is_one_of(op, {op_id("aten.div.Tensor_mode"), op_id("aten.div.Scalar_mode"),
+                                         op_id("aten.floor_divide.default"), op_id("aten.remainder.Tensor"),
+                                         op_id("aten.remainder.Scalar"), op_id("aten.fmod.Tensor"), op_id("aten.fmod.Scalar")});
+    return division && !dtype_is_floating(result_dtype) && result_dtype != DType::Bool;
 }
 
 bool integer_division_exact(int64_t dividend_min, int64_t dividend_max, int64_t divisor_min, int64_t divisor_max) {
@@ -449,46 +462,49 @@ double number_of(const graph::Argument& arg, double fallback) {
 
 namespace {
 
-// The target of the node that produces tensor argument `arg`; empty for a graph input.
-std::string producer_target(const graph::Graph& graph, const graph::Argument& arg) {
-    if (arg.kind != ArgKind::Tensor) return "";
+// The op of the node that produces tensor argument `arg`; unknown for a graph input.
+OpId producer_op(const graph::Graph& graph, const graph::Argument& arg) {
+    if (arg.kind != ArgKind::Tensor) return OpId::Unknown;
     const auto* value = graph.find_value(arg.name);
-    if (!value || value->producer < 0 || static_cast<size_t>(value->producer) >= graph.nodes.size()) return "";
-    return graph.nodes[static_cast<size_t>(value->producer)].target;
+    if (!value || value->producer < 0 || static_cast<size_t>(value->producer) >= graph.nodes.size()) return OpId::Unknown;
+    return graph.nodes[static_cast<size_t>(value->producer)].op;
 }
 
-// The target of the op behind `arg` once views and reshapes are looked through (the MatMul or
-// Range they move unchanged is what the CPU plugin's rewrites see).
-std::string matmul_source_target(const graph::Graph& graph, graph::Argument arg) {
-    static const std::set<std::string> moves = {"aten.view.default", "aten._unsafe_view.default", "aten.reshape.default",
-                                                "aten.permute.default", "aten.squeeze.dims", "aten.squeeze.dim",
-                                                "aten.squeeze.default", "aten.unsqueeze.default", "aten.alias.default",
-                                                "aten.clone.default", "aten.transpose.int"};
+// The op behind `arg` once views and reshapes are looked through (the MatMul or Range they
+// move unchanged is what the CPU plugin's rewrites see).
+OpId matmul_source_op(const graph::Graph& graph, graph::Argument arg) {
     for (int hops = 0; hops < 16; ++hops) {
-        if (arg.kind != ArgKind::Tensor) return "";
+        if (arg.kind != ArgKind::Tensor) return OpId::Unknown;
         const auto* value = graph.find_value(arg.name);
-        if (!value || value->producer < 0 || static_cast<size_t>(value->producer) >= graph.nodes.size()) return "";
+        if (!value || value->producer < 0 || static_cast<size_t>(value->producer) >= graph.nodes.size()) return OpId::Unknown;
         const graph::Node& producer = graph.nodes[static_cast<size_t>(value->producer)];
-        if (!moves.count(producer.target) || producer.arity() == 0) return producer.target;
+        const bool moves = is_one_of(producer.op, {op_id("aten.view.default"), op_id("aten._unsafe_view.default"),
+                                                   op_id("aten.reshape.default"), op_id("aten.permute.default"),
+                                                   op_id("aten.squeeze.dims"), op_id("aten.squeeze.dim"),
+                                                   op_id("aten.squeeze.default"), op_id("aten.unsqueeze.default"),
+                                                   op_id("aten.alias.default"), op_id("aten.clone.default"),
+                                                   op_id("aten.transpose.int")});
+        if (!moves || producer.arity() == 0) return producer.op;
         arg = producer.arg(0);
     }
-    return "";
+    return OpId::Unknown;
 }
 
-bool starts_with_any(const std::string& target, std::initializer_list<std::string_view> prefixes) {
-    for (auto prefix : prefixes) {
-        if (target.rfind(prefix, 0) == 0) return true;
-    }
-    return false;
+// The linear and cubic upsamples (each overload).
+bool linear_or_cubic_upsample(OpId op, bool antialiased_too) {
+    return in_any_family(op, {op_family("aten.upsample_linear1d"), op_family("aten.upsample_bilinear2d"),
+                              op_family("aten.upsample_bicubic2d"), op_family("aten.upsample_trilinear3d")}) ||
+           (antialiased_too &&
+            in_any_family(op, {op_family("aten._upsample_bilinear2d_aa"), op_family("aten._upsample_bicubic2d_aa")}));
 }
 
 // A forward convolution whose kernel is 1 in every spatial dim, with a stride above 1 and a
 // padding above 0 in some dim (UnitConvolutionStridedPaddedShape).
 bool unit_kernel_strided_and_padded(const graph::Node& node, const graph::Graph& graph) {
-    static const std::set<std::string> convolutions = {"aten.convolution.default", "aten.conv1d.default",
-                                                       "aten.conv2d.default", "aten.conv3d.default",
-                                                       "aten._convolution.default"};
-    if (!convolutions.count(node.target) || node.arity() < 2 || node.arg(1).kind != ArgKind::Tensor) return false;
+    const bool convolution = is_one_of(node.op, {op_id("aten.convolution.default"), op_id("aten.conv1d.default"),
+                                                 op_id("aten.conv2d.default"), op_id("aten.conv3d.default"),
+                                                 op_id("aten._convolution.default")});
+    if (!convolution || node.arity() < 2 || node.arg(1).kind != ArgKind::Tensor) return false;
     if (const auto* transposed = node.find_input("transposed");
         transposed && transposed->arg.kind == ArgKind::Bool && transposed->arg.bool_value) {
         return false;
@@ -543,10 +559,7 @@ bool computed_from_constants_alone(const std::string& name, const graph::Graph& 
 // An upsample in a linear or cubic mode with align_corners=False to an output of size 1 in
 // some spatial dim, from an input computed from constants alone (InterpolateOfConstantsFoldedAtOrigin).
 bool interpolate_of_constants_to_size_one(const graph::Node& node, const graph::Graph& graph) {
-    if (!starts_with_any(node.target, {"aten.upsample_linear1d.", "aten.upsample_bilinear2d.", "aten.upsample_bicubic2d.",
-                                       "aten.upsample_trilinear3d.", "aten._upsample_bilinear2d_aa.",
-                                       "aten._upsample_bicubic2d_aa."}) ||
-        node.arity() == 0 || node.arg(0).kind != ArgKind::Tensor || node.outputs.empty() ||
+    if (!linear_or_cubic_upsample(node.op, /*antialiased_too=*/true) || node.arity() == 0 || node.arg(0).kind != ArgKind::Tensor || node.outputs.empty() ||
         node.outputs[0].kind != ArgKind::Tensor) {
         return false;
     }
@@ -637,20 +650,34 @@ bool one_channel_convolution_to_one_column(const graph::Node& node, const graph:
 // (EXACTNESS O7).
 bool reaches_sign_of_zero_reader(const graph::Node& node, const graph::Graph& graph) {
     if (node.outputs.empty() || node.outputs[0].kind != ArgKind::Tensor) return false;
-    // Op → the argument positions whose zero's sign it reads.
-    static const std::map<std::string, std::set<size_t>> readers = {
-        {"aten.div.Tensor", {1}},         {"aten.div.Tensor_mode", {1}},      {"aten.reciprocal.default", {0}},
-        {"aten.rsqrt.default", {0}},      {"aten.atan2.default", {0, 1}},     {"aten.copysign.Tensor", {1}},
-        {"aten.signbit.default", {0}},    {"aten.floor_divide.default", {1}}, {"aten.remainder.Tensor", {1}},
-        {"aten.fmod.Tensor", {1}}};
-    static const std::set<std::string> carriers = {
-        "aten.view.default",      "aten._unsafe_view.default", "aten.reshape.default",  "aten.permute.default",
-        "aten.transpose.int",     "aten.t.default",            "aten.squeeze.dims",     "aten.squeeze.dim",
-        "aten.squeeze.default",   "aten.unsqueeze.default",    "aten.expand.default",   "aten.slice.Tensor",
-        "aten.select.int",        "aten.narrow.default",       "aten.cat.default",      "aten.stack.default",
-        "aten.clone.default",     "aten.alias.default",        "aten._to_copy.default", "aten.to.dtype",
-        "aten.neg.default",       "aten.mul.Tensor",           "aten.mul.Scalar",       "aten.div.Tensor",
-        "aten.div.Scalar",        "aten.contiguous.default"};
+    // Whether `op` reads the sign of a zero at argument `position`.
+    const auto reads_sign = [](OpId op, size_t position) {
+        switch (op) {
+            case op_id("aten.div.Tensor"):
+            case op_id("aten.div.Tensor_mode"):
+            case op_id("aten.copysign.Tensor"):
+            case op_id("aten.floor_divide.default"):
+            case op_id("aten.remainder.Tensor"):
+            case op_id("aten.fmod.Tensor"): return position == 1;
+            case op_id("aten.reciprocal.default"):
+            case op_id("aten.rsqrt.default"):
+            case op_id("aten.signbit.default"): return position == 0;
+            case op_id("aten.atan2.default"): return position <= 1;
+            default: return false;
+        }
+    };
+    // Ops that hand a -0.0 on as -0.0.
+    const auto carries_sign = [](OpId op) {
+        return is_one_of(op, {op_id("aten.view.default"), op_id("aten._unsafe_view.default"), op_id("aten.reshape.default"),
+                              op_id("aten.permute.default"), op_id("aten.transpose.int"), op_id("aten.t.default"),
+                              op_id("aten.squeeze.dims"), op_id("aten.squeeze.dim"), op_id("aten.squeeze.default"),
+                              op_id("aten.unsqueeze.default"), op_id("aten.expand.default"), op_id("aten.slice.Tensor"),
+                              op_id("aten.select.int"), op_id("aten.narrow.default"), op_id("aten.cat.default"),
+                              op_id("aten.stack.default"), op_id("aten.clone.default"), op_id("aten.alias.default"),
+                              op_id("aten._to_copy.default"), op_id("aten.to.dtype"), op_id("aten.neg.default"),
+                              op_id("aten.mul.Tensor"), op_id("aten.mul.Scalar"), op_id("aten.div.Tensor"),
+                              op_id("aten.div.Scalar"), op_id("aten.contiguous.default")});
+    };
     std::vector<std::string> frontier = {node.outputs[0].name};
     std::set<std::string> seen(frontier.begin(), frontier.end());
     for (int hops = 0; hops < 16 && !frontier.empty(); ++hops) {
@@ -659,9 +686,9 @@ bool reaches_sign_of_zero_reader(const graph::Node& node, const graph::Graph& gr
             for (const auto& user : graph.nodes) {
                 for (size_t i = 0; i < user.arity(); ++i) {
                     if (!graph::names_tensor(user.arg(i), value)) continue;
-                    if (auto r = readers.find(user.target); r != readers.end() && r->second.count(i)) return true;
-                    const bool divisor = (user.target == "aten.div.Tensor" || user.target == "aten.div.Scalar") && i != 0;
-                    if (!carriers.count(user.target) || divisor || user.outputs.empty() ||
+                    if (reads_sign(user.op, i)) return true;
+                    const bool divisor = is_one_of(user.op, {op_id("aten.div.Tensor"), op_id("aten.div.Scalar")}) && i != 0;
+                    if (!carries_sign(user.op) || divisor || user.outputs.empty() ||
                         user.outputs[0].kind != ArgKind::Tensor) {
                         continue;
                     }
@@ -674,26 +701,46 @@ bool reaches_sign_of_zero_reader(const graph::Node& node, const graph::Graph& gr
     return false;
 }
 
+// An expand to rank 4 or more whose result is read by a cat, repeat or tile and by another
+// node besides (BroadcastConcatAlongChannelsWrong). Measured wrong only for a Concat along dim 1
+// made of broadcasts alone; any cat is taken, the exact kernel being right for all of them.
+bool expand_into_concat_and_more(const graph::Node& node, const graph::Graph& graph) {
+    if (!is_one_of(node.op, {op_id("aten.expand.default"), op_id("aten.expand_copy.default")}) || node.outputs.empty() ||
+        node.outputs[0].kind != ArgKind::Tensor || graph.value(node.outputs[0].name).meta.rank() < 4) {
+        return false;
+    }
+    const std::string& value = node.outputs[0].name;
+    size_t readers = 0;
+    bool joined = false;
+    for (const auto& user : graph.nodes) {
+        bool reads = false;
+        for (size_t i = 0; i < user.arity() && !reads; ++i) reads = graph::names_tensor(user.arg(i), value);
+        if (!reads) continue;
+        ++readers;
+        joined |= is_one_of(user.op, {op_id("aten.cat.default"), op_id("aten.repeat.default"), op_id("aten.tile.default")});
+    }
+    return joined && readers >= 2;
+}
+
 // Faults that depend on which op produces an input.
 const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph) {
-    const std::string& op = node.target;
-    if ((op == "aten.view.default" || op == "aten._unsafe_view.default" || op == "aten.reshape.default" ||
-         op == "aten.view_copy.default") &&
+    const OpId op = node.op;
+    if (is_one_of(op, {op_id("aten.view.default"), op_id("aten._unsafe_view.default"), op_id("aten.reshape.default"),
+                       op_id("aten.view_copy.default")}) &&
         !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
         graph.value(node.outputs[0].name).meta.rank() == 0 &&
-        starts_with_any(matmul_source_target(graph, node.arg(0)),
-                        {"aten.mm.", "aten.bmm.", "aten.matmul.", "aten.addmm.", "aten.baddbmm.", "aten.linear.",
-                         "aten.dot.", "aten.mv."})) {
+        in_any_family(matmul_source_op(graph, node.arg(0)),
+                      {op_family("aten.mm"), op_family("aten.bmm"), op_family("aten.matmul"), op_family("aten.addmm"),
+                       op_family("aten.baddbmm"), op_family("aten.linear"), op_family("aten.dot"), op_family("aten.mv")})) {
         return &fact("MatMulViewToScalarCrashes");
     }
-    if (op == "aten.abs.default" && starts_with_any(matmul_source_target(graph, node.arg(0)), {"aten.arange."})) {
+    if (op == op_id("aten.abs.default") && op_family("aten.arange").contains(matmul_source_op(graph, node.arg(0)))) {
         return &fact("AbsOfRangeDropped");
     }
-    static const std::set<std::string> matmuls = {
-        "aten.mm.default",     "aten.bmm.default",    "aten.addmm.default", "aten.matmul.default",
-        "aten.linear.default", "aten.baddbmm.default", "aten.addbmm.default", "aten.addmv.default",
-        "aten.mv.default",     "aten.dot.default"};
-    if (matmuls.count(op)) {
+    if (is_one_of(op, {op_id("aten.mm.default"), op_id("aten.bmm.default"), op_id("aten.addmm.default"),
+                       op_id("aten.matmul.default"), op_id("aten.linear.default"), op_id("aten.baddbmm.default"),
+                       op_id("aten.addbmm.default"), op_id("aten.addmv.default"), op_id("aten.mv.default"),
+                       op_id("aten.dot.default")})) {
         for (size_t i = 0; i < node.arity(); ++i) {
             const auto& arg = node.arg(i);
             if (arg.kind != ArgKind::Tensor) continue;
@@ -703,18 +750,22 @@ const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph
             }
         }
     }
-    static const std::initializer_list<std::string_view> reductions = {
-        "aten.sum.", "aten.mean.", "aten.amax.", "aten.amin.", "aten.max.", "aten.min.", "aten.prod.",
-        "aten.linalg_vector_norm.", "aten.norm.", "aten.var.", "aten.std.", "aten.logsumexp.",
-        "aten.var_mean.", "aten.std_mean."};
-    const bool division = op == "aten.div.Tensor" || op == "aten.div.Tensor_mode" || op == "aten.div.Scalar" ||
-                          op == "aten.div.Scalar_mode";
-    if (division && node.arity() >= 2 && starts_with_any(producer_target(graph, node.arg(1)), reductions)) {
+    const auto reduction = [](OpId producer) {
+        return in_any_family(producer, {op_family("aten.sum"), op_family("aten.mean"), op_family("aten.amax"),
+                                        op_family("aten.amin"), op_family("aten.max"), op_family("aten.min"),
+                                        op_family("aten.prod"), op_family("aten.linalg_vector_norm"),
+                                        op_family("aten.norm"), op_family("aten.var"), op_family("aten.std"),
+                                        op_family("aten.logsumexp"), op_family("aten.var_mean"),
+                                        op_family("aten.std_mean")});
+    };
+    const bool division = is_one_of(op, {op_id("aten.div.Tensor"), op_id("aten.div.Tensor_mode"), op_id("aten.div.Scalar"),
+                                         op_id("aten.div.Scalar_mode")});
+    if (division && node.arity() >= 2 && reduction(producer_op(graph, node.arg(1)))) {
         // Measured on plain OpenVINO for reductions over dim 0, but seen through the frontend
         // over the last dim alone too: every reduction's dims are taken as affected.
         return &fact("ConstantOverReductionReversed");
     }
-    if (division && node.arity() >= 1 && starts_with_any(producer_target(graph, node.arg(0)), reductions)) {
+    if (division && node.arity() >= 1 && reduction(producer_op(graph, node.arg(0)))) {
         // Measured on rank-3 inputs only, but which fused forms go wrong is the plugin's choice:
         // every reduction's rank and dims are taken as affected.
         return &fact("ReductionOverConstantHalfZero");
@@ -754,76 +805,80 @@ bool ignored(std::string_view name) {
 namespace {
 
 const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
-    const std::string& op = node.target;
-    if (op == "aten.kthvalue.default") return &fact("KthvalueConvertedWrongly");
-    if (op == "aten.topk.default") return &fact("TopkOrderNotPyTorchs");
-    if (op == "aten.sort.default" || op == "aten.sort.stable" || op == "aten.argsort.default" || op == "aten.argsort.stable") {
+    const OpId op = node.op;
+    if (op == op_id("aten.kthvalue.default")) return &fact("KthvalueConvertedWrongly");
+    if (op == op_id("aten.topk.default")) return &fact("TopkOrderNotPyTorchs");
+    if (is_one_of(op, {op_id("aten.sort.default"), op_id("aten.sort.stable"), op_id("aten.argsort.default"),
+                       op_id("aten.argsort.stable")})) {
         return &fact("SortOrderNotPyTorchs");
     }
-    if ((op == "aten.grid_sampler.default" || op == "aten.grid_sampler_2d.default" || op == "aten.grid_sampler_3d.default") &&
+    if (is_one_of(op, {op_id("aten.grid_sampler.default"), op_id("aten.grid_sampler_2d.default"),
+                       op_id("aten.grid_sampler_3d.default")}) &&
         node.arg(0).kind == ArgKind::Tensor) {
         const DType dtype = graph.value(node.arg(0).name).meta.dtype;
         if (dtype == DType::Float16 || dtype == DType::BFloat16) return &fact("GridSamplerHalfInFloat");
     }
-    if (op == "aten.bucketize.Tensor" || op == "aten.bucketize.Scalar") {
+    if (op_family("aten.bucketize").contains(op)) {
         const auto* right = node.find_input("right");
         if (!right || right->arg.kind != ArgKind::Bool || !right->arg.bool_value) return &fact("BucketizeNanFirst");
     }
-    if (op == "aten.erfinv.default") return &fact("ErfinvImprecise");
-    if ((op == "aten.erf.default" || op == "aten.special_erf.default") && !node.outputs.empty() &&
+    if (op == op_id("aten.erfinv.default")) return &fact("ErfinvImprecise");
+    if (is_one_of(op, {op_id("aten.erf.default"), op_id("aten.special_erf.default")}) && !node.outputs.empty() &&
         node.outputs[0].kind == ArgKind::Tensor && dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
         return &fact("ErfOfTinyValuesInexact");
     }
-    if (op == "aten.erfc.default" && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
+    if (op == op_id("aten.erfc.default") && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
         dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
         return &fact("ErfcOfLargeValuesZero");
     }
-    static const std::set<std::string> overflowing = {"aten.exp.default",           "aten.exp2.default",
-                                                      "aten.expm1.default",         "aten.sinh.default",
-                                                      "aten.cosh.default",          "aten.pow.Tensor_Scalar",
-                                                      "aten.pow.Tensor_Tensor",     "aten.pow.Scalar"};
-    if (overflowing.count(op) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
+    const bool overflowing = is_one_of(op, {op_id("aten.exp.default"), op_id("aten.exp2.default"),
+                                            op_id("aten.expm1.default"), op_id("aten.sinh.default"),
+                                            op_id("aten.cosh.default"), op_id("aten.pow.Tensor_Scalar"),
+                                            op_id("aten.pow.Tensor_Tensor"), op_id("aten.pow.Scalar")});
+    if (overflowing && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
         graph.value(node.outputs[0].name).meta.dtype == DType::Float16) {
         return &fact("HalfIntermediatesKeptInFloat");
     }
-    static const std::set<std::string> wrapping = {"aten.add.Tensor", "aten.add.Scalar", "aten.sub.Tensor",
-                                                   "aten.sub.Scalar", "aten.rsub.Tensor", "aten.rsub.Scalar",
-                                                   "aten.mul.Tensor", "aten.mul.Scalar", "aten.neg.default",
-                                                   // MatMul accumulates and stores saturated alike
-                                                   "aten.mm.default", "aten.bmm.default", "aten.matmul.default",
-                                                   "aten.addmm.default", "aten.baddbmm.default", "aten.addbmm.default",
-                                                   "aten.mv.default", "aten.addmv.default", "aten.dot.default",
-                                                   "aten.linear.default"};
-    if (starts_with_any(op, {"aten.pow."}) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
+    const bool wrapping = is_one_of(op, {op_id("aten.add.Tensor"), op_id("aten.add.Scalar"), op_id("aten.sub.Tensor"),
+                                         op_id("aten.sub.Scalar"), op_id("aten.rsub.Tensor"), op_id("aten.rsub.Scalar"),
+                                         op_id("aten.mul.Tensor"), op_id("aten.mul.Scalar"), op_id("aten.neg.default"),
+                                         // MatMul accumulates and stores saturated alike
+                                         op_id("aten.mm.default"), op_id("aten.bmm.default"), op_id("aten.matmul.default"),
+                                         op_id("aten.addmm.default"), op_id("aten.baddbmm.default"),
+                                         op_id("aten.addbmm.default"), op_id("aten.mv.default"),
+                                         op_id("aten.addmv.default"), op_id("aten.dot.default"),
+                                         op_id("aten.linear.default")});
+    if (op_family("aten.pow").contains(op) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
         const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
         if (!dtype_is_floating(dtype) && dtype != DType::Bool) return &fact("IntegerPowerComputedInFloat");
     }
-    if (wrapping.count(op) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
+    if (wrapping && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
         const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
         if (dtype == DType::UInt8 || dtype == DType::Int8) return &fact("ByteArithmeticSaturates");
     }
-    if (op == "aten.log1p.default" && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
+    if (op == op_id("aten.log1p.default") && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
         dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
         return &fact("Log1pCancelsNearZero");
     }
-    static const std::set<std::string> casts = {"aten._to_copy.default", "aten.to.dtype", "aten.to.dtype_layout",
-                                                "aten.to.other", "aten.type_as.default",
-                                                "prims.convert_element_type.default"};
-    if (casts.count(op) && node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor && !node.outputs.empty() &&
+    const bool cast = is_one_of(op, {op_id("aten._to_copy.default"), op_id("aten.to.dtype"), op_id("aten.to.dtype_layout"),
+                                     op_id("aten.to.other"), op_id("aten.type_as.default"),
+                                     op_id("prims.convert_element_type.default")});
+    if (cast && node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor && !node.outputs.empty() &&
         node.outputs[0].kind == ArgKind::Tensor && graph.value(node.outputs[0].name).meta.dtype == DType::Int64 &&
         dtype_is_floating(graph.value(node.arg(0).name).meta.dtype)) {
         return &fact("FloatToInt64CutTo32Bits");
     }
-    if (op == "aten._safe_softmax.default") return &fact("SafeSoftmaxMaskedRowsNaN");
-    if (op == "aten.gcd.default") return &fact("GcdSignWithZero");
-    if ((op == "aten.div.Tensor_mode" || op == "aten.div.Scalar_mode") && !node.outputs.empty() &&
+    if (op == op_id("aten._safe_softmax.default")) return &fact("SafeSoftmaxMaskedRowsNaN");
+    if (op == op_id("aten.gcd.default")) return &fact("GcdSignWithZero");
+    if (is_one_of(op, {op_id("aten.div.Tensor_mode"), op_id("aten.div.Scalar_mode")}) && !node.outputs.empty() &&
         node.outputs[0].kind == ArgKind::Tensor && dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
         const auto* mode = node.find_input("rounding_mode");
         if (mode && mode->arg.kind == ArgKind::String && mode->arg.string_value == "trunc") {
             return &fact("TruncDivisionLosesSignOfZero");
         }
     }
-    if (starts_with_any(op, {"aten.upsample_nearest1d.", "aten.upsample_nearest2d.", "aten.upsample_nearest3d."}) &&
+    if (in_any_family(op, {op_family("aten.upsample_nearest1d"), op_family("aten.upsample_nearest2d"),
+                           op_family("aten.upsample_nearest3d")}) &&
         node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor && !node.outputs.empty() &&
         node.outputs[0].kind == ArgKind::Tensor) {
         // Enlarging by whole or exactly representable ratios floors alike; a shrinking dim (or
@@ -837,22 +892,21 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         }
         if (shrinks_or_unknown) return &fact("NearestDownscaleIndexRoundsDown");
     }
-    if (starts_with_any(op, {"aten.upsample_linear1d.", "aten.upsample_bilinear2d.", "aten.upsample_bicubic2d.",
-                             "aten.upsample_trilinear3d."}) &&
+    if (linear_or_cubic_upsample(op, /*antialiased_too=*/false) &&
         node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor && !node.outputs.empty() &&
         node.outputs[0].kind == ArgKind::Tensor && !linear_interpolate_coordinates_agree(node, graph)) {
         return &fact("LinearInterpolateCoordinateRounded");
     }
-    if ((op == "aten.fmod.Tensor" || op == "aten.fmod.Scalar") && !node.outputs.empty() &&
+    if (is_one_of(op, {op_id("aten.fmod.Tensor"), op_id("aten.fmod.Scalar")}) && !node.outputs.empty() &&
         node.outputs[0].kind == ArgKind::Tensor && dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
         return &fact("FmodOfConstantDrifts");
     }
     // Integer operands hold no -0.0 (and IntegerResultDtypeKept routes them).
-    if (op == "aten.atan2.default" && node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor &&
+    if (op == op_id("aten.atan2.default") && node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor &&
         dtype_is_floating(graph.value(node.arg(0).name).meta.dtype)) {
         return &fact("Atan2OfNegativeZero");
     }
-    if (op == "aten.convolution.default" && node.arg(0).kind == ArgKind::Tensor) {
+    if (op == op_id("aten.convolution.default") && node.arg(0).kind == ArgKind::Tensor) {
         const auto* transposed = node.find_input("transposed");
         const bool is_transposed = transposed && transposed->arg.kind == ArgKind::Bool && transposed->arg.bool_value;
         const auto& input = graph.value(node.arg(0).name).meta;
@@ -867,14 +921,15 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         }
     }
     if (node.arity() == 0) return nullptr;  // the rest read arguments: resolved nodes only
+    if (expand_into_concat_and_more(node, graph)) return &fact("BroadcastConcatAlongChannelsWrong");
     if (unit_kernel_strided_and_padded(node, graph)) return &fact("UnitConvolutionStridedPaddedShape");
     if (interpolate_of_constants_to_size_one(node, graph)) return &fact("InterpolateOfConstantsFoldedAtOrigin");
-    if (op == "aten.elu.default" && reaches_sign_of_zero_reader(node, graph)) return &fact("EluOfNegativeZeroPositive");
+    if (op == op_id("aten.elu.default") && reaches_sign_of_zero_reader(node, graph)) return &fact("EluOfNegativeZeroPositive");
     if (const Fact* f = fault_of_producer(node, graph)) return f;
-    static const std::set<std::string> promoting = {"aten.atan2.default", "aten.cumsum.default", "aten.prod.default",
-                                                    "aten.prod.dim_int", "aten.logsumexp.default"};
+    const bool promoting = is_one_of(op, {op_id("aten.atan2.default"), op_id("aten.cumsum.default"), op_id("aten.prod.default"),
+                                          op_id("aten.prod.dim_int"), op_id("aten.logsumexp.default")});
     const auto* dtype = node.find_input("dtype");
-    if (promoting.count(op) && (!dtype || dtype->arg.kind == ArgKind::None) && !node.outputs.empty() &&
+    if (promoting && (!dtype || dtype->arg.kind == ArgKind::None) && !node.outputs.empty() &&
         node.outputs[0].kind == ArgKind::Tensor) {
         // Every tensor input integral, and the result of another dtype than the first input.
         bool integral = true;
@@ -889,17 +944,17 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
             return &fact("IntegerResultDtypeKept");
         }
     }
-    if (op == "aten.linspace.default" && dtype && dtype->arg.kind == ArgKind::ScalarType &&
+    if (op == op_id("aten.linspace.default") && dtype && dtype->arg.kind == ArgKind::ScalarType &&
         dtype->arg.dtype != DType::Int64 && dtype->arg.dtype != DType::Float32 && dtype->arg.dtype != DType::Float64) {
         return &fact("LinspaceDtypeIgnored");
     }
-    static const std::set<std::string> avg_pools = {"aten.avg_pool1d.default", "aten.avg_pool2d.default",
-                                                    "aten.avg_pool3d.default"};
-    if (avg_pools.count(op) && node.arg(0).kind == ArgKind::Tensor &&
+    const bool avg_pool = is_one_of(op, {op_id("aten.avg_pool1d.default"), op_id("aten.avg_pool2d.default"),
+                                         op_id("aten.avg_pool3d.default")});
+    if (avg_pool && node.arg(0).kind == ArgKind::Tensor &&
         !dtype_is_floating(graph.value(node.arg(0).name).meta.dtype)) {
         return &fact("IntegerAvgPoolRounds");
     }
-    if (avg_pools.count(op)) {
+    if (avg_pool) {
         const auto* ceil_mode = node.find_input("ceil_mode");
         const auto* include_pad = node.find_input("count_include_pad");
         const auto* padding = node.find_input("padding");
@@ -912,18 +967,19 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         }
         if (ceil && counts_pad && padded) return &fact("AvgPoolCeilPaddedDivisor");
     }
-    if (op == "aten.nonzero.default" && node.arg(0).kind == ArgKind::Tensor && rank_of(graph, node.arg(0)) == 0) {
+    if (op == op_id("aten.nonzero.default") && node.arg(0).kind == ArgKind::Tensor && rank_of(graph, node.arg(0)) == 0) {
         return &fact("NonzeroOfZeroDimHasAColumn");
     }
-    if (op == "aten._cdist_forward.default" && number_of(node.arg(2), 2.0) != 2.0) return &fact("CdistOnlyEuclidean");
-    if (op == "aten.instance_norm.default") {
+    if (op == op_id("aten._cdist_forward.default") && number_of(node.arg(2), 2.0) != 2.0) return &fact("CdistOnlyEuclidean");
+    if (op == op_id("aten.instance_norm.default")) {
         // instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, ...)
         const bool running_stats = node.arg(3).kind == ArgKind::Tensor || node.arg(4).kind == ArgKind::Tensor;
         const bool input_stats = node.arg(5).kind != ArgKind::Bool || node.arg(5).bool_value;
         if (running_stats && input_stats) return &fact("InstanceNormRunningStatsUsed");
     }
-    for (const char* shift : {"aten.bitwise_left_shift.", "aten.bitwise_right_shift.", "aten.__lshift__.", "aten.__rshift__."}) {
-        if (op.rfind(shift, 0) == 0) return &fact("ShiftCountWraps");
+    if (in_any_family(op, {op_family("aten.bitwise_left_shift"), op_family("aten.bitwise_right_shift"),
+                           op_family("aten.__lshift__"), op_family("aten.__rshift__")})) {
+        return &fact("ShiftCountWraps");
     }
     return nullptr;
 }

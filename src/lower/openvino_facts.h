@@ -68,7 +68,7 @@ inline bool int64_passes_exactly(int64_t value) { return value >= kExactInt64Min
 // IntegerDivisionTruncates: integer division that PyTorch rounds toward -inf (floor_divide,
 // div with rounding_mode, remainder, fmod) came back truncated toward zero (-9 // 4 gave -2).
 // True when `target` is such an op on integer operands (`result_dtype` is its result's).
-bool rounds_integer_division_wrong(const std::string& target, DType result_dtype);
+bool rounds_integer_division_wrong(graph::OpId op, DType result_dtype);
 
 // IntegerDivisionOfNonNegativeExact: those same ops come back exact when the dividend lies in
 // [0, kExactDivisionMax] and the divisor in [1, kExactDivisionMax] (floor and truncation agree,

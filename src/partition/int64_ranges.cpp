@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <limits>
-#include <set>
 #include <vector>
 
 #include "lower/openvino_facts.h"
@@ -36,22 +36,26 @@ WideRange hull(std::initializer_list<Wide> values) {
 
 // Ops whose int64 result holds only values of their first tensor argument (or of every tensor in
 // its first list argument): views, copies, picks and joins.
-const std::set<std::string>& moving_ops() {
-    static const std::set<std::string> ops = {
-        "aten.view.default", "aten._unsafe_view.default", "aten.reshape.default", "aten.permute.default",
-        "aten.transpose.int", "aten.t.default", "aten.expand.default", "aten.unsqueeze.default",
-        "aten.squeeze.dim", "aten.squeeze.dims", "aten.squeeze.default", "aten.flatten.using_ints",
-        "aten.slice.Tensor", "aten.select.int", "aten.index_select.default", "aten.gather.default",
-        "aten.index.Tensor", "aten.clone.default", "aten.alias.default", "aten.contiguous.default",
-        "aten.cat.default", "aten.stack.default", "aten.repeat.default", "aten.flip.default",
-        "aten.roll.default", "aten.unbind.int", "aten.split.Tensor", "aten.split_with_sizes.default",
-        "aten.chunk.default", "aten.narrow.default", "aten.diagonal.default", "aten.tile.default",
-        "aten._to_copy.default", "aten.to.dtype", "aten.view_copy.default", "aten.permute_copy.default",
-        "aten.expand_copy.default", "aten.unsqueeze_copy.default", "aten.slice_copy.Tensor",
-        "aten.select_copy.int", "aten.squeeze_copy.dim", "aten.squeeze_copy.dims", "aten.transpose_copy.int",
-        "aten.t_copy.default", "aten.alias_copy.default", "aten.unfold.default", "aten.movedim.int",
-        "aten.flatten.default"};
-    return ops;
+bool moves_values(graph::OpId op) {
+    using graph::op_id;
+    static constexpr graph::OpId kMoving[] = {
+        op_id("aten.view.default"), op_id("aten._unsafe_view.default"), op_id("aten.reshape.default"),
+        op_id("aten.permute.default"), op_id("aten.transpose.int"), op_id("aten.t.default"),
+        op_id("aten.expand.default"), op_id("aten.unsqueeze.default"), op_id("aten.squeeze.dim"),
+        op_id("aten.squeeze.dims"), op_id("aten.squeeze.default"), op_id("aten.flatten.using_ints"),
+        op_id("aten.slice.Tensor"), op_id("aten.select.int"), op_id("aten.index_select.default"),
+        op_id("aten.gather.default"), op_id("aten.index.Tensor"), op_id("aten.clone.default"),
+        op_id("aten.alias.default"), op_id("aten.contiguous.default"), op_id("aten.cat.default"),
+        op_id("aten.stack.default"), op_id("aten.repeat.default"), op_id("aten.flip.default"),
+        op_id("aten.roll.default"), op_id("aten.unbind.int"), op_id("aten.split.Tensor"),
+        op_id("aten.split_with_sizes.default"), op_id("aten.chunk.default"), op_id("aten.narrow.default"),
+        op_id("aten.diagonal.default"), op_id("aten.tile.default"), op_id("aten._to_copy.default"),
+        op_id("aten.to.dtype"), op_id("aten.view_copy.default"), op_id("aten.permute_copy.default"),
+        op_id("aten.expand_copy.default"), op_id("aten.unsqueeze_copy.default"), op_id("aten.slice_copy.Tensor"),
+        op_id("aten.select_copy.int"), op_id("aten.squeeze_copy.dim"), op_id("aten.squeeze_copy.dims"),
+        op_id("aten.transpose_copy.int"), op_id("aten.t_copy.default"), op_id("aten.alias_copy.default"),
+        op_id("aten.unfold.default"), op_id("aten.movedim.int")};
+    return std::find(std::begin(kMoving), std::end(kMoving), op) != std::end(kMoving);
 }
 
 std::optional<Wide> int_of(const Argument& arg) {
@@ -123,10 +127,12 @@ void Int64Ranges::follow(const graph::Node& node) {
         };
         for (const auto& out : node.outputs) set(out);
     };
-    const std::string& op = node.target;
+    using graph::op_family;
+    using graph::op_id;
+    const graph::OpId op = node.op;
     const Argument& first = node.arg(0);
 
-    if (moving_ops().count(op)) {
+    if (moves_values(op)) {
         // The values moved are those of the first tensor (or of each tensor of the first list).
         if (first.kind == ArgKind::Tensor) return set_outputs(bound(first));
         if (first.items.empty()) return;
@@ -138,105 +144,131 @@ void Int64Ranges::follow(const graph::Node& node) {
         }
         return set_outputs(all);
     }
-    if (op == "aten.arange.default" || op == "aten.arange.start" || op == "aten.arange.start_step") {
-        // arange(end) / arange(start, end) / arange(start, end, step): integer arguments, or
-        // symbolic ones within the range torch.export guarantees (arange(x.size(1))).
-        std::optional<WideRange> start = WideRange{0, 0}, end;
-        std::optional<Wide> step = Wide{1};
-        if (op == "aten.arange.default") {
-            end = integer_range(node.arg(0));
-        } else {
-            start = integer_range(node.arg(0));
-            end = integer_range(node.arg(1));
-            if (op == "aten.arange.start_step") step = int_of(node.arg(2));
+    // Ops that make values from their arguments.
+    switch (op) {
+        case op_id("aten.arange.default"):
+        case op_id("aten.arange.start"):
+        case op_id("aten.arange.start_step"): {
+            // arange(end) / arange(start, end) / arange(start, end, step): integer arguments, or
+            // symbolic ones within the range torch.export guarantees (arange(x.size(1))).
+            std::optional<WideRange> start = WideRange{0, 0}, end;
+            std::optional<Wide> step = Wide{1};
+            if (op == op_id("aten.arange.default")) {
+                end = integer_range(node.arg(0));
+            } else {
+                start = integer_range(node.arg(0));
+                end = integer_range(node.arg(1));
+                if (op == op_id("aten.arange.start_step")) step = int_of(node.arg(2));
+            }
+            if (!start || !end || !step || *step == 0) return;
+            // every value lies between start and end
+            return set_outputs(hull({start->min, start->max, end->min, end->max}));
         }
-        if (!start || !end || !step || *step == 0) return;
-        // every value lies between start and end
-        return set_outputs(hull({start->min, start->max, end->min, end->max}));
+        case op_id("aten.full.default"):
+        case op_id("aten.full_like.default"):
+            if (auto v = int_of(node.arg(1))) set_outputs(WideRange{*v, *v});
+            return;
+        case op_id("aten.scalar_tensor.default"):
+            if (auto v = int_of(node.arg(0))) set_outputs(WideRange{*v, *v});
+            return;
+        case op_id("aten.zeros.default"):
+        case op_id("aten.zeros_like.default"): return set_outputs(WideRange{0, 0});
+        case op_id("aten.ones.default"):
+        case op_id("aten.ones_like.default"): return set_outputs(WideRange{1, 1});
+        case op_id("aten.copy.default"):
+            // copy(self, src) has self's shape and dtype and src's values (a KV cache's length
+            // counter set from cache_position each call).
+            if (node.arity() >= 2) set_outputs(bound(node.arg(1)));
+            return;
+        default: break;
     }
-    if (op == "aten.full.default" || op == "aten.scalar_tensor.default" || op == "aten.full_like.default") {
-        const Argument& fill = op == "aten.scalar_tensor.default" ? node.arg(0) : node.arg(1);
-        if (auto v = int_of(fill)) return set_outputs(WideRange{*v, *v});
-        return;
-    }
-    if (op == "aten.zeros.default" || op == "aten.zeros_like.default") return set_outputs(WideRange{0, 0});
-    if (op == "aten.ones.default" || op == "aten.ones_like.default") return set_outputs(WideRange{1, 1});
-    // copy(self, src) has self's shape and dtype and src's values (a KV cache's length counter
-    // set from cache_position each call).
-    if (op == "aten.copy.default") {
-        if (node.arity() >= 2) set_outputs(bound(node.arg(1)));
-        return;
-    }
-    if (node.arity() < 1) return;
     auto a = bound(first);
     if (!a) return;
-    if (op == "aten.neg.default") return set_outputs(WideRange{-a->max, -a->min});
-    if (op == "aten.abs.default") {
-        const Wide high = std::max(-a->min, a->max);
-        return set_outputs(WideRange{a->min >= 0 ? a->min : (a->max <= 0 ? -a->max : 0), high});
-    }
-    if (op == "aten.sum.default" || op == "aten.sum.dim_IntList" || op == "aten.cumsum.default") {
-        // At most every element of the input is added: count * the largest magnitude.
-        const auto* value = graph_.find_value(first.name);
-        if (!value || !value->meta.all_static()) return;
-        Wide count = 1;
-        for (auto s : value->meta.static_sizes()) count *= s;
-        if (count > (Wide{1} << 40)) return;
-        return set_outputs(WideRange{count * std::min<Wide>(a->min, 0), count * std::max<Wide>(a->max, 0)});
+    // Ops of one operand.
+    switch (op) {
+        case op_id("aten.neg.default"): return set_outputs(WideRange{-a->max, -a->min});
+        case op_id("aten.abs.default"): {
+            const Wide high = std::max(-a->min, a->max);
+            return set_outputs(WideRange{a->min >= 0 ? a->min : (a->max <= 0 ? -a->max : 0), high});
+        }
+        case op_id("aten.sum.default"):
+        case op_id("aten.sum.dim_IntList"):
+        case op_id("aten.cumsum.default"): {
+            // At most every element of the input is added: count * the largest magnitude.
+            const auto* value = graph_.find_value(first.name);
+            if (!value || !value->meta.all_static()) return;
+            Wide count = 1;
+            for (auto s : value->meta.static_sizes()) count *= s;
+            if (count > (Wide{1} << 40)) return;
+            return set_outputs(WideRange{count * std::min<Wide>(a->min, 0), count * std::max<Wide>(a->max, 0)});
+        }
+        default: break;
     }
     if (node.arity() < 2) return;
     auto b = bound(node.arg(1));
     if (!b) return;
-    if (op == "aten.add.Tensor" || op == "aten.add.Scalar" || op == "aten.sub.Tensor" || op == "aten.sub.Scalar" ||
-        op == "aten.rsub.Scalar" || op == "aten.rsub.Tensor") {
-        Wide alpha = 1;
-        if (const auto* given = node.find_input("alpha")) {
-            auto v = int_of(given->arg);
-            if (given->arg.kind != ArgKind::None && !v) return;
-            if (v) alpha = *v;
+    // Ops of two operands (and where's three).
+    switch (op) {
+        case op_id("aten.add.Tensor"):
+        case op_id("aten.add.Scalar"):
+        case op_id("aten.sub.Tensor"):
+        case op_id("aten.sub.Scalar"):
+        case op_id("aten.rsub.Scalar"):
+        case op_id("aten.rsub.Tensor"): {
+            Wide alpha = 1;
+            if (const auto* given = node.find_input("alpha")) {
+                auto v = int_of(given->arg);
+                if (given->arg.kind != ArgKind::None && !v) return;
+                if (v) alpha = *v;
+            }
+            if (alpha < -(Wide{1} << 32) || alpha > (Wide{1} << 32)) return;
+            // self + alpha * other, self - alpha * other, other - alpha * self (rsub): the product
+            // is an intermediate OpenVINO computes too, so it must fit in 32 bits by itself.
+            const bool reversed = op_family("aten.rsub").contains(op);
+            const WideRange& scaled_operand = reversed ? *a : *b;
+            const WideRange& other = reversed ? *b : *a;
+            const WideRange scaled = hull({alpha * scaled_operand.min, alpha * scaled_operand.max});
+            if (!narrow(scaled) || !lower::openvino_facts::int64_passes_exactly(static_cast<int64_t>(scaled.min)) ||
+                !lower::openvino_facts::int64_passes_exactly(static_cast<int64_t>(scaled.max))) {
+                return;
+            }
+            if (reversed || op_family("aten.sub").contains(op)) {
+                return set_outputs(WideRange{other.min - scaled.max, other.max - scaled.min});
+            }
+            return set_outputs(WideRange{other.min + scaled.min, other.max + scaled.max});
         }
-        if (alpha < -(Wide{1} << 32) || alpha > (Wide{1} << 32)) return;
-        // self + alpha * other, self - alpha * other, other - alpha * self (rsub): the product is
-        // an intermediate OpenVINO computes too, so it must fit in 32 bits by itself.
-        const bool reversed = op.rfind("aten.rsub.", 0) == 0;
-        const WideRange& scaled_operand = reversed ? *a : *b;
-        const WideRange& other = reversed ? *b : *a;
-        const WideRange scaled = hull({alpha * scaled_operand.min, alpha * scaled_operand.max});
-        if (!narrow(scaled) || !lower::openvino_facts::int64_passes_exactly(static_cast<int64_t>(scaled.min)) ||
-            !lower::openvino_facts::int64_passes_exactly(static_cast<int64_t>(scaled.max))) {
-            return;
+        case op_id("aten.mul.Tensor"):
+        case op_id("aten.mul.Scalar"):
+            return set_outputs(hull({a->min * b->min, a->min * b->max, a->max * b->min, a->max * b->max}));
+        case op_id("aten.maximum.default"):
+            return set_outputs(WideRange{std::max(a->min, b->min), std::max(a->max, b->max)});
+        case op_id("aten.minimum.default"):
+            return set_outputs(WideRange{std::min(a->min, b->min), std::min(a->max, b->max)});
+        case op_id("aten.where.self"): {
+            if (node.arity() < 3) return;
+            auto c = bound(node.arg(2));
+            if (!c) return;
+            // arg 0 is the condition; the values come from args 1 and 2.
+            return set_outputs(WideRange{std::min(b->min, c->min), std::max(b->max, c->max)});
         }
-        if (reversed || op.rfind("aten.sub.", 0) == 0) {
-            return set_outputs(WideRange{other.min - scaled.max, other.max - scaled.min});
+        case op_id("aten.clamp.default"): {
+            if (node.arity() < 3) return;
+            auto lo = int_of(node.arg(1));
+            auto hi = int_of(node.arg(2));
+            if (!lo || !hi || *lo > *hi) return;
+            return set_outputs(WideRange{std::clamp(a->min, *lo, *hi), std::clamp(a->max, *lo, *hi)});
         }
-        return set_outputs(WideRange{other.min + scaled.min, other.max + scaled.max});
-    }
-    if (op == "aten.mul.Tensor" || op == "aten.mul.Scalar") {
-        return set_outputs(hull({a->min * b->min, a->min * b->max, a->max * b->min, a->max * b->max}));
+        default: break;
     }
     if (lower::openvino_facts::rounds_integer_division_wrong(op, DType::Int64)) {
         // Only a non-negative dividend over a positive divisor, where floor and truncation agree:
         // a quotient within [a.min / b.max, a.max / b.min], a remainder within [0, b.max - 1] and
         // never above the dividend. (div with rounding_mode None gives floats: no int64 output.)
         if (a->min < 0 || b->min < 1) return;
-        if (op.find("remainder") != std::string::npos || op.find("fmod") != std::string::npos) {
+        if (op_family("aten.remainder").contains(op) || op_family("aten.fmod").contains(op)) {
             return set_outputs(WideRange{0, std::min(a->max, b->max - 1)});
         }
         return set_outputs(WideRange{a->min / b->max, a->max / b->min});
-    }
-    if (op == "aten.maximum.default") return set_outputs(WideRange{std::max(a->min, b->min), std::max(a->max, b->max)});
-    if (op == "aten.minimum.default") return set_outputs(WideRange{std::min(a->min, b->min), std::min(a->max, b->max)});
-    if (op == "aten.where.self" && node.arity() >= 3) {
-        auto c = bound(node.arg(2));
-        if (!c) return;
-        // arg 0 is the condition; the values come from args 1 and 2.
-        return set_outputs(WideRange{std::min(b->min, c->min), std::max(b->max, c->max)});
-    }
-    if (op == "aten.clamp.default" && node.arity() >= 3) {
-        auto lo = int_of(node.arg(1));
-        auto hi = int_of(node.arg(2));
-        if (!lo || !hi || *lo > *hi) return;
-        return set_outputs(WideRange{std::clamp(a->min, *lo, *hi), std::clamp(a->max, *lo, *hi)});
     }
 }
 
@@ -258,7 +290,7 @@ bool Int64Ranges::fits_in_32_bits(const graph::Node& node) const {
         for (const auto& item : arg.items) check(item);
     };
     // copy's self gives only a shape: its values are never read.
-    const size_t first_read = node.target == "aten.copy.default" ? 1 : 0;
+    const size_t first_read = node.op == graph::op_id("aten.copy.default") ? 1 : 0;
     for (size_t i = first_read; i < node.inputs.size(); ++i) check(node.inputs[i].arg);
     for (const auto& out : node.outputs) check(out);
     return fits;

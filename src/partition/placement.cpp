@@ -48,7 +48,7 @@ void put_on_cpu(Plan& plan, size_t index, std::string reason) {
 // (openvino_facts IntegerDivisionTruncates).
 bool is_integer_division(const graph::Graph& graph, const graph::Node& node) {
     if (node.outputs.empty() || node.outputs[0].kind != ArgKind::Tensor) return false;
-    return lower::openvino_facts::rounds_integer_division_wrong(node.target, graph.value(node.outputs[0].name).meta.dtype);
+    return lower::openvino_facts::rounds_integer_division_wrong(node.op, graph.value(node.outputs[0].name).meta.dtype);
 }
 
 // A non-negative dividend over a positive divisor, both bounded at load within the range
@@ -149,7 +149,7 @@ void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& so
             for (const auto& item : arg.items) check_argument(item);
         };
         for (const auto& input : node.inputs) check_argument(input.arg);
-        if (!kernels::find_kernel(node.target)) continue;
+        if (!kernels::find_kernel(node.op)) continue;
         if (is_integer_division(graph, node) && !(division_exact_on_openvino(graph, ranges, node) && !reads_wide)) {
             put_on_cpu(plan, i, "integer division rounding toward -inf: OpenVINO's CPU plugin truncates negative "
                                 "quotients instead (tests/models/regressions.py, int32_floor_div)");
@@ -180,7 +180,7 @@ void pass3_exact_wide_integers(const graph::Graph& graph, const ValueSources& so
 void pass3b_all_on_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
     if (options.all_on_cpu_reason.empty()) return;
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
-        if (plan.where[i] == Where::OpenVINO && kernels::find_kernel(graph.nodes[i].target)) {
+        if (plan.where[i] == Where::OpenVINO && kernels::find_kernel(graph.nodes[i].op)) {
             put_on_cpu(plan, i, options.all_on_cpu_reason);
         }
     }
@@ -195,7 +195,7 @@ void pass4_kernels_exist(const graph::Graph& graph, const PlacementOptions& opti
         const std::string line = std::string(refused.empty() && missing.empty() ? " " : "; ") + node.source_name() + " (" + node.source_target() + "): " + plan.reason[i];
         if (options.strict) {
             refused += line;
-        } else if (!kernels::find_kernel(node.target)) {
+        } else if (!kernels::find_kernel(node.op)) {
             missing += line + ", and pt2ov has no CPU kernel for " + node.target;
         }
     }
@@ -304,7 +304,7 @@ void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions&
                 const auto* value = graph.find_value(name);
                 shapes_only &= value && value->kind != graph::ValueKind::Tensor;
             });
-            all_have_kernels &= kernels::find_kernel(node.target) != nullptr;
+            all_have_kernels &= kernels::find_kernel(node.op) != nullptr;
             const int64_t touched = touched_elements(graph, node);
             elements = touched < 0 || elements < 0 ? -1 : elements + touched;
         }

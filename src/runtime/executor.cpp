@@ -68,11 +68,13 @@ bool device_compiles_anything(const std::string& device) {
     }
 }
 
-ov::element::Type precision_hint(const std::string& precision) {
-    if (precision == "f32") return ov::element::f32;
-    if (precision == "f16") return ov::element::f16;
-    if (precision == "bf16") return ov::element::bf16;
-    throw InputError("unknown precision '" + precision + "'; use f32, f16 or bf16");
+ov::element::Type precision_hint(compile::PrecisionHint precision) {
+    switch (precision) {
+        case compile::PrecisionHint::F16: return ov::element::f16;
+        case compile::PrecisionHint::BF16: return ov::element::bf16;
+        case compile::PrecisionHint::F32: break;
+    }
+    return ov::element::f32;
 }
 
 StridedTensor view_of(const Tensor& tensor) {
@@ -180,7 +182,7 @@ int slot_of(const graph::Graph& graph, const std::string& name) {
 
 }  // namespace
 
-Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned, const LoadOptions& options,
+Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned, const compile::Settings& settings,
                    const std::function<void(size_t)>& before_compile)
     : prepared_(prepared) {
     const auto& graph = prepared.graph;
@@ -256,27 +258,23 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
     }
 
     const auto start = Clock::now();
-    ov::AnyMap config{ov::hint::inference_precision(precision_hint(options.precision))};
+    const LoadOptions& options = settings.given;
+    ov::AnyMap config{ov::hint::inference_precision(precision_hint(settings.precision))};
     if (!options.cache_dir.empty()) config.emplace(ov::cache_dir(options.cache_dir));
     // openvino_facts DynamicQuantizationOfActivations: the CPU plugin would quantize the
     // activations of a matmul with compressed (integer) weights to int8 on the fly, under the
     // f32 hint too; off, the product is computed in the hint's precision.
-    if (options.device == "CPU") config.emplace(lower::openvino_facts::kNoDynamicQuantization, uint64_t{0});
-    if (options.num_threads < 0) throw InputError("the number of threads must be 0 (OpenVINO's default) or more");
+    if (settings.cpu_device) config.emplace(lower::openvino_facts::kNoDynamicQuantization, uint64_t{0});
     if (options.num_threads > 0) config.emplace(ov::inference_num_threads(options.num_threads));
-    if (options.performance_hint == "latency") {
-        config.emplace(ov::hint::performance_mode(ov::hint::PerformanceMode::LATENCY));
-    } else if (options.performance_hint == "throughput") {
-        config.emplace(ov::hint::performance_mode(ov::hint::PerformanceMode::THROUGHPUT));
-    } else {
-        throw InputError("unknown performance hint '" + options.performance_hint + "'; use latency or throughput");
-    }
+    const bool latency = settings.performance == compile::PerformanceHint::Latency;
+    config.emplace(ov::hint::performance_mode(latency ? ov::hint::PerformanceMode::LATENCY
+                                                      : ov::hint::PerformanceMode::THROUGHPUT));
     // openvino_facts ArenaPerCompiledModel: each compiled model would infer in an arena of its
     // own, and a call that goes through several of them, call after call, grows RSS. Under the
     // latency hint (one stream a model) every step infers in the calling thread's arena instead,
     // which run() makes one per call context. The throughput hint keeps OpenVINO's streams.
 #ifdef PT2OV_WITH_TBB
-    const bool in_callers_arena = options.performance_hint == "latency" && options.device == "CPU";
+    const bool in_callers_arena = latency && settings.cpu_device;
     if (in_callers_arena) config.emplace(lower::openvino_facts::kInferInCallersArena, true);
 #else
     const bool in_callers_arena = false;
@@ -322,7 +320,7 @@ void Executor::build_cpu_step(const partition::Step& step, Step& built) {
     const auto& graph = prepared_.graph;
     for (int index : step.nodes) {
         const auto& node = graph.nodes[index];
-        CpuNode cpu{&node, kernels::find_kernel(node.target), {}};
+        CpuNode cpu{&node, kernels::find_kernel(node.op), {}};
         if (!cpu.kernel) throw InternalError("no kernel for " + node.target);
         for (const auto& out : node.outputs) {
             if (out.kind == graph::Argument::Kind::List) {
@@ -505,13 +503,12 @@ void Executor::run_cpu_step(size_t step_index, Values& values, OutputGuard::Symb
     for (size_t position = 0; position < step.cpu_nodes.size(); ++position) {
         const auto& cpu = step.cpu_nodes[position];
         const auto& node = *cpu.node;
-        kernels::KernelCall call(node, graph, [&](const graph::Argument& arg) -> const RuntimeValue& {
-            return lookup(values, arg.slot);
-        });
+        const auto resolve = [&](const graph::Argument& arg) -> const RuntimeValue& { return lookup(values, arg.slot); };
+        const kernels::KernelCall call(node, graph, resolve);
         // Kernels name the node in their own errors (KernelCall::fail); others get it here.
         auto results = with_context(prepared_.where, [&] {
             try {
-                return (*cpu.kernel)(call);
+                return cpu.kernel(call);
             } catch (const InternalError&) {
                 throw;  // a bug of ours stays one, whatever node it met
             } catch (const Error& e) {

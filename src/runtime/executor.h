@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "compile/method.h"
+#include "compile/settings.h"
 #include "kernels/registry.h"
 #include "kernels/tensor.h"
 #include "openvino/runtime/compiled_model.hpp"
@@ -54,10 +55,10 @@ public:
 
 class Executor {
 public:
-    // Compiles every OpenVINO step of `planned` for the device in `options`. `before_compile`,
+    // Compiles every OpenVINO step of `planned` for the device in `settings`. `before_compile`,
     // when set, is told each OpenVINO step's index before OpenVINO compiles it (the verifying
     // process records it, so a crash while compiling names its step).
-    Executor(const PreparedMethod& prepared, const PlannedMethod& planned, const LoadOptions& options,
+    Executor(const PreparedMethod& prepared, const PlannedMethod& planned, const compile::Settings& settings,
              const std::function<void(size_t)>& before_compile = {});
 
     // For --verify (runtime/verify.h): a call's whole table of values, by slot (constants are
@@ -95,7 +96,7 @@ private:
 
     struct CpuNode {
         const graph::Node* node = nullptr;
-        const kernels::Kernel* kernel = nullptr;
+        kernels::Kernel kernel = nullptr;
         std::vector<int> output_slots;  // the node's outputs flattened (list items in order); -1 for None
     };
 

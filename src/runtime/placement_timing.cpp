@@ -161,13 +161,13 @@ std::pair<double, double> time_both(Executor& first, Executor& second, const std
 
 std::optional<PlacementReport::Measurement> time_placements(const std::string& path, const PreparedMethod& prepared,
                                                             Executor& rules, const compile::PlanTrials::CpuPlan& cpu_plan,
-                                                            const LoadOptions& options, std::unique_ptr<Executor>& cpu_executor) {
-    const std::string cache = cache_file(path, options, "placement");
+                                                            const compile::Settings& settings, std::unique_ptr<Executor>& cpu_executor) {
+    const std::string cache = cache_file(path, settings.given, "placement");
     auto cached = cache.empty() ? std::nullopt : read_cache(cache);
     if (cached && cached->chosen != "cpu") return cached;
     const PlannedMethod* cpu_planned = cpu_plan();
     if (!cpu_planned) return std::nullopt;
-    cpu_executor = std::make_unique<Executor>(prepared, *cpu_planned, options);
+    cpu_executor = std::make_unique<Executor>(prepared, *cpu_planned, settings);
     if (cached) return cached;
     PlacementReport::Measurement measurement;
     std::tie(measurement.openvino_us, measurement.cpu_us) = time_both(rules, *cpu_executor, zero_inputs(prepared), measurement.calls);

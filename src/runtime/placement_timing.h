@@ -35,6 +35,6 @@ std::string cache_file(const std::string& path, const LoadOptions& options, std:
 // when there is no all-CPU plan to time.
 std::optional<PlacementReport::Measurement> time_placements(const std::string& path, const PreparedMethod& prepared,
                                                             Executor& rules, const compile::PlanTrials::CpuPlan& cpu_plan,
-                                                            const LoadOptions& options, std::unique_ptr<Executor>& cpu_executor);
+                                                            const compile::Settings& settings, std::unique_ptr<Executor>& cpu_executor);
 
 }  // namespace pt2ov::runtime

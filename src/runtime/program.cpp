@@ -52,23 +52,23 @@ namespace {
 // impl's executor (a step OpenVINO converted but its plugin cannot compile, or whose compiled
 // result contradicts the program's metadata, is the planner's to move); timing compiles the
 // all-CPU plan beside it. `compile_only_to_time`: inspect, which compiles only what it times.
-void settle_into(Program::Impl& impl, const std::string& path, const LoadOptions& options,
+void settle_into(Program::Impl& impl, const std::string& path, const compile::Settings& settings,
                  const runtime::VerifyOutcome& verified, bool compile_only_to_time) {
     std::unique_ptr<runtime::Executor> cpu_executor;
     compile::PlanTrials trials;
     trials.compile_only_to_time = compile_only_to_time;
     trials.compile = [&](const compile::PlannedMethod& planned) -> std::optional<compile::CompileRefusal> {
         try {
-            impl.executor = std::make_unique<runtime::Executor>(impl.prepared, planned, options);
+            impl.executor = std::make_unique<runtime::Executor>(impl.prepared, planned, settings);
             return std::nullopt;
         } catch (const runtime::StepCompileFailure& failure) {
             return compile::CompileRefusal{failure.step_index, failure.nodes, failure.plugin_message, failure.what()};
         }
     };
     trials.time = [&](const compile::PlanTrials::CpuPlan& cpu_plan) {
-        return runtime::time_placements(path, impl.prepared, *impl.executor, cpu_plan, options, cpu_executor);
+        return runtime::time_placements(path, impl.prepared, *impl.executor, cpu_plan, settings, cpu_executor);
     };
-    auto settled = compile::settle(impl.prepared, options, verified.failures, trials);
+    auto settled = compile::settle(impl.prepared, settings, verified.failures, trials);
     impl.planned = std::move(settled.planned);
     if (settled.cpu_plan_chosen) impl.executor = std::move(cpu_executor);
     impl.planned.report.verification = verified.report;
@@ -78,28 +78,30 @@ void settle_into(Program::Impl& impl, const std::string& path, const LoadOptions
 // LoadOptions::verify: each OpenVINO step checked against the CPU kernels in a child process
 // before anything is compiled here (runtime/verify.h).
 runtime::VerifyOutcome verify_if_asked(const std::string& path, const compile::PreparedMethod& prepared,
-                                       const LoadOptions& options) {
-    if (!options.verify) return {};
-    return runtime::verify_plan(path, prepared, options);
+                                       const compile::Settings& settings) {
+    if (!settings.given.verify) return {};
+    return runtime::verify_plan(path, prepared, settings);
 }
 
 }  // namespace
 
 Program Program::load(const std::string& path, const LoadOptions& options) {
     return at_api_boundary(path, [&] {
+        const compile::Settings settings = compile::parse_settings(options);
         auto impl = std::make_unique<Impl>();
-        impl->prepared = compile::prepare(path, options);
-        settle_into(*impl, path, options, verify_if_asked(path, impl->prepared, options), false);
+        impl->prepared = compile::prepare(path, settings);
+        settle_into(*impl, path, settings, verify_if_asked(path, impl->prepared, settings), false);
         return Program(std::move(impl));
     });
 }
 
 PlacementReport Program::inspect(const std::string& path, const LoadOptions& options) {
     return at_api_boundary(path, [&] {
+        const compile::Settings settings = compile::parse_settings(options);
         Impl impl;
-        impl.prepared = compile::prepare(path, options);
+        impl.prepared = compile::prepare(path, settings);
         // What load() would time is compiled and timed, so the report shows load()'s choice.
-        settle_into(impl, path, options, verify_if_asked(path, impl.prepared, options), true);
+        settle_into(impl, path, settings, verify_if_asked(path, impl.prepared, settings), true);
         return std::move(impl.planned.report);
     });
 }
@@ -114,8 +116,9 @@ std::vector<std::string> Program::methods(const std::string& path) {
 std::vector<std::string> Program::write_openvino_models(const std::string& path, const std::string& directory,
                                                         const LoadOptions& options) {
     return at_api_boundary(path, [&] {
-        const auto prepared = compile::prepare(path, options);
-        const auto planned = compile::plan(prepared, options);
+        const compile::Settings settings = compile::parse_settings(options);
+        const auto prepared = compile::prepare(path, settings);
+        const auto planned = compile::plan(prepared, settings);
         std::vector<std::string> written;
         for (const auto& [index, step] : planned.openvino_steps) {
             if (!step.model) continue;

@@ -298,8 +298,9 @@ private:
 };
 
 int run_worker_checks(const Request& request, ResultLog& log) {
-    const compile::PreparedMethod prepared = compile::prepare(request.path, request.options);
-    const compile::PlannedMethod planned = compile::plan(prepared, request.options, {}, {}, request.failures);
+    const compile::Settings settings = compile::parse_settings(request.options);
+    const compile::PreparedMethod prepared = compile::prepare(request.path, settings);
+    const compile::PlannedMethod planned = compile::plan(prepared, settings, {}, {}, request.failures);
     bool any_openvino = false;
     for (const auto& step : planned.plan.steps) any_openvino |= step.where == partition::Where::OpenVINO;
     if (!any_openvino) {
@@ -308,12 +309,12 @@ int run_worker_checks(const Request& request, ResultLog& log) {
     }
     Executor::ValueTable reference;
     try {
-        LoadOptions reference_options = request.options;
-        reference_options.strict = false;  // the reference is the CPU kernels, wherever they exist
+        compile::Settings reference_settings = settings;
+        reference_settings.given.strict = false;  // the reference is the CPU kernels, wherever they exist
         const compile::PlannedMethod reference_plan =
-            compile::plan(prepared, reference_options, {}, "the reference of --verify");
+            compile::plan(prepared, reference_settings, {}, "the reference of --verify");
         log.line("reference");
-        Executor reference_executor(prepared, reference_plan, reference_options);
+        Executor reference_executor(prepared, reference_plan, reference_settings);
         reference = reference_executor.run_capturing(synthetic_inputs(prepared));
     } catch (const Error& e) {
         log.line(std::string("reference-failed\t") + e.what());
@@ -323,11 +324,11 @@ int run_worker_checks(const Request& request, ResultLog& log) {
     // Nodes without a CPU kernel: the reference runs them on OpenVINO (alone in their steps).
     std::set<std::string> without_kernel;
     for (const auto& node : prepared.graph.nodes) {
-        if (!kernels::find_kernel(node.target)) without_kernel.insert(node.name);
+        if (!kernels::find_kernel(node.op)) without_kernel.insert(node.name);
     }
     std::unique_ptr<Executor> executor;
     try {
-        executor = std::make_unique<Executor>(prepared, planned, request.options,
+        executor = std::make_unique<Executor>(prepared, planned, settings,
                                               [&](size_t step) { log.line("compile\t" + std::to_string(step)); });
     } catch (const StepCompileFailure& failure) {
         log.line("failed\t" + std::to_string(failure.step_index) + "\tcould not be compiled by OpenVINO (" +
@@ -336,7 +337,7 @@ int run_worker_checks(const Request& request, ResultLog& log) {
         return 0;
     }
     log.line("compiled");
-    const bool reduced = request.options.precision != "f32";
+    const bool reduced = settings.precision != compile::PrecisionHint::F32;
     for (size_t s = 0; s < planned.plan.steps.size(); ++s) {
         const auto& step = planned.plan.steps[s];
         if (step.where != partition::Where::OpenVINO) continue;
@@ -420,8 +421,9 @@ Round read_round(const fs::path& result) {
 
 }  // namespace
 
-VerifyOutcome verify_plan(const std::string& path, const compile::PreparedMethod& prepared, const LoadOptions& options) {
+VerifyOutcome verify_plan(const std::string& path, const compile::PreparedMethod& prepared, const compile::Settings& settings) {
     const auto start = Clock::now();
+    const LoadOptions& options = settings.given;
     VerifyOutcome outcome;
     outcome.report.verified = true;
     const fs::path cache = cache_file(path, options, "verify");
@@ -503,7 +505,7 @@ VerifyOutcome verify_plan(const std::string& path, const compile::PreparedMethod
         if (found.failing.empty()) break;
         // The plan the worker verified is the one these failures give: the same options, the
         // same failures so far.
-        const compile::PlannedMethod planned = compile::plan(prepared, options, {}, {}, outcome.failures);
+        const compile::PlannedMethod planned = compile::plan(prepared, settings, {}, {}, outcome.failures);
         for (const auto& [step, why] : found.failing) {
             if (step >= planned.plan.steps.size()) continue;
             const std::string reason = "OpenVINO's step " + std::to_string(step + 1) + " " + why;

@@ -29,6 +29,7 @@
 #include <string>
 
 #include "compile/method.h"
+#include "compile/settings.h"
 #include "pt2ov/pt2ov.h"
 
 namespace pt2ov::runtime {
@@ -43,7 +44,7 @@ struct VerifyOutcome {
 
 // Verifies the plan of `prepared` under `options` (options.verify is what asked for it). Throws
 // Error when the worker cannot be started or fails in a way that names no step.
-VerifyOutcome verify_plan(const std::string& path, const compile::PreparedMethod& prepared, const LoadOptions& options);
+VerifyOutcome verify_plan(const std::string& path, const compile::PreparedMethod& prepared, const compile::Settings& settings);
 
 // The worker's main: pt2ov-verify-worker REQUEST RESULT. Returns the process's exit status.
 int verify_worker_main(int argc, char** argv);

@@ -94,19 +94,4 @@ std::string report_json(const std::vector<PlacementReport>& reports) {
     return nlohmann::json{{"methods", methods}}.dump(2);
 }
 
-std::string one_line(const std::string& message) {
-    std::string line;
-    bool space = false;
-    for (char c : message) {
-        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-            space = !line.empty();
-            continue;
-        }
-        if (space) line += ' ';
-        space = false;
-        line += c;
-    }
-    return line;
-}
-
 }  // namespace pt2ov::tools

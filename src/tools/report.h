@@ -10,10 +10,6 @@
 namespace pt2ov::tools {
 
 std::string report_text(const std::vector<PlacementReport>& reports);
-// A message on one line, as the command line and the Python module give errors (OpenVINO's own
-// errors span several lines): runs of whitespace become one space.
-std::string one_line(const std::string& message);
-
 std::string report_json(const std::vector<PlacementReport>& reports);
 
 }  // namespace pt2ov::tools

@@ -5,7 +5,7 @@
 # only these tools read and write zips through it.
 #
 # The tools use the public API (include/pt2ov/) only: their sources may include "pt2ov/...",
-# "tools/..." and the header-only "common/bfloat16.h", and the configure step refuses any other
+# "tools/..." and the header-only "common/bfloat16.h" and "common/text.h", and the configure step refuses any other
 # header of ours.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET GLOBAL libzip)
@@ -15,7 +15,7 @@ function(pt2ov_add_tools_library name root)
     foreach(file IN LISTS sources)
         file(STRINGS "${file}" includes REGEX "^#include \"")
         foreach(line IN LISTS includes)
-            if(NOT line MATCHES "^#include \"(pt2ov/|tools/|common/bfloat16\\.h\")")
+            if(NOT line MATCHES "^#include \"(pt2ov/|tools/|common/bfloat16\\.h\"|common/text\\.h\")")
                 message(FATAL_ERROR "${file}: '${line}': the tools use the public API (include/pt2ov/) only")
             endif()
         endforeach()

@@ -1525,3 +1525,31 @@ register(
         "reader of the sign of zero runs on pt2ov's CPU kernel.",
     )
 )
+
+
+class ExpandIntoChannelConcat(torch.nn.Module):
+    """NNSmith seed 100031, reduced: an expand to rank 4 read by a cat along dim 1 and by a
+    comparison; beside it an expand read by the cat alone, which stays on OpenVINO."""
+
+    def forward(self, x, y):
+        c = torch.minimum(y, x.transpose(0, 1)).clip(-1, 1)
+        e = c.expand(1, 1, 1, 16)
+        alone = (c * 2).expand(1, 1, 1, 16)
+        return torch.cat([e, e], 1), torch.logical_xor(e < c, e < c), torch.cat([alone, alone], 1) + 1
+
+
+def _expand_into_channel_concat_inputs(variant):
+    g = torch.Generator().manual_seed(100031 + variant)
+    return torch.randint(-5, 10, (16, 1), generator=g, dtype=torch.int32), torch.tensor(2 + variant, dtype=torch.int32)
+
+
+register(
+    ModelCase(
+        name="expand_into_channel_concat",
+        make_module=lambda: ExpandIntoChannelConcat().eval(),
+        make_inputs=_expand_into_channel_concat_inputs,
+        notes="OpenVINO 2026.4.1's CPU plugin gave a wrong Concat along dim 1 of a Broadcast to rank 4 that another op "
+        "also reads (values of other elements, exit 0 in a random program; OpenVINO alone too in the form without the "
+        "transpose; openvino_facts BroadcastConcatAlongChannelsWrong); such an expand runs on pt2ov's CPU kernel.",
+    )
+)

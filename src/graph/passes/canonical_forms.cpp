@@ -34,13 +34,12 @@ bool keeps_sizes(const Graph& graph, const Node& node) {
 
 // The copy an identity node becomes: alias for a view op, clone for an op making a new tensor.
 const char* identity_copy(const Graph& graph, const Node& node) {
-    static const std::set<std::string> views = {"aten.expand.default", "aten.squeeze.dims"};
-    static const std::set<std::string> copies = {"aten.expand_copy.default", "aten.repeat.default",
-                                                 "aten.tile.default", "aten.squeeze_copy.dims"};
-    const bool view = views.count(node.target) > 0;
-    if (!view && !copies.count(node.target)) return nullptr;
+    const bool view = is_one_of(node.op, {op_id("aten.expand.default"), op_id("aten.squeeze.dims")});
+    const bool copy = is_one_of(node.op, {op_id("aten.expand_copy.default"), op_id("aten.repeat.default"),
+                                          op_id("aten.tile.default"), op_id("aten.squeeze_copy.dims")});
+    if (!view && !copy) return nullptr;
     if (!keeps_sizes(graph, node)) return nullptr;
-    if (node.target == "aten.repeat.default") {
+    if (node.op == op_id("aten.repeat.default")) {
         // Same sizes and rank: every repeat is 1 and none adds a dim.
         const Argument& repeats = node.arg(1);
         if (repeats.kind != Kind::List || repeats.items.size() != graph.value(node.arg(0).name).meta.rank()) return nullptr;
@@ -49,9 +48,10 @@ const char* identity_copy(const Graph& graph, const Node& node) {
 }
 
 bool spells_default_correction(const Node& node) {
-    static const std::set<std::string> ops = {"aten.var.correction", "aten.var_mean.correction", "aten.std.correction",
-                                              "aten.std_mean.correction"};
-    if (!ops.count(node.target)) return false;
+    if (!is_one_of(node.op, {op_id("aten.var.correction"), op_id("aten.var_mean.correction"), op_id("aten.std.correction"),
+                             op_id("aten.std_mean.correction")})) {
+        return false;
+    }
     const NamedArgument* correction = node.find_input("correction");
     return !correction || correction->arg.kind == Kind::None;
 }
@@ -59,7 +59,7 @@ bool spells_default_correction(const Node& node) {
 // linalg_vector_norm over dim=None (every dim): OpenVINO's converter fails on it, so the dims
 // are spelled out, which is the same norm.
 bool norm_over_every_dim(const Graph& graph, const Node& node) {
-    return node.target == "aten.linalg_vector_norm.default" && node.arity() >= 3 && node.arg(0).kind == Kind::Tensor &&
+    return node.op == op_id("aten.linalg_vector_norm.default") && node.arity() >= 3 && node.arg(0).kind == Kind::Tensor &&
            node.arg(2).kind == Kind::None && graph.value(node.arg(0).name).meta.rank() > 0;
 }
 
@@ -68,7 +68,7 @@ bool norm_over_every_dim(const Graph& graph, const Node& node) {
 // before an index_put (random programs, own seed 53255). Listing only the dims of size 1 is the
 // same squeeze. Returns the dims to keep, or nothing when the node is not such a squeeze.
 std::optional<std::vector<int64_t>> squeezable_dims(const Graph& graph, const Node& node) {
-    if (node.target != "aten.squeeze.dims" || node.arity() < 2 || node.arg(0).kind != Kind::Tensor) return std::nullopt;
+    if (node.op != op_id("aten.squeeze.dims") || node.arity() < 2 || node.arg(0).kind != Kind::Tensor) return std::nullopt;
     const NamedArgument* dims = node.find_input("dim");
     if (!dims || dims->arg.kind != Kind::List) return std::nullopt;
     const TensorMeta& meta = graph.value(node.arg(0).name).meta;

@@ -20,16 +20,13 @@ using Kind = Argument::Kind;
 
 namespace {
 
-constexpr std::string_view kWithEffects = "higher_order.with_effects";
 constexpr std::string_view kCheckErrors = "torch.ops.aten._linalg_check_errors.default";
 
 // The ops whose info output a check may read, each with a check_errors argument.
-const std::set<std::string>& checkable_ops() {
-    static const std::set<std::string> ops = {
-        "aten.linalg_inv_ex.default",          "aten.linalg_cholesky_ex.default",    "aten._linalg_solve_ex.default",
-        "aten.linalg_solve_ex.default",        "aten.linalg_lu_factor_ex.default",   "aten.linalg_ldl_factor_ex.default",
-    };
-    return ops;
+bool is_checkable(OpId op) {
+    return is_one_of(op, {op_id("aten.linalg_inv_ex.default"), op_id("aten.linalg_cholesky_ex.default"),
+                          op_id("aten._linalg_solve_ex.default"), op_id("aten.linalg_solve_ex.default"),
+                          op_id("aten.linalg_lu_factor_ex.default"), op_id("aten.linalg_ldl_factor_ex.default")});
 }
 
 void rename_reads(Argument& arg, const std::string& from, const std::string& to) {
@@ -38,7 +35,7 @@ void rename_reads(Argument& arg, const std::string& from, const std::string& to)
 }
 
 bool is_error_check(const Node& node) {
-    return node.target == kWithEffects && node.inputs.size() >= 3 && node.inputs[1].arg.kind == Kind::Unsupported &&
+    return node.op == op_id("higher_order.with_effects") && node.inputs.size() >= 3 && node.inputs[1].arg.kind == Kind::Unsupported &&
            node.inputs[1].arg.name == kCheckErrors && node.inputs[0].arg.kind == Kind::Tensor &&
            node.inputs[2].arg.kind == Kind::Tensor && !node.outputs.empty() && node.outputs[0].kind == Kind::Tensor;
 }
@@ -48,7 +45,7 @@ bool check_at_producer(Graph& graph, const std::string& info, const std::string&
     const Value* value = graph.find_value(info);
     if (!value || value->producer < 0) return false;
     Node& producer = graph.nodes[static_cast<size_t>(value->producer)];
-    if (!checkable_ops().count(producer.target)) return false;
+    if (!is_checkable(producer.op)) return false;
     std::erase_if(producer.inputs, [](const NamedArgument& a) { return a.name == "check_errors"; });
     Argument yes;
     yes.kind = Kind::Bool;

@@ -21,8 +21,27 @@ const std::vector<Pass>& passes() {
     return table;
 }
 
+namespace {
+
+// Rules and kernels go by a node's op id: a pass that changes a target resolves the node again
+// (resolve_node), or every later decision would be about the op it had.
+void check_op_ids(const Graph& graph, const Pass& pass) {
+    for (const Node& node : graph.nodes) {
+        if (node.op != find_op_id(node.target)) {
+            throw InternalError("pass '" + std::string(pass.name) + "' changed node " + node.name + " to " + node.target +
+                                " without resolving it again (its op id is still " +
+                                std::string(node.op == OpId::Unknown ? "unknown" : op_target(node.op)) + ")");
+        }
+    }
+}
+
+}  // namespace
+
 void prepare_for_lowering(Graph& graph, const std::string& where) {
-    for (const Pass& pass : passes()) pass.run(graph, where);
+    for (const Pass& pass : passes()) {
+        pass.run(graph, where);
+        check_op_ids(graph, pass);
+    }
 }
 
 // The resolved argument at `position`, checked to be the schema's `name` there, so a rewrite

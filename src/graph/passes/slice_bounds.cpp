@@ -46,9 +46,9 @@ bool clamp_bound(Argument& bound, int64_t largest, bool size_is_static) {
 
 void clamp_slice_bounds(Graph& graph, const std::string& where) {
     for (auto& node : graph.nodes) {
-        if (node.target != "aten.slice.Tensor" && node.target != "aten.slice_scatter.default") continue;
+        if (!is_one_of(node.op, {op_id("aten.slice.Tensor"), op_id("aten.slice_scatter.default")})) continue;
         const Argument& self = node.arg(0);
-        const Argument& dim_arg = node.arg(node.target == "aten.slice.Tensor" ? 1 : 2);
+        const Argument& dim_arg = node.arg(node.op == op_id("aten.slice.Tensor") ? 1 : 2);
         if (self.kind != Argument::Kind::Tensor || dim_arg.kind != Argument::Kind::Int) continue;
         const auto& meta = graph.value(self.name).meta;
         const int64_t rank = static_cast<int64_t>(meta.rank());

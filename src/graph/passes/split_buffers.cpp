@@ -78,26 +78,26 @@ std::optional<std::pair<int64_t, std::string>> decomposed_row_write(const Graph&
     const int64_t rows = *meta.sizes[0].value;
     const Node* eq = producer_of(graph, where.arg(0));
     const Node* expand = producer_of(graph, where.arg(1));
-    if (!eq || !expand || eq->target != "aten.eq.Scalar" || eq->arity() < 2 || eq->arg(1).kind != Kind::Int ||
-        expand->target != "aten.expand.default" || expand->arity() < 2) {
+    if (!eq || !expand || eq->op != op_id("aten.eq.Scalar") || eq->arity() < 2 || eq->arg(1).kind != Kind::Int ||
+        expand->op != op_id("aten.expand.default") || expand->arity() < 2) {
         return std::nullopt;
     }
     const Node* view = producer_of(graph, eq->arg(0));
-    if (!view || (view->target != "aten.view.default" && view->target != "aten.reshape.default")) return std::nullopt;
+    if (!view || !is_one_of(view->op, {op_id("aten.view.default"), op_id("aten.reshape.default")})) return std::nullopt;
     const Value& positions = graph.value(view->outputs[0].name);
     if (!positions.meta.all_static() || positions.meta.static_sizes()[0] != rows) return std::nullopt;
     for (size_t d = 1; d < positions.meta.rank(); ++d) {
         if (positions.meta.static_sizes()[d] != 1) return std::nullopt;
     }
     const Node* arange = producer_of(graph, view->arg(0));
-    if (!arange || arange->target != "aten.arange.start_step" || arange->arity() < 3) return std::nullopt;
+    if (!arange || arange->op != op_id("aten.arange.start_step") || arange->arity() < 3) return std::nullopt;
     const Argument &start = arange->arg(0), &end = arange->arg(1), &step = arange->arg(2);
     if (start.kind != Kind::Int || end.kind != Kind::Int || step.kind != Kind::Int || start.int_value != 0 ||
         end.int_value != rows || step.int_value != 1) {
         return std::nullopt;
     }
     const Node* unsqueeze = producer_of(graph, expand->arg(0));
-    if (!unsqueeze || unsqueeze->target != "aten.unsqueeze.default" || unsqueeze->arg(1).kind != Kind::Int ||
+    if (!unsqueeze || unsqueeze->op != op_id("aten.unsqueeze.default") || unsqueeze->arg(1).kind != Kind::Int ||
         unsqueeze->arg(1).int_value != 0 || unsqueeze->arg(0).kind != Kind::Tensor) {
         return std::nullopt;
     }
@@ -139,7 +139,7 @@ std::optional<SplitPlan> plan_split(const Graph& graph, const std::string& input
         for (size_t j = first; j < graph.nodes.size(); ++j) {
             const Node& node = graph.nodes[j];
             if (!node_reads(node, version)) continue;
-            if (node.target == "aten.select.int" && node.arity() == 3 && node.arg(0).kind == Kind::Tensor &&
+            if (node.op == op_id("aten.select.int") && node.arity() == 3 && node.arg(0).kind == Kind::Tensor &&
                 node.arg(0).name == version && node.outputs.size() == 1 && node.outputs[0].kind == Kind::Tensor) {
                 const auto row = constant_row(node, 1, 2, meta.rank(), rows);
                 if (!row) return std::nullopt;
@@ -147,7 +147,7 @@ std::optional<SplitPlan> plan_split(const Graph& graph, const std::string& input
                 plan.dropped.push_back(j);
                 continue;
             }
-            if (node.target == "aten.select_scatter.default" && node.arity() == 4 && node.arg(0).kind == Kind::Tensor &&
+            if (node.op == op_id("aten.select_scatter.default") && node.arity() == 4 && node.arg(0).kind == Kind::Tensor &&
                 node.arg(0).name == version && node.arg(1).kind == Kind::Tensor && node.arg(1).name != version &&
                 !write && node.outputs.size() == 1 && node.outputs[0].kind == Kind::Tensor) {
                 const auto row = constant_row(node, 2, 3, meta.rank(), rows);
@@ -161,7 +161,7 @@ std::optional<SplitPlan> plan_split(const Graph& graph, const std::string& input
                 write_src = node.arg(1).name;
                 continue;
             }
-            if (node.target == "aten.where.self" && node.arity() == 3 && node.arg(2).kind == Kind::Tensor &&
+            if (node.op == op_id("aten.where.self") && node.arity() == 3 && node.arg(2).kind == Kind::Tensor &&
                 node.arg(2).name == version && !node_reads_other_than(node, 2, version) && !write &&
                 node.outputs.size() == 1 && node.outputs[0].kind == Kind::Tensor) {
                 const auto decomposed = decomposed_row_write(graph, node, meta);
@@ -299,10 +299,10 @@ void split_stacked_buffers(Graph& graph, const std::string& where) {
             removed = false;
             for (size_t j = graph.nodes.size(); j-- > 0;) {
                 const Node& node = graph.nodes[j];
-                static const std::set<std::string> mask_ops = {"aten.arange.start_step", "aten.view.default",
-                                                               "aten.reshape.default", "aten.eq.Scalar",
-                                                               "aten.unsqueeze.default", "aten.expand.default"};
-                if (!mask_ops.count(node.target) || node.outputs.size() != 1 || node.outputs[0].kind != Kind::Tensor ||
+                const bool mask_op = is_one_of(node.op, {op_id("aten.arange.start_step"), op_id("aten.view.default"),
+                                                         op_id("aten.reshape.default"), op_id("aten.eq.Scalar"),
+                                                         op_id("aten.unsqueeze.default"), op_id("aten.expand.default")});
+                if (!mask_op || node.outputs.size() != 1 || node.outputs[0].kind != Kind::Tensor ||
                     !plan->made_masks.count(node.outputs[0].name)) {
                     continue;
                 }

@@ -155,7 +155,7 @@ std::map<std::string, Rewrite> training_rewrites() {
         Node& node = g.nodes[i];
         const auto old = node.inputs;
         // to.device(self, device, dtype, ...) has dtype third; to.dtype and to.dtype_layout second.
-        const Argument dtype = schema_arg(node, node.target == "aten.to.device" ? 2 : 1, "dtype");
+        const Argument dtype = schema_arg(node, node.op == op_id("aten.to.device") ? 2 : 1, "dtype");
         set_positional(node, "aten._to_copy.default", {{"self", schema_arg(node, 0, "self")}});
         if (dtype.kind == Kind::ScalarType) node.inputs.push_back({"dtype", dtype, true});
         keep_keywords(node, old, {"memory_format"});

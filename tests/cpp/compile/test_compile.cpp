@@ -25,7 +25,7 @@ bool has_target(const graph::Graph& graph, const std::string& target) {
     return false;
 }
 
-compile::PreparedMethod prepared(const std::string& name) { return compile::prepare(fixture(name), LoadOptions{}); }
+compile::PreparedMethod prepared(const std::string& name) { return compile::prepare(fixture(name), compile::parse_settings({})); }
 
 TEST(CompileRead, ParsesTheMethodAndNamesIt) {
     const auto method = compile::read(fixture("tiny.pt2"), "forward");
@@ -269,8 +269,9 @@ TEST(CompileTakeOutAliases, ResultCountMismatchIsAnError) {
 TEST(CompileReport, StepsReasonsAndConstants) {
     LoadOptions options;
     options.cpu_ops = {"aten.relu"};
-    const auto method = compile::prepare(fixture("basic.pt2"), options);
-    const auto planned = compile::plan(method, options);
+    const auto settings = compile::parse_settings(options);
+    const auto method = compile::prepare(fixture("basic.pt2"), settings);
+    const auto planned = compile::plan(method, settings);
     const auto& report = planned.report;
     EXPECT_EQ(report.method, "forward");
     EXPECT_FALSE(report.openvino_version.empty());
@@ -286,7 +287,7 @@ TEST(CompileReport, StepsReasonsAndConstants) {
     EXPECT_TRUE(relu_on_cpu);
     EXPECT_GE(listed, 5u);
 
-    const auto tiny = compile::plan(prepared("tiny.pt2"), LoadOptions{});
+    const auto tiny = compile::plan(prepared("tiny.pt2"), compile::parse_settings({}));
     ASSERT_EQ(tiny.report.steps.size(), 1u);
     EXPECT_EQ(tiny.report.steps[0].kind, "openvino");
     EXPECT_EQ(tiny.report.constant_count, 1u);

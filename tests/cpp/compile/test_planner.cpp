@@ -39,7 +39,7 @@ LoadOptions untimed() {
 }
 
 TEST(Planner, ARefusedNodeMovesToTheCpuAndThePlanIsMadeAgain) {
-    const auto method = compile::prepare(fixture("tiny.pt2"), LoadOptions{});
+    const auto method = compile::prepare(fixture("tiny.pt2"), compile::parse_settings(LoadOptions{}));
     const int sin = node_index(method, "aten.sin.default");
     std::vector<bool> compiled_with_openvino;
     compile::PlanTrials trials;
@@ -48,7 +48,7 @@ TEST(Planner, ARefusedNodeMovesToTheCpuAndThePlanIsMadeAgain) {
         if (!compiled_with_openvino.back()) return std::nullopt;
         return compile::CompileRefusal{0, {sin}, "the plugin\n  refused   it", "step 1: the plugin refused it"};
     };
-    const auto settled = compile::settle(method, untimed(), {}, trials);
+    const auto settled = compile::settle(method, compile::parse_settings(untimed()), {}, trials);
     EXPECT_EQ(compiled_with_openvino, (std::vector<bool>{true, false}));
     EXPECT_EQ(settled.planned.plan.where.at(static_cast<size_t>(sin)), partition::Where::Cpu);
     EXPECT_NE(reason_of(settled.planned, sin).find("the plugin refused it"), std::string::npos) << reason_of(settled.planned, sin);
@@ -58,13 +58,13 @@ TEST(Planner, ARefusedNodeMovesToTheCpuAndThePlanIsMadeAgain) {
 TEST(Planner, StrictRefusesWhatTheRuntimeCannotCompile) {
     LoadOptions options = untimed();
     options.strict = true;
-    const auto method = compile::prepare(fixture("tiny.pt2"), options);
+    const auto method = compile::prepare(fixture("tiny.pt2"), compile::parse_settings(options));
     compile::PlanTrials trials;
     trials.compile = [&](const compile::PlannedMethod&) -> std::optional<compile::CompileRefusal> {
         return compile::CompileRefusal{0, {}, "refused", "step 1 of tiny.pt2: OpenVINO cannot compile it"};
     };
     try {
-        compile::settle(method, options, {}, trials);
+        compile::settle(method, compile::parse_settings(options), {}, trials);
         FAIL() << "no error";
     } catch (const UnsupportedError& e) {
         EXPECT_STREQ(e.what(), "step 1 of tiny.pt2: OpenVINO cannot compile it");
@@ -72,14 +72,14 @@ TEST(Planner, StrictRefusesWhatTheRuntimeCannotCompile) {
 }
 
 TEST(Planner, ARefusalThatMovesNothingIsAnError) {
-    const auto method = compile::prepare(fixture("tiny.pt2"), untimed());
+    const auto method = compile::prepare(fixture("tiny.pt2"), compile::parse_settings(untimed()));
     int calls = 0;
     compile::PlanTrials trials;
     trials.compile = [&](const compile::PlannedMethod&) -> std::optional<compile::CompileRefusal> {
         ++calls;
         return compile::CompileRefusal{0, {0}, "refused", "cannot compile"};  // the same node again and again
     };
-    EXPECT_THROW(compile::settle(method, untimed(), {}, trials), UnsupportedError);
+    EXPECT_THROW(compile::settle(method, compile::parse_settings(untimed()), {}, trials), UnsupportedError);
     EXPECT_EQ(calls, 2);  // moved once, then nothing more to move
 }
 
@@ -103,9 +103,9 @@ compile::PlanTrials accepting(std::string chosen, bool* cpu_plan_asked) {
 }
 
 TEST(Planner, TimingKeepsTheFasterSide) {
-    const auto method = compile::prepare(fixture("tiny.pt2"), LoadOptions{});
+    const auto method = compile::prepare(fixture("tiny.pt2"), compile::parse_settings(LoadOptions{}));
     bool asked = false;
-    const auto cpu = compile::settle(method, LoadOptions{}, {}, accepting("cpu", &asked));
+    const auto cpu = compile::settle(method, compile::parse_settings(LoadOptions{}), {}, accepting("cpu", &asked));
     EXPECT_TRUE(asked);
     EXPECT_TRUE(cpu.cpu_plan_chosen);
     EXPECT_FALSE(has_openvino_step(cpu.planned));
@@ -113,7 +113,7 @@ TEST(Planner, TimingKeepsTheFasterSide) {
     EXPECT_NE(reason_of(cpu.planned, 0).find("faster on the CPU kernels: 2.0 us per call against 8.0 us"), std::string::npos)
         << reason_of(cpu.planned, 0);
 
-    const auto rules = compile::settle(method, LoadOptions{}, {}, accepting("openvino", &asked));
+    const auto rules = compile::settle(method, compile::parse_settings(LoadOptions{}), {}, accepting("openvino", &asked));
     EXPECT_FALSE(rules.cpu_plan_chosen);
     EXPECT_TRUE(has_openvino_step(rules.planned));
     EXPECT_EQ(rules.planned.report.measurement.chosen, "openvino");
@@ -121,20 +121,20 @@ TEST(Planner, TimingKeepsTheFasterSide) {
 }
 
 TEST(Planner, ASideThatCannotBeTimedLeavesTheRulesPlan) {
-    const auto method = compile::prepare(fixture("tiny.pt2"), LoadOptions{});
+    const auto method = compile::prepare(fixture("tiny.pt2"), compile::parse_settings(LoadOptions{}));
     compile::PlanTrials trials;
     trials.compile = [](const compile::PlannedMethod&) -> std::optional<compile::CompileRefusal> { return std::nullopt; };
     trials.time = [](const compile::PlanTrials::CpuPlan&) -> std::optional<PlacementReport::Measurement> {
         throw Error("an index kernel refuses zero inputs");
     };
-    const auto settled = compile::settle(method, LoadOptions{}, {}, trials);
+    const auto settled = compile::settle(method, compile::parse_settings(LoadOptions{}), {}, trials);
     EXPECT_FALSE(settled.cpu_plan_chosen);
     EXPECT_TRUE(has_openvino_step(settled.planned));
     EXPECT_FALSE(settled.planned.report.measurement.measured);
 }
 
 TEST(Planner, InspectCompilesOnlyWhatItTimes) {
-    const auto method = compile::prepare(fixture("tiny.pt2"), untimed());
+    const auto method = compile::prepare(fixture("tiny.pt2"), compile::parse_settings(untimed()));
     int compiles = 0;
     compile::PlanTrials trials;
     trials.compile_only_to_time = true;
@@ -142,31 +142,31 @@ TEST(Planner, InspectCompilesOnlyWhatItTimes) {
         ++compiles;
         return std::nullopt;
     };
-    const auto settled = compile::settle(method, untimed(), {}, trials);
+    const auto settled = compile::settle(method, compile::parse_settings(untimed()), {}, trials);
     EXPECT_EQ(compiles, 0);
     EXPECT_TRUE(has_openvino_step(settled.planned));
 
     bool asked = false;
     auto timed = accepting("cpu", &asked);
     timed.compile_only_to_time = true;
-    EXPECT_TRUE(compile::settle(method, LoadOptions{}, {}, timed).cpu_plan_chosen);
+    EXPECT_TRUE(compile::settle(method, compile::parse_settings(LoadOptions{}), {}, timed).cpu_plan_chosen);
     EXPECT_TRUE(asked);
 }
 
 TEST(Planner, WorthTimingOnlySmallStaticProgramsOnTheCpuDevice) {
-    const auto method = compile::prepare(fixture("tiny.pt2"), LoadOptions{});
-    const auto planned = compile::plan(method, LoadOptions{});
-    EXPECT_TRUE(compile::worth_timing(method, planned, LoadOptions{}));
-    EXPECT_FALSE(compile::worth_timing(method, planned, untimed()));
+    const auto method = compile::prepare(fixture("tiny.pt2"), compile::parse_settings(LoadOptions{}));
+    const auto planned = compile::plan(method, compile::parse_settings(LoadOptions{}));
+    EXPECT_TRUE(compile::worth_timing(method, planned, compile::parse_settings(LoadOptions{})));
+    EXPECT_FALSE(compile::worth_timing(method, planned, compile::parse_settings(untimed())));
     LoadOptions strict;
     strict.strict = true;
-    EXPECT_FALSE(compile::worth_timing(method, planned, strict));
+    EXPECT_FALSE(compile::worth_timing(method, planned, compile::parse_settings(strict)));
     LoadOptions gpu;
     gpu.device = "GPU";
-    EXPECT_FALSE(compile::worth_timing(method, planned, gpu));
+    EXPECT_FALSE(compile::worth_timing(method, planned, compile::parse_settings(gpu)));
     // basic.pt2 mutates a buffer and has a dynamic batch.
-    const auto basic = compile::prepare(fixture("basic.pt2"), LoadOptions{});
-    EXPECT_FALSE(compile::worth_timing(basic, compile::plan(basic, LoadOptions{}), LoadOptions{}));
+    const auto basic = compile::prepare(fixture("basic.pt2"), compile::parse_settings(LoadOptions{}));
+    EXPECT_FALSE(compile::worth_timing(basic, compile::plan(basic, compile::parse_settings(LoadOptions{})), compile::parse_settings(LoadOptions{})));
     EXPECT_EQ(compile::faster_side(10, 8.9), "cpu");
     EXPECT_EQ(compile::faster_side(10, 9.1), "openvino");  // a near tie keeps the rules' plan
 }

@@ -381,9 +381,10 @@ TEST(SchemaKernelCall, ReadsByPositionAndCatchesAWrongPosition) {
     Graph graph;
     Node node = make_node("add", "aten.add.Tensor", {positional("self", tensor_arg("x")), positional("other", tensor_arg("y"))});
     resolve_node(node, "m");
-    kernels::KernelCall call(node, graph, [](const graph::Argument&) -> const kernels::RuntimeValue& {
+    const auto no_values = [](const graph::Argument&) -> const kernels::RuntimeValue& {
         throw std::runtime_error("no values in this test");
-    });
+    };
+    kernels::KernelCall call(node, graph, no_values);
     EXPECT_EQ(call.arg("other", 1)->name, "y");
     EXPECT_EQ(call.arg("alpha", 2)->int_value, 1);                      // the default
     EXPECT_EQ(call.arg("alpha", kernels::kKeywordOnly)->int_value, 1);  // keyword-only, by name

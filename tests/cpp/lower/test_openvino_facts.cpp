@@ -2701,3 +2701,62 @@ TEST(OpenVINOFacts, FloatToInt64CutTo32Bits) {
         }
     }
 }
+
+// x [1, 16] broadcast to [1, 1, 1, 16], concatenated with itself along dim 1 and also added to x:
+// the Concat came back wrong (NNSmith seed 100031: expand, cat and lt of the expand).
+TEST(OpenVINOFacts, BroadcastConcatAlongChannelsWrong) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 16});
+    auto broadcast = std::make_shared<ov::op::v3::Broadcast>(
+        x, ov::op::v0::Constant::create(ov::element::i64, {4}, std::vector<int64_t>{1, 1, 1, 16}));
+    auto concat = std::make_shared<ov::op::v0::Concat>(ov::OutputVector{broadcast, broadcast}, 1);
+    auto sum = std::make_shared<ov::op::v1::Add>(broadcast, x);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{concat->output(0), sum->output(0)}, ov::ParameterVector{x});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<float> values(16);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i) - 8.0f;
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {1, 16}, values.data()));
+    request.infer();
+    const auto* joined = request.get_output_tensor(0).data<float>();  // [1, 2, 1, 16]
+    const auto* added = request.get_output_tensor(1).data<float>();   // [1, 1, 1, 16]
+    size_t wrong = 0;
+    for (size_t i = 0; i < 32; ++i) wrong += joined[i] != values[i % 16];
+    for (size_t i = 0; i < 16; ++i) EXPECT_EQ(added[i], 2 * values[i]);  // the other consumer is right
+    const bool right = wrong == 0;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": a broadcast concatenated along dim 1 with another consumer has "
+              << wrong << " of 32 values wrong: " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("broadcast_concat_along_channels_right", right ? "yes" : "no");
+
+    // pt2ov's rule: an expand to rank 4 read by a cat and by another node is routed; one read by
+    // the cat alone, or to rank 3, is not.
+    struct Case {
+        size_t rank;
+        bool other_reader;
+        bool faulty;
+    };
+    for (const Case c : {Case{4, true, true}, Case{4, false, false}, Case{3, true, false}, Case{5, true, true}}) {
+        std::vector<int64_t> expanded(c.rank, 1);
+        expanded.back() = 16;
+        std::vector<int64_t> joined_sizes = expanded;
+        joined_sizes[1] = 2;
+        pt2ov::test::GraphBuilder b;
+        b.value("x", pt2ov::DType::Float32, {1, 16});
+        b.value("e", pt2ov::DType::Float32, expanded);
+        b.value("j", pt2ov::DType::Float32, joined_sizes);
+        b.value("s", pt2ov::DType::Float32, expanded);
+        b.node("e", "aten.expand.default",
+               {{"self", pt2ov::graph::tensor_arg("x"), false}, {"size", pt2ov::graph::ints_arg(expanded), false}},
+               {pt2ov::graph::tensor_arg("e")});
+        b.node("j", "aten.cat.default",
+               {{"tensors", pt2ov::graph::list_arg({pt2ov::graph::tensor_arg("e"), pt2ov::graph::tensor_arg("e")}), false},
+                {"dim", pt2ov::graph::int_arg(1), false}},
+               {pt2ov::graph::tensor_arg("j")});
+        if (c.other_reader) {
+            b.node("s", "aten.add.Tensor", {{"self", pt2ov::graph::tensor_arg("e"), false}, {"other", pt2ov::graph::tensor_arg("x"), false}},
+                   {pt2ov::graph::tensor_arg("s")});
+        }
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        const bool routed = fault && fault->name == "BroadcastConcatAlongChannelsWrong";
+        EXPECT_EQ(routed, c.faulty) << "rank " << c.rank << (c.other_reader ? " with" : " without") << " another reader";
+    }
+}

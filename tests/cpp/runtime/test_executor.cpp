@@ -75,7 +75,7 @@ struct HandPlan {
         prepared.graph = std::move(builder.graph);
         graph::check_and_resolve(prepared.graph, prepared.where);
         graph::number_values(prepared.graph);
-        return std::make_unique<runtime::Executor>(prepared, planned, LoadOptions{});
+        return std::make_unique<runtime::Executor>(prepared, planned, compile::parse_settings({}));
     }
 };
 

@@ -1,0 +1,27 @@
+// Text helpers shared by the engine, the command line and the Python module. Header-only, so
+// the tools around the engine (which use the public API only) may include it too.
+#pragma once
+
+#include <string>
+
+namespace pt2ov {
+
+// A message on one line (OpenVINO's own errors span several): runs of whitespace become one
+// space, none at either end. Errors on the command line and in Python, and a plugin's words in
+// a node's reason, are given so.
+inline std::string one_line(const std::string& message) {
+    std::string line;
+    bool space = false;
+    for (char c : message) {
+        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+            space = !line.empty();
+            continue;
+        }
+        if (space) line += ' ';
+        space = false;
+        line += c;
+    }
+    return line;
+}
+
+}  // namespace pt2ov
