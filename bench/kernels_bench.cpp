@@ -76,12 +76,13 @@ public:
         node_.target = target;
         node_.inputs = std::move(inputs);
         pt2ov::graph::resolve_node(node_, "bench");
-        kernel_ = find_kernel(target);
+        kernel_ = find_kernel(node_.op);
         if (!kernel_) throw std::runtime_error("no kernel for " + target);
     }
     void run() {
-        KernelCall call(node_, graph_, [this](const Argument& arg) -> const RuntimeValue& { return values_.at(arg.name); });
-        auto results = (*kernel_)(call);
+        const auto lookup = [this](const Argument& arg) -> const RuntimeValue& { return values_.at(arg.name); };
+        KernelCall call(node_, graph_, lookup);
+        auto results = kernel_(call);
         if (results.empty()) throw std::runtime_error("no result");
     }
 
@@ -89,7 +90,7 @@ private:
     pt2ov::graph::Graph graph_;
     pt2ov::graph::Node node_;
     std::map<std::string, RuntimeValue> values_;
-    const Kernel* kernel_ = nullptr;
+    Kernel kernel_ = nullptr;
 };
 
 NamedArgument positional(const std::string& name, Argument a) { return {name, std::move(a), false}; }
