@@ -665,9 +665,17 @@ PT2OV_KERNEL("aten.special_polygamma.default", polygamma_kernel);
 // mvlgamma(Tensor self, int p): sum over j < p of lgamma(x - j/2), plus p(p-1)/4 log(pi), the
 // terms added from the most shifted one as PyTorch's arange-and-sum adds them. Every element
 // must exceed (p-1)/2, or the call stops, as eager raises.
+// Terms added per element beyond which mvlgamma is refused: PyTorch materialises p of them per
+// element (an arange broadcast against self), so a p this large is a damaged archive's, and
+// adding them would hang the call (the kernel fuzzer's p of 2**40).
+constexpr int64_t kLargestMvlgammaOrder = int64_t{1} << 16;
+
 PT2OV_KERNEL("aten.mvlgamma.default", [](const KernelCall& call) {
     const int64_t p = call.int_arg("p", 1);
     if (p < 1) call.fail("mvlgamma() p has to be greater than or equal to 1");
+    if (p > kLargestMvlgammaOrder) {
+        call.fail("mvlgamma() p = " + std::to_string(p) + " is beyond the 2**16 terms per element pt2ov adds");
+    }
     const StridedTensor& self = call.tensor("self", 0);
     if (self.dtype == DType::Bool) call.fail("mvlgamma() is not implemented for bool tensors");
     const DType dtype = call.output_meta(0).dtype;

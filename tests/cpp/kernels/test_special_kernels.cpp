@@ -62,6 +62,21 @@ TEST(SpecialKernels, GammaFamilyAtKnownPoints) {
     EXPECT_THROW(h.run1("aten.polygamma.default", {positional("n", int_arg(-1)), positional("self", tensor_arg(x))},
                         DType::Float64, {2}),
                  pt2ov::Error);
+
+    // mvlgamma(x, 2) = lgamma(x - 1/2) + lgamma(x) + log(pi) / 2; a p of a damaged archive (the
+    // kernel fuzzer's 2**40 hung the call) is refused.
+    const auto y = h.input("y", tensor_of(DType::Float64, {2}, std::vector<double>{1.5, 3.0}));
+    const auto mv = values_of<double>(
+        h.run1("aten.mvlgamma.default", {positional("self", tensor_arg(y)), positional("p", int_arg(2))}, DType::Float64, {2}));
+    EXPECT_NEAR(mv[0], std::lgamma(1.0) + std::lgamma(1.5) + 0.5 * std::log(kPi), 1e-12);
+    EXPECT_NEAR(mv[1], std::lgamma(2.5) + std::lgamma(3.0) + 0.5 * std::log(kPi), 1e-12);
+    try {
+        h.run1("aten.mvlgamma.default", {positional("self", tensor_arg(y)), positional("p", int_arg(int64_t{1} << 40))},
+               DType::Float64, {2});
+        ADD_FAILURE() << "mvlgamma of p = 2**40 was not refused";
+    } catch (const pt2ov::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("beyond the 2**16 terms"), std::string::npos) << e.what();
+    }
 }
 
 TEST(SpecialKernels, ZetaAndIncompleteGamma) {
