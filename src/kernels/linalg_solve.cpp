@@ -325,6 +325,10 @@ std::vector<RuntimeValue> cholesky_inverse(const KernelCall& call) {
 
 Matrix row_major_matrix(const StridedTensor& t, int64_t rows, int64_t cols) {
     const auto values = dense_values<double>(t);
+    if (static_cast<int64_t>(values.size()) != rows * cols) {
+        throw InternalError("a " + std::to_string(rows) + "x" + std::to_string(cols) + " matrix read from a tensor of " +
+                            std::to_string(values.size()) + " elements");
+    }
     Matrix m(rows, cols);
     for (int64_t i = 0; i < rows; ++i) {
         for (int64_t j = 0; j < cols; ++j) m(i, j) = values[static_cast<size_t>(i * cols + j)];
@@ -400,10 +404,18 @@ std::vector<RuntimeValue> linalg_tensorsolve(const KernelCall& call) {
     }
     if (other.rank() > a.rank()) call.fail("linalg.tensorsolve: other has more dimensions than self");
     const std::vector<int64_t> result_sizes(a.sizes.begin() + static_cast<std::ptrdiff_t>(other.rank()), a.sizes.end());
-    const int64_t result_count = product(result_sizes, 0, result_sizes.size()), other_count = other.numel();
-    if (result_count != other_count) {
+    const int64_t result_count = product(result_sizes, 0, result_sizes.size());
+    const int64_t leading_count = product(a.sizes, 0, other.rank()), other_count = other.numel();
+    if (result_count != leading_count) {
         call.fail("linalg.tensorsolve: Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but got " +
-                  std::to_string(result_count) + " != " + std::to_string(other_count));
+                  std::to_string(result_count) + " != " + std::to_string(leading_count));
+    }
+    // self is a (leading, result) matrix solving against other flattened: other has as many
+    // elements as the leading dims (a self of no elements against a one-element other was read
+    // beyond its memory, found by the kernel fuzzer).
+    if (other_count != leading_count) {
+        call.fail(api + ": Incompatible shapes of A and B for the equation AX = B (" + std::to_string(leading_count) + "x" +
+                  std::to_string(result_count) + " and " + std::to_string(other_count) + "x1)");
     }
     Matrix lu = row_major_matrix(a, result_count, other_count);
     std::vector<int64_t> pivots;

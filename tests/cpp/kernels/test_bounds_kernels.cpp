@@ -427,3 +427,26 @@ TEST(KernelUpsample, RefusesIntegersZeroSizesAndNegativeFactors) {
                DType::Float32, {1, 1, 4});
     }, "expects positive finite scale factors");
 }
+
+// The kernel fuzzer's linalg_tensorsolve of a self with no elements against a one-element other:
+// the (1 x 1) matrix was read from an empty tensor. Refused by PyTorch's own two checks.
+TEST(KernelLinalg, TensorsolveChecksSelfAgainstOther) {
+    KernelHarness h;
+    h.input("empty", floats({0}, {}));
+    h.input("one", floats({1}, {2}));
+    expect_failure([&] {
+        h.run1("aten.linalg_tensorsolve.default", {positional("self", tensor_arg("empty")), positional("other", tensor_arg("one"))},
+               DType::Float32, {});
+    }, "prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but got 1 != 0");
+    // self [2, 2] against other [2]: x with self @ x = other.
+    h.input("a", floats({2, 2}, {2, 0, 0, 4}));
+    h.input("b", floats({2}, {2, 8}));
+    const auto x = h.run1("aten.linalg_tensorsolve.default", {positional("self", tensor_arg("a")), positional("other", tensor_arg("b"))},
+                          DType::Float32, {2});
+    EXPECT_EQ(values_of<float>(x), (std::vector<float>{1, 2}));
+    h.input("c", floats({3}, {1, 2, 3}));
+    expect_failure([&] {
+        h.run1("aten.linalg_tensorsolve.default", {positional("self", tensor_arg("a")), positional("other", tensor_arg("c"))},
+               DType::Float32, {2});
+    }, "Incompatible shapes of A and B for the equation AX = B (2x2 and 3x1)");
+}
