@@ -15,14 +15,6 @@ namespace {
 
 using Kind = Argument::Kind;
 
-// "aten.add_.Tensor" → "add_"; "" when the target is not an aten op.
-std::string op_name(const std::string& target) {
-    if (target.rfind("aten.", 0) != 0) return "";
-    const auto first = target.find('.');
-    const auto second = target.find('.', first + 1);
-    return target.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
-}
-
 // Python's augmented operators on tensors (`b |= x`), traced as aten.__ior__ and the like, and
 // their functional core-ATen forms (what run_decompositions() gives).
 const std::map<std::string, std::string>& augmented_operators() {
@@ -55,6 +47,13 @@ bool is_inference_dropout(const Node& node) {
 }
 
 }  // namespace
+
+std::string op_name(const std::string& target) {
+    if (target.rfind("aten.", 0) != 0) return "";
+    const auto first = target.find('.');
+    const auto second = target.find('.', first + 1);
+    return target.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
+}
 
 bool is_in_place(const std::string& target) {
     const std::string name = op_name(target);

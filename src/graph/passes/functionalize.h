@@ -17,6 +17,9 @@
 
 namespace pt2ov::graph::functionalization {
 
+// "aten.add_.Tensor" → "add_"; "" when the target is not an aten op.
+std::string op_name(const std::string& target);
+
 // An in-place op ("aten.add_.Tensor", Python's augmented `b |= x` as aten.__ior__).
 bool is_in_place(const std::string& target);
 

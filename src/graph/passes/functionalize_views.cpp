@@ -13,14 +13,6 @@ namespace {
 
 using Kind = Argument::Kind;
 
-// "aten.view.default" → "view"; "" when the target is not an aten op.
-std::string aten_name(const std::string& target) {
-    if (target.rfind("aten.", 0) != 0) return "";
-    const auto first = target.find('.');
-    const auto second = target.find('.', first + 1);
-    return target.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
-}
-
 // Ops whose result shares memory with their input: an in-place op on their result writes
 // into the input, which a functional rewrite would lose.
 bool is_view_op(const std::string& target) {
@@ -29,7 +21,7 @@ bool is_view_op(const std::string& target) {
         "unsqueeze", "squeeze", "alias", "detach", "diagonal", "as_strided", "narrow", "unfold",
         "split", "split_with_sizes", "chunk", "unbind", "flatten", "view_as", "expand_as", "movedim",
         "swapaxes", "real", "imag", "unflatten"};
-    return views.count(aten_name(target)) > 0;
+    return views.count(op_name(target)) > 0;
 }
 
 // x.to(dtype), x.to(device, dtype) or x.type_as(y) that changes neither dtype nor layout returns
@@ -167,7 +159,10 @@ std::vector<Node> Functionalizer::scatters_for(const ViewChain& chain, const std
     for (size_t level = 0; level < chain.levels.size(); ++level) {
         const std::string of = mutated_input(chain.levels[level]);
         std::string name = node_name + "_scatter";
-        if (level > 0) name += "_" + std::to_string(level);
+        if (level > 0) {
+            name += '_';
+            name += std::to_string(level);
+        }
         auto back = scatter_back(chain.levels[level], of, graph_.value(of).meta, value, name);
         if (!back) return std::vector<Node>{};
         value = back->name;
