@@ -6,9 +6,11 @@
 // The values follow PyTorch's CPU kernels (ATen/native/Math.h): the closed forms at the ends
 // of the interval, the trigonometric form for large n inside it, the three-term recurrence
 // elsewhere (stopped once it turns NaN). float32 and float64 only, as PyTorch's CPU kernels.
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 
 #include "kernels/dispatch.h"
 #include "kernels/floating_map.h"
@@ -16,12 +18,40 @@
 namespace pt2ov::kernels {
 namespace {
 
+// The recurrences take n steps, as PyTorch's do (the Chebyshev ones outside (-1, 1), where no
+// closed form serves; Laguerre and Legendre everywhere): a degree from a damaged archive or
+// wild data (2**40) would never end. pt2ov bounds the steps of one element at 2**24 and those of
+// one call at 2**26, and refuses beyond (a tensor of 125 degrees near 2**24 each took minutes).
+constexpr int64_t kLargestRecurrenceDegree = int64_t{1} << 24;
+constexpr int64_t kRecurrenceStepsPerCall = int64_t{1} << 26;
+
+// The steps one call may still take, shared by the elements (computed on several threads).
+class StepBudget {
+public:
+    // Charges the n steps of one element's recurrence; throws once they are beyond a bound.
+    void take(int64_t n) {
+        if (n <= kShortRecurrence) return;  // the common case charges nothing
+        if (n > kLargestRecurrenceDegree) {
+            throw Error("polynomial degree " + std::to_string(n) + " is beyond the 2**24 steps pt2ov takes");
+        }
+        if (left_.fetch_sub(n, std::memory_order_relaxed) < n) {
+            throw Error("polynomial recurrences of this call take more than the 2**26 steps pt2ov takes in one call "
+                        "(large degrees outside the interval where a closed form serves)");
+        }
+    }
+
+private:
+    static constexpr int64_t kShortRecurrence = 64;
+    std::atomic<int64_t> left_{kRecurrenceStepsPerCall};
+};
+
 // The three-term recurrence r = (2 y) q - p shared by the Chebyshev families, from p_0 = 1 and
 // p_1 = first, up to p_n.
 template <typename T>
-T chebyshev_recurrence(T y, T first, int64_t n) {
+T chebyshev_recurrence(T y, T first, int64_t n, StepBudget& budget) {
     if (n == 0) return T(1);
     if (n == 1) return first;
+    budget.take(n);
     T p = T(1), q = first, r = first;
     for (int64_t k = 2; k <= n && !std::isnan(q); ++k) {
         r = (y + y) * q - p;
@@ -33,15 +63,15 @@ T chebyshev_recurrence(T y, T first, int64_t n) {
 
 // Chebyshev T_n(y); `large_n` is where the trigonometric form takes over inside (-1, 1).
 template <typename T>
-T chebyshev_t(T y, int64_t n, int64_t large_n) {
+T chebyshev_t(T y, int64_t n, int64_t large_n, StepBudget& budget) {
     if (n < 0) return T(0);
     if (std::fabs(y) == T(1)) return y > T(0) || n % 2 == 0 ? T(1) : T(-1);
     if (n > large_n && std::fabs(y) < T(1)) return std::cos(static_cast<T>(n) * std::acos(y));
-    return chebyshev_recurrence(y, y, n);
+    return chebyshev_recurrence(y, y, n, budget);
 }
 
 template <typename T>
-T chebyshev_u(T y, int64_t n, int64_t large_n) {
+T chebyshev_u(T y, int64_t n, int64_t large_n, StepBudget& budget) {
     if (n < 0) return T(0);
     const T n1 = static_cast<T>(static_cast<double>(n) + 1.0);
     if (std::fabs(y) == T(1)) return y > T(0) || n % 2 == 0 ? n1 : -n1;
@@ -50,11 +80,11 @@ T chebyshev_u(T y, int64_t n, int64_t large_n) {
         if (std::sin(theta) != T(0)) return std::sin(n1 * theta) / std::sin(theta);
         return n1 * std::cos(n1 * theta) / y;
     }
-    return chebyshev_recurrence(y, y + y, n);
+    return chebyshev_recurrence(y, y + y, n, budget);
 }
 
 template <typename T>
-T chebyshev_v(T y, int64_t n, int64_t large_n) {
+T chebyshev_v(T y, int64_t n, int64_t large_n, StepBudget& budget) {
     if (n < 0) return T(0);
     const T odd = static_cast<T>(2.0 * static_cast<double>(n) + 1.0);
     if (std::fabs(y) == T(1)) {
@@ -66,11 +96,11 @@ T chebyshev_v(T y, int64_t n, int64_t large_n) {
         if (std::sin(theta / T(2)) != T(1)) return std::cos((static_cast<T>(n) + T(0.5)) * theta) / std::cos(theta / T(2));
         return n % 2 == 0 ? odd : -odd;
     }
-    return chebyshev_recurrence(y, y + y - T(1), n);
+    return chebyshev_recurrence(y, y + y - T(1), n, budget);
 }
 
 template <typename T>
-T chebyshev_w(T y, int64_t n, int64_t large_n) {
+T chebyshev_w(T y, int64_t n, int64_t large_n, StepBudget& budget) {
     if (n < 0) return T(0);
     const T odd = static_cast<T>(2.0 * static_cast<double>(n) + 1.0);
     if (std::fabs(y) == T(1)) {
@@ -83,43 +113,43 @@ T chebyshev_w(T y, int64_t n, int64_t large_n) {
         if (y > T(0)) return odd;
         return n % 2 == 0 ? T(1) : T(-1);
     }
-    return chebyshev_recurrence(y, y + y + T(1), n);
+    return chebyshev_recurrence(y, y + y + T(1), n, budget);
 }
 
 // The shifted forms are the plain ones at y = 2x - 1, with their end values tested on x
 // itself (x == 1 and x == 0) and their own thresholds for the trigonometric form.
 template <typename T>
-T shifted_chebyshev_t(T x, int64_t n) {
+T shifted_chebyshev_t(T x, int64_t n, StepBudget& budget) {
     if (n < 0) return T(0);
     if (x == T(1)) return T(1);
     if (x == T(0)) return n % 2 == 0 ? T(1) : T(-1);
-    return chebyshev_t(x + x - T(1), n, 6);
+    return chebyshev_t(x + x - T(1), n, 6, budget);
 }
 
 template <typename T>
-T shifted_chebyshev_u(T x, int64_t n) {
+T shifted_chebyshev_u(T x, int64_t n, StepBudget& budget) {
     if (n < 0) return T(0);
     const T n1 = static_cast<T>(static_cast<double>(n) + 1.0);
     if (x == T(1)) return n1;
     if (x == T(0)) return n % 2 == 0 ? n1 : -n1;
-    return chebyshev_u(x + x - T(1), n, 6);
+    return chebyshev_u(x + x - T(1), n, 6, budget);
 }
 
 template <typename T>
-T shifted_chebyshev_v(T x, int64_t n) {
+T shifted_chebyshev_v(T x, int64_t n, StepBudget& budget) {
     if (n < 0) return T(0);
     const T odd = static_cast<T>(2.0 * static_cast<double>(n) + 1.0);
     if (x == T(1)) return T(1);
     if (x == T(0)) return n % 2 == 0 ? odd : -odd;
-    return chebyshev_v(x + x - T(1), n, 6);
+    return chebyshev_v(x + x - T(1), n, 6, budget);
 }
 
 template <typename T>
-T shifted_chebyshev_w(T x, int64_t n) {
+T shifted_chebyshev_w(T x, int64_t n, StepBudget& budget) {
     if (n < 0) return T(0);
     if (x == T(1)) return static_cast<T>(2.0 * static_cast<double>(n) + 1.0);
     if (x == T(0)) return n % 2 == 0 ? T(1) : T(-1);
-    return chebyshev_w(x + x - T(1), n, 4);
+    return chebyshev_w(x + x - T(1), n, 4, budget);
 }
 
 // Beyond this degree PyTorch gives NaN for the Hermite polynomials.
@@ -156,23 +186,13 @@ T hermite_he(T x, int64_t n) {
     return r;
 }
 
-// The Laguerre and Legendre recurrences take n steps, as PyTorch's do: a degree from a damaged
-// archive or wild data (2**62) would never end. Beyond this degree pt2ov refuses.
-constexpr int64_t kLargestRecurrenceDegree = int64_t{1} << 24;
-
-inline void check_recurrence_degree(int64_t n) {
-    if (n > kLargestRecurrenceDegree) {
-        throw Error("polynomial degree " + std::to_string(n) + " is beyond the 2**24 steps pt2ov takes");
-    }
-}
-
 template <typename T>
-T laguerre_l(T x, int64_t n) {
+T laguerre_l(T x, int64_t n, StepBudget& budget) {
     if (n < 0) return T(0);
     if (std::fabs(x) == T(0)) return T(1);
     if (n == 0) return T(1);
     if (n == 1) return T(1) - x;
-    check_recurrence_degree(n);
+    budget.take(n);
     T p = T(1), q = T(1) - x, r = q;
     for (int64_t k = 1; k < n && !std::isnan(q); ++k) {
         r = ((static_cast<T>(k + k) + (T(1) - x)) * q - static_cast<T>(k) * p) / static_cast<T>(k + 1);
@@ -183,12 +203,12 @@ T laguerre_l(T x, int64_t n) {
 }
 
 template <typename T>
-T legendre_p(T x, int64_t n) {
+T legendre_p(T x, int64_t n, StepBudget& budget) {
     if (n < 0) return T(0);
     if (std::fabs(x) == T(1)) return x > T(0) || n % 2 == 0 ? T(1) : T(-1);
     if (n == 0) return T(1);
     if (n == 1) return x;
-    check_recurrence_degree(n);
+    budget.take(n);
     T p = T(1), q = x, r = x;
     for (int64_t k = 1; k < n && !std::isnan(q); ++k) {
         r = (static_cast<T>(k + k + 1) * x * q - static_cast<T>(k) * p) / static_cast<T>(k + 1);
@@ -210,26 +230,27 @@ template <auto polynomial>
 std::vector<RuntimeValue> polynomial_kernel(const KernelCall& call) {
     const Operand x = read_operand(call, "x", 0);
     const Operand n = read_operand(call, "n", 1);
+    StepBudget budget;
     return map_pair_to_floating(call, x, n, FloatingDtypes::Full, [&]<typename C>() {
-        return [](C value, C degree) -> C { return polynomial(value, degree_of(degree)); };
+        return [&budget](C value, C degree) -> C { return polynomial(value, degree_of(degree), budget); };
     });
 }
 
 #define PT2OV_POLYNOMIAL(op, expression)                                                              \
-    PT2OV_KERNEL("aten." op, (polynomial_kernel<[](auto x, int64_t n) { return expression; }>))
+    PT2OV_KERNEL("aten." op, (polynomial_kernel<[](auto x, int64_t n, [[maybe_unused]] StepBudget& budget) { return expression; }>))
 
-PT2OV_POLYNOMIAL("special_chebyshev_polynomial_t", chebyshev_t(x, n, 6));
-PT2OV_POLYNOMIAL("special_chebyshev_polynomial_u", chebyshev_u(x, n, 8));
-PT2OV_POLYNOMIAL("special_chebyshev_polynomial_v", chebyshev_v(x, n, 8));
-PT2OV_POLYNOMIAL("special_chebyshev_polynomial_w", chebyshev_w(x, n, 8));
-PT2OV_POLYNOMIAL("special_shifted_chebyshev_polynomial_t", shifted_chebyshev_t(x, n));
-PT2OV_POLYNOMIAL("special_shifted_chebyshev_polynomial_u", shifted_chebyshev_u(x, n));
-PT2OV_POLYNOMIAL("special_shifted_chebyshev_polynomial_v", shifted_chebyshev_v(x, n));
-PT2OV_POLYNOMIAL("special_shifted_chebyshev_polynomial_w", shifted_chebyshev_w(x, n));
+PT2OV_POLYNOMIAL("special_chebyshev_polynomial_t", chebyshev_t(x, n, 6, budget));
+PT2OV_POLYNOMIAL("special_chebyshev_polynomial_u", chebyshev_u(x, n, 8, budget));
+PT2OV_POLYNOMIAL("special_chebyshev_polynomial_v", chebyshev_v(x, n, 8, budget));
+PT2OV_POLYNOMIAL("special_chebyshev_polynomial_w", chebyshev_w(x, n, 8, budget));
+PT2OV_POLYNOMIAL("special_shifted_chebyshev_polynomial_t", shifted_chebyshev_t(x, n, budget));
+PT2OV_POLYNOMIAL("special_shifted_chebyshev_polynomial_u", shifted_chebyshev_u(x, n, budget));
+PT2OV_POLYNOMIAL("special_shifted_chebyshev_polynomial_v", shifted_chebyshev_v(x, n, budget));
+PT2OV_POLYNOMIAL("special_shifted_chebyshev_polynomial_w", shifted_chebyshev_w(x, n, budget));
 PT2OV_POLYNOMIAL("special_hermite_polynomial_h", hermite_h(x, n));
 PT2OV_POLYNOMIAL("special_hermite_polynomial_he", hermite_he(x, n));
-PT2OV_POLYNOMIAL("special_laguerre_polynomial_l", laguerre_l(x, n));
-PT2OV_POLYNOMIAL("special_legendre_polynomial_p", legendre_p(x, n));
+PT2OV_POLYNOMIAL("special_laguerre_polynomial_l", laguerre_l(x, n, budget));
+PT2OV_POLYNOMIAL("special_legendre_polynomial_p", legendre_p(x, n, budget));
 
 }  // namespace
 }  // namespace pt2ov::kernels

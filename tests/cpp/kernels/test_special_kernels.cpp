@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -150,6 +151,40 @@ TEST(SpecialKernels, ChebyshevOnATransposedTensorAndNegativeDegrees) {
     for (int k = 0; k < 4; ++k) EXPECT_NEAR(t[k], std::cos(degree[k] * theta[k]), 1e-12) << k;
     EXPECT_EQ(t[4], 0.0);
     EXPECT_EQ(t[5], 0.0);
+}
+
+// The recurrences outside (-1, 1) take n steps: one element's degree beyond 2**24, or a call whose
+// elements take more than 2**26 steps together, is refused with one line (the kernel fuzzer's 125
+// degrees near 2**24 each ran for minutes). Inside (-1, 1) the closed form serves any degree.
+TEST(SpecialKernels, PolynomialRecurrencesAreBoundedPerElementAndPerCall) {
+    const auto message_of = [](const std::function<void()>& run) {
+        try {
+            run();
+        } catch (const pt2ov::Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    KernelHarness h;
+    const double outside = -1.0000000000000002;  // the fuzzer's value: grows by 1e41 in 2.7e9 steps
+    const auto one = h.input("one", tensor_of(DType::Float64, {1}, std::vector<double>{outside}));
+    const auto huge = h.input("huge", tensor_of(DType::Float64, {1}, std::vector<double>{9.0e11}));
+    const auto run = [&](const std::string& x, const std::string& n, std::vector<int64_t> sizes) {
+        return h.run1("aten.special_chebyshev_polynomial_u.default",
+                      {positional("x", tensor_arg(x)), positional("n", tensor_arg(n))}, DType::Float64,
+                      std::move(sizes));
+    };
+    EXPECT_NE(message_of([&] { run("one", "huge", {1}); }).find("beyond the 2**24 steps"), std::string::npos);
+    // 8 elements of 2**24 steps each: each within the element bound, together beyond the call's.
+    const auto many_x = h.input("many_x", tensor_of(DType::Float64, {8}, std::vector<double>(8, outside)));
+    const auto many_n = h.input("many_n", tensor_of(DType::Float64, {8}, std::vector<double>(8, 16777216.0)));
+    EXPECT_NE(message_of([&] { run("many_x", "many_n", {8}); }).find("2**26 steps pt2ov takes in one call"),
+              std::string::npos);
+    // Inside (-1, 1) a large degree takes the closed form: sin((n + 1) theta) / sin(theta).
+    const auto inside = h.input("inside", tensor_of(DType::Float64, {8}, std::vector<double>(8, 0.5)));
+    const auto u = values_of<double>(run("inside", "many_n", {8}));
+    const double theta = std::acos(0.5);
+    for (double v : u) EXPECT_NEAR(v, std::sin(16777217.0 * theta) / std::sin(theta), 1e-6);
 }
 
 TEST(SpecialKernels, RefusesDtypesPyTorchHasNoKernelFor) {
