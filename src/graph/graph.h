@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pt2ov/dtype.h"
+#include "graph/arg_name.h"
 #include "graph/op_id.h"
 
 namespace pt2ov::graph {
@@ -119,11 +120,13 @@ struct Node {
     // Set by resolve_node (schema.h), which every node passes through at load and after each
     // rewrite: the target's op id (OpId::Unknown for custom ops), its schema (null for targets
     // without one: custom ops, _operator.*, torch.sym_*), and the arguments by schema position
-    // with the defaults filled in. Without a schema, the stored inputs in their order. `inputs`
-    // stays as the archive (or rewrite) wrote it: it is what OpenVINO's frontend is shown.
+    // with the defaults filled in. Without a schema, the stored inputs in their order, and
+    // their names' ids (Unknown for a name no schema has). `inputs` stays as the archive (or
+    // rewrite) wrote it: it is what OpenVINO's frontend is shown.
     OpId op = OpId::Unknown;
     const OpSchema* schema = nullptr;
     std::vector<Argument> resolved_inputs;
+    std::vector<ArgNameId> unschematized_names;
 
     // The argument at `position` (schema position; for a node without schema, stored order).
     // Throws Error when the node was not resolved or has no such position.

@@ -221,6 +221,7 @@ SchemaArgument parse_argument(std::string_view declaration, bool kwarg_only, std
     const size_t separator = name_separator(left);
     if (separator == std::string_view::npos) malformed_schema(text, "argument without a name: " + std::string(declaration));
     arg.name = std::string(left.substr(separator + 1));
+    arg.name_id = find_arg_name(arg.name);
     parse_type(trim(left.substr(0, separator)), arg, text);
     if (spelled_default) arg.default_value = parse_default(*spelled_default, arg.element, text);
     return arg;
@@ -240,6 +241,13 @@ std::string target_of(std::string_view text) {
 std::optional<size_t> OpSchema::position_of(std::string_view name) const {
     for (size_t i = 0; i < arguments.size(); ++i) {
         if (arguments[i].name == name) return i;
+    }
+    return std::nullopt;
+}
+
+std::optional<size_t> OpSchema::position_of(ArgNameId name) const {
+    for (size_t i = 0; i < arguments.size(); ++i) {
+        if (arguments[i].name_id == name) return i;
     }
     return std::nullopt;
 }
@@ -388,9 +396,13 @@ void resolve_node(Node& node, const std::string& where) {
     node.schema = find_schema(node.target);
     if (node.schema && node.schema->varargs) node.schema = nullptr;
     node.resolved_inputs.clear();
+    node.unschematized_names.clear();
     if (!node.schema) {
         // Custom ops, _operator.*, torch.sym_*: nothing to check against.
-        for (const auto& input : node.inputs) node.resolved_inputs.push_back(input.arg);
+        for (const auto& input : node.inputs) {
+            node.resolved_inputs.push_back(input.arg);
+            node.unschematized_names.push_back(find_arg_name(input.name));
+        }
         return;
     }
     const OpSchema& schema = *node.schema;

@@ -31,6 +31,7 @@ enum class SchemaType {
 
 struct SchemaArgument {
     std::string name;
+    ArgNameId name_id = ArgNameId::Unknown;  // its id (graph/arg_name.h), set when parsed
     std::string type;  // as the schema spells it: "Tensor(a!)", "SymInt[2]", "ScalarType?"
     SchemaType element = SchemaType::Any;
     bool optional = false;           // T? or T[]?: None is accepted
@@ -55,6 +56,7 @@ struct OpSchema {
     bool varargs = false;              // "...": TorchScript-only, nodes with it are left unchecked
 
     std::optional<size_t> position_of(std::string_view name) const;
+    std::optional<size_t> position_of(ArgNameId name) const;
 };
 
 // Parses one schema string as torch prints it. Throws Error naming the text when malformed.

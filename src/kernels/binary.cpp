@@ -111,7 +111,7 @@ DType checked_result_dtype(const KernelCall& call, Accepts accepts, const char* 
 struct Operands {
     Operand a, b;
 };
-Operands read_operands(const KernelCall& call, const char* first = "self", const char* second = "other") {
+Operands read_operands(const KernelCall& call, ArgName first = "self", ArgName second = "other") {
     return {read_operand(call, first, 0), read_operand(call, second, 1)};
 }
 

@@ -63,13 +63,13 @@ struct ConvolutionParams {
 };
 
 // An int list argument of one value per spatial dim (a single value serves every dim).
-std::vector<int64_t> per_dim(const KernelCall& call, std::string_view name, size_t position, size_t dims,
+std::vector<int64_t> per_dim(const KernelCall& call, ArgName name, size_t position, size_t dims,
                              int64_t fallback) {
     std::vector<int64_t> values = call.ints(name, position, {fallback});
     if (values.size() == 1 && dims > 1) values.assign(dims, values[0]);
     if (values.size() != dims) {
-        call.fail("expected " + std::string(name) + " to be a single integer value or a list of " + std::to_string(dims) +
-                  " values to match the convolution dimensions, but got " + std::string(name) + "=" + shape_string(values));
+        call.fail("expected " + std::string(name.text()) + " to be a single integer value or a list of " + std::to_string(dims) +
+                  " values to match the convolution dimensions, but got " + std::string(name.text()) + "=" + shape_string(values));
     }
     return values;
 }
@@ -311,7 +311,7 @@ std::array<int64_t, 4> strides_in_format(const std::array<int64_t, 4>& sizes, bo
 
 // The sizes and strides eager had for a tensor argument: the ones torch.export recorded
 // (hints where symbolic), else the runtime ones.
-std::pair<std::vector<int64_t>, std::vector<int64_t>> eager_layout(const KernelCall& call, std::string_view name,
+std::pair<std::vector<int64_t>, std::vector<int64_t>> eager_layout(const KernelCall& call, ArgName name,
                                                                    size_t position, const StridedTensor& t) {
     const graph::Argument* a = call.arg(name, position);
     if (a && a->kind == graph::Argument::Kind::Tensor) {

@@ -27,7 +27,7 @@ inline void check_floating_result(const KernelCall& call, DType dtype, FloatingD
 // Maps input `name` (at schema `position`) through make.template operator()<C>(), a function
 // from C to C where C is float or double.
 template <typename MakeFn>
-std::vector<RuntimeValue> map_to_floating(const KernelCall& call, std::string_view name, size_t position,
+std::vector<RuntimeValue> map_to_floating(const KernelCall& call, ArgName name, size_t position,
                                           FloatingDtypes accepted, MakeFn&& make) {
     const StridedTensor& self = call.tensor(name, position);
     const DType dtype = call.output_meta(0).dtype;

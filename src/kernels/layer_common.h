@@ -10,26 +10,26 @@
 namespace pt2ov::kernels {
 
 // A float[]? argument: empty when None.
-inline std::vector<double> float_list(const KernelCall& call, std::string_view name, size_t position) {
+inline std::vector<double> float_list(const KernelCall& call, ArgName name, size_t position) {
     const graph::Argument* a = call.arg(name, position);
     std::vector<double> values;
     if (!a || a->kind == graph::Argument::Kind::None) return values;
     if (a->kind == graph::Argument::Kind::Float) return {a->float_value};
-    if (a->kind != graph::Argument::Kind::List) call.fail("argument '" + std::string(name) + "' is not a list of floats");
+    if (a->kind != graph::Argument::Kind::List) call.fail("argument '" + std::string(name.text()) + "' is not a list of floats");
     for (const auto& item : a->items) {
         if (item.kind == graph::Argument::Kind::Float) {
             values.push_back(item.float_value);
         } else if (item.kind == graph::Argument::Kind::Int) {
             values.push_back(static_cast<double>(item.int_value));
         } else {
-            call.fail("argument '" + std::string(name) + "' holds a value that is not a static float");
+            call.fail("argument '" + std::string(name.text()) + "' holds a value that is not a static float");
         }
     }
     return values;
 }
 
 // A float? argument: nullopt when None.
-inline std::optional<double> optional_float(const KernelCall& call, std::string_view name, size_t position) {
+inline std::optional<double> optional_float(const KernelCall& call, ArgName name, size_t position) {
     if (!call.has(name, position)) return std::nullopt;
     return call.float_arg(name, position, 0.0);
 }

@@ -58,7 +58,7 @@ void check_input(const KernelCall& call, const StridedTensor& t, const std::stri
 void check_square(const KernelCall& call, const StridedTensor& t, const std::string& api);
 
 // A string argument (str, or str? with `fallback` for None).
-std::string string_arg(const KernelCall& call, std::string_view name, size_t position, const std::string& fallback);
+std::string string_arg(const KernelCall& call, ArgName name, size_t position, const std::string& fallback);
 
 // Output `index` allocated with `sizes` in its recorded dtype, and seen as a batch.
 StridedTensor output(const KernelCall& call, size_t index, const std::vector<int64_t>& sizes);

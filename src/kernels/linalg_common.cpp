@@ -102,11 +102,11 @@ void check_square(const KernelCall& call, const StridedTensor& t, const std::str
     }
 }
 
-std::string string_arg(const KernelCall& call, std::string_view name, size_t position, const std::string& fallback) {
+std::string string_arg(const KernelCall& call, ArgName name, size_t position, const std::string& fallback) {
     const graph::Argument* a = call.arg(name, position);
     if (!a || a->kind == graph::Argument::Kind::None) return fallback;
     if (a->kind != graph::Argument::Kind::String) {
-        call.fail("argument '" + std::string(name) + "' is " + graph::kind_name(a->kind) + ", expected a string");
+        call.fail("argument '" + std::string(name.text()) + "' is " + graph::kind_name(a->kind) + ", expected a string");
     }
     return a->string_value;
 }

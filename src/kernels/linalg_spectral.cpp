@@ -207,7 +207,7 @@ std::optional<StridedTensor> scalar_tolerance(std::optional<double> value) {
     return scalar_tensor_as(Scalar{*value}, DType::Float64);
 }
 
-std::optional<double> optional_float(const KernelCall& call, std::string_view name, size_t position) {
+std::optional<double> optional_float(const KernelCall& call, ArgName name, size_t position) {
     if (!call.has(name, position)) return std::nullopt;
     return call.float_arg(name, position, 0.0);
 }

@@ -9,11 +9,11 @@
 namespace pt2ov::kernels {
 namespace {
 
-std::vector<double> per_channel(const KernelCall& call, std::string_view name, size_t position, int64_t channels,
+std::vector<double> per_channel(const KernelCall& call, ArgName name, size_t position, int64_t channels,
                                 double fallback) {
     auto tensor = call.optional_tensor(name, position);
     if (!tensor) return std::vector<double>(static_cast<size_t>(channels), fallback);
-    if (tensor->numel() != channels) call.fail(std::string(name) + " must hold one value per channel");
+    if (tensor->numel() != channels) call.fail(std::string(name.text()) + " must hold one value per channel");
     return dense_values<double>(*tensor);
 }
 

@@ -40,12 +40,12 @@ std::vector<int64_t> with_leading(const Planes& p, const std::vector<int64_t>& s
 }
 
 // An int[S] argument given as one value or S values.
-std::vector<int64_t> per_dim(const KernelCall& call, std::string_view name, size_t position, size_t spatial,
+std::vector<int64_t> per_dim(const KernelCall& call, ArgName name, size_t position, size_t spatial,
                              std::vector<int64_t> fallback) {
     auto values = call.ints(name, position, fallback);
     if (values.size() == 1) values.assign(spatial, values[0]);
     if (values.size() != spatial) {
-        call.fail("argument '" + std::string(name) + "' needs 1 or " + std::to_string(spatial) + " values, got " +
+        call.fail("argument '" + std::string(name.text()) + "' needs 1 or " + std::to_string(spatial) + " values, got " +
                   std::to_string(values.size()));
     }
     return values;

@@ -10,6 +10,7 @@
 
 namespace pt2ov::kernels {
 
+using graph::ArgName;
 using graph::Argument;
 using Kind = Argument::Kind;
 using graph::kind_name;
@@ -88,29 +89,30 @@ std::vector<std::string> registered_ops() {
 
 // ---- KernelCall ----------------------------------------------------------------------------
 
-const Argument* KernelCall::arg(std::string_view name, size_t position) const {
+const Argument* KernelCall::arg(ArgName name, size_t position) const {
     if (const graph::OpSchema* schema = node_.schema) {
         // The node was resolved against its schema: every argument is at its schema position,
-        // defaults filled in. The name is checked so a kernel reading the wrong position fails
-        // loudly instead of computing with another argument.
+        // defaults filled in. The name's id is checked so a kernel reading the wrong position
+        // fails loudly instead of computing with another argument.
         const auto& arguments = schema->arguments;
-        if (position < arguments.size() && arguments[position].name == name) return &node_.arg(position);
-        const auto at = schema->position_of(name);
+        if (position < arguments.size() && arguments[position].name_id == name.id()) return &node_.arg(position);
+        const auto at = schema->position_of(name.id());
         // Not an argument of this overload (the kernel serves several): the kernel's default.
         if (!at) return nullptr;
         // A keyword-only argument, which kernels may read by name alone (kKeywordOnly).
         if (arguments[*at].kwarg_only && position >= schema->positional_count) return &node_.arg(*at);
         throw InternalError(fmt::format("node {} ({}): the kernel reads argument '{}' at position {}, but {} has it at position {}",
-                                        node_.name, node_.target, name, position, schema->text, *at));
+                                        node_.name, node_.target, name.text(), position, schema->text, *at));
     }
-    // No schema (_operator.*, custom ops): the stored arguments, by name, else by position.
-    for (size_t i = 0; i < node_.inputs.size() && i < node_.arity(); ++i) {
-        if (node_.inputs[i].name == name) return &node_.arg(i);
+    // No schema (_operator.*, dim-order copies): the stored arguments, by name, else by position.
+    const auto& names = node_.unschematized_names;
+    for (size_t i = 0; i < names.size() && i < node_.arity(); ++i) {
+        if (names[i] == name.id()) return &node_.arg(i);
     }
     return position < node_.arity() ? &node_.arg(position) : nullptr;
 }
 
-bool KernelCall::has(std::string_view name, size_t position) const {
+bool KernelCall::has(ArgName name, size_t position) const {
     const Argument* a = arg(name, position);
     return a && a->kind != Kind::None;
 }
@@ -118,33 +120,33 @@ bool KernelCall::has(std::string_view name, size_t position) const {
 namespace {
 
 // Present and not None.
-const Argument* present(const KernelCall& call, std::string_view name, size_t position) {
+const Argument* present(const KernelCall& call, ArgName name, size_t position) {
     const Argument* a = call.arg(name, position);
     return a && a->kind != Kind::None ? a : nullptr;
 }
 
 }  // namespace
 
-const StridedTensor& KernelCall::tensor(std::string_view name, size_t position) const {
+const StridedTensor& KernelCall::tensor(ArgName name, size_t position) const {
     const Argument* a = present(*this, name, position);
-    if (!a) fail("argument '" + std::string(name) + "' is missing");
-    if (a->kind != Kind::Tensor) fail("argument '" + std::string(name) + "' is " + kind_name(a->kind) + ", expected a tensor");
+    if (!a) fail("argument '" + std::string(name.text()) + "' is missing");
+    if (a->kind != Kind::Tensor) fail("argument '" + std::string(name.text()) + "' is " + kind_name(a->kind) + ", expected a tensor");
     return value(*a).tensor();
 }
 
-std::optional<StridedTensor> KernelCall::optional_tensor(std::string_view name, size_t position) const {
+std::optional<StridedTensor> KernelCall::optional_tensor(ArgName name, size_t position) const {
     if (!present(*this, name, position)) return std::nullopt;
     return tensor(name, position);
 }
 
-std::vector<StridedTensor> KernelCall::tensors(std::string_view name, size_t position) const {
+std::vector<StridedTensor> KernelCall::tensors(ArgName name, size_t position) const {
     const Argument* a = present(*this, name, position);
-    if (!a) fail("argument '" + std::string(name) + "' is missing");
-    if (a->kind != Kind::List) fail("argument '" + std::string(name) + "' is " + kind_name(a->kind) + ", expected a list of tensors");
+    if (!a) fail("argument '" + std::string(name.text()) + "' is missing");
+    if (a->kind != Kind::List) fail("argument '" + std::string(name.text()) + "' is " + kind_name(a->kind) + ", expected a list of tensors");
     std::vector<StridedTensor> result;
     for (const auto& item : a->items) {
         if (item.kind != Kind::Tensor) {
-            fail("argument '" + std::string(name) + "' holds " + kind_name(item.kind) + ", expected only tensors");
+            fail("argument '" + std::string(name.text()) + "' holds " + kind_name(item.kind) + ", expected only tensors");
         }
         result.push_back(value(item).tensor());
     }
@@ -153,7 +155,7 @@ std::vector<StridedTensor> KernelCall::tensors(std::string_view name, size_t pos
 
 namespace {
 
-int64_t int_of(const KernelCall& call, const Argument& a, std::string_view name) {
+int64_t int_of(const KernelCall& call, const Argument& a, ArgName name) {
     switch (a.kind) {
         case Kind::Int: return a.int_value;
         case Kind::Bool: return a.bool_value ? 1 : 0;
@@ -161,35 +163,35 @@ int64_t int_of(const KernelCall& call, const Argument& a, std::string_view name)
         case Kind::SymBool: {
             const Scalar s = call.value(a).scalar();
             if (const auto* d = std::get_if<double>(&s)) {
-                call.fail("argument '" + std::string(name) + "' (" + a.name + ") is " + std::to_string(*d) + ", expected an int");
+                call.fail("argument '" + std::string(name.text()) + "' (" + a.name + ") is " + std::to_string(*d) + ", expected an int");
             }
             return std::holds_alternative<bool>(s) ? (std::get<bool>(s) ? 1 : 0) : std::get<int64_t>(s);
         }
         default: break;
     }
-    call.fail("argument '" + std::string(name) + "' is " + kind_name(a.kind) + ", expected an int");
+    call.fail("argument '" + std::string(name.text()) + "' is " + kind_name(a.kind) + ", expected an int");
 }
 
 }  // namespace
 
-int64_t KernelCall::int_arg(std::string_view name, size_t position) const {
+int64_t KernelCall::int_arg(ArgName name, size_t position) const {
     const Argument* a = present(*this, name, position);
-    if (!a) fail("argument '" + std::string(name) + "' is missing");
+    if (!a) fail("argument '" + std::string(name.text()) + "' is missing");
     return int_of(*this, *a, name);
 }
 
-int64_t KernelCall::int_arg(std::string_view name, size_t position, int64_t fallback) const {
+int64_t KernelCall::int_arg(ArgName name, size_t position, int64_t fallback) const {
     const Argument* a = present(*this, name, position);
     return a ? int_of(*this, *a, name) : fallback;
 }
 
-std::vector<int64_t> KernelCall::ints(std::string_view name, size_t position) const {
+std::vector<int64_t> KernelCall::ints(ArgName name, size_t position) const {
     const Argument* a = present(*this, name, position);
-    if (!a) fail("argument '" + std::string(name) + "' is missing");
+    if (!a) fail("argument '" + std::string(name.text()) + "' is missing");
     return ints(name, position, {});
 }
 
-std::vector<int64_t> KernelCall::ints(std::string_view name, size_t position, std::vector<int64_t> fallback) const {
+std::vector<int64_t> KernelCall::ints(ArgName name, size_t position, std::vector<int64_t> fallback) const {
     const Argument* a = present(*this, name, position);
     if (!a) return fallback;
     if (a->kind != Kind::List) return {int_of(*this, *a, name)};  // int[1] arguments may be one int
@@ -198,7 +200,7 @@ std::vector<int64_t> KernelCall::ints(std::string_view name, size_t position, st
     return result;
 }
 
-double KernelCall::float_arg(std::string_view name, size_t position, double fallback) const {
+double KernelCall::float_arg(ArgName name, size_t position, double fallback) const {
     const Argument* a = present(*this, name, position);
     if (!a) return fallback;
     if (a->kind == Kind::Float) return a->float_value;
@@ -206,15 +208,15 @@ double KernelCall::float_arg(std::string_view name, size_t position, double fall
     return static_cast<double>(int_of(*this, *a, name));
 }
 
-bool KernelCall::bool_arg(std::string_view name, size_t position, bool fallback) const {
+bool KernelCall::bool_arg(ArgName name, size_t position, bool fallback) const {
     const Argument* a = present(*this, name, position);
     if (!a) return fallback;
     return int_of(*this, *a, name) != 0;
 }
 
-Scalar KernelCall::scalar(std::string_view name, size_t position) const {
+Scalar KernelCall::scalar(ArgName name, size_t position) const {
     const Argument* a = present(*this, name, position);
-    if (!a) fail("argument '" + std::string(name) + "' is missing");
+    if (!a) fail("argument '" + std::string(name.text()) + "' is missing");
     switch (a->kind) {
         case Kind::Int: return a->int_value;
         case Kind::Float: return a->float_value;
@@ -224,22 +226,22 @@ Scalar KernelCall::scalar(std::string_view name, size_t position) const {
         case Kind::SymBool: return value(*a).scalar();
         default: break;
     }
-    fail("argument '" + std::string(name) + "' is " + kind_name(a->kind) + ", expected a number");
+    fail("argument '" + std::string(name.text()) + "' is " + kind_name(a->kind) + ", expected a number");
 }
 
-std::optional<DType> KernelCall::dtype_arg(std::string_view name, size_t position) const {
+std::optional<DType> KernelCall::dtype_arg(ArgName name, size_t position) const {
     const Argument* a = present(*this, name, position);
     if (!a) return std::nullopt;
     if (a->kind == Kind::ScalarType) return a->dtype;
-    if (a->kind == Kind::Unsupported) fail("argument '" + std::string(name) + "' is a dtype pt2ov does not support (" + a->string_value + ")");
-    fail("argument '" + std::string(name) + "' is " + kind_name(a->kind) + ", expected a dtype");
+    if (a->kind == Kind::Unsupported) fail("argument '" + std::string(name.text()) + "' is a dtype pt2ov does not support (" + a->string_value + ")");
+    fail("argument '" + std::string(name.text()) + "' is " + kind_name(a->kind) + ", expected a dtype");
 }
 
-int64_t KernelCall::memory_format(std::string_view name, size_t position, int64_t fallback) const {
+int64_t KernelCall::memory_format(ArgName name, size_t position, int64_t fallback) const {
     const Argument* a = present(*this, name, position);
     if (!a) return fallback;
     if (a->kind == Kind::MemoryFormat || a->kind == Kind::Int) return a->int_value;
-    fail("argument '" + std::string(name) + "' is " + kind_name(a->kind) + ", expected a memory format");
+    fail("argument '" + std::string(name.text()) + "' is " + kind_name(a->kind) + ", expected a memory format");
 }
 
 const graph::TensorMeta& KernelCall::output_meta(size_t index) const {

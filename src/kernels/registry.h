@@ -13,6 +13,8 @@
 
 namespace pt2ov::kernels {
 
+using graph::ArgName;
+
 // One call of a kernel: the node, and its arguments resolved to runtime values.
 class KernelCall {
 public:
@@ -35,24 +37,24 @@ public:
     // position). A keyword-only argument may be read by name with kKeywordOnly as position.
     // Null when this overload has no argument `name` (a kernel serving several overloads).
     // For a target without schema: the stored argument `name`, else the `position`-th one.
-    const graph::Argument* arg(std::string_view name, size_t position) const;
-    bool has(std::string_view name, size_t position) const;
+    const graph::Argument* arg(ArgName name, size_t position) const;
+    bool has(ArgName name, size_t position) const;
 
     // Typed access. Each throws UnsupportedError naming the node and argument when the argument
     // is missing (and no default is given) or of another kind.
-    const StridedTensor& tensor(std::string_view name, size_t position) const;
-    std::optional<StridedTensor> optional_tensor(std::string_view name, size_t position) const;
-    std::vector<StridedTensor> tensors(std::string_view name, size_t position) const;  // a list of tensors
-    int64_t int_arg(std::string_view name, size_t position) const;  // Int, Bool or SymInt
-    int64_t int_arg(std::string_view name, size_t position, int64_t fallback) const;
-    std::vector<int64_t> ints(std::string_view name, size_t position) const;  // list of Int/SymInt, or one Int
-    std::vector<int64_t> ints(std::string_view name, size_t position, std::vector<int64_t> fallback) const;
-    double float_arg(std::string_view name, size_t position, double fallback) const;
-    bool bool_arg(std::string_view name, size_t position, bool fallback) const;
-    Scalar scalar(std::string_view name, size_t position) const;  // Int/Float/Bool/SymInt/SymFloat/SymBool
-    std::optional<DType> dtype_arg(std::string_view name, size_t position) const;
+    const StridedTensor& tensor(ArgName name, size_t position) const;
+    std::optional<StridedTensor> optional_tensor(ArgName name, size_t position) const;
+    std::vector<StridedTensor> tensors(ArgName name, size_t position) const;  // a list of tensors
+    int64_t int_arg(ArgName name, size_t position) const;  // Int, Bool or SymInt
+    int64_t int_arg(ArgName name, size_t position, int64_t fallback) const;
+    std::vector<int64_t> ints(ArgName name, size_t position) const;  // list of Int/SymInt, or one Int
+    std::vector<int64_t> ints(ArgName name, size_t position, std::vector<int64_t> fallback) const;
+    double float_arg(ArgName name, size_t position, double fallback) const;
+    bool bool_arg(ArgName name, size_t position, bool fallback) const;
+    Scalar scalar(ArgName name, size_t position) const;  // Int/Float/Bool/SymInt/SymFloat/SymBool
+    std::optional<DType> dtype_arg(ArgName name, size_t position) const;
     // MemoryFormat: Contiguous 1, ChannelsLast 2, ChannelsLast3d 3, Preserve 4 (schema.py).
-    int64_t memory_format(std::string_view name, size_t position, int64_t fallback) const;
+    int64_t memory_format(ArgName name, size_t position, int64_t fallback) const;
 
     // What torch.export recorded for output `index` (dtype, sizes, dim order): kernels take the
     // result dtype from here, so PyTorch's type promotion is the exporter's, not re-derived.

@@ -230,7 +230,7 @@ UpsamplePlan plan_upsample(const KernelCall& call, const StridedTensor& input, s
     }
     UpsamplePlan plan;
     plan.scales.assign(spatial, std::nullopt);
-    const auto sizes = call.ints(vec_overload ? "output_size" : "output_size", 1, {});
+    const auto sizes = call.ints("output_size", 1, {});
     if (vec_overload) {
         const auto factors = float_list(call, "scale_factors", first_scale_position);
         if (sizes.empty() == factors.empty()) call.fail("needs exactly one of output_size and scale_factors");
@@ -247,7 +247,7 @@ UpsamplePlan plan_upsample(const KernelCall& call, const StridedTensor& input, s
             }
         }
     } else {
-        static const char* const names[3][3] = {{"scales", "", ""}, {"scales_h", "scales_w", ""}, {"scales_d", "scales_h", "scales_w"}};
+        static constexpr ArgName names[3][3] = {{"scales", "scales", "scales"}, {"scales_h", "scales_w", "scales_w"}, {"scales_d", "scales_h", "scales_w"}};  // [spatial - 1][d], d < spatial
         for (size_t d = 0; d < spatial; ++d) plan.scales[d] = optional_float(call, names[spatial - 1][d], first_scale_position + d);
     }
     if (plan.out.empty()) plan.out = sizes;
@@ -270,7 +270,7 @@ V scale_of(std::optional<double> scale, int64_t in, int64_t out) {
 
 std::vector<RuntimeValue> upsample_nearest_exact(const KernelCall& call, size_t spatial) {
     const bool vec = call.node().target.ends_with(".vec");
-    const StridedTensor& input = call.tensor(vec ? "input" : "self", 0);
+    const StridedTensor& input = call.tensor(vec ? ArgName("input") : ArgName("self"), 0);
     const UpsamplePlan plan = plan_upsample(call, input, spatial, vec, 2);
     // Per output dim, the source index: min(floor((i + 0.5) * scale), in - 1), in float.
     std::vector<std::vector<int64_t>> source(spatial);
@@ -346,7 +346,7 @@ AntialiasTaps antialias_taps(int64_t in, int64_t out, bool align_corners, std::o
 
 std::vector<RuntimeValue> upsample_bilinear2d_aa(const KernelCall& call) {
     const bool vec = call.node().target.ends_with(".vec");
-    const StridedTensor& input = call.tensor(vec ? "input" : "self", 0);
+    const StridedTensor& input = call.tensor(vec ? ArgName("input") : ArgName("self"), 0);
     if (!dtype_is_floating(input.dtype)) call.fail("expects a floating input, got " + std::string(dtype_name(input.dtype)));
     const bool align_corners = call.bool_arg("align_corners", 2, false);
     const UpsamplePlan plan = plan_upsample(call, input, 2, vec, 3);
@@ -552,7 +552,7 @@ bool channels_last_contiguous(const std::vector<int64_t>& sizes, const std::vect
     return true;
 }
 
-bool eager_channels_last(const KernelCall& call, std::string_view name, const StridedTensor& t) {
+bool eager_channels_last(const KernelCall& call, ArgName name, const StridedTensor& t) {
     const graph::Argument* a = call.arg(name, 0);
     if (a && a->kind == graph::Argument::Kind::Tensor) {
         const graph::TensorMeta& meta = call.graph().value(a->name).meta;
@@ -572,7 +572,7 @@ bool eager_channels_last(const KernelCall& call, std::string_view name, const St
 
 std::vector<RuntimeValue> upsample_interpolate(const KernelCall& call, UpsampleMode mode, size_t spatial) {
     const bool vec = call.node().target.ends_with(".vec");
-    const std::string_view input_name = vec ? "input" : "self";
+    const ArgName input_name = vec ? ArgName("input") : ArgName("self");
     const StridedTensor& input = call.tensor(input_name, 0);
     if (mode == UpsampleMode::Nearest ? !(dtype_is_floating(input.dtype) || input.dtype == DType::UInt8)
                                       : !dtype_is_floating(input.dtype)) {

@@ -15,9 +15,9 @@ namespace {
 
 enum class Combine { Replace, Sum, Prod, Mean, Max, Min };
 
-std::string string_arg(const KernelCall& call, std::string_view name, size_t position) {
+std::string string_arg(const KernelCall& call, ArgName name, size_t position) {
     const graph::Argument* a = call.arg(name, position);
-    if (!a || a->kind != graph::Argument::Kind::String) call.fail("argument '" + std::string(name) + "' is not a string");
+    if (!a || a->kind != graph::Argument::Kind::String) call.fail("argument '" + std::string(name.text()) + "' is not a string");
     return a->string_value;
 }
 

@@ -199,7 +199,7 @@ std::vector<RuntimeValue> unique_consecutive(const KernelCall& call) {
 
 // isin(elements, test_elements, *, assume_unique=False, invert=False), with either a number
 // (Tensor_Scalar, Scalar_Tensor): bool of elements' sizes, compared in the promoted dtype.
-std::vector<RuntimeValue> isin(const KernelCall& call, const char* elements_name, const char* tests_name) {
+std::vector<RuntimeValue> isin(const KernelCall& call, ArgName elements_name, ArgName tests_name) {
     const Operand elements = read_operand(call, elements_name, 0), tests = read_operand(call, tests_name, 1);
     const bool invert = call.bool_arg("invert", kKeywordOnly, false);
     const DType common = common_dtype(call, {&elements, &tests});

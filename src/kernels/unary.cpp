@@ -191,7 +191,7 @@ enum class ClampForm { Clamp, ClampMin, ClampMax, Hardtanh, Relu6 };
 
 template <ClampForm form>
 std::vector<RuntimeValue> clamp_kernel(const KernelCall& call) {
-    auto read = [&](const char* name, size_t position) -> std::optional<Scalar> {
+    auto read = [&](ArgName name, size_t position) -> std::optional<Scalar> {
         return call.has(name, position) ? std::optional<Scalar>(call.scalar(name, position)) : std::nullopt;
     };
     std::optional<Scalar> low, high;

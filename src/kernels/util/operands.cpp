@@ -62,7 +62,7 @@ StridedTensor Operand::as_dtype(DType dtype) const {
     return tensor->dtype == dtype ? *tensor : contiguous_as(*tensor, dtype);
 }
 
-Operand read_operand(const KernelCall& call, std::string_view name, size_t position) {
+Operand read_operand(const KernelCall& call, ArgName name, size_t position) {
     const graph::Argument* a = call.arg(name, position);
     if (a && a->kind == graph::Argument::Kind::Tensor) return Operand{call.tensor(name, position), int64_t{0}};
     return Operand{std::nullopt, call.scalar(name, position)};

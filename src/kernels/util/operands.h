@@ -48,7 +48,7 @@ struct Operand {
     // A tensor of `dtype` (a number becomes a 0-dim tensor), converted as Tensor.to does.
     StridedTensor as_dtype(DType dtype) const;
 };
-Operand read_operand(const KernelCall& call, std::string_view name, size_t position);
+Operand read_operand(const KernelCall& call, ArgName name, size_t position);
 // The promoted dtype of several operands; fails naming the node when they do not promote.
 DType common_dtype(const KernelCall& call, const std::vector<const Operand*>& operands);
 

@@ -397,4 +397,21 @@ TEST(SchemaKernelCall, ReadsByPositionAndCatchesAWrongPosition) {
     }
 }
 
+// _operator.* nodes have no schema: the kernel's read matches the stored names by id, and an
+// input stored under another name is read by position, as before ids.
+TEST(SchemaKernelCall, ANodeWithoutSchemaIsReadByTheIdsOfItsStoredNames) {
+    Graph graph;
+    Node node = make_node("add", "_operator.add", {positional("b", int_arg(7)), positional("a", int_arg(5))});
+    resolve_node(node, "m");
+    ASSERT_EQ(node.unschematized_names.size(), 2u);
+    EXPECT_EQ(node.unschematized_names[0], ArgName("b").id());
+    const auto no_values = [](const graph::Argument&) -> const kernels::RuntimeValue& {
+        throw std::runtime_error("no values in this test");
+    };
+    kernels::KernelCall call(node, graph, no_values);
+    EXPECT_EQ(call.arg("a", 0)->int_value, 5);  // by name, not by position
+    EXPECT_EQ(call.arg("b", 1)->int_value, 7);
+    EXPECT_EQ(call.arg("self", 0)->int_value, 7);  // no input of that name: by position
+}
+
 }  // namespace
