@@ -10,18 +10,36 @@ using Kind = Argument::Kind;
 
 namespace {
 
+// Function-local so registrations from any file's static initializers find it constructed.
 std::map<std::string, Decomposition>& registry() {
     static std::map<std::string, Decomposition> table;
     return table;
+}
+
+// The decompositions by op id, made once at the first lookup, after every static registration.
+const std::vector<const Decomposition*>& decompositions_by_id() {
+    static const std::vector<const Decomposition*> by_id = [] {
+        std::vector<const Decomposition*> table(op_table::kCount, nullptr);
+        std::string unknown;
+        for (const auto& [target, fn] : registry()) {
+            const OpId id = find_op_id(target);
+            if (id == OpId::Unknown) unknown += (unknown.empty() ? "" : ", ") + target;
+            else table[static_cast<size_t>(id)] = &fn;
+        }
+        if (!unknown.empty()) throw InternalError("decompositions of targets outside graph/op_targets.inc: " + unknown);
+        return table;
+    }();
+    return by_id;
 }
 
 }  // namespace
 
 void register_decomposition(const std::string& target, Decomposition fn) { registry()[target] = std::move(fn); }
 
-const Decomposition* find_decomposition(const std::string& target) {
-    auto it = registry().find(target);
-    return it == registry().end() ? nullptr : &it->second;
+const Decomposition* find_decomposition(OpId op) {
+    const auto& table = decompositions_by_id();
+    const auto at = static_cast<size_t>(op);
+    return at < table.size() ? table[at] : nullptr;
 }
 
 std::vector<std::string> decomposed_targets() {
@@ -97,9 +115,9 @@ Builder::Builder(Graph& graph, const Node& node, std::string where) : graph_(gra
     produced_.assign(output_names_.size(), false);
 }
 
-const Argument& Builder::arg(size_t position, std::string_view name) const {
-    if (!node_.schema || position >= node_.schema->arguments.size() || node_.schema->arguments[position].name != name) {
-        throw InternalError("a decomposition reads argument '" + std::string(name) + "' of node " + node_.name + " (" +
+const Argument& Builder::arg(size_t position, ArgName name) const {
+    if (!node_.schema || position >= node_.schema->arguments.size() || node_.schema->arguments[position].name_id != name.id()) {
+        throw InternalError("a decomposition reads argument '" + std::string(name.text()) + "' of node " + node_.name + " (" +
                             node_.target + ") at position " + std::to_string(position) + ", which " +
                             (node_.schema ? "is not where the schema " + node_.schema->text + " has it" : "has no schema"));
     }
@@ -153,6 +171,7 @@ Argument Builder::size(const Argument& tensor, int64_t d) {
     value.kind = ValueKind::SymInt;
     value.sym = size;
     graph_.values[sym.name] = value;
+    values_made_.push_back(sym.name);
     made_.push_back(std::move(sym));
     sizes_read_.push_back({key, out});
     return out;
@@ -202,6 +221,7 @@ std::vector<Argument> Builder::op_multi(const std::string& target, std::vector<A
         value.kind = ValueKind::Tensor;
         value.meta = *metas[k];
         graph_.values[name] = value;
+        values_made_.push_back(name);
         made.outputs.push_back(tensor_arg(name));
         results.push_back(tensor_arg(name));
     }
@@ -220,14 +240,15 @@ void Builder::output(size_t index, const std::string& target, std::vector<Argume
     made_.push_back(std::move(made));
 }
 
-void Builder::outputs(const std::string& target, std::vector<Argument> positional, Keywords keywords) {
+void Builder::outputs(const std::string& target, std::vector<Argument> positional, Keywords keywords, size_t unused) {
     Node made = make(target, std::move(positional), std::move(keywords));
-    made.name = fresh_name(node_.name);
+    made.name = node_.name;  // the original node's place, taken by this one node
     for (size_t k = 0; k < output_names_.size(); ++k) {
         if (produced_[k]) throw InternalError("a decomposition of node " + node_.name + " makes output " + std::to_string(k) + " twice");
         made.outputs.push_back(output_names_[k].empty() ? none_arg() : tensor_arg(output_names_[k]));
         produced_[k] = true;
     }
+    for (size_t k = 0; k < unused; ++k) made.outputs.push_back(none_arg());
     made_.push_back(std::move(made));
 }
 
@@ -246,6 +267,11 @@ namespace {
 struct Declined {};
 }  // namespace
 
+void Builder::forget_values() {
+    for (const auto& name : values_made_) graph_.values.erase(name);
+    values_made_.clear();
+}
+
 void Builder::decline() const { throw Declined{}; }
 
 void Builder::refuse(const std::string& why) const {
@@ -255,16 +281,15 @@ void Builder::refuse(const std::string& why) const {
 std::optional<size_t> decompose_node(Graph& graph, size_t index, const Decomposition& decomposition, const std::string& where) {
     const Node original = graph.nodes[index];
     std::vector<Node> made;
-    const auto values_before = graph.values;
+    Builder builder(graph, original, where);
     try {
         with_context("decomposing node " + original.name + " (" + original.target + ") into core ATen", [&] {
-        Builder builder(graph, original, where);
-        decomposition(builder);
-        made = builder.take();
-        for (auto& node : made) resolve_node(node, where);
+            decomposition(builder);
+            made = builder.take();
+            for (auto& node : made) resolve_node(node, where);
         });
     } catch (const Declined&) {
-        graph.values = values_before;  // the values a declined decomposition made
+        builder.forget_values();  // the values a declined decomposition made
         return std::nullopt;
     }
     graph.nodes.erase(graph.nodes.begin() + static_cast<std::ptrdiff_t>(index));

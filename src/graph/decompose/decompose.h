@@ -8,7 +8,7 @@
 // Nodes a decomposition makes are resolved against the op schemas like the archive's own,
 // carry the archive node's name and target (origin, origin_target) so reports and errors name
 // what the user exported, and are themselves rewritten or decomposed again when their target
-// has a rewrite (a decomposition may use another op that decomposes).
+// has a decomposition (a decomposition may use another op that decomposes).
 #pragma once
 
 #include <cstdint>
@@ -35,7 +35,7 @@ public:
     // The node's resolved argument at schema `position`, which must be the schema's `name`
     // there (else an internal error: the decomposition reads the wrong position). Defaults are
     // filled in.
-    const Argument& arg(size_t position, std::string_view name) const;
+    const Argument& arg(size_t position, ArgName name) const;
     // The metadata of a tensor argument (a value of the graph).
     const TensorMeta& meta(const Argument& tensor) const;
     int64_t rank(const Argument& tensor) const { return static_cast<int64_t>(meta(tensor).rank()); }
@@ -65,17 +65,20 @@ public:
     // The node that produces the original node's `index`-th output, under its name. Every used
     // output must be produced exactly once.
     void output(size_t index, const std::string& target, std::vector<Argument> positional, Keywords keywords = {});
-    // One node that produces all of the original node's outputs, in order, under their names
-    // (the original node's target spelled another way).
-    void outputs(const std::string& target, std::vector<Argument> positional, Keywords keywords = {});
+    // One node, named as the original, that produces all of the original node's outputs, in
+    // order, under their names (the original node's target spelled another way), followed by
+    // `unused` outputs nobody reads (the core form also returns statistics or indices).
+    void outputs(const std::string& target, std::vector<Argument> positional, Keywords keywords = {}, size_t unused = 0);
     // The original node's `index`-th output is `value` itself (an alias node makes it).
     void output_is(size_t index, const Argument& value);
 
     // The nodes made, in order; throws InternalError when a used output was not produced.
     std::vector<Node> take();
+    // Removes the values the nodes made so far added to the graph (a declined decomposition).
+    void forget_values();
 
     // Leaves the node as it is (the decomposition does not apply to these arguments): the node
-    // goes on to its one-node rewrite, if any, and to placement.
+    // goes on to placement.
     [[noreturn]] void decline() const;
     // Fails the decomposition with an UnsupportedError naming the node: it cannot be run this way.
     [[noreturn]] void refuse(const std::string& why) const;
@@ -90,6 +93,7 @@ private:
     std::vector<std::string> output_names_;  // "" for a None output
     std::vector<bool> produced_;
     std::vector<Node> made_;
+    std::vector<std::string> values_made_;
     std::vector<std::pair<std::string, Argument>> sizes_read_;  // "<tensor>#<dim>" → symbolic int
     int counter_ = 0;
 };
@@ -112,8 +116,8 @@ using Decomposition = std::function<void(Builder&)>;
 // Registers `fn` for `target` ("aten.pad.default"). Called at static initialization through
 // PT2OV_DECOMPOSITION.
 void register_decomposition(const std::string& target, Decomposition fn);
-// The decomposition of `target`; null when there is none.
-const Decomposition* find_decomposition(const std::string& target);
+// The decomposition of an op; null when there is none.
+const Decomposition* find_decomposition(OpId op);
 // Every target with a decomposition (for reports and tests).
 std::vector<std::string> decomposed_targets();
 

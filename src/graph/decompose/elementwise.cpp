@@ -159,7 +159,7 @@ void nan_to_num(Builder& b) {
     const Argument x = b.arg(0, "self");
     const DType dtype = b.meta(x).dtype;
     if (!is_floating(dtype)) return b.output(0, "aten.clone.default", {x});
-    auto given = [&](size_t position, const char* name, double fallback) {
+    auto given = [&](size_t position, ArgName name, double fallback) {
         const Argument& a = b.arg(position, name);
         return a.kind == Kind::None ? fallback : number(b, a);
     };

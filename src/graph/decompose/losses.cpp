@@ -37,7 +37,7 @@ void l1_loss(Builder& b) { reduce(b, ew(b, "aten.abs.default", {difference(b)}),
 
 // |d| < beta: 0.5 d² / beta; else |d| - 0.5 beta (huber: 0.5 d²; else delta (|d| - 0.5 delta)).
 void smooth_l1_loss(Builder& b, bool huber) {
-    const double beta = b.arg(3, huber ? "delta" : "beta").float_value;
+    const double beta = b.arg(3, huber ? ArgName("delta") : ArgName("beta")).float_value;
     const Argument z = ew(b, "aten.abs.default", {difference(b)});
     if (!huber && beta == 0.0) return reduce(b, z, reduction_at(b, 2));
     const Argument square = ew(b, "aten.mul.Tensor", {ew(b, "aten.mul.Tensor", {z, z}), float_arg(huber ? 0.5 : 0.5 / beta)});

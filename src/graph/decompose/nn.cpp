@@ -1,6 +1,7 @@
 // Neural-network layers of the training IR: pad in every mode, group_norm, _weight_norm, the 1-d
 // pools (through their 2-d forms, as PyTorch computes them), max_pool3d, convolutions (plain and
-// transposed) with padding='same' or an unbatched input, dropouts in eval mode, and the backward
+// transposed, padding='same', 'valid' or numbers, batched or not) as the core aten.convolution,
+// alpha dropouts in eval mode, and the backward
 // ops of softmax and dropout that programs of gradients contain.
 #include <algorithm>
 #include <limits>
@@ -251,23 +252,29 @@ void max_pool3d(Builder& b) {
     b.output_is(0, parts[0]);
 }
 
-// conv*d(.padding): an unbatched input gets a batch of one; padding='same' becomes numbers, the
-// odd extra on the high side padded first, as ATen's _convolution_same does. Batched inputs with
-// numeric or 'valid' padding are left to the one-node rewrite.
-void convolution(Builder& b, const std::string& target, bool transposed) {
+// A single int (or a one-element list) as `n` ints, as conv arguments allow.
+Argument expand_ints(Argument arg, size_t n) {
+    if (arg.kind == Kind::Int) return ints_arg(std::vector<int64_t>(n, arg.int_value));
+    if (arg.kind == Kind::List && arg.items.size() == 1 && n > 1) return ints_arg(std::vector<int64_t>(n, arg.items[0].int_value));
+    return arg;
+}
+
+// conv*d(.padding) and conv_transpose*d as the core aten.convolution, every argument spelled out
+// per spatial dim: an unbatched input gets a batch of one; padding='same' becomes numbers, the
+// odd extra on the high side padded first, as ATen's _convolution_same does; 'valid' is zeros.
+void convolution(Builder& b, bool transposed) {
     const Argument input = b.arg(0, "input"), weight = b.arg(1, "weight");
     const int64_t spatial = b.rank(weight) - 2;
+    const auto per_dim = static_cast<size_t>(spatial);
     const bool unbatched = b.rank(input) == spatial + 1;
     Argument padding = b.arg(4, "padding");
     const bool same = padding.kind == Kind::String && padding.string_value == "same";
-    if (!unbatched && !same) b.decline();
+    const Argument dilation = expand_ints(b.arg(transposed ? 7 : 5, "dilation"), per_dim);
     Argument x = unbatched ? unsqueeze(b, input, 0) : input;
-    std::vector<Argument> args = {x, weight, b.arg(2, "bias"), b.arg(3, "stride")};
     if (same) {
         if (transposed) b.refuse("transposed convolution with padding='same'");
         const auto& wm = b.meta(weight);
-        auto dilation = ints_of(b, b.arg(5, "dilation"));
-        if (dilation.size() == 1) dilation.assign(static_cast<size_t>(spatial), dilation[0]);
+        const auto dilations = ints_of(b, dilation);
         for (int64_t s : ints_of(b, b.arg(3, "stride"))) {
             if (s != 1) b.refuse("padding='same' with a stride other than 1");
         }
@@ -276,7 +283,7 @@ void convolution(Builder& b, const std::string& target, bool transposed) {
         for (int64_t d = 0; d < spatial; ++d) {
             const Dim& k = wm.sizes[static_cast<size_t>(d + 2)];
             if (!k.is_static()) b.refuse("a kernel of dynamic size");
-            const int64_t total = dilation[static_cast<size_t>(d)] * (*k.value - 1);
+            const int64_t total = dilations[static_cast<size_t>(d)] * (*k.value - 1);
             low.push_back(total / 2);
             extra_high.push_back(total - 2 * (total / 2));
             symmetric = symmetric && extra_high.back() == 0;
@@ -290,19 +297,24 @@ void convolution(Builder& b, const std::string& target, bool transposed) {
             std::vector<Dim> sizes = b.meta(x).sizes;
             for (int64_t d = 0; d < spatial; ++d) sizes[static_cast<size_t>(d + 2)] = plus(sizes[static_cast<size_t>(d + 2)], extra_high[static_cast<size_t>(d)]);
             x = b.op("aten.constant_pad_nd.default", {x, ints_arg(pad_list), float_arg(0.0)}, contiguous_meta(b.meta(x).dtype, sizes));
-            args[0] = x;
         }
         padding = ints_arg(low);
+    } else if (padding.kind == Kind::String) {
+        if (padding.string_value != "valid") b.refuse("padding='" + padding.string_value + "'");
+        padding = ints_arg(std::vector<int64_t>(per_dim, 0));
     }
-    if (padding.kind == Kind::String) {
-        if (padding.string_value != "valid" && !same) b.refuse("padding='" + padding.string_value + "'");
-        if (!same) padding = ints_arg(std::vector<int64_t>(static_cast<size_t>(spatial), 0));
-    }
-    args.push_back(padding);
-    for (size_t i = 5; i < b.node().arity(); ++i) args.push_back(b.node().arg(i));
-    const std::string batched_target = target;
-    if (!unbatched) return b.output(0, batched_target, std::move(args));
-    const Argument y = b.op(batched_target, std::move(args), unsqueezed_meta(b.output_meta(), 0));
+    const Argument zeros = ints_arg(std::vector<int64_t>(per_dim, 0));
+    std::vector<Argument> args = {x,
+                                  weight,
+                                  b.arg(2, "bias"),
+                                  expand_ints(b.arg(3, "stride"), per_dim),
+                                  expand_ints(padding, per_dim),
+                                  dilation,
+                                  bool_arg(transposed),
+                                  transposed ? expand_ints(b.arg(5, "output_padding"), per_dim) : zeros,
+                                  b.arg(6, "groups")};
+    if (!unbatched) return b.outputs("aten.convolution.default", std::move(args));
+    const Argument y = b.op("aten.convolution.default", std::move(args), unsqueezed_meta(b.output_meta(), 0));
     b.output(0, "aten.squeeze.dims", {y, ints_arg({0})});
 }
 
@@ -349,15 +361,15 @@ PT2OV_DECOMPOSITION("aten.max_pool1d.default", [](Builder& b) { max_pool1d(b, fa
 PT2OV_DECOMPOSITION("aten.max_pool1d_with_indices.default", [](Builder& b) { max_pool1d(b, true); });
 PT2OV_DECOMPOSITION("aten.adaptive_avg_pool1d.default", adaptive_avg_pool1d);
 PT2OV_DECOMPOSITION("aten.max_pool3d.default", max_pool3d);
-PT2OV_DECOMPOSITION("aten.conv1d.default", [](Builder& b) { convolution(b, "aten.conv1d.default", false); });
-PT2OV_DECOMPOSITION("aten.conv2d.default", [](Builder& b) { convolution(b, "aten.conv2d.default", false); });
-PT2OV_DECOMPOSITION("aten.conv3d.default", [](Builder& b) { convolution(b, "aten.conv3d.default", false); });
-PT2OV_DECOMPOSITION("aten.conv1d.padding", [](Builder& b) { convolution(b, "aten.conv1d.default", false); });
-PT2OV_DECOMPOSITION("aten.conv2d.padding", [](Builder& b) { convolution(b, "aten.conv2d.default", false); });
-PT2OV_DECOMPOSITION("aten.conv3d.padding", [](Builder& b) { convolution(b, "aten.conv3d.default", false); });
-PT2OV_DECOMPOSITION("aten.conv_transpose1d.default", [](Builder& b) { convolution(b, "aten.conv_transpose1d.default", true); });
-PT2OV_DECOMPOSITION("aten.conv_transpose2d.input", [](Builder& b) { convolution(b, "aten.conv_transpose2d.input", true); });
-PT2OV_DECOMPOSITION("aten.conv_transpose3d.input", [](Builder& b) { convolution(b, "aten.conv_transpose3d.input", true); });
+PT2OV_DECOMPOSITION("aten.conv1d.default", [](Builder& b) { convolution(b, false); });
+PT2OV_DECOMPOSITION("aten.conv2d.default", [](Builder& b) { convolution(b, false); });
+PT2OV_DECOMPOSITION("aten.conv3d.default", [](Builder& b) { convolution(b, false); });
+PT2OV_DECOMPOSITION("aten.conv1d.padding", [](Builder& b) { convolution(b, false); });
+PT2OV_DECOMPOSITION("aten.conv2d.padding", [](Builder& b) { convolution(b, false); });
+PT2OV_DECOMPOSITION("aten.conv3d.padding", [](Builder& b) { convolution(b, false); });
+PT2OV_DECOMPOSITION("aten.conv_transpose1d.default", [](Builder& b) { convolution(b, true); });
+PT2OV_DECOMPOSITION("aten.conv_transpose2d.input", [](Builder& b) { convolution(b, true); });
+PT2OV_DECOMPOSITION("aten.conv_transpose3d.input", [](Builder& b) { convolution(b, true); });
 PT2OV_DECOMPOSITION("aten._softmax_backward_data.default", softmax_backward);
 PT2OV_DECOMPOSITION("aten.native_dropout_backward.default", dropout_backward);
 PT2OV_DECOMPOSITION("aten.alpha_dropout.default", eval_dropout);

@@ -58,7 +58,7 @@ void output_permuted(Builder& b, const Argument& self, const std::vector<int64_t
     b.output(0, "aten.permute.default", {self, ints_arg(perm)});
 }
 
-void swap_dims(Builder& b, const char* first, const char* second) {
+void swap_dims(Builder& b, ArgName first, ArgName second) {
     const Argument self = b.arg(0, "self");
     const int64_t rank = b.rank(self);
     auto perm = identity_perm(rank);

@@ -12,8 +12,8 @@
 //      buffer_mutation output): the op becomes its functional form, later readers read its
 //      result, and a mutated buffer gets a buffer_mutation output like run_decompositions()
 //      would give it (functionalize.cpp);
-//   3. rewrite training-IR ops that OpenVINO's FX op table lacks into their core-ATen forms
-//      (training_ops.cpp);
+//   3. decompose training-IR ops that OpenVINO's FX op table lacks into their core-ATen forms
+//      (training_ops.cpp, running graph/decompose/);
 //   4. clamp slice bounds beyond the sliced dim (`x[1:]` ends at 2**63 - 1) as PyTorch does,
 //      so they fit in 32 bits (slice_bounds.cpp);
 //   5. canonical forms of nodes OpenVINO gets wrong (canonical_forms.h);
