@@ -371,13 +371,15 @@ Support learn_support(const PreparedMethod& method) {
             // Every node of the same op is left out with it: a pass that throws on one index_put
             // throws on its siblings, and each retry converts the method again.
             std::string target;
+            graph::OpId op = graph::OpId::Unknown;
             for (const auto& node : graph.nodes) {
-                if (node.source_name() == *name) target = node.target;
+                if (node.source_name() == *name) target = node.target, op = node.op;
             }
             const std::string reason = "a pass of OpenVINO's PyTorch frontend" + failing_pass(error.what()) + " throws on " +
                                        *name + " (" + target + ")";
             for (const auto& node : graph.nodes) {
-                if (node.source_name() == *name || node.target == target) {
+                // (a custom op has no id: its siblings are the nodes of its target)
+                if (node.source_name() == *name || (node.op == op && (op != graph::OpId::Unknown || node.target == target))) {
                     left_out.insert(node.source_name());
                     support.unsupported[node.source_name()] = reason;
                 }

@@ -69,13 +69,13 @@ std::optional<Node> scatter_back(const Node& view, const std::string& base, cons
     Node scatter;
     scatter.name = name;
     scatter.origin = view.source_name();
-    if (view.target == "aten.select.int") {
+    if (view.op == op_id("aten.select.int")) {
         scatter.target = "aten.select_scatter.default";
         scatter.inputs = {{"self", tensor_arg(base), false},
                           {"src", tensor_arg(new_view), false},
                           {"dim", schema_arg(view, 1, "dim"), false},
                           {"index", schema_arg(view, 2, "index"), false}};
-    } else if (view.target == "aten.slice.Tensor") {
+    } else if (view.op == op_id("aten.slice.Tensor")) {
         scatter.target = "aten.slice_scatter.default";
         scatter.inputs = {{"self", tensor_arg(base), false},
                           {"src", tensor_arg(new_view), false},
@@ -83,7 +83,7 @@ std::optional<Node> scatter_back(const Node& view, const std::string& base, cons
                           {"start", schema_arg(view, 2, "start"), false},
                           {"end", schema_arg(view, 3, "end"), false},
                           {"step", schema_arg(view, 4, "step"), false}};
-    } else if (view.target == "aten.narrow.default" && schema_arg(view, 1, "dim").kind == Kind::Int &&
+    } else if (view.op == op_id("aten.narrow.default") && schema_arg(view, 1, "dim").kind == Kind::Int &&
                schema_arg(view, 2, "start").kind == Kind::Int && schema_arg(view, 3, "length").kind == Kind::Int &&
                base_meta.all_static()) {
         // narrow(dim, start, length) is slice(dim, start, start + length)
@@ -98,11 +98,11 @@ std::optional<Node> scatter_back(const Node& view, const std::string& base, cons
                           {"start", int_arg(start), false},
                           {"end", int_arg(start + schema_arg(view, 3, "length").int_value), false},
                           {"step", int_arg(1), false}};
-    } else if (view.target == "aten.alias.default" || view.target == "aten.detach.default") {
+    } else if (is_one_of(view.op, {op_id("aten.alias.default"), op_id("aten.detach.default")})) {
         // the same elements in the same layout: the new base is the new view itself
         scatter.target = "aten.alias.default";
         scatter.inputs = {{"self", tensor_arg(new_view), false}};
-    } else if ((view.target == "aten.view.default" || view.target == "aten._unsafe_view.default") &&
+    } else if (is_one_of(view.op, {op_id("aten.view.default"), op_id("aten._unsafe_view.default")}) &&
                base_meta.all_static()) {
         // a view with the base's own elements: the new base is the new view, viewed back
         scatter.target = "aten.view.default";

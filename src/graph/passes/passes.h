@@ -59,8 +59,8 @@ void inline_scoping_regions(Graph& graph, const std::string& where);
 void fold_error_checks(Graph& graph, const std::string& where);
 // The composite ops inline_scoping_regions lets run in an enabled CPU autocast region, and
 // whether a target is composite (a CompositeImplicitAutograd kernel, autocast_cpu_ops.inc).
-const std::set<std::string_view>& composites_autocast_leaves_alone();
-bool is_composite_op(std::string_view target);
+const std::vector<OpId>& composites_autocast_leaves_alone();
+bool is_composite_op(OpId op);
 void drop_assertions(Graph& graph);
 void functionalize_in_place_ops(Graph& graph, const std::string& where);
 void lower_training_ops(Graph& graph, const std::string& where);

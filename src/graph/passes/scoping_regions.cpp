@@ -7,7 +7,9 @@
 // enclosing graph what eager computes in the region.
 #include <map>
 #include <optional>
+#include <algorithm>
 #include <set>
+#include <vector>
 #include <string_view>
 
 #include "common/error.h"
@@ -20,8 +22,12 @@ namespace {
 
 using Kind = Argument::Kind;
 
-constexpr std::string_view kAutocastRegion = "higher_order.wrap_with_autocast";
-constexpr std::string_view kGradModeRegion = "higher_order.wrap_with_set_grad_enabled";
+constexpr OpId kAutocastRegion = op_id("higher_order.wrap_with_autocast");
+constexpr OpId kGradModeRegion = op_id("higher_order.wrap_with_set_grad_enabled");
+
+// A region's body is a raw subgraph whose nodes are resolved only once inlined: their op id is
+// found here, from the target the archive spells.
+OpId op_of(const Node& node) { return node.op != OpId::Unknown ? node.op : find_op_id(node.target); }
 
 // What CPU autocast does before an op it lists (aten/src/ATen/autocast_mode.h): cast its floating
 // tensor arguments (float64 ones excepted) to the region's dtype, to float32, or to the widest
@@ -35,40 +41,49 @@ struct AutocastCpuOp {
 
 #include "graph/passes/autocast_cpu_ops.inc"
 
-std::optional<CastPolicy> cpu_cast_policy(std::string_view target) {
+// The table by op id, made once (the generated table names each op as PyTorch spells it).
+std::optional<CastPolicy> cpu_cast_policy(OpId op) {
     static const auto table = [] {
-        std::map<std::string_view, CastPolicy> policies;
-        for (const auto& op : kAutocastCpuOps) policies.emplace(op.target, op.policy);
+        std::vector<std::optional<CastPolicy>> policies(op_table::kCount);
+        for (const auto& entry : kAutocastCpuOps) {
+            if (const OpId id = find_op_id(entry.target); id != OpId::Unknown) policies[static_cast<size_t>(id)] = entry.policy;
+        }
         return policies;
     }();
-    const auto it = table.find(target);
-    if (it == table.end()) return std::nullopt;
-    return it->second;
+    const auto at = static_cast<size_t>(op);
+    return at < table.size() ? table[at] : std::nullopt;
 }
 
 }  // namespace
 
 // Composite ops (no kernel of their own) whose parts autocast leaves alone: none of the ops they
 // run has a cast policy, so they compute in a region what they compute outside it.
-const std::set<std::string_view>& composites_autocast_leaves_alone() {
-    static const std::set<std::string_view> ops = {
-        "aten.adaptive_avg_pool1d.default", "aten.adaptive_avg_pool2d.default", "aten.alpha_dropout.default",
-        "aten.batch_norm.default",          "aten.chunk.default",               "aten.contiguous.default",
-        "aten.dropout.default",             "aten.expand_as.default",           "aten.feature_dropout.default",
-        "aten.flatten.using_ints",          "aten.group_norm.default",          "aten.instance_norm.default",
-        "aten.layer_norm.default",          "aten.log_softmax.int",             "aten.max_pool1d.default",
-        "aten.max_pool2d.default",          "aten.reshape.default",             "aten.reshape_as.default",
-        "aten.softmax.int",                 "aten.sym_numel.default",           "aten.sym_size.int",
-        "aten.sym_stride.int",              "aten.to.device",                   "aten.to.dtype",
-        "aten.to.dtype_layout",             "aten.to.other",                    "aten.type_as.default",
-        "aten.unflatten.int",               "aten.view_as.default",
+const std::vector<OpId>& composites_autocast_leaves_alone() {
+    static const std::vector<OpId> ops = {
+        op_id("aten.adaptive_avg_pool1d.default"), op_id("aten.adaptive_avg_pool2d.default"), op_id("aten.alpha_dropout.default"),
+        op_id("aten.batch_norm.default"),          op_id("aten.chunk.default"),               op_id("aten.contiguous.default"),
+        op_id("aten.dropout.default"),             op_id("aten.expand_as.default"),           op_id("aten.feature_dropout.default"),
+        op_id("aten.flatten.using_ints"),          op_id("aten.group_norm.default"),          op_id("aten.instance_norm.default"),
+        op_id("aten.layer_norm.default"),          op_id("aten.log_softmax.int"),             op_id("aten.max_pool1d.default"),
+        op_id("aten.max_pool2d.default"),          op_id("aten.reshape.default"),             op_id("aten.reshape_as.default"),
+        op_id("aten.softmax.int"),                 op_id("aten.sym_numel.default"),           op_id("aten.sym_size.int"),
+        op_id("aten.sym_stride.int"),              op_id("aten.to.device"),                   op_id("aten.to.dtype"),
+        op_id("aten.to.dtype_layout"),             op_id("aten.to.other"),                    op_id("aten.type_as.default"),
+        op_id("aten.unflatten.int"),               op_id("aten.view_as.default"),
     };
     return ops;
 }
 
-bool is_composite_op(std::string_view target) {
-    static const std::set<std::string_view> ops(std::begin(kCompositeImplicitOps), std::end(kCompositeImplicitOps));
-    return ops.count(target) > 0;
+bool is_composite_op(OpId op) {
+    static const std::vector<bool> composite = [] {
+        std::vector<bool> table(op_table::kCount, false);
+        for (std::string_view target : kCompositeImplicitOps) {
+            if (const OpId id = find_op_id(target); id != OpId::Unknown) table[static_cast<size_t>(id)] = true;
+        }
+        return table;
+    }();
+    const auto at = static_cast<size_t>(op);
+    return at < composite.size() && composite[at];
 }
 
 namespace {
@@ -192,7 +207,7 @@ public:
         return replaced;
     }
 
-    static bool is_scoping_region(const Node& node) { return node.target == kAutocastRegion || node.target == kGradModeRegion; }
+    static bool is_scoping_region(const Node& node) { return is_one_of(op_of(node), {kAutocastRegion, kGradModeRegion}); }
 
     // Outputs of nested regions that no node makes any more (the body handed back another value).
     const std::set<std::string>& unused_values() const { return unused_values_; }
@@ -201,7 +216,7 @@ private:
     // wrap_with_autocast(device_type, dtype, enabled, cache_enabled, body, *operands);
     // wrap_with_set_grad_enabled(enabled, body, *operands).
     CpuAutocast region_autocast(const Node& region, size_t body_at, const CpuAutocast& outer) const {
-        if (region.target == kGradModeRegion) return outer;
+        if (op_of(region) == kGradModeRegion) return outer;
         auto fail = [&](const std::string& why) -> CpuAutocast {
             throw UnsupportedError(where_ + ": " + describe(region) + ": " + why);
         };
@@ -260,9 +275,11 @@ private:
     // (a composite) that might have one.
     // `body_name`: the node's name in its region's body, as the archive and PyTorch print it.
     void apply_autocast(Node& node, const std::string& body_name, const CpuAutocast& autocast, std::vector<Node>& out) {
-        const auto policy = cpu_cast_policy(node.target);
+        const OpId op = op_of(node);
+        const auto policy = cpu_cast_policy(op);
         if (!policy) {
-            if (is_composite_op(node.target) && !composites_autocast_leaves_alone().count(node.target)) {
+            const auto& left_alone = composites_autocast_leaves_alone();
+            if (is_composite_op(op) && std::find(left_alone.begin(), left_alone.end(), op) == left_alone.end()) {
                 throw UnsupportedError(
                     where_ + ": node '" + body_name + "' (" + node.target + ") in the CPU autocast region '" +
                     autocast.region + "' (" +

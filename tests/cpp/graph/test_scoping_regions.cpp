@@ -241,12 +241,12 @@ TEST(ScopingRegions, ACompositeThatAutocastMayCastInsideIsRefused) {
 }
 
 TEST(ScopingRegions, EveryCompositeLeftAloneIsAComposite) {
-    for (const auto& target : composites_autocast_leaves_alone()) {
-        EXPECT_TRUE(is_composite_op(target)) << target;
-        EXPECT_NE(find_schema(target), nullptr) << target;
+    for (const OpId op : composites_autocast_leaves_alone()) {
+        EXPECT_TRUE(is_composite_op(op)) << op_target(op);
+        EXPECT_NE(find_schema(op_target(op)), nullptr) << op_target(op);
     }
-    EXPECT_TRUE(is_composite_op("aten.einsum.default"));
-    EXPECT_FALSE(is_composite_op("aten.mm.default"));  // it has an autocast kernel of its own
+    EXPECT_TRUE(is_composite_op(op_id("aten.einsum.default")));
+    EXPECT_FALSE(is_composite_op(op_id("aten.mm.default")));  // it has an autocast kernel of its own
 }
 
 }  // namespace
