@@ -63,6 +63,33 @@ void give_timed_reason(PlannedMethod& planned, const PlacementReport::Measuremen
     }
 }
 
+// --verify's rounds: the rules' plan verified, each failing step's nodes sent to the CPU kernels
+// (refused under --strict), the plan made and verified again until a round finds nothing.
+std::map<std::string, std::string> verified_failures(const PreparedMethod& method, const Settings& settings,
+                                                     const VerifyTrial& verify, std::vector<std::string>& moves) {
+    if (verify.known_failures) return *verify.known_failures;
+    std::map<std::string, std::string> failures;
+    for (int round = 1; round <= kMaxVerifyRounds; ++round) {
+        // The plan the runtime verifies is the one these failures give.
+        const PlannedMethod planned = plan(method, settings, {}, {}, failures);
+        const auto failing = verify.round(planned, failures);
+        if (failing.empty()) break;
+        for (const auto& [step, why] : failing) {
+            if (step >= planned.plan.steps.size()) continue;
+            const std::string reason = "OpenVINO's step " + std::to_string(step + 1) + " " + why;
+            for (int n : planned.plan.steps[step].nodes) {
+                failures.emplace(method.graph.nodes[static_cast<size_t>(n)].source_name(), reason);
+            }
+            moves.push_back("step " + std::to_string(step + 1) + " moved to the CPU kernels: " + reason);
+        }
+        if (settings.given.strict && !moves.empty()) {
+            throw UnsupportedError(method.where + ": --strict: verified at load, " + moves.back() +
+                                   "; load without --strict to run it on the CPU kernels");
+        }
+    }
+    return failures;
+}
+
 }  // namespace
 
 std::string faster_side(double openvino_us, double cpu_us) {
@@ -86,9 +113,10 @@ bool worth_timing(const PreparedMethod& method, const PlannedMethod& planned, co
     return true;
 }
 
-SettledPlan settle(const PreparedMethod& method, const Settings& settings,
-                   const std::map<std::string, std::string>& verify_failures, const PlanTrials& trials) {
+SettledPlan settle(const PreparedMethod& method, const Settings& settings, const PlanTrials& trials) {
     SettledPlan settled;
+    if (trials.verify) settled.verify_failures = verified_failures(method, settings, *trials.verify, settled.verify_moves);
+    const auto& verify_failures = settled.verify_failures;
     settled.planned = plan(method, settings, {}, {}, verify_failures);
     if (trials.compile_only_to_time && !worth_timing(method, settled.planned, settings)) return settled;
     settled.planned = compiled_rules_plan(method, settings, verify_failures, trials, std::move(settled.planned));

@@ -1,11 +1,14 @@
 // The planner: the one place a plan is revised after the placement rules made it.
 //
+//   --verify: each OpenVINO step of the rules' plan verified against the CPU kernels; a failing
+//     step's nodes go to the CPU kernels and the plan is made and verified again (at most
+//     kMaxVerifyRounds rounds)
 //   rules' plan (compile::plan, itself revised while steps fail to convert)
 //   → compiled by the runtime; a step it cannot compile sends its nodes at fault to the CPU
 //     kernels, and the plan is made again (each round moves at least one node, so this ends)
 //   → for a small program, timed against every node on the CPU kernels; the faster is kept
 //
-// What only the runtime can do (compile a plan into something that runs, time two of them) is
+// What only the runtime can do (verify a plan, compile it into something that runs, time two) is
 // injected as PlanTrials, so compile/ holds no executor and the loop can be tested with
 // trials of a test's own.
 #pragma once
@@ -30,7 +33,23 @@ struct CompileRefusal {
     std::string error;       // the whole message, thrown as it is under --strict
 };
 
+constexpr int kMaxVerifyRounds = 6;
+
+// The runtime's verification of plans (--verify).
+struct VerifyTrial {
+    // Failures (node name → why) a verification of the same archive and options found before,
+    // kept by the runtime: no round is run.
+    std::optional<std::map<std::string, std::string>> known_failures;
+    // Verifies `planned`, made with `failures` (node name → why, found so far): each OpenVINO
+    // step run against the CPU kernels. Returns the steps that failed, index → how.
+    std::function<std::map<size_t, std::string>(const PlannedMethod& planned,
+                                                 const std::map<std::string, std::string>& failures)>
+        round;
+};
+
 struct PlanTrials {
+    // --verify, when asked.
+    std::optional<VerifyTrial> verify;
     // Compiles `planned` into the runtime's candidate (replacing any earlier one); nullopt when
     // it compiled. Errors other than a step's refusal are thrown.
     std::function<std::optional<CompileRefusal>(const PlannedMethod& planned)> compile;
@@ -48,12 +67,14 @@ struct PlanTrials {
 struct SettledPlan {
     PlannedMethod planned;
     bool cpu_plan_chosen = false;  // timing chose the all-CPU plan: the runtime keeps what `time` compiled
+    // --verify: node name → how its step failed (those nodes run on the CPU kernels), and one
+    // line per step moved ("step 3 moved to the CPU kernels: ...").
+    std::map<std::string, std::string> verify_failures;
+    std::vector<std::string> verify_moves;
 };
 
-// Every revision, in the order of the header. `verify_failures` (node name → how its step
-// failed --verify) places those nodes on the CPU kernels from the start.
-SettledPlan settle(const PreparedMethod& method, const Settings& settings,
-                   const std::map<std::string, std::string>& verify_failures, const PlanTrials& trials);
+// Every revision, in the order of the header.
+SettledPlan settle(const PreparedMethod& method, const Settings& settings, const PlanTrials& trials);
 
 // Elements read and written over all nodes beyond which a program is not timed: there
 // OpenVINO's per-call cost no longer dominates (at 64K floats a CPU elementwise kernel takes

@@ -48,14 +48,19 @@ Program::~Program() = default;
 
 namespace {
 
-// The planner's trials (compile/planner.h) made of executors: a plan is compiled into
-// impl's executor (a step OpenVINO converted but its plugin cannot compile, or whose compiled
-// result contradicts the program's metadata, is the planner's to move); timing compiles the
-// all-CPU plan beside it. `compile_only_to_time`: inspect, which compiles only what it times.
-void settle_into(Program::Impl& impl, const std::string& path, const compile::Settings& settings,
-                 const runtime::VerifyOutcome& verified, bool compile_only_to_time) {
+// The planner's trials (compile/planner.h) made of the runtime: --verify's rounds in a worker
+// process (when asked); a plan compiled into impl's executor (a step OpenVINO converted but its
+// plugin cannot compile, or whose compiled result contradicts the program's metadata, is the
+// planner's to move); timing compiles the all-CPU plan beside it. `compile_only_to_time`:
+// inspect, which compiles only what it times.
+void settle_into(Program::Impl& impl, const std::string& path, const compile::Settings& settings, bool compile_only_to_time) {
+    std::unique_ptr<runtime::Verifier> verifier;
     std::unique_ptr<runtime::Executor> cpu_executor;
     compile::PlanTrials trials;
+    if (settings.given.verify) {
+        verifier = std::make_unique<runtime::Verifier>(path, impl.prepared, settings);
+        trials.verify = verifier->trial();
+    }
     trials.compile_only_to_time = compile_only_to_time;
     trials.compile = [&](const compile::PlannedMethod& planned) -> std::optional<compile::CompileRefusal> {
         try {
@@ -68,19 +73,11 @@ void settle_into(Program::Impl& impl, const std::string& path, const compile::Se
     trials.time = [&](const compile::PlanTrials::CpuPlan& cpu_plan) {
         return runtime::time_placements(path, impl.prepared, *impl.executor, cpu_plan, settings, cpu_executor);
     };
-    auto settled = compile::settle(impl.prepared, settings, verified.failures, trials);
+    auto settled = compile::settle(impl.prepared, settings, trials);
+    if (verifier) settled.planned.report.verification = verifier->finish(settled);
     impl.planned = std::move(settled.planned);
     if (settled.cpu_plan_chosen) impl.executor = std::move(cpu_executor);
-    impl.planned.report.verification = verified.report;
     if (impl.executor) impl.timings = {impl.prepared.archive_ms, impl.planned.convert_ms, impl.executor->compile_ms()};
-}
-
-// LoadOptions::verify: each OpenVINO step checked against the CPU kernels in a child process
-// before anything is compiled here (runtime/verify.h).
-runtime::VerifyOutcome verify_if_asked(const std::string& path, const compile::PreparedMethod& prepared,
-                                       const compile::Settings& settings) {
-    if (!settings.given.verify) return {};
-    return runtime::verify_plan(path, prepared, settings);
 }
 
 }  // namespace
@@ -90,7 +87,7 @@ Program Program::load(const std::string& path, const LoadOptions& options) {
         const compile::Settings settings = compile::parse_settings(options);
         auto impl = std::make_unique<Impl>();
         impl->prepared = compile::prepare(path, settings);
-        settle_into(*impl, path, settings, verify_if_asked(path, impl->prepared, settings), false);
+        settle_into(*impl, path, settings, false);
         return Program(std::move(impl));
     });
 }
@@ -101,7 +98,7 @@ PlacementReport Program::inspect(const std::string& path, const LoadOptions& opt
         Impl impl;
         impl.prepared = compile::prepare(path, settings);
         // What load() would time is compiled and timed, so the report shows load()'s choice.
-        settle_into(impl, path, settings, verify_if_asked(path, impl.prepared, settings), true);
+        settle_into(impl, path, settings, true);
         return std::move(impl.planned.report);
     });
 }

@@ -103,7 +103,7 @@ Request read_request(const std::string& file) {
 std::string worker_path() {
     if (const char* forced = std::getenv("PT2OV_VERIFY_WORKER"); forced && *forced) return forced;
     Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&verify_plan), &info) == 0 || !info.dli_fname) return {};
+    if (dladdr(reinterpret_cast<void*>(&verify_worker_main), &info) == 0 || !info.dli_fname) return {};
     const fs::path library = fs::absolute(info.dli_fname).parent_path();
     for (const fs::path& candidate : {library / kWorkerName, library / "bin" / kWorkerName, library / ".." / "bin" / kWorkerName}) {
         std::error_code ec;
@@ -421,113 +421,118 @@ Round read_round(const fs::path& result) {
 
 }  // namespace
 
-VerifyOutcome verify_plan(const std::string& path, const compile::PreparedMethod& prepared, const compile::Settings& settings) {
-    const auto start = Clock::now();
-    const LoadOptions& options = settings.given;
-    VerifyOutcome outcome;
-    outcome.report.verified = true;
-    const fs::path cache = cache_file(path, options, "verify");
-    if (!cache.empty() && fs::exists(cache)) {
-        std::ifstream in(cache);
-        std::string line;
+Verifier::Verifier(const std::string& path, const compile::PreparedMethod& prepared, const compile::Settings& settings)
+    : path_(path), prepared_(prepared), settings_(settings), start_(Clock::now()) {
+    report_.verified = true;
+    cache_ = cache_file(path, settings.given, "verify");
+    if (!cache_.empty() && fs::exists(cache_)) {
+        std::ifstream in(cache_);
+        std::map<std::string, std::string> failures;
+        PlacementReport::Verification cached;
+        cached.verified = true;
         bool valid = false;
+        std::string line;
         while (std::getline(in, line)) {
             std::stringstream split(line);
             std::vector<std::string> fields;
             for (std::string field; std::getline(split, field, '\t');) fields.push_back(field);
-            if (fields.size() == 3 && fields[0] == "failure") outcome.failures[fields[1]] = fields[2];
-            if (fields.size() == 2 && fields[0] == "finding") outcome.report.findings.push_back(fields[1]);
+            if (fields.size() == 3 && fields[0] == "failure") failures[fields[1]] = fields[2];
+            if (fields.size() == 2 && fields[0] == "finding") cached.findings.push_back(fields[1]);
             if (fields.size() == 3 && fields[0] == "counts") {
-                outcome.report.steps_checked = std::stoul(fields[1]);
-                outcome.report.steps_moved = std::stoul(fields[2]);
+                cached.steps_checked = std::stoul(fields[1]);
+                cached.steps_moved = std::stoul(fields[2]);
                 valid = true;
             }
         }
         if (valid) {
-            outcome.report.from_cache = true;
-            outcome.report.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-            return outcome;
+            cached.from_cache = true;
+            report_ = std::move(cached);
+            cached_failures_ = std::move(failures);
+            return;
         }
-        outcome = VerifyOutcome{};
-        outcome.report.verified = true;
     }
-    const std::string worker = worker_path();
-    if (worker.empty()) {
+    worker_ = worker_path();
+    if (worker_.empty()) {
         throw Error(prepared.where + ": --verify needs the command " + std::string(kWorkerName) +
                     " beside libpt2ov.so (or in bin/ beside or above it), and it is not there; reinstall pt2ov, or set "
                     "PT2OV_VERIFY_WORKER to its path");
     }
-    char pattern[] = "/tmp/pt2ov-verify-XXXXXX";
-    const char* made = ::mkdtemp(pattern);
-    if (!made) throw Error(std::string("--verify: cannot make a temporary folder: ") + std::strerror(errno));
-    const fs::path folder(made);
-    struct RemoveFolder {
-        fs::path folder;
-        ~RemoveFolder() {
-            std::error_code ec;
-            fs::remove_all(folder, ec);
-        }
-    } remove_at_exit{folder};
+}
 
-    for (int round = 1; round <= kMaxVerifyRounds; ++round) {
-        const fs::path request = folder / "request.txt", result = folder / "result.txt", log = folder / "worker.log";
-        write_request(request, path, options, outcome.failures);
-        std::error_code ec;
-        fs::remove(result, ec);
-        const WorkerRun run = run_worker(worker, request, result, log);
-        Round found = read_round(result);
-        outcome.report.steps_checked += found.checked.size();
-        for (const auto& note : found.notes) {
-            if (std::find(outcome.report.findings.begin(), outcome.report.findings.end(), note) == outcome.report.findings.end()) {
-                outcome.report.findings.push_back(note);
-            }
-        }
-        if (!found.done) {
-            // The worker ended without finishing: a crash, a hang, or an error of the program
-            // itself (which the load here reports in its own words). A step it was compiling or
-            // running is what failed.
-            std::stringstream split(found.last);
-            std::string event, step_text;
-            std::getline(split, event, '\t');
-            std::getline(split, step_text, '\t');
-            if ((event == "compile" || event == "check") && !step_text.empty()) {
-                const size_t step = std::stoul(step_text);
-                found.failing[step] = std::string("killed the verifying process while OpenVINO ") +
-                                      (event == "compile" ? "compiled" : "ran") + " it (the process " + ending(run) + ")";
-                outcome.report.steps_checked += 1;
-            } else if (WIFEXITED(run.status) && !run.timed_out) {
-                break;  // the program's own error: load meets it again and reports it
-            } else {
-                throw Error(prepared.where + ": --verify: the verifying process " + ending(run) +
-                            " outside any OpenVINO step (" + last_line(run.log) + ")");
-            }
-        }
-        if (found.failing.empty()) break;
-        // The plan the worker verified is the one these failures give: the same options, the
-        // same failures so far.
-        const compile::PlannedMethod planned = compile::plan(prepared, settings, {}, {}, outcome.failures);
-        for (const auto& [step, why] : found.failing) {
-            if (step >= planned.plan.steps.size()) continue;
-            const std::string reason = "OpenVINO's step " + std::to_string(step + 1) + " " + why;
-            for (int n : planned.plan.steps[step].nodes) {
-                outcome.failures.emplace(prepared.graph.nodes[static_cast<size_t>(n)].source_name(), reason);
-            }
-            outcome.report.findings.push_back("step " + std::to_string(step + 1) + " moved to the CPU kernels: " + reason);
-            ++outcome.report.steps_moved;
-        }
-        if (options.strict) {
-            throw UnsupportedError(prepared.where + ": --strict: verified at load, " + outcome.report.findings.back() +
-                                   "; load without --strict to run it on the CPU kernels");
+Verifier::~Verifier() {
+    if (folder_.empty()) return;
+    std::error_code ec;
+    fs::remove_all(folder_, ec);
+}
+
+compile::VerifyTrial Verifier::trial() {
+    compile::VerifyTrial trial;
+    trial.known_failures = cached_failures_;
+    // The worker makes the plan these failures give itself (the same options, the same planner).
+    trial.round = [this](const compile::PlannedMethod&, const std::map<std::string, std::string>& failures) {
+        return round(failures);
+    };
+    return trial;
+}
+
+std::map<size_t, std::string> Verifier::round(const std::map<std::string, std::string>& failures) {
+    if (folder_.empty()) {
+        char pattern[] = "/tmp/pt2ov-verify-XXXXXX";
+        const char* made = ::mkdtemp(pattern);
+        if (!made) throw Error(std::string("--verify: cannot make a temporary folder: ") + std::strerror(errno));
+        folder_ = made;
+    }
+    const fs::path folder(folder_);
+    const fs::path request = folder / "request.txt", result = folder / "result.txt", log = folder / "worker.log";
+    write_request(request, path_, settings_.given, failures);
+    std::error_code ec;
+    fs::remove(result, ec);
+    const WorkerRun run = run_worker(worker_, request, result, log);
+    Round found = read_round(result);
+    report_.steps_checked += found.checked.size();
+    for (const auto& note : found.notes) {
+        if (std::find(report_.findings.begin(), report_.findings.end(), note) == report_.findings.end()) {
+            report_.findings.push_back(note);
         }
     }
-    outcome.report.ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    if (!cache.empty()) {
-        std::ofstream out(cache);
-        for (const auto& [node, why] : outcome.failures) out << "failure\t" << escape_line(node) << "\t" << escape_line(why) << "\n";
-        for (const auto& finding : outcome.report.findings) out << "finding\t" << escape_line(finding) << "\n";
-        out << "counts\t" << outcome.report.steps_checked << "\t" << outcome.report.steps_moved << "\n";
+    if (!found.done) {
+        // The worker ended without finishing: a crash, a hang, or an error of the program
+        // itself (which the load here reports in its own words). A step it was compiling or
+        // running is what failed.
+        std::stringstream split(found.last);
+        std::string event, step_text;
+        std::getline(split, event, '\t');
+        std::getline(split, step_text, '\t');
+        if ((event == "compile" || event == "check") && !step_text.empty()) {
+            const size_t step = std::stoul(step_text);
+            found.failing[step] = std::string("killed the verifying process while OpenVINO ") +
+                                  (event == "compile" ? "compiled" : "ran") + " it (the process " + ending(run) + ")";
+            report_.steps_checked += 1;
+        } else if (WIFEXITED(run.status) && !run.timed_out) {
+            return {};  // the program's own error: load meets it again and reports it
+        } else {
+            throw Error(prepared_.where + ": --verify: the verifying process " + ending(run) +
+                        " outside any OpenVINO step (" + last_line(run.log) + ")");
+        }
     }
-    return outcome;
+    return found.failing;
+}
+
+PlacementReport::Verification Verifier::finish(const compile::SettledPlan& settled) {
+    if (report_.from_cache) {
+        report_.ms = std::chrono::duration<double, std::milli>(Clock::now() - start_).count();
+        return report_;
+    }
+    for (const auto& move : settled.verify_moves) report_.findings.push_back(move);
+    report_.steps_moved = settled.verify_moves.size();
+    report_.ms = std::chrono::duration<double, std::milli>(Clock::now() - start_).count();
+    if (!cache_.empty()) {
+        std::ofstream out(cache_);
+        for (const auto& [node, why] : settled.verify_failures) out << "failure\t" << escape_line(node) << "\t" << escape_line(why) << "\n";
+        for (const auto& finding : report_.findings) out << "finding\t" << escape_line(finding) << "\n";
+        out << "counts\t" << report_.steps_checked << "\t" << report_.steps_moved << "\n";
+    }
+    return report_;
 }
 
 int verify_worker_main(int argc, char** argv) {

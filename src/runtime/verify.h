@@ -3,7 +3,8 @@
 // that a plugin fault nobody has listed yet (a wrong value, a wrong shape, a crash) sends the
 // step to the CPU kernels instead of reaching the user.
 //
-// The parent (verify_plan) writes a request file and starts the command pt2ov-verify-worker
+// The parent (Verifier, whose rounds the planner runs) writes a request file and starts the
+// command pt2ov-verify-worker
 // (found beside libpt2ov.so, or in bin/ beside or above it). The worker (verify_worker_main)
 // prepares the same method, plans it with the same options and the failures found so far,
 // builds a reference executor with every node that has a CPU kernel on the CPU kernels (a node
@@ -13,8 +14,9 @@
 // the plan alone on the reference's values and compares what it hands on with the reference's.
 // It appends one line per event to a result file, flushed at once ("compile 3", "check 3",
 // "ok 3", "differs 3 <why>"), so when a step kills it the last line names the step. The parent
-// reads the file, moves each failing step's nodes onto the CPU kernels, and starts a worker
-// again on the new plan, until a round finds nothing new (at most kMaxRounds).
+// reads the file and hands the planner the failing steps; the planner moves their nodes onto
+// the CPU kernels and asks for a round again on the new plan, until a round finds nothing new
+// (at most compile::kMaxVerifyRounds).
 //
 // Synthetic inputs: floats from a normal distribution, integers in [0, 4) (valid indices into
 // any dim of size 4 or more), bools at random, all from a fixed seed; dynamic dims at the size
@@ -25,26 +27,47 @@
 // bools exactly, shapes and dtypes exactly, NaN where NaN.
 #pragma once
 
+#include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "compile/method.h"
+#include "compile/planner.h"
 #include "compile/settings.h"
 #include "pt2ov/pt2ov.h"
 
 namespace pt2ov::runtime {
 
-constexpr int kMaxVerifyRounds = 6;
+// --verify for one load: the trial the planner runs its rounds with (compile/planner.h), each
+// round a worker process verifying the plan the failures so far give; then the report, kept
+// in the cache folder (when one is set) so that a later load of the same archive and options
+// verifies nothing again.
+class Verifier {
+public:
+    // Reads the cache. Throws Error when the worker command cannot be found.
+    Verifier(const std::string& path, const compile::PreparedMethod& prepared, const compile::Settings& settings);
+    ~Verifier();
+    Verifier(const Verifier&) = delete;
+    Verifier& operator=(const Verifier&) = delete;
 
-struct VerifyOutcome {
-    // node name → why its step runs on the CPU kernels (the difference, or the crash)
-    std::map<std::string, std::string> failures;
-    PlacementReport::Verification report;
+    compile::VerifyTrial trial();
+    // The report of the verification the planner ended with, written to the cache.
+    PlacementReport::Verification finish(const compile::SettledPlan& settled);
+
+private:
+    std::map<size_t, std::string> round(const std::map<std::string, std::string>& failures);
+
+    std::string path_;
+    const compile::PreparedMethod& prepared_;
+    const compile::Settings& settings_;
+    std::chrono::steady_clock::time_point start_;
+    std::string cache_;   // the cache file; empty without a cache folder
+    std::optional<std::map<std::string, std::string>> cached_failures_;
+    PlacementReport::Verification report_;
+    std::string worker_;
+    std::string folder_;  // the rounds' temporary folder, made at the first round
 };
-
-// Verifies the plan of `prepared` under `options` (options.verify is what asked for it). Throws
-// Error when the worker cannot be started or fails in a way that names no step.
-VerifyOutcome verify_plan(const std::string& path, const compile::PreparedMethod& prepared, const compile::Settings& settings);
 
 // The worker's main: pt2ov-verify-worker REQUEST RESULT. Returns the process's exit status.
 int verify_worker_main(int argc, char** argv);

@@ -48,7 +48,7 @@ TEST(Planner, ARefusedNodeMovesToTheCpuAndThePlanIsMadeAgain) {
         if (!compiled_with_openvino.back()) return std::nullopt;
         return compile::CompileRefusal{0, {sin}, "the plugin\n  refused   it", "step 1: the plugin refused it"};
     };
-    const auto settled = compile::settle(method, compile::parse_settings(untimed()), {}, trials);
+    const auto settled = compile::settle(method, compile::parse_settings(untimed()), trials);
     EXPECT_EQ(compiled_with_openvino, (std::vector<bool>{true, false}));
     EXPECT_EQ(settled.planned.plan.where.at(static_cast<size_t>(sin)), partition::Where::Cpu);
     EXPECT_NE(reason_of(settled.planned, sin).find("the plugin refused it"), std::string::npos) << reason_of(settled.planned, sin);
@@ -64,7 +64,7 @@ TEST(Planner, StrictRefusesWhatTheRuntimeCannotCompile) {
         return compile::CompileRefusal{0, {}, "refused", "step 1 of tiny.pt2: OpenVINO cannot compile it"};
     };
     try {
-        compile::settle(method, compile::parse_settings(options), {}, trials);
+        compile::settle(method, compile::parse_settings(options), trials);
         FAIL() << "no error";
     } catch (const UnsupportedError& e) {
         EXPECT_STREQ(e.what(), "step 1 of tiny.pt2: OpenVINO cannot compile it");
@@ -79,7 +79,7 @@ TEST(Planner, ARefusalThatMovesNothingIsAnError) {
         ++calls;
         return compile::CompileRefusal{0, {0}, "refused", "cannot compile"};  // the same node again and again
     };
-    EXPECT_THROW(compile::settle(method, compile::parse_settings(untimed()), {}, trials), UnsupportedError);
+    EXPECT_THROW(compile::settle(method, compile::parse_settings(untimed()), trials), UnsupportedError);
     EXPECT_EQ(calls, 2);  // moved once, then nothing more to move
 }
 
@@ -105,7 +105,7 @@ compile::PlanTrials accepting(std::string chosen, bool* cpu_plan_asked) {
 TEST(Planner, TimingKeepsTheFasterSide) {
     const auto method = compile::prepare(fixture("tiny.pt2"), compile::parse_settings(LoadOptions{}));
     bool asked = false;
-    const auto cpu = compile::settle(method, compile::parse_settings(LoadOptions{}), {}, accepting("cpu", &asked));
+    const auto cpu = compile::settle(method, compile::parse_settings(LoadOptions{}), accepting("cpu", &asked));
     EXPECT_TRUE(asked);
     EXPECT_TRUE(cpu.cpu_plan_chosen);
     EXPECT_FALSE(has_openvino_step(cpu.planned));
@@ -113,7 +113,7 @@ TEST(Planner, TimingKeepsTheFasterSide) {
     EXPECT_NE(reason_of(cpu.planned, 0).find("faster on the CPU kernels: 2.0 us per call against 8.0 us"), std::string::npos)
         << reason_of(cpu.planned, 0);
 
-    const auto rules = compile::settle(method, compile::parse_settings(LoadOptions{}), {}, accepting("openvino", &asked));
+    const auto rules = compile::settle(method, compile::parse_settings(LoadOptions{}), accepting("openvino", &asked));
     EXPECT_FALSE(rules.cpu_plan_chosen);
     EXPECT_TRUE(has_openvino_step(rules.planned));
     EXPECT_EQ(rules.planned.report.measurement.chosen, "openvino");
@@ -127,7 +127,7 @@ TEST(Planner, ASideThatCannotBeTimedLeavesTheRulesPlan) {
     trials.time = [](const compile::PlanTrials::CpuPlan&) -> std::optional<PlacementReport::Measurement> {
         throw Error("an index kernel refuses zero inputs");
     };
-    const auto settled = compile::settle(method, compile::parse_settings(LoadOptions{}), {}, trials);
+    const auto settled = compile::settle(method, compile::parse_settings(LoadOptions{}), trials);
     EXPECT_FALSE(settled.cpu_plan_chosen);
     EXPECT_TRUE(has_openvino_step(settled.planned));
     EXPECT_FALSE(settled.planned.report.measurement.measured);
@@ -142,14 +142,14 @@ TEST(Planner, InspectCompilesOnlyWhatItTimes) {
         ++compiles;
         return std::nullopt;
     };
-    const auto settled = compile::settle(method, compile::parse_settings(untimed()), {}, trials);
+    const auto settled = compile::settle(method, compile::parse_settings(untimed()), trials);
     EXPECT_EQ(compiles, 0);
     EXPECT_TRUE(has_openvino_step(settled.planned));
 
     bool asked = false;
     auto timed = accepting("cpu", &asked);
     timed.compile_only_to_time = true;
-    EXPECT_TRUE(compile::settle(method, compile::parse_settings(LoadOptions{}), {}, timed).cpu_plan_chosen);
+    EXPECT_TRUE(compile::settle(method, compile::parse_settings(LoadOptions{}), timed).cpu_plan_chosen);
     EXPECT_TRUE(asked);
 }
 
@@ -169,6 +169,89 @@ TEST(Planner, WorthTimingOnlySmallStaticProgramsOnTheCpuDevice) {
     EXPECT_FALSE(compile::worth_timing(basic, compile::plan(basic, compile::parse_settings(LoadOptions{})), compile::parse_settings(LoadOptions{})));
     EXPECT_EQ(compile::faster_side(10, 8.9), "cpu");
     EXPECT_EQ(compile::faster_side(10, 9.1), "openvino");  // a near tie keeps the rules' plan
+}
+
+}  // namespace
+
+namespace {
+
+compile::PlanTrials compiling_anything() {
+    compile::PlanTrials trials;
+    trials.compile = [](const compile::PlannedMethod&) -> std::optional<compile::CompileRefusal> { return std::nullopt; };
+    return trials;
+}
+
+// --verify's rounds: a step that fails verification sends its nodes to the CPU kernels, and the
+// plan those failures give is verified again, until a round finds nothing.
+TEST(Planner, AStepThatFailsVerificationMovesAndThePlanIsVerifiedAgain) {
+    const auto method = compile::prepare(fixture("tiny.pt2"), compile::parse_settings(untimed()));
+    const int sin = node_index(method, "aten.sin.default");
+    std::vector<size_t> failures_seen;
+    compile::PlanTrials trials = compiling_anything();
+    trials.verify = compile::VerifyTrial{};
+    trials.verify->round = [&](const compile::PlannedMethod& planned, const std::map<std::string, std::string>& failures) {
+        failures_seen.push_back(failures.size());
+        std::map<size_t, std::string> failing;
+        for (size_t s = 0; s < planned.plan.steps.size(); ++s) {
+            if (planned.plan.steps[s].where == partition::Where::OpenVINO) failing[s] = "disagrees on value sin";
+        }
+        return failing;
+    };
+    const auto settled = compile::settle(method, compile::parse_settings(untimed()), trials);
+    EXPECT_EQ(failures_seen.front(), 0u);
+    EXPECT_GT(failures_seen.back(), 0u);  // the second round verified the plan the first one's failures give
+    EXPECT_EQ(settled.planned.plan.where.at(static_cast<size_t>(sin)), partition::Where::Cpu);
+    EXPECT_FALSE(has_openvino_step(settled.planned));
+    ASSERT_FALSE(settled.verify_moves.empty());
+    EXPECT_NE(settled.verify_moves[0].find("moved to the CPU kernels: OpenVINO's step 1 disagrees on value sin"), std::string::npos)
+        << settled.verify_moves[0];
+    EXPECT_NE(reason_of(settled.planned, sin).find("disagrees on value sin"), std::string::npos) << reason_of(settled.planned, sin);
+}
+
+TEST(Planner, VerificationUnderStrictRefusesAFailingStep) {
+    LoadOptions options = untimed();
+    options.strict = true;
+    const auto method = compile::prepare(fixture("tiny.pt2"), compile::parse_settings(options));
+    compile::PlanTrials trials = compiling_anything();
+    trials.verify = compile::VerifyTrial{};
+    trials.verify->round = [](const compile::PlannedMethod&, const std::map<std::string, std::string>&) {
+        return std::map<size_t, std::string>{{0, "killed the verifying process"}};
+    };
+    try {
+        compile::settle(method, compile::parse_settings(options), trials);
+        FAIL() << "no error";
+    } catch (const UnsupportedError& e) {
+        EXPECT_NE(std::string(e.what()).find("--strict: verified at load, step 1 moved"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Planner, KnownVerificationFailuresRunNoRoundAndPlaceTheirNodes) {
+    const auto method = compile::prepare(fixture("tiny.pt2"), compile::parse_settings(untimed()));
+    const int sin = node_index(method, "aten.sin.default");
+    compile::PlanTrials trials = compiling_anything();
+    trials.verify = compile::VerifyTrial{};
+    trials.verify->known_failures = std::map<std::string, std::string>{
+        {method.graph.nodes[static_cast<size_t>(sin)].source_name(), "OpenVINO's step 1 disagreed (cached)"}};
+    trials.verify->round = [](const compile::PlannedMethod&, const std::map<std::string, std::string>&) -> std::map<size_t, std::string> {
+        ADD_FAILURE() << "a round ran although the failures were known";
+        return {};
+    };
+    const auto settled = compile::settle(method, compile::parse_settings(untimed()), trials);
+    EXPECT_EQ(settled.planned.plan.where.at(static_cast<size_t>(sin)), partition::Where::Cpu);
+    EXPECT_TRUE(settled.verify_moves.empty());
+}
+
+TEST(Planner, VerificationEndsAfterItsLastRound) {
+    const auto method = compile::prepare(fixture("tiny.pt2"), compile::parse_settings(untimed()));
+    int rounds = 0;
+    compile::PlanTrials trials = compiling_anything();
+    trials.verify = compile::VerifyTrial{};
+    trials.verify->round = [&](const compile::PlannedMethod&, const std::map<std::string, std::string>&) {
+        ++rounds;
+        return std::map<size_t, std::string>{{99, "a step the plan does not have"}};  // never settles
+    };
+    compile::settle(method, compile::parse_settings(untimed()), trials);
+    EXPECT_EQ(rounds, compile::kMaxVerifyRounds);
 }
 
 }  // namespace
