@@ -7,6 +7,7 @@
 #include "graph/from_json.h"
 #include "graph/graph.h"
 #include "graph/schema.h"
+#include "kernels/contracts.h"
 #include "kernels/registry.h"
 #include "partition/plan.h"
 
@@ -37,11 +38,21 @@ void check_cpu_ops(const PreparedMethod& method, const std::vector<std::string>&
     }
 }
 
+// The archive's nodes against their kernels' shape contracts (kernels/contracts.h): metadata
+// that contradict the program are the archive's, refused before anything runs.
+void check_shape_contracts(const PreparedMethod& method) {
+    for (const graph::Node& node : method.graph.nodes) kernels::check_shape_contract(node, method.graph, method.where);
+}
+
 // The read checked that the stored nodes run in order; the rewrites must keep that true, as
-// placement and the executor walk the nodes in this order. A failure here is our bug.
-void check_order_after_rewrites(const PreparedMethod& method) {
+// placement and the executor walk the nodes in this order; and the nodes they made must meet
+// their contracts as the archive's do. A failure here is our bug.
+void check_rewrites(const PreparedMethod& method) {
     try {
         graph::check_values_defined_before_use(method.graph);
+        for (const graph::Node& node : method.graph.nodes) {
+            if (!node.origin.empty() || !node.origin_target.empty()) kernels::check_shape_contract(node, method.graph, method.where);
+        }
     } catch (const ArchiveError& e) {
         throw InternalError(method.where + ": after pt2ov's rewrites: " + e.what());
     }
@@ -54,8 +65,9 @@ PreparedMethod prepare(const std::string& path, const Settings& settings) {
     const LoadOptions& options = settings.given;
     PreparedMethod method = read(path, options.method);
     check(method);
+    check_shape_contracts(method);
     rewrite(method);
-    check_order_after_rewrites(method);
+    check_rewrites(method);
     bind_signature(method);
     check_cpu_ops(method, options.cpu_ops);
     method.int64_input_limit = options.int64_input_limit;

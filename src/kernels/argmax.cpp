@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/dispatch.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -70,6 +71,9 @@ std::vector<RuntimeValue> extreme_with_index(const KernelCall& call, bool maximu
     find_extremes(call, self, r, maximum, r.kept_output(indices), &kept_values);
     return {RuntimeValue::of(values), RuntimeValue::of(indices)};
 }
+
+// Every kernel here reduces `self` over `dim` (every dim when it has none), keeping size 1 with `keepdim`.
+PT2OV_FILE_SHAPE_CONTRACT(reduced_self);
 
 PT2OV_KERNEL("aten.argmax.default", [](const KernelCall& c) { return arg_extreme(c, true); });
 PT2OV_KERNEL("aten.argmin.default", [](const KernelCall& c) { return arg_extreme(c, false); });

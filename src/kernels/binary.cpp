@@ -7,6 +7,7 @@
 
 #include "kernels/dense_paths.h"
 #include "kernels/cpu_isa.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -431,6 +432,9 @@ std::vector<RuntimeValue> logical(const KernelCall& call, Bitwise kind) {
         };
     }));
 }
+
+// Every kernel here is elementwise: its outputs have the broadcast sizes of its tensor arguments.
+PT2OV_FILE_SHAPE_CONTRACT(elementwise_shape);
 
 PT2OV_KERNEL("aten.add.Tensor", add);
 PT2OV_KERNEL("aten.add.Scalar", add);

@@ -1,6 +1,7 @@
 // Copies that keep the dtype: clone and its relatives. Each returns new memory (never the
 // input's), laid out as PyTorch lays that op's result out; the bits are copied exactly.
 #include "kernels/dispatch.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -51,6 +52,9 @@ std::vector<RuntimeValue> clone_dim_order(const KernelCall& call) {
     copy_into(self, out);
     return single(out);
 }
+
+// Every kernel here keeps the sizes of `self`.
+PT2OV_FILE_SHAPE_CONTRACT(same_as_self);
 
 PT2OV_KERNEL("aten.clone.default", clone);
 PT2OV_KERNEL("aten.alias_copy.default", contiguous_copy);

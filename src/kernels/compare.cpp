@@ -2,6 +2,7 @@
 // their promoted dtype (a number rounded to an f16 tensor's precision, as PyTorch does), then
 // compared; the result is bool.
 #include "kernels/dispatch.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -30,6 +31,9 @@ std::vector<RuntimeValue> comparison(const KernelCall& call) {
         return [](V x, V y) -> bool { return compare<kind>(x, y); };
     }));
 }
+
+// Every kernel here is elementwise: its outputs have the broadcast sizes of its tensor arguments.
+PT2OV_FILE_SHAPE_CONTRACT(elementwise_shape);
 
 PT2OV_KERNEL("aten.eq.Tensor", comparison<Comparison::Eq>);
 PT2OV_KERNEL("aten.eq.Scalar", comparison<Comparison::Eq>);

@@ -9,6 +9,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/floating_map.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -27,6 +28,9 @@ std::vector<RuntimeValue> nan_ignoring_extremum(const KernelCall& call) {
         };
     }));
 }
+
+// Every kernel here is elementwise: its outputs have the broadcast sizes of its tensor arguments.
+PT2OV_FILE_SHAPE_CONTRACT(elementwise_shape);
 
 PT2OV_KERNEL("aten.fmax.default", nan_ignoring_extremum<true>);
 PT2OV_KERNEL("aten.fmin.default", nan_ignoring_extremum<false>);

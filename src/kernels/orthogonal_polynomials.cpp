@@ -14,6 +14,7 @@
 
 #include "kernels/dispatch.h"
 #include "kernels/floating_map.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -238,6 +239,9 @@ std::vector<RuntimeValue> polynomial_kernel(const KernelCall& call) {
 
 #define PT2OV_POLYNOMIAL(op, expression)                                                              \
     PT2OV_KERNEL("aten." op, (polynomial_kernel<[](auto x, int64_t n, [[maybe_unused]] StepBudget& budget) { return expression; }>))
+
+// Every kernel here is elementwise: its outputs have the broadcast sizes of its tensor arguments.
+PT2OV_FILE_SHAPE_CONTRACT(elementwise_shape);
 
 PT2OV_POLYNOMIAL("special_chebyshev_polynomial_t", chebyshev_t(x, n, 6, budget));
 PT2OV_POLYNOMIAL("special_chebyshev_polynomial_u", chebyshev_u(x, n, 8, budget));

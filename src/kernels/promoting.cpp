@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "kernels/dispatch.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -107,9 +108,9 @@ std::vector<RuntimeValue> gcd(const KernelCall& call) {
     }));
 }
 
-PT2OV_KERNEL("aten.cumsum.default", cumsum);
-PT2OV_KERNEL("aten.logsumexp.default", logsumexp);
-PT2OV_KERNEL("aten.gcd.default", gcd);
+PT2OV_KERNEL("aten.cumsum.default", cumsum, same_as_self);
+PT2OV_KERNEL("aten.logsumexp.default", logsumexp, reduced_self);
+PT2OV_KERNEL("aten.gcd.default", gcd, elementwise_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

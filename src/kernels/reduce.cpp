@@ -20,6 +20,7 @@
 
 #include "kernels/dense_paths.h"
 #include "kernels/cpu_isa.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -366,6 +367,9 @@ std::vector<RuntimeValue> any_all(const KernelCall& call, bool any) {
     copy_into(truth, r.kept_output(out));
     return single(out);
 }
+
+// Every kernel here reduces `self` over `dim` (every dim when it has none), keeping size 1 with `keepdim`.
+PT2OV_FILE_SHAPE_CONTRACT(reduced_self);
 
 PT2OV_KERNEL("aten.sum.dim_IntList", [](const KernelCall& c) { return sum_like(c, Fold::Sum); });
 PT2OV_KERNEL("aten.sum.default", [](const KernelCall& c) { return sum_like(c, Fold::Sum); });

@@ -19,10 +19,21 @@ using graph::kind_name;
 
 namespace {
 
+struct Registration {
+    Kernel kernel = nullptr;
+    ShapeContract contract = nullptr;
+    std::string file;
+};
+
 // Function-local so registrations from any file's static initializers find it constructed.
 // Kernels register by name (each file names the ops it serves); lookups go by id.
-std::map<std::string, Kernel>& kernel_table() {
-    static std::map<std::string, Kernel> table;
+std::map<std::string, Registration>& kernel_table() {
+    static std::map<std::string, Registration> table;
+    return table;
+}
+
+std::map<std::string, ShapeContract>& file_contracts() {
+    static std::map<std::string, ShapeContract> table;
     return table;
 }
 
@@ -34,15 +45,26 @@ std::vector<std::string>& registration_mistakes() {
     return mistakes;
 }
 
+struct Bound {
+    Kernel kernel = nullptr;
+    ShapeContract contract = nullptr;
+};
+
 // The kernels by op id, made once at the first lookup, after every static registration: an
 // exact target first, else the kernel registered for its op without overload ("aten.conv2d").
-const std::vector<Kernel>& kernels_by_id() {
-    static const std::vector<Kernel> by_id = [] {
-        std::vector<Kernel> table(graph::op_table::kCount, nullptr);
+// A kernel without a contract of its own takes its file's.
+const std::vector<Bound>& kernels_by_id() {
+    static const std::vector<Bound> by_id = [] {
+        std::vector<Bound> table(graph::op_table::kCount);
         std::vector<bool> exact(graph::op_table::kCount, false);
-        for (const auto& [name, kernel] : kernel_table()) {
+        for (const auto& [name, registration] : kernel_table()) {
+            Bound bound{registration.kernel, registration.contract};
+            if (!bound.contract) {
+                const auto it = file_contracts().find(registration.file);
+                if (it != file_contracts().end()) bound.contract = it->second;
+            }
             if (const graph::OpId id = graph::find_op_id(name); id != graph::OpId::Unknown) {
-                table[static_cast<size_t>(id)] = kernel;
+                table[static_cast<size_t>(id)] = bound;
                 exact[static_cast<size_t>(id)] = true;
                 continue;
             }
@@ -52,7 +74,7 @@ const std::vector<Kernel>& kernels_by_id() {
                 continue;
             }
             for (auto at = family.first; at < family.last; ++at) {
-                if (!exact[at]) table[at] = kernel;
+                if (!exact[at]) table[at] = bound;
             }
         }
         return table;
@@ -68,22 +90,36 @@ const std::vector<Kernel>& kernels_by_id() {
 
 }  // namespace
 
-void register_kernel(const std::string& op, Kernel kernel) {
-    if (!kernel_table().emplace(op, kernel).second) registration_mistakes().push_back("two kernels for " + op);
+void register_kernel(const std::string& op, Kernel kernel, ShapeContract contract, const char* file) {
+    if (!kernel_table().emplace(op, Registration{kernel, contract, file}).second) {
+        registration_mistakes().push_back("two kernels for " + op);
+    }
+}
+
+void register_file_shape_contract(const char* file, ShapeContract contract) {
+    if (!file_contracts().emplace(file, contract).second) {
+        registration_mistakes().push_back(std::string("two shape contracts for the kernels of ") + file);
+    }
 }
 
 Kernel find_kernel(graph::OpId op) {
     const auto& table = kernels_by_id();
     const auto at = static_cast<size_t>(op);
-    return at < table.size() ? table[at] : nullptr;
+    return at < table.size() ? table[at].kernel : nullptr;
 }
 
 Kernel find_kernel(std::string_view target) { return find_kernel(graph::find_op_id(target)); }
 
+ShapeContract find_shape_contract(graph::OpId op) {
+    const auto& table = kernels_by_id();
+    const auto at = static_cast<size_t>(op);
+    return at < table.size() ? table[at].contract : nullptr;
+}
+
 std::vector<std::string> registered_ops() {
     kernels_by_id();  // reports mistakes
     std::vector<std::string> names;
-    for (const auto& [name, kernel] : kernel_table()) names.push_back(name);
+    for (const auto& [name, registration] : kernel_table()) names.push_back(name);
     return names;
 }
 

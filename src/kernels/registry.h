@@ -79,26 +79,53 @@ private:
 // bounds) are instances of one function template, never closures.
 using Kernel = std::vector<RuntimeValue> (*)(const KernelCall&);
 
+class ShapeQuery;  // kernels/contracts.h
+
+// The sizes an output must have, dim by dim: a size, or nullopt where it is symbolic.
+using ExpectedSizes = std::vector<std::optional<int64_t>>;
+
+// A kernel's shape contract: its outputs' sizes from its arguments' recorded metadata, as
+// PyTorch's meta function for the op computes them (one entry per tensor output, in order; an
+// entry for the first output only serves them all), or nullopt where the metadata cannot tell.
+// Checked at load against what the archive records (kernels/contracts.h).
+using ShapeContract = std::optional<std::vector<ExpectedSizes>> (*)(const ShapeQuery&);
+
 // Registers `kernel` for `op`: a full target ("aten.add.Tensor") or an op without overload
-// ("aten.add"), which serves every overload without a kernel of its own.
-void register_kernel(const std::string& op, Kernel kernel);
+// ("aten.add"), which serves every overload without a kernel of its own; with its shape
+// contract, or null to take the contract its file declares (PT2OV_FILE_SHAPE_CONTRACT), if any.
+// `file` is the registering source file.
+void register_kernel(const std::string& op, Kernel kernel, ShapeContract contract, const char* file);
+// Declares the shape contract every kernel registered in `file` has unless it gives its own.
+void register_file_shape_contract(const char* file, ShapeContract contract);
 
 // The kernel for an op, found once per node at load: the exact overload's, else one registered
 // for every overload of its op; null when there is none.
 Kernel find_kernel(graph::OpId op);
 Kernel find_kernel(std::string_view target);
+// The shape contract of the kernel for an op; null when it declares none.
+ShapeContract find_shape_contract(graph::OpId op);
 
 // Every registered op name (for reports and tests).
 std::vector<std::string> registered_ops();
 
-// Registers at static-initialization time: `PT2OV_KERNEL("aten.clone", clone_kernel);`. A
-// template instance goes in parentheses: `PT2OV_KERNEL("aten.fmax.default", (extremum<true>));`
+// Registers at static-initialization time: `PT2OV_KERNEL("aten.clone", clone_kernel);`, or with
+// a shape contract of its own: `PT2OV_KERNEL("aten.mm", mm, matmul_shape);`. A template
+// instance goes in parentheses: `PT2OV_KERNEL("aten.fmax.default", (extremum<true>));`
 struct KernelRegistrar {
-    KernelRegistrar(const std::string& op, Kernel kernel) { register_kernel(op, kernel); }
+    KernelRegistrar(const char* file, const std::string& op, Kernel kernel, ShapeContract contract = nullptr) {
+        register_kernel(op, kernel, contract, file);
+    }
+};
+struct FileShapeContractRegistrar {
+    FileShapeContractRegistrar(const char* file, ShapeContract contract) { register_file_shape_contract(file, contract); }
 };
 #define PT2OV_KERNEL_CONCAT_INNER(a, b) a##b
 #define PT2OV_KERNEL_CONCAT(a, b) PT2OV_KERNEL_CONCAT_INNER(a, b)
-#define PT2OV_KERNEL(op, fn) \
-    static const ::pt2ov::kernels::KernelRegistrar PT2OV_KERNEL_CONCAT(kernel_registrar_, __LINE__)(op, fn)
+#define PT2OV_KERNEL(op, ...) \
+    static const ::pt2ov::kernels::KernelRegistrar PT2OV_KERNEL_CONCAT(kernel_registrar_, __LINE__)(__FILE__, op, __VA_ARGS__)
+// Once per kernel file whose kernels share one shape contract: `PT2OV_FILE_SHAPE_CONTRACT(elementwise_shape);`
+#define PT2OV_FILE_SHAPE_CONTRACT(contract)                                                                      \
+    static const ::pt2ov::kernels::FileShapeContractRegistrar PT2OV_KERNEL_CONCAT(file_contract_, __LINE__)( \
+        __FILE__, contract)
 
 }  // namespace pt2ov::kernels

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kernels/dispatch.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -135,6 +136,9 @@ std::vector<RuntimeValue> logcumsumexp(const KernelCall& call) {
     });
     return single(out);
 }
+
+// Every kernel here keeps the sizes of `self`.
+PT2OV_FILE_SHAPE_CONTRACT(same_as_self);
 
 PT2OV_KERNEL("aten.cumprod.default", cumprod);
 PT2OV_KERNEL("aten.cummax.default", [](const KernelCall& c) { return cumulative_extreme(c, true); });

@@ -9,6 +9,7 @@
 
 #include "kernels/dense_paths.h"
 #include "kernels/cpu_isa.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -125,6 +126,9 @@ std::vector<RuntimeValue> softmax(const KernelCall& call, bool log, bool safe = 
     copy_into(result, final_out);
     return single(final_out);
 }
+
+// Every kernel here keeps the sizes of `self`.
+PT2OV_FILE_SHAPE_CONTRACT(same_as_self);
 
 PT2OV_KERNEL("aten._softmax.default", [](const KernelCall& c) { return softmax(c, false); });
 PT2OV_KERNEL("aten.softmax.int", [](const KernelCall& c) { return softmax(c, false); });

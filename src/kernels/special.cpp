@@ -18,6 +18,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/floating_map.h"
 #include "kernels/special_coefficients.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -613,6 +614,9 @@ T lower_incomplete_gamma(T a, T x) {
             return [](C x) -> C { return static_cast<C>(expression); };                          \
         });                                                                                      \
     })
+
+// Every kernel here is elementwise: its outputs have the broadcast sizes of its tensor arguments.
+PT2OV_FILE_SHAPE_CONTRACT(elementwise_shape);
 
 PT2OV_SPECIAL_UNARY("aten.lgamma.default", "self", All, std::lgamma(x));
 PT2OV_SPECIAL_UNARY("aten.digamma.default", "self", All, digamma(x));

@@ -2,6 +2,7 @@
 // Conversions follow Tensor.copy_ (copy_into); device, layout and pin_memory are ignored (the
 // engine has one device: host memory).
 #include "kernels/dispatch.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -43,6 +44,9 @@ std::vector<RuntimeValue> to_dim_order_copy(const KernelCall& call) {
     copy_into(self, out);
     return single(out);
 }
+
+// Every kernel here keeps the sizes of `self`.
+PT2OV_FILE_SHAPE_CONTRACT(same_as_self);
 
 PT2OV_KERNEL("aten._to_copy.default", to_copy);
 PT2OV_KERNEL("aten.to.dtype", to_dtype);

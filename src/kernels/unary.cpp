@@ -8,6 +8,7 @@
 
 #include "kernels/dense_paths.h"
 #include "kernels/cpu_isa.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -217,6 +218,9 @@ std::vector<RuntimeValue> clamp_kernel(const KernelCall& call) {
         };
     });
 }
+
+// Every kernel here is elementwise: its outputs have the broadcast sizes of its tensor arguments.
+PT2OV_FILE_SHAPE_CONTRACT(elementwise_shape);
 
 PT2OV_KERNEL("aten.exp.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::exp(x)), &isa::IsaKernels::exp_f32>));
 PT2OV_KERNEL("aten.exp2.default", (unary<Accepts::Floating, PT2OV_FLOAT_OP(std::exp2(x))>));

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "kernels/dispatch.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -66,6 +67,9 @@ std::vector<RuntimeValue> vector_norm(const KernelCall& call) {
 }
 
 }  // namespace
+
+// Every kernel here reduces `self` over `dim` (every dim when it has none), keeping size 1 with `keepdim`.
+PT2OV_FILE_SHAPE_CONTRACT(reduced_self);
 
 PT2OV_KERNEL("aten.linalg_vector_norm.default", vector_norm);
 

@@ -1,6 +1,7 @@
 // Selections by a bool condition: where (tensor or number branches) and masked_fill. Both
 // branches are cast to the result dtype torch.export recorded, so choosing is a bit copy.
 #include "kernels/dense_paths.h"
+#include "kernels/contracts.h"
 
 namespace pt2ov::kernels {
 namespace {
@@ -58,6 +59,9 @@ std::vector<RuntimeValue> masked_fill(const KernelCall& call) {
     }
     return single(select_by(call, mask, value, self));
 }
+
+// Every kernel here is elementwise: its outputs have the broadcast sizes of its tensor arguments.
+PT2OV_FILE_SHAPE_CONTRACT(elementwise_shape);
 
 PT2OV_KERNEL("aten.where.self", where);
 PT2OV_KERNEL("aten.where.ScalarSelf", where);

@@ -1,0 +1,196 @@
+// Shape contracts (contracts.h): the query over recorded metadata, the shared contracts, and the
+// check at load.
+#include "kernels/contracts.h"
+
+#include <fmt/format.h>
+
+#include "graph/schema.h"
+#include "pt2ov/error.h"
+
+namespace pt2ov::kernels {
+
+using graph::Argument;
+using Kind = Argument::Kind;
+
+namespace {
+
+ExpectedSizes expected_of(const graph::TensorMeta& meta) {
+    ExpectedSizes sizes;
+    for (const auto& d : meta.sizes) sizes.push_back(d.value);
+    return sizes;
+}
+
+std::string text_of(const ExpectedSizes& sizes) {
+    std::string text = "[";
+    for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + (sizes[i] ? std::to_string(*sizes[i]) : "?");
+    return text + "]";
+}
+
+// Thrown by ShapeQuery::contradiction, and turned into the node's ArchiveError by the check.
+struct Contradiction {
+    std::string what;
+};
+
+}  // namespace
+
+const Argument* ShapeQuery::argument(ArgName name, size_t position) const {
+    if (const graph::OpSchema* schema = node_.schema) {
+        const auto at = position < schema->arguments.size() && schema->arguments[position].name_id == name.id()
+                            ? std::optional<size_t>(position)
+                            : schema->position_of(name.id());
+        if (!at) return nullptr;
+        const Argument& arg = node_.arg(*at);
+        return arg.kind == Kind::None ? nullptr : &arg;
+    }
+    return position < node_.arity() && node_.arg(position).kind != Kind::None ? &node_.arg(position) : nullptr;
+}
+
+std::optional<ExpectedSizes> ShapeQuery::sizes(ArgName name, size_t position) const {
+    const Argument* arg = argument(name, position);
+    if (!arg || arg->kind != Kind::Tensor) return std::nullopt;
+    const graph::Value* value = graph_.find_value(arg->name);
+    if (!value || value->kind != graph::ValueKind::Tensor) return std::nullopt;
+    return expected_of(value->meta);
+}
+
+std::vector<ExpectedSizes> ShapeQuery::tensor_sizes() const {
+    std::vector<ExpectedSizes> all;
+    for (size_t i = 0; i < node_.arity(); ++i) {
+        if (node_.schema && node_.schema->arguments[i].name_id == ArgName("out").id()) continue;
+        const Argument& arg = node_.arg(i);
+        if (arg.kind != Kind::Tensor) continue;
+        const graph::Value* value = graph_.find_value(arg.name);
+        if (value && value->kind == graph::ValueKind::Tensor) all.push_back(expected_of(value->meta));
+    }
+    return all;
+}
+
+std::optional<int64_t> ShapeQuery::int_arg(ArgName name, size_t position) const {
+    const Argument* arg = argument(name, position);
+    if (!arg) return std::nullopt;
+    if (arg->kind == Kind::Int) return arg->int_value;
+    if (arg->kind == Kind::Bool) return arg->bool_value ? 1 : 0;
+    return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> ShapeQuery::ints(ArgName name, size_t position) const {
+    const Argument* arg = argument(name, position);
+    if (!arg) return std::nullopt;
+    if (arg->kind == Kind::Int) return std::vector<int64_t>{arg->int_value};
+    if (arg->kind != Kind::List) return std::nullopt;
+    std::vector<int64_t> values;
+    for (const auto& item : arg->items) {
+        if (item.kind != Kind::Int) return std::nullopt;
+        values.push_back(item.int_value);
+    }
+    return values;
+}
+
+void ShapeQuery::contradiction(const std::string& what) const { throw Contradiction{what}; }
+
+ExpectedSizes broadcast(const ShapeQuery& query, const ExpectedSizes& a, const ExpectedSizes& b) {
+    const size_t rank = std::max(a.size(), b.size());
+    ExpectedSizes out(rank);
+    for (size_t i = 0; i < rank; ++i) {
+        const auto& x = i + a.size() >= rank ? a[i + a.size() - rank] : std::optional<int64_t>(1);
+        const auto& y = i + b.size() >= rank ? b[i + b.size() - rank] : std::optional<int64_t>(1);
+        if (x && y) {
+            if (*x != *y && *x != 1 && *y != 1) {
+                query.contradiction("its arguments' sizes " + text_of(a) + " and " + text_of(b) + " do not broadcast");
+            }
+            out[i] = *x == 1 ? *y : *x;
+        } else if (x && *x != 1) {
+            out[i] = x;  // the symbolic one is 1 or the same
+        } else if (y && *y != 1) {
+            out[i] = y;
+        }  // else: unknown
+    }
+    return out;
+}
+
+std::optional<std::vector<ExpectedSizes>> elementwise_shape(const ShapeQuery& query) {
+    const auto all = query.tensor_sizes();
+    if (all.empty()) return std::nullopt;
+    ExpectedSizes result = all[0];
+    for (size_t i = 1; i < all.size(); ++i) result = broadcast(query, result, all[i]);
+    return std::vector<ExpectedSizes>{result};
+}
+
+std::optional<std::vector<ExpectedSizes>> same_as_self(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    return std::vector<ExpectedSizes>{*self};
+}
+
+std::optional<std::vector<ExpectedSizes>> reduced_self(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    const auto rank = static_cast<int64_t>(self->size());
+    const bool has_dim = query.node().schema && query.node().schema->position_of(ArgName("dim").id()).has_value();
+    std::vector<int64_t> dims;
+    if (has_dim) {
+        const auto given = query.ints("dim", 1);
+        if (!given && query.int_arg("dim", 1) == std::nullopt) {
+            // None (every dim) unless the argument is there but symbolic
+            const graph::OpSchema& schema = *query.node().schema;
+            const auto at = schema.position_of(ArgName("dim").id());
+            if (query.node().arg(*at).kind != Kind::None) return std::nullopt;
+        }
+        if (given) dims = *given;
+    }
+    const bool keepdim = query.int_arg("keepdim", 2).value_or(0) != 0;
+    std::vector<bool> reduced(self->size(), dims.empty());
+    for (int64_t d : dims) {
+        const int64_t bound = std::max<int64_t>(rank, 1);
+        if (d < -bound || d >= bound) query.contradiction(fmt::format("dim {} is out of range for rank {}", d, rank));
+        if (rank > 0) reduced[static_cast<size_t>(d < 0 ? d + rank : d)] = true;
+    }
+    ExpectedSizes out;
+    for (size_t d = 0; d < self->size(); ++d) {
+        if (!reduced[d]) out.push_back((*self)[d]);
+        else if (keepdim) out.push_back(1);
+    }
+    return std::vector<ExpectedSizes>{out};
+}
+
+void check_shape_contract(const graph::Node& node, const graph::Graph& graph, const std::string& where) {
+    const ShapeContract contract = find_shape_contract(node.op);
+    if (!contract) return;
+    const ShapeQuery query(node, graph);
+    const auto fail = [&](const std::string& what) {
+        throw ArchiveError(fmt::format("{}: node {} ({}) {}: the archive's metadata contradict its own program (a damaged or "
+                                       "edited archive; re-export it)",
+                                       where, node.name, node.target, what),
+                           node.source_name());
+    };
+    std::optional<std::vector<ExpectedSizes>> expected;
+    try {
+        expected = contract(query);
+    } catch (const Contradiction& c) {
+        fail(c.what);
+    }
+    if (!expected || expected->empty()) return;
+    size_t index = 0;
+    const auto check_output = [&](const Argument& out) {
+        const size_t k = index++;
+        if (out.kind != Kind::Tensor) return;
+        const graph::Value* value = graph.find_value(out.name);
+        if (!value || value->kind != graph::ValueKind::Tensor) return;
+        const ExpectedSizes& want = (*expected)[std::min(k, expected->size() - 1)];
+        const ExpectedSizes got = expected_of(value->meta);
+        bool agree = got.size() == want.size();
+        for (size_t d = 0; agree && d < got.size(); ++d) agree = !got[d] || !want[d] || *got[d] == *want[d];
+        if (!agree) {
+            fail(fmt::format("records '{}' as {} where its arguments make it {}", out.name, text_of(got), text_of(want)));
+        }
+    };
+    for (const auto& out : node.outputs) {
+        if (out.kind == Kind::List) {
+            for (const auto& item : out.items) check_output(item);
+        } else {
+            check_output(out);
+        }
+    }
+}
+
+}  // namespace pt2ov::kernels

@@ -1,0 +1,64 @@
+// Shape contracts: what a kernel's outputs must measure, from its arguments' recorded metadata,
+// as PyTorch's meta function for the op computes it. A kernel declares its contract where it is
+// registered (PT2OV_KERNEL's third argument, or once for a whole file of kernels that share one,
+// PT2OV_FILE_SHAPE_CONTRACT). At load every node whose op has a contract is checked against what
+// the archive records (check_shape_contract), so a damaged or edited archive whose metadata
+// contradict its own program is refused there, naming the node, before any kernel runs; where a
+// size is symbolic the kernel checks the actual inputs itself before it touches memory, and every
+// value a kernel makes is checked against the metadata (runtime/output_guard).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/graph.h"
+#include "kernels/registry.h"
+
+namespace pt2ov::kernels {
+
+// A node's arguments as metadata, for a contract to read.
+class ShapeQuery {
+public:
+    ShapeQuery(const graph::Node& node, const graph::Graph& graph) : node_(node), graph_(graph) {}
+
+    const graph::Node& node() const { return node_; }
+    // The recorded sizes of the tensor argument at schema `position` (named `name`); nullopt
+    // when the overload has no such argument or it is None or not a tensor.
+    std::optional<ExpectedSizes> sizes(ArgName name, size_t position) const;
+    // The recorded sizes of every tensor argument, in schema order (an `out` argument excepted).
+    std::vector<ExpectedSizes> tensor_sizes() const;
+    // The argument at `position` as a static int; nullopt when absent, None or symbolic.
+    std::optional<int64_t> int_arg(ArgName name, size_t position) const;
+    // The argument at `position` as static ints (one int counts as a list of one); nullopt when
+    // absent, None or any item symbolic.
+    std::optional<std::vector<int64_t>> ints(ArgName name, size_t position) const;
+    // A contradiction among the arguments themselves (sizes that do not broadcast, a dim out of
+    // range): thrown by check_shape_contract as the archive's.
+    [[noreturn]] void contradiction(const std::string& what) const;
+
+private:
+    const graph::Argument* argument(ArgName name, size_t position) const;
+
+    const graph::Node& node_;
+    const graph::Graph& graph_;
+};
+
+// The sizes of `a` and `b` broadcast together (numpy's rule); a pair of static sizes that are
+// neither equal nor 1 is a contradiction.
+ExpectedSizes broadcast(const ShapeQuery& query, const ExpectedSizes& a, const ExpectedSizes& b);
+
+// Contracts shared by many kernels.
+// Every output has the broadcast sizes of all tensor arguments (unary, binary, ternary ops).
+std::optional<std::vector<ExpectedSizes>> elementwise_shape(const ShapeQuery& query);
+// Every output has the sizes of `self` (a copy, a softmax, a scan along a dim).
+std::optional<std::vector<ExpectedSizes>> same_as_self(const ShapeQuery& query);
+// A reduction over `dim` (all dims when None or empty), kept as size 1 with `keepdim`.
+std::optional<std::vector<ExpectedSizes>> reduced_self(const ShapeQuery& query);
+
+// Checks `node` against its op's contract: an ArchiveError naming the node and `where` when what
+// the archive records for an output contradicts it (or its arguments contradict each other).
+// Nothing for an op without a contract.
+void check_shape_contract(const graph::Node& node, const graph::Graph& graph, const std::string& where);
+
+}  // namespace pt2ov::kernels

@@ -1,0 +1,120 @@
+// Shape contracts (kernels/contracts.h): a node whose recorded sizes contradict what its
+// arguments make, or whose arguments contradict each other, is refused at load as the archive's
+// mistake, naming the node; symbolic sizes are left to the kernels.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "../fixtures/graph_builder.h"
+#include "graph/schema.h"
+#include "kernels/contracts.h"
+#include "kernels/registry.h"
+#include "pt2ov/error.h"
+
+namespace pt2ov {
+namespace {
+
+using graph::int_arg;
+using graph::ints_arg;
+using graph::tensor_arg;
+using test::GraphBuilder;
+
+// The message the check throws for node `index`, or "" when it accepts it.
+std::string refusal(GraphBuilder& b, int index) {
+    graph::Node& node = b.graph.nodes[static_cast<size_t>(index)];
+    graph::resolve_node(node, "m.pt2");
+    try {
+        kernels::check_shape_contract(node, b.graph, "m.pt2");
+    } catch (const ArchiveError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+int add(GraphBuilder& b, std::vector<int64_t> x, std::vector<int64_t> y, std::vector<int64_t> out) {
+    b.value("x", DType::Float32, x);
+    b.value("y", DType::Float32, y);
+    b.value("sum", DType::Float32, out);
+    return b.node("sum", "aten.add.Tensor", {{"self", tensor_arg("x"), false}, {"other", tensor_arg("y"), false}},
+                  {tensor_arg("sum")});
+}
+
+TEST(ShapeContracts, ElementwiseOutputsHaveTheBroadcastSizes) {
+    GraphBuilder ok;
+    EXPECT_EQ(refusal(ok, add(ok, {3, 1}, {4}, {3, 4})), "");
+    GraphBuilder wrong;
+    const std::string message = refusal(wrong, add(wrong, {3, 1}, {4}, {4, 3}));
+    EXPECT_NE(message.find("node sum (aten.add.Tensor) records 'sum' as [4, 3] where its arguments make it [3, 4]"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("re-export it"), std::string::npos) << message;
+    GraphBuilder rank;
+    EXPECT_NE(refusal(rank, add(rank, {3}, {3}, {1, 3})), "");
+}
+
+TEST(ShapeContracts, ArgumentsThatDoNotBroadcastAreRefused) {
+    GraphBuilder b;
+    const std::string message = refusal(b, add(b, {3}, {4}, {4}));
+    EXPECT_NE(message.find("its arguments' sizes [3] and [4] do not broadcast"), std::string::npos) << message;
+}
+
+TEST(ShapeContracts, ASymbolicSizeIsLeftToTheKernel) {
+    GraphBuilder b;
+    const int index = add(b, {3}, {3}, {3});
+    b.graph.values["x"].meta.sizes[0] = graph::Dim{std::nullopt, "Symbol('s0')", "s0", 3};
+    b.graph.values["sum"].meta.sizes[0] = graph::Dim{std::nullopt, "Symbol('s0')", "s0", 3};
+    EXPECT_EQ(refusal(b, index), "");
+}
+
+TEST(ShapeContracts, ReductionsKeepOrDropTheirDims) {
+    const auto sum = [](std::vector<int64_t> out, bool keepdim, int64_t dim) {
+        GraphBuilder b;
+        b.value("x", DType::Float32, {2, 3, 4});
+        b.value("s", DType::Float32, out);
+        const int index = b.node("s", "aten.sum.dim_IntList",
+                                 {{"self", tensor_arg("x"), false}, {"dim", ints_arg({dim}), false},
+                                  {"keepdim", graph::bool_arg(keepdim), false}},
+                                 {tensor_arg("s")});
+        return refusal(b, index);
+    };
+    EXPECT_EQ(sum({2, 4}, false, 1), "");
+    EXPECT_EQ(sum({2, 1, 4}, true, -2), "");
+    EXPECT_NE(sum({2, 3}, false, 1), "");
+    EXPECT_NE(sum({2, 4}, false, 3).find("dim 3 is out of range for rank 3"), std::string::npos);
+    GraphBuilder all;
+    all.value("x", DType::Float32, {2, 3});
+    all.value("m", DType::Float32, {});
+    EXPECT_EQ(refusal(all, all.node("m", "aten.amax.default", {{"self", tensor_arg("x"), false}}, {tensor_arg("m")})), "");
+}
+
+TEST(ShapeContracts, EveryOutputOfASameSizedKernelIsChecked) {
+    GraphBuilder b;
+    b.value("x", DType::Float32, {5, 2});
+    b.value("values", DType::Float32, {5, 2});
+    b.value("indices", DType::Int64, {2, 5});
+    const int index = b.node("cummax", "aten.cummax.default", {{"self", tensor_arg("x"), false}, {"dim", int_arg(0), false}},
+                             {tensor_arg("values"), tensor_arg("indices")});
+    EXPECT_NE(refusal(b, index).find("records 'indices' as [2, 5] where its arguments make it [5, 2]"), std::string::npos);
+}
+
+// Which kernels declare a contract, and that each is an op with a kernel.
+TEST(ShapeContracts, TheContractsBelongToKernels) {
+    size_t with_contract = 0, kernels = 0;
+    for (size_t id = 0; id < graph::op_table::kCount; ++id) {
+        const auto op = static_cast<graph::OpId>(id);
+        if (kernels::find_kernel(op)) ++kernels;
+        if (kernels::find_shape_contract(op)) {
+            ++with_contract;
+            EXPECT_NE(kernels::find_kernel(op), nullptr) << graph::op_target(op);
+        }
+    }
+    std::printf("%zu of %zu ops with a kernel declare a shape contract\n", with_contract, kernels);
+    EXPECT_GT(with_contract, 200u) << "of " << kernels << " ops with a kernel";
+    EXPECT_NE(kernels::find_shape_contract(graph::op_id("aten.add.Tensor")), nullptr);
+    EXPECT_EQ(kernels::find_shape_contract(graph::op_id("aten.mm.default")), nullptr);  // none declared yet
+}
+
+}  // namespace
+}  // namespace pt2ov
