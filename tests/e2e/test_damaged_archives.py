@@ -165,3 +165,15 @@ def test_seeded_graph_mutations_run_or_are_refused(tmp_path):
                            "--bin", str(pt2ov_binary()), "--folder", str(tmp_path / "mutations")],
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+
+
+def test_a_shape_contract_contradiction_is_refused_at_load(tmp_path, lstm):
+    """The mul's recorded sizes contradict the sizes its arguments make (its kernel's shape
+    contract, kernels/contracts.h): refused while loading, before anything is compiled or run,
+    so `inspect` refuses it too."""
+    pt2, _ = lstm
+    bad = tmp_path / "mul_size.pt2"
+    _rewrite_archive(pt2, bad, _mul_recorded_with_another_size)
+    proc = run_cli(["inspect", bad])
+    assert_user_error(proc, r"node mul \(aten\.mul\.Tensor\) records 'mul' as \[2, 7, 16\] where its arguments make it "
+                            r"\[2, 5, 16\]", r"metadata contradict")
