@@ -1,4 +1,5 @@
 // cat: tensors joined along one dim, converted to the promoted dtype torch.export recorded.
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -48,7 +49,7 @@ std::vector<RuntimeValue> cat(const KernelCall& call) {
     return single(out);
 }
 
-PT2OV_KERNEL("aten.cat.default", cat);
+PT2OV_KERNEL("aten.cat.default", cat, concatenated_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

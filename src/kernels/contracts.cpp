@@ -65,6 +65,19 @@ std::vector<ExpectedSizes> ShapeQuery::tensor_sizes() const {
     return all;
 }
 
+std::optional<std::vector<ExpectedSizes>> ShapeQuery::tensor_list_sizes(ArgName name, size_t position) const {
+    const Argument* arg = argument(name, position);
+    if (!arg || arg->kind != Kind::List) return std::nullopt;
+    std::vector<ExpectedSizes> all;
+    for (const auto& item : arg->items) {
+        if (item.kind != Kind::Tensor) return std::nullopt;
+        const graph::Value* value = graph_.find_value(item.name);
+        if (!value || value->kind != graph::ValueKind::Tensor) return std::nullopt;
+        all.push_back(expected_of(value->meta));
+    }
+    return all;
+}
+
 std::optional<int64_t> ShapeQuery::int_arg(ArgName name, size_t position) const {
     const Argument* arg = argument(name, position);
     if (!arg) return std::nullopt;
@@ -151,6 +164,180 @@ std::optional<std::vector<ExpectedSizes>> reduced_self(const ShapeQuery& query) 
         else if (keepdim) out.push_back(1);
     }
     return std::vector<ExpectedSizes>{out};
+}
+
+namespace {
+
+// `d` in [0, rank) from PyTorch's [-rank, rank) (rank 0 takes -1 and 0 as 0).
+int64_t wrapped_dim(const ShapeQuery& query, int64_t d, int64_t rank) {
+    const int64_t bound = std::max<int64_t>(rank, 1);
+    if (d < -bound || d >= bound) query.contradiction(fmt::format("dim {} is out of range for rank {}", d, rank));
+    return d < 0 ? d + bound : d;
+}
+
+// Two sizes that must be equal (an inner product's, a concatenation's other dims).
+void same_size(const ShapeQuery& query, const std::optional<int64_t>& a, const std::optional<int64_t>& b,
+               const std::string& what) {
+    if (a && b && *a != *b) query.contradiction(fmt::format("{}: {} and {} differ", what, *a, *b));
+}
+
+std::optional<std::vector<ExpectedSizes>> one(ExpectedSizes sizes) { return std::vector<ExpectedSizes>{std::move(sizes)}; }
+
+}  // namespace
+
+std::optional<std::vector<ExpectedSizes>> matrix_product_shape(const ShapeQuery& query) {
+    const graph::OpId op = query.node().op;
+    if (op == graph::op_id("aten.linear.default")) {
+        const auto input = query.sizes("input", 0), weight = query.sizes("weight", 1);
+        if (!input || !weight || input->empty() || weight->size() != 2) return std::nullopt;
+        same_size(query, input->back(), (*weight)[1], "the input's last size and the weight's columns");
+        ExpectedSizes out = *input;
+        out.back() = (*weight)[0];
+        return one(out);
+    }
+    const bool addmm = op == graph::op_id("aten.addmm.default");
+    const auto a = addmm ? query.sizes("mat1", 1) : query.sizes("self", 0);
+    const auto b = addmm ? query.sizes("mat2", 2) : query.sizes("mat2", 1);
+    if (!a || !b || a->size() != b->size() || a->size() < 2) return std::nullopt;
+    const size_t rank = a->size();
+    same_size(query, (*a)[rank - 1], (*b)[rank - 2], "the inner sizes of the product");
+    ExpectedSizes out = *a;
+    out[rank - 1] = (*b)[rank - 1];
+    if (rank == 3) same_size(query, (*a)[0], (*b)[0], "the batch sizes of the product");
+    return one(out);
+}
+
+std::optional<std::vector<ExpectedSizes>> concatenated_shape(const ShapeQuery& query) {
+    const auto all = query.tensor_list_sizes("tensors", 0);
+    const auto dim = query.int_arg("dim", 1);
+    if (!all || !dim) return std::nullopt;
+    std::optional<ExpectedSizes> out;
+    for (const auto& sizes : *all) {
+        if (sizes.size() == 1 && sizes[0] == 0) continue;  // a legacy empty tensor takes no part
+        if (!out) {
+            out = sizes;
+            (*out)[static_cast<size_t>(wrapped_dim(query, *dim, static_cast<int64_t>(sizes.size())))] = 0;
+        }
+        if (sizes.size() != out->size()) query.contradiction("it concatenates tensors of different ranks");
+        const auto d = static_cast<size_t>(wrapped_dim(query, *dim, static_cast<int64_t>(sizes.size())));
+        for (size_t k = 0; k < sizes.size(); ++k) {
+            if (k == d) {
+                (*out)[k] = (*out)[k] && sizes[k] ? std::optional<int64_t>(*(*out)[k] + *sizes[k]) : std::nullopt;
+            } else {
+                same_size(query, (*out)[k], sizes[k], "the sizes of dim " + std::to_string(k) + " it concatenates");
+            }
+        }
+    }
+    if (!out) return std::nullopt;
+    return one(*out);
+}
+
+std::optional<std::vector<ExpectedSizes>> stacked_shape(const ShapeQuery& query) {
+    const auto all = query.tensor_list_sizes("tensors", 0);
+    const auto dim = query.int_arg("dim", 1);
+    if (!all || all->empty() || !dim) return std::nullopt;
+    ExpectedSizes common = (*all)[0];
+    for (const auto& sizes : *all) {
+        if (sizes.size() != common.size()) query.contradiction("it stacks tensors of different ranks");
+        for (size_t k = 0; k < sizes.size(); ++k) same_size(query, common[k], sizes[k], "the sizes it stacks");
+    }
+    const int64_t d = wrapped_dim(query, *dim, static_cast<int64_t>(common.size()) + 1);
+    common.insert(common.begin() + d, static_cast<int64_t>(all->size()));
+    return one(common);
+}
+
+std::optional<std::vector<ExpectedSizes>> permuted_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto dims = query.ints("dims", 1);
+    if (!self || !dims) return std::nullopt;
+    const auto rank = static_cast<int64_t>(self->size());
+    if (static_cast<int64_t>(dims->size()) != rank) query.contradiction("it permutes a different number of dims");
+    ExpectedSizes out;
+    std::vector<bool> seen(self->size(), false);
+    for (int64_t d : *dims) {
+        const auto at = static_cast<size_t>(wrapped_dim(query, d, rank));
+        if (rank > 0 && seen[at]) query.contradiction("it names dim " + std::to_string(d) + " twice");
+        if (rank > 0) seen[at] = true;
+        if (rank > 0) out.push_back((*self)[at]);
+    }
+    return one(out);
+}
+
+std::optional<std::vector<ExpectedSizes>> transposed_shape(const ShapeQuery& query) {
+    auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    const auto rank = static_cast<int64_t>(self->size());
+    if (query.node().op == graph::op_id("aten.t.default") || query.node().op == graph::op_id("aten.t_copy.default")) {
+        if (rank > 2) query.contradiction("it transposes a tensor of rank " + std::to_string(rank) + " as a matrix");
+        if (rank == 2) std::swap((*self)[0], (*self)[1]);
+        return one(*self);
+    }
+    const auto a = query.int_arg("dim0", 1), b = query.int_arg("dim1", 2);
+    if (!a || !b) return std::nullopt;
+    if (rank == 0) return one(*self);
+    std::swap((*self)[static_cast<size_t>(wrapped_dim(query, *a, rank))], (*self)[static_cast<size_t>(wrapped_dim(query, *b, rank))]);
+    return one(*self);
+}
+
+std::optional<std::vector<ExpectedSizes>> unsqueezed_shape(const ShapeQuery& query) {
+    auto self = query.sizes("self", 0);
+    const auto dim = query.int_arg("dim", 1);
+    if (!self || !dim) return std::nullopt;
+    const int64_t d = wrapped_dim(query, *dim, static_cast<int64_t>(self->size()) + 1);
+    self->insert(self->begin() + d, 1);
+    return one(*self);
+}
+
+std::optional<std::vector<ExpectedSizes>> reshaped_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto size = query.node().schema && query.node().schema->position_of(ArgName("shape").id()) ? query.ints("shape", 1)
+                                                                                                        : query.ints("size", 1);
+    if (!self || !size) return std::nullopt;
+    std::optional<int64_t> count = 1;
+    for (const auto& d : *self) count = count && d ? std::optional<int64_t>(*count * *d) : std::nullopt;
+    ExpectedSizes out;
+    int64_t known = 1;
+    std::optional<size_t> inferred;
+    for (size_t k = 0; k < size->size(); ++k) {
+        const int64_t s = (*size)[k];
+        if (s == -1) {
+            if (inferred) query.contradiction("its size has two -1");
+            inferred = k;
+            out.push_back(std::nullopt);
+        } else {
+            if (s < 0) query.contradiction("its size has " + std::to_string(s));
+            known *= s;
+            out.push_back(s);
+        }
+    }
+    if (inferred && count && known > 0) {
+        if (*count % known != 0) query.contradiction(fmt::format("{} elements do not divide into rows of {}", *count, known));
+        out[*inferred] = *count / known;
+    } else if (!inferred && count && *count != known) {
+        query.contradiction(fmt::format("it views {} elements as {}", *count, known));
+    }
+    return one(out);
+}
+
+std::optional<std::vector<ExpectedSizes>> expanded_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto size = query.ints("size", 1);
+    if (!self || !size) return std::nullopt;
+    if (size->size() < self->size()) query.contradiction("it expands to fewer dims than it has");
+    ExpectedSizes out;
+    const size_t lead = size->size() - self->size();
+    for (size_t k = 0; k < size->size(); ++k) {
+        const int64_t s = (*size)[k];
+        const std::optional<int64_t> have = k < lead ? std::optional<int64_t>(1) : (*self)[k - lead];
+        if (s == -1) {
+            if (k < lead) query.contradiction("it keeps (-1) a dim it adds");
+            out.push_back(have);
+            continue;
+        }
+        if (have && *have != 1 && *have != s) query.contradiction(fmt::format("it expands a size {} to {}", *have, s));
+        out.push_back(s);
+    }
+    return one(out);
 }
 
 void check_shape_contract(const graph::Node& node, const graph::Graph& graph, const std::string& where) {

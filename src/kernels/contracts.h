@@ -28,6 +28,9 @@ public:
     std::optional<ExpectedSizes> sizes(ArgName name, size_t position) const;
     // The recorded sizes of every tensor argument, in schema order (an `out` argument excepted).
     std::vector<ExpectedSizes> tensor_sizes() const;
+    // The recorded sizes of each tensor of the tensor-list argument at `position`; nullopt when
+    // absent or not a list of tensors.
+    std::optional<std::vector<ExpectedSizes>> tensor_list_sizes(ArgName name, size_t position) const;
     // The argument at `position` as a static int; nullopt when absent, None or symbolic.
     std::optional<int64_t> int_arg(ArgName name, size_t position) const;
     // The argument at `position` as static ints (one int counts as a list of one); nullopt when
@@ -55,6 +58,22 @@ std::optional<std::vector<ExpectedSizes>> elementwise_shape(const ShapeQuery& qu
 std::optional<std::vector<ExpectedSizes>> same_as_self(const ShapeQuery& query);
 // A reduction over `dim` (all dims when None or empty), kept as size 1 with `keepdim`.
 std::optional<std::vector<ExpectedSizes>> reduced_self(const ShapeQuery& query);
+
+// Matrix products: mm and addmm [n, k] x [k, m], bmm [b, n, k] x [b, k, m], linear [..., k] by
+// a weight [o, k]: the inner sizes must agree.
+std::optional<std::vector<ExpectedSizes>> matrix_product_shape(const ShapeQuery& query);
+// cat: the tensors' sizes, equal but along `dim`, where they add up (legacy 1-d empty tensors
+// taking no part); stack: the common sizes with a new dim of the count at `dim`.
+std::optional<std::vector<ExpectedSizes>> concatenated_shape(const ShapeQuery& query);
+std::optional<std::vector<ExpectedSizes>> stacked_shape(const ShapeQuery& query);
+// Views: permute by `dims`, transpose `dim0` and `dim1` (t: a matrix's two), unsqueeze at `dim`,
+// view and reshape to `size` (one -1 inferred from the element count), expand to `size` (-1 keeps
+// the size).
+std::optional<std::vector<ExpectedSizes>> permuted_shape(const ShapeQuery& query);
+std::optional<std::vector<ExpectedSizes>> transposed_shape(const ShapeQuery& query);
+std::optional<std::vector<ExpectedSizes>> unsqueezed_shape(const ShapeQuery& query);
+std::optional<std::vector<ExpectedSizes>> reshaped_shape(const ShapeQuery& query);
+std::optional<std::vector<ExpectedSizes>> expanded_shape(const ShapeQuery& query);
 
 // Checks `node` against its op's contract: an ArchiveError naming the node and `where` when what
 // the archive records for an output contradicts it (or its arguments contradict each other).

@@ -4,6 +4,7 @@
 // strictly in order, in fixed blocks of the result (split over threads for big products, the
 // result the same on any number of threads); f16 and bf16 sum over k in order in float.
 // Integers are exact and wrap (int64 included).
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 #include "kernels/gemm.h"
 
@@ -252,11 +253,11 @@ std::vector<RuntimeValue> linear(const KernelCall& call) {
     return single(matmul(call, input, weight_t, bias ? &*bias : nullptr, {}));
 }
 
-PT2OV_KERNEL("aten.mm.default", mm);
-PT2OV_KERNEL("aten.bmm.default", bmm);
-PT2OV_KERNEL("aten.addmm.default", addmm);
+PT2OV_KERNEL("aten.mm.default", mm, matrix_product_shape);
+PT2OV_KERNEL("aten.bmm.default", bmm, matrix_product_shape);
+PT2OV_KERNEL("aten.addmm.default", addmm, matrix_product_shape);
 PT2OV_KERNEL("aten.matmul.default", matmul_kernel);
-PT2OV_KERNEL("aten.linear.default", linear);
+PT2OV_KERNEL("aten.linear.default", linear, matrix_product_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

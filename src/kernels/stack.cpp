@@ -1,5 +1,6 @@
 // stack: tensors of one shape joined along a new dim, in the promoted dtype torch.export
 // recorded.
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -28,7 +29,7 @@ std::vector<RuntimeValue> stack(const KernelCall& call) {
     return single(out);
 }
 
-PT2OV_KERNEL("aten.stack.default", stack);
+PT2OV_KERNEL("aten.stack.default", stack, stacked_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -148,29 +149,29 @@ StridedTensor expanded(const KernelCall& call) {
     return broadcast_to(call, self, sizes);
 }
 
-PT2OV_KERNEL("aten.alias.default", [](const KernelCall& c) { return single(same_view(c)); });
-PT2OV_KERNEL("aten.detach.default", [](const KernelCall& c) { return single(same_view(c)); });
-PT2OV_KERNEL("aten.view.default", [](const KernelCall& c) { return single(reshaped(c)); });
-PT2OV_KERNEL("aten._unsafe_view.default", [](const KernelCall& c) { return single(reshaped(c)); });
-PT2OV_KERNEL("aten.reshape.default", [](const KernelCall& c) { return single(reshaped(c)); });
-PT2OV_KERNEL("aten.view_copy.default", [](const KernelCall& c) { return as_copy(c, reshaped); });
+PT2OV_KERNEL("aten.alias.default", [](const KernelCall& c) { return single(same_view(c)); }, same_as_self);
+PT2OV_KERNEL("aten.detach.default", [](const KernelCall& c) { return single(same_view(c)); }, same_as_self);
+PT2OV_KERNEL("aten.view.default", [](const KernelCall& c) { return single(reshaped(c)); }, reshaped_shape);
+PT2OV_KERNEL("aten._unsafe_view.default", [](const KernelCall& c) { return single(reshaped(c)); }, reshaped_shape);
+PT2OV_KERNEL("aten.reshape.default", [](const KernelCall& c) { return single(reshaped(c)); }, reshaped_shape);
+PT2OV_KERNEL("aten.view_copy.default", [](const KernelCall& c) { return as_copy(c, reshaped); }, reshaped_shape);
 PT2OV_KERNEL("aten.flatten.using_ints", [](const KernelCall& c) { return single(flattened(c)); });
-PT2OV_KERNEL("aten.permute.default", [](const KernelCall& c) { return single(permuted(c)); });
-PT2OV_KERNEL("aten.permute_copy.default", [](const KernelCall& c) { return as_copy(c, permuted); });
-PT2OV_KERNEL("aten.transpose.int", [](const KernelCall& c) { return single(transposed(c)); });
-PT2OV_KERNEL("aten.transpose_copy.int", [](const KernelCall& c) { return as_copy(c, transposed); });
-PT2OV_KERNEL("aten.t.default", [](const KernelCall& c) { return single(matrix_transposed(c)); });
-PT2OV_KERNEL("aten.t_copy.default", [](const KernelCall& c) { return as_copy(c, matrix_transposed); });
-PT2OV_KERNEL("aten.unsqueeze.default", [](const KernelCall& c) { return single(unsqueezed(c)); });
-PT2OV_KERNEL("aten.unsqueeze_copy.default", [](const KernelCall& c) { return as_copy(c, unsqueezed); });
+PT2OV_KERNEL("aten.permute.default", [](const KernelCall& c) { return single(permuted(c)); }, permuted_shape);
+PT2OV_KERNEL("aten.permute_copy.default", [](const KernelCall& c) { return as_copy(c, permuted); }, permuted_shape);
+PT2OV_KERNEL("aten.transpose.int", [](const KernelCall& c) { return single(transposed(c)); }, transposed_shape);
+PT2OV_KERNEL("aten.transpose_copy.int", [](const KernelCall& c) { return as_copy(c, transposed); }, transposed_shape);
+PT2OV_KERNEL("aten.t.default", [](const KernelCall& c) { return single(matrix_transposed(c)); }, transposed_shape);
+PT2OV_KERNEL("aten.t_copy.default", [](const KernelCall& c) { return as_copy(c, matrix_transposed); }, transposed_shape);
+PT2OV_KERNEL("aten.unsqueeze.default", [](const KernelCall& c) { return single(unsqueezed(c)); }, unsqueezed_shape);
+PT2OV_KERNEL("aten.unsqueeze_copy.default", [](const KernelCall& c) { return as_copy(c, unsqueezed); }, unsqueezed_shape);
 PT2OV_KERNEL("aten.squeeze.dim", [](const KernelCall& c) { return single(squeezed(c)); });
 PT2OV_KERNEL("aten.squeeze.dims", [](const KernelCall& c) { return single(squeezed(c)); });
 PT2OV_KERNEL("aten.squeeze.default", [](const KernelCall& c) { return single(squeezed(c)); });
 PT2OV_KERNEL("aten.squeeze_copy.dim", [](const KernelCall& c) { return as_copy(c, squeezed); });
 PT2OV_KERNEL("aten.squeeze_copy.dims", [](const KernelCall& c) { return as_copy(c, squeezed); });
 PT2OV_KERNEL("aten.squeeze_copy.default", [](const KernelCall& c) { return as_copy(c, squeezed); });
-PT2OV_KERNEL("aten.expand.default", [](const KernelCall& c) { return single(expanded(c)); });
-PT2OV_KERNEL("aten.expand_copy.default", [](const KernelCall& c) { return as_copy(c, expanded); });
+PT2OV_KERNEL("aten.expand.default", [](const KernelCall& c) { return single(expanded(c)); }, expanded_shape);
+PT2OV_KERNEL("aten.expand_copy.default", [](const KernelCall& c) { return as_copy(c, expanded); }, expanded_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -111,9 +111,82 @@ TEST(ShapeContracts, TheContractsBelongToKernels) {
         }
     }
     std::printf("%zu of %zu ops with a kernel declare a shape contract\n", with_contract, kernels);
-    EXPECT_GT(with_contract, 200u) << "of " << kernels << " ops with a kernel";
+    EXPECT_GT(with_contract, 300u) << "of " << kernels << " ops with a kernel";
     EXPECT_NE(kernels::find_shape_contract(graph::op_id("aten.add.Tensor")), nullptr);
-    EXPECT_EQ(kernels::find_shape_contract(graph::op_id("aten.mm.default")), nullptr);  // none declared yet
+    EXPECT_NE(kernels::find_shape_contract(graph::op_id("aten.mm.default")), nullptr);
+    EXPECT_EQ(kernels::find_shape_contract(graph::op_id("aten.matmul.default")), nullptr);  // none declared yet
+}
+
+}  // namespace
+}  // namespace pt2ov
+
+namespace pt2ov {
+namespace {
+
+using graph::int_arg;
+using graph::ints_arg;
+using graph::tensor_arg;
+using test::GraphBuilder;
+
+std::string check_node(GraphBuilder& b, const std::string& target, std::vector<graph::NamedArgument> inputs,
+                       std::vector<int64_t> out) {
+    b.value("out", DType::Float32, out);
+    return refusal(b, b.node("out", target, std::move(inputs), {tensor_arg("out")}));
+}
+
+TEST(ShapeContracts, MatrixProductsNeedAgreeingInnerSizes) {
+    GraphBuilder ok;
+    ok.value("a", DType::Float32, {2, 3});
+    ok.value("b", DType::Float32, {3, 5});
+    EXPECT_EQ(check_node(ok, "aten.mm.default", {{"self", tensor_arg("a"), false}, {"mat2", tensor_arg("b"), false}}, {2, 5}), "");
+    GraphBuilder inner;
+    inner.value("a", DType::Float32, {2, 3});
+    inner.value("b", DType::Float32, {4, 5});
+    EXPECT_NE(check_node(inner, "aten.mm.default", {{"self", tensor_arg("a"), false}, {"mat2", tensor_arg("b"), false}}, {2, 5})
+                  .find("the inner sizes of the product: 3 and 4 differ"),
+              std::string::npos);
+    GraphBuilder linear;
+    linear.value("x", DType::Float32, {4, 2, 8});
+    linear.value("w", DType::Float32, {6, 8});
+    EXPECT_EQ(check_node(linear, "aten.linear.default", {{"input", tensor_arg("x"), false}, {"weight", tensor_arg("w"), false}},
+                         {4, 2, 6}),
+              "");
+}
+
+TEST(ShapeContracts, ViewsAndConcatenations) {
+    GraphBuilder view;
+    view.value("x", DType::Float32, {2, 3, 4});
+    EXPECT_EQ(check_node(view, "aten.view.default", {{"self", tensor_arg("x"), false}, {"size", ints_arg({-1, 4}), false}}, {6, 4}), "");
+    GraphBuilder view_wrong;
+    view_wrong.value("x", DType::Float32, {2, 3, 4});
+    EXPECT_NE(check_node(view_wrong, "aten.view.default", {{"self", tensor_arg("x"), false}, {"size", ints_arg({5, 4}), false}}, {5, 4})
+                  .find("it views 24 elements as 20"),
+              std::string::npos);
+    GraphBuilder permute;
+    permute.value("x", DType::Float32, {2, 3, 4});
+    EXPECT_NE(check_node(permute, "aten.permute.default", {{"self", tensor_arg("x"), false}, {"dims", ints_arg({2, 0, 1}), false}},
+                         {2, 3, 4})
+                  .find("where its arguments make it [4, 2, 3]"),
+              std::string::npos);
+    GraphBuilder cat;
+    cat.value("x", DType::Float32, {2, 3});
+    cat.value("y", DType::Float32, {2, 5});
+    cat.value("e", DType::Float32, {0});
+    const graph::Argument parts = graph::list_arg({tensor_arg("x"), tensor_arg("e"), tensor_arg("y")});
+    EXPECT_EQ(check_node(cat, "aten.cat.default", {{"tensors", parts, false}, {"dim", int_arg(-1), false}}, {2, 8}), "");
+    GraphBuilder cat_wrong;
+    cat_wrong.value("x", DType::Float32, {2, 3});
+    cat_wrong.value("y", DType::Float32, {4, 5});
+    EXPECT_NE(check_node(cat_wrong, "aten.cat.default",
+                         {{"tensors", graph::list_arg({tensor_arg("x"), tensor_arg("y")}), false}, {"dim", int_arg(1), false}},
+                         {2, 8})
+                  .find("the sizes of dim 0 it concatenates: 2 and 4 differ"),
+              std::string::npos);
+    GraphBuilder expand;
+    expand.value("x", DType::Float32, {3, 1});
+    EXPECT_EQ(check_node(expand, "aten.expand.default", {{"self", tensor_arg("x"), false}, {"size", ints_arg({2, -1, 4}), false}},
+                         {2, 3, 4}),
+              "");
 }
 
 }  // namespace
