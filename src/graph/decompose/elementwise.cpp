@@ -63,6 +63,18 @@ void softplus(Builder& b) {
     b.output(0, "aten.where.self", {large, x, soft});
 }
 
+// mish(x) = x * tanh(softplus(x)), as run_decompositions() writes it (softplus's threshold 20:
+// x itself above it). OpenVINO's own Mish flushes its negative tail to zero (openvino_facts
+// MishNegativeTailFlushed); these ops compute PyTorch's values.
+void mish(Builder& b) {
+    const Argument x = b.arg(0, "self");
+    const DType dtype = out_dtype(b);
+    const Argument soft = elementwise(b, "aten.log1p.default", {elementwise(b, "aten.exp.default", {x}, dtype)}, dtype);
+    const Argument large = compare(b, "aten.gt.Scalar", x, int_arg(20));
+    const Argument softplus_of_x = elementwise(b, "aten.where.self", {large, x, soft}, dtype);
+    b.output(0, "aten.mul.Tensor", {x, elementwise(b, "aten.tanh.default", {softplus_of_x}, dtype)});
+}
+
 void selu(Builder& b) {
     b.output(0, "aten.elu.default",
              {b.arg(0, "self"), float_arg(1.6732632423543772848170429916717), float_arg(1.0507009873554804934193349852946), int_arg(1)});
@@ -250,6 +262,7 @@ void sign_of(Builder& b) { b.output(0, "aten.sign.default", {b.arg(0, "self")});
 
 PT2OV_DECOMPOSITION("aten.softplus.default", softplus);
 PT2OV_DECOMPOSITION("aten.selu.default", selu);
+PT2OV_DECOMPOSITION("aten.mish.default", mish);
 PT2OV_DECOMPOSITION("aten.log_sigmoid.default", log_sigmoid);
 PT2OV_DECOMPOSITION("aten.hardshrink.default", hardshrink);
 PT2OV_DECOMPOSITION("aten.softshrink.default", softshrink);

@@ -33,6 +33,7 @@
 #include "lower/openvino_facts.h"
 #include "lower/constant_precompute.h"
 #include "lower/plugin_workarounds.h"
+#include "graph/decompose/decompose.h"
 #include "openvino/op/interpolate.hpp"
 #include "openvino/op/minimum.hpp"
 #include "openvino/op/negative.hpp"
@@ -477,6 +478,29 @@ TEST(OpenVINOFacts, SqueezeNoDimsDropsAll) {
 }
 
 // repeat(x, ()) of a 0-d tensor is a copy of x in PyTorch.
+// aten.mish converted alone (OpenVINO's Mish) on negative inputs, against PyTorch's formula
+// x * tanh(log1p(exp(x))) in float. pt2ov's rule: mish is decomposed before conversion.
+TEST(OpenVINOFacts, MishNegativeTailFlushed) {
+    OneNode n;
+    const std::vector<float> x{-60.0f, -20.0f, -10.0f, -1.0f, 3.0f};
+    n.input("x", pt2ov::DType::Float32, {5});
+    n.output("y", pt2ov::DType::Float32, {5});
+    n.node("aten.mish.default", {{"self", pt2ov::graph::tensor_arg("x"), false}});
+    const auto y = n.run({f32_tensor({5}, x)})[0];
+    const float* got = y.data<float>();
+    size_t flushed = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+        const float want = x[i] * std::tanh(std::log1p(std::exp(x[i])));
+        flushed += want != 0.0f && got[i] == 0.0f;
+    }
+    const bool right = flushed == 0;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": Mish of -20 gives " << got[1] << " (PyTorch "
+              << -20.0f * std::tanh(std::log1p(std::exp(-20.0f))) << "), " << flushed << " of 5 values flushed to zero ("
+              << (right ? "right" : "WRONG") << ")\n";
+    RecordProperty("mish_negative_tail_right", right ? "yes" : "no");
+    EXPECT_NE(pt2ov::graph::decompose::find_decomposition(pt2ov::graph::op_id("aten.mish.default")), nullptr);
+}
+
 TEST(OpenVINOFacts, RepeatZeroDimUninitialised) {
     OneNode n;
     n.input("x", pt2ov::DType::Float32, {});
