@@ -340,6 +340,14 @@ const std::vector<Fact>& all() {
          "dilation=(1, 2)) on a [2, 6, 1, 1] input",
          "compile sets the dilation to 1 along every kernel dim of size 1, where it moves no tap "
          "(lower/plugin_workarounds)"},
+        {"DilatedStridedConv1dPaddedBeyondInputCrash", "2026.4.1",
+         "inference on the CPU plugin dies (SIGSEGV) on a 1-d Convolution with its bias added whose dilation and "
+         "stride are above 1 and whose padding is far beyond its input: kernel 2, dilation 2 to 8, stride 2 or 3, "
+         "padding 16 to 100 on an input of length 1 (found by random programs, NNSmith seed 114787: a reflect pad "
+         "to length 1, then Conv1d(64, 1, 2, stride=2, padding=65, dilation=4)); length 2 to 4, a kernel of 1, "
+         "no dilation or stride 1, and the same convolution in 2-d run",
+         "a 1-d forward convolution with a kernel above 1, dilation and stride above 1 and padding beyond its "
+         "input's length (or a length unknown until run time) runs on pt2ov's CPU kernel"},
         {"GroupNormWithComputedOperandCrashes", "2026.4.1",
          "inference on the CPU plugin dies (SIGSEGV) when a GroupNormalization's result meets another computed "
          "tensor in a binary elementwise op: GroupNormalization(x, 6 groups) + Sigmoid(y) on [1, 6, 5], also "
@@ -532,6 +540,29 @@ bool unit_kernel_strided_and_padded(const graph::Node& node, const graph::Graph&
         return false;
     };
     return any_above("stride", 1) && any_above("padding", 0);
+}
+
+// A forward 1-d convolution (resolved: input, weight, bias, stride, padding, dilation, transposed,
+// ...) with a kernel above 1, a dilation and a stride above 1, and padding beyond its input's
+// length, or a length or argument unknown until run time (DilatedStridedConv1dPaddedBeyondInputCrash).
+bool dilated_strided_conv1d_padded_beyond_input(const graph::Node& node, const graph::Graph& graph) {
+    if (node.op != op_id("aten.convolution.default") || node.arity() < 7) return false;
+    if (node.arg(0).kind != ArgKind::Tensor || node.arg(1).kind != ArgKind::Tensor) return false;
+    if (node.arg(6).kind == ArgKind::Bool && node.arg(6).bool_value) return false;  // transposed
+    const auto& input = graph.value(node.arg(0).name).meta;
+    const auto& weight = graph.value(node.arg(1).name).meta;
+    if (input.rank() != 3 || weight.rank() != 3) return false;
+    if (weight.sizes[2].is_static() && *weight.sizes[2].value < 2) return false;
+    // The one value of an int[1] argument; nullopt when symbolic.
+    const auto single = [](const graph::Argument& arg) -> std::optional<int64_t> {
+        if (arg.kind == ArgKind::Int) return arg.int_value;
+        if (arg.kind == ArgKind::List && !arg.items.empty() && arg.items[0].kind == ArgKind::Int) return arg.items[0].int_value;
+        return std::nullopt;
+    };
+    const auto stride = single(node.arg(3)), padding = single(node.arg(4)), dilation = single(node.arg(5));
+    if ((stride && *stride < 2) || (dilation && *dilation < 2) || (padding && *padding < 1)) return false;
+    const auto& length = input.sizes[2];
+    return !padding || !length.is_static() || *padding > *length.value;
 }
 
 // Whether `name` is computed from the program's parameters, buffers and constants alone (no
@@ -930,6 +961,7 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     if (node.arity() == 0) return nullptr;  // the rest read arguments: resolved nodes only
     if (expand_into_concat_and_more(node, graph)) return &fact("BroadcastConcatAlongChannelsWrong");
     if (unit_kernel_strided_and_padded(node, graph)) return &fact("UnitConvolutionStridedPaddedShape");
+    if (dilated_strided_conv1d_padded_beyond_input(node, graph)) return &fact("DilatedStridedConv1dPaddedBeyondInputCrash");
     if (interpolate_of_constants_to_size_one(node, graph)) return &fact("InterpolateOfConstantsFoldedAtOrigin");
     if (op == op_id("aten.elu.default") && reaches_sign_of_zero_reader(node, graph)) return &fact("EluOfNegativeZeroPositive");
     if (const Fact* f = fault_of_producer(node, graph)) return f;

@@ -31,6 +31,8 @@ ROUTED = {
     ("atan2_of_elu", "exported"): ("EluOfNegativeZeroPositive", "aten.elu.default", 1, 1),
     ("expand_into_channel_concat", "exported"): ("BroadcastConcatAlongChannelsWrong", "aten.expand.default", 1, 1),
     ("expand_into_channel_concat", "decomposed"): ("BroadcastConcatAlongChannelsWrong", "aten.expand.default", 1, 1),
+    ("conv1d_padded_beyond_input", "exported"): ("DilatedStridedConv1dPaddedBeyondInputCrash", "aten.conv1d.default", 1, 1),
+    ("conv1d_padded_beyond_input", "decomposed"): ("DilatedStridedConv1dPaddedBeyondInputCrash", "aten.convolution.default", 1, 1),
     ("erfinv_near_one", "exported"): ("ErfinvImprecise", "aten.erfinv.default", 1, 0),
     ("safe_softmax_masked_rows", "exported"): ("SafeSoftmaxMaskedRowsNaN", "aten._safe_softmax.default", 1, 0),
     ("instance_norm_running_stats", "exported"): ("InstanceNormRunningStatsUsed", "aten.instance_norm.default", 1, 1),

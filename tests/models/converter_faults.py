@@ -1581,3 +1581,33 @@ register(
         "mish is decomposed into x * tanh(softplus(x)) before conversion, as run_decompositions() writes it.",
     )
 )
+
+
+class Conv1dPaddedBeyondInput(torch.nn.Module):
+    """NNSmith seed 114787, reduced: a 1-d convolution dilated 4, stride 2, padded 65 on an input of
+    length 1 (NNSmith's reflect pad had made it so), beside one padded within its input."""
+
+    def __init__(self):
+        super().__init__()
+        self.beyond = torch.nn.Conv1d(64, 1, 2, stride=2, padding=65, dilation=4)
+        self.within = torch.nn.Conv1d(64, 1, 2, stride=2, padding=1, dilation=2)
+
+    def forward(self, x, y):
+        return self.beyond(x.floor()) * 2, self.within(y.relu())
+
+
+def _conv1d_padded_beyond_input_inputs(variant):
+    g = torch.Generator().manual_seed(114787 + variant)
+    return torch.randn(22, 64, 1, generator=g) * 4, torch.randn(2, 64, 8, generator=g)
+
+
+register(
+    ModelCase(
+        name="conv1d_padded_beyond_input",
+        make_module=lambda: Conv1dPaddedBeyondInput().eval(),
+        make_inputs=_conv1d_padded_beyond_input_inputs,
+        notes="OpenVINO 2026.4.1's CPU plugin dies (SIGSEGV) on a 1-d convolution with bias whose dilation and stride "
+        "are above 1 and whose padding is far beyond its input's length (a crash in a random program; openvino_facts "
+        "DilatedStridedConv1dPaddedBeyondInputCrash); such a convolution runs on pt2ov's CPU kernel.",
+    )
+)

@@ -2784,3 +2784,69 @@ TEST(OpenVINOFacts, BroadcastConcatAlongChannelsWrong) {
         EXPECT_EQ(routed, c.faulty) << "rank " << c.rank << (c.other_reader ? " with" : " without") << " another reader";
     }
 }
+
+namespace {
+
+// x [22, 64, length] -> Relu -> Convolution 1-d (one output channel, kernel 2, stride 2, padding
+// 65, dilation 4) + bias: NNSmith seed 114787's step, reduced.
+std::shared_ptr<ov::Model> dilated_strided_conv1d(size_t length) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{22, 64, length});
+    std::vector<float> w(64 * 2);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = 0.125f * static_cast<float>(i % 5) - 0.25f;
+    auto conv = std::make_shared<ov::op::v1::Convolution>(std::make_shared<ov::op::v0::Relu>(x),
+                                                          ov::op::v0::Constant::create(ov::element::f32, {1, 64, 2}, w),
+                                                          ov::Strides{2}, ov::CoordinateDiff{65}, ov::CoordinateDiff{65},
+                                                          ov::Strides{4});
+    auto sum = std::make_shared<ov::op::v1::Add>(conv, ov::op::v0::Constant::create(ov::element::f32, {1, 1, 1}, {0.5f}));
+    return std::make_shared<ov::Model>(ov::OutputVector{sum->output(0)}, ov::ParameterVector{x});
+}
+
+}  // namespace
+
+TEST(OpenVINOFactsChild, DilatedStridedConv1dPaddedBeyondInput) {
+    if (!std::getenv("PT2OV_FACT_CHILD")) GTEST_SKIP() << "run by OpenVINOFacts.DilatedStridedConv1dPaddedBeyondInputCrash in a child process";
+    const auto y = run_f32(dilated_strided_conv1d(1), {std::vector<float>(22 * 64, 1.0f)});
+    std::cout << "[child] the convolution gave " << y.size() << " values\n";
+}
+
+TEST(OpenVINOFacts, DilatedStridedConv1dPaddedBeyondInputCrash) {
+    const int status = run_fact_child("OpenVINOFactsChild.DilatedStridedConv1dPaddedBeyondInput");
+    const bool crashed = WIFSIGNALED(status);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": a 1-d convolution dilated 4, stride 2, padded 65 on length 1 "
+              << (crashed ? "crashes (signal " + std::to_string(WTERMSIG(status)) + ")" : "runs") << "\n";
+    RecordProperty("dilated_strided_conv1d_padded_beyond_input_crashes", crashed ? "yes" : "no");
+    // Of length 4 it runs (measured beside it, in this process).
+    EXPECT_EQ(run_f32(dilated_strided_conv1d(4), {std::vector<float>(22 * 64 * 4, 1.0f)}).size(), 22u * 65u);  // [22, 1, 65]
+
+    // pt2ov's rule, on aten.convolution nodes: length 1 padded 65 is routed; padding within the
+    // input, stride 1, no dilation, a kernel of 1 or a transposed convolution are not.
+    struct Case {
+        int64_t length, kernel, stride, padding, dilation;
+        bool transposed, routed;
+    };
+    for (const Case c : {Case{1, 2, 2, 65, 4, false, true}, Case{1, 2, 3, 16, 2, false, true}, Case{8, 2, 2, 4, 4, false, false},
+                         Case{1, 2, 1, 65, 4, false, false}, Case{1, 2, 2, 65, 1, false, false}, Case{1, 1, 2, 65, 4, false, false},
+                         Case{1, 2, 2, 65, 4, true, false}}) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", pt2ov::DType::Float32, {22, 64, c.length});
+        b.value("w", pt2ov::DType::Float32, c.transposed ? std::vector<int64_t>{64, 1, c.kernel} : std::vector<int64_t>{1, 64, c.kernel});
+        b.value("y", pt2ov::DType::Float32, {22, 1, 64});
+        using pt2ov::graph::ints_arg;
+        b.node("y", "aten.convolution.default",
+               {{"input", pt2ov::graph::tensor_arg("x"), false},
+                {"weight", pt2ov::graph::tensor_arg("w"), false},
+                {"bias", pt2ov::graph::none_arg(), false},
+                {"stride", ints_arg({c.stride}), false},
+                {"padding", ints_arg({c.padding}), false},
+                {"dilation", ints_arg({c.dilation}), false},
+                {"transposed", pt2ov::graph::bool_arg(c.transposed), false},
+                {"output_padding", ints_arg({0}), false},
+                {"groups", pt2ov::graph::int_arg(1), false}},
+               {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        const bool routed = fault && fault->name == "DilatedStridedConv1dPaddedBeyondInputCrash";
+        EXPECT_EQ(routed, c.routed) << "length " << c.length << " kernel " << c.kernel << " stride " << c.stride << " padding "
+                                    << c.padding << " dilation " << c.dilation << (c.transposed ? " transposed" : "");
+    }
+}
