@@ -447,3 +447,28 @@ register(
         "sends its node to the CPU kernels at load (compile/stages.cpp).",
     )
 )
+
+
+class MatmulOfBroadcastBatches(nn.Module):
+    """Random programs own 120674 (run 13), reduced: torch.matmul of [6, 2, 3] and [1, 3, 4]
+    broadcasts the batch dim. pt2ov spells it as mm for OpenVINO, and the shape contract of mm
+    (two matrices) refused the broadcast as a contradiction of pt2ov's own rewrite (exit 3)."""
+
+    def forward(self, x, y, v):
+        return torch.matmul(x, y), torch.matmul(v, y), torch.matmul(x, y[0])
+
+
+def _matmul_of_broadcast_batches_inputs(variant):
+    g = torch.Generator().manual_seed(120674 + variant)
+    return torch.randn(6, 2, 3, generator=g), torch.randn(1, 3, 4, generator=g), torch.randn(3, generator=g)
+
+
+register(
+    ModelCase(
+        name="matmul_of_broadcast_batches",
+        make_module=lambda: MatmulOfBroadcastBatches().eval(),
+        make_inputs=_matmul_of_broadcast_batches_inputs,
+        notes="torch.matmul with broadcast batch dims and 1-d operands, spelled as mm before conversion: its shape "
+        "contract must leave anything but two matrices to the kernel (random programs own 120674).",
+    )
+)

@@ -145,6 +145,19 @@ TEST(ShapeContracts, MatrixProductsNeedAgreeingInnerSizes) {
     EXPECT_NE(check_node(inner, "aten.mm.default", {{"self", tensor_arg("a"), false}, {"mat2", tensor_arg("b"), false}}, {2, 5})
                   .find("the inner sizes of the product: 3 and 4 differ"),
               std::string::npos);
+    // torch.matmul spelled as mm (core_spellings.cpp) broadcasts its batch dims: no conclusion
+    // here (random programs own 120674: a matmul of [6, 2, 3] and [1, 3, 4] was refused).
+    GraphBuilder batched;
+    batched.value("a", DType::Float32, {6, 2, 3});
+    batched.value("b", DType::Float32, {1, 3, 4});
+    EXPECT_EQ(check_node(batched, "aten.mm.default", {{"self", tensor_arg("a"), false}, {"mat2", tensor_arg("b"), false}}, {6, 2, 4}),
+              "");
+    GraphBuilder bmm;
+    bmm.value("a", DType::Float32, {6, 2, 3});
+    bmm.value("b", DType::Float32, {1, 3, 4});
+    EXPECT_NE(check_node(bmm, "aten.bmm.default", {{"self", tensor_arg("a"), false}, {"mat2", tensor_arg("b"), false}}, {6, 2, 4})
+                  .find("the batch sizes of the product: 6 and 1 differ"),
+              std::string::npos);
     GraphBuilder linear;
     linear.value("x", DType::Float32, {4, 2, 8});
     linear.value("w", DType::Float32, {6, 8});
