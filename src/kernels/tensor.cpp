@@ -91,7 +91,11 @@ std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes) {
     int64_t stride = 1;
     for (size_t d = sizes.size(); d-- > 0;) {
         strides[d] = stride;
-        stride *= std::max<int64_t>(sizes[d], 1);
+        // Sizes a kernel allocates were checked (check_sizes), so their strides fit; a view of an
+        // empty tensor may ask for sizes whose strides do not ([3, 0, 2**62, 4]), and PyTorch
+        // wraps them around 2**64 (strides [0, 0, 4, 1], which address nothing): computed the
+        // same, without signed overflow. The product past the outermost dim is not a stride.
+        if (d > 0) stride = static_cast<int64_t>(static_cast<uint64_t>(stride) * static_cast<uint64_t>(std::max<int64_t>(sizes[d], 1)));
     }
     return strides;
 }

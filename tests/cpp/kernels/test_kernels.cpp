@@ -616,6 +616,23 @@ TEST(KernelRepeatInterleave, IndicesOfRepeats) {
                  pt2ov::UnsupportedError);
 }
 
+// A view of an empty tensor may ask for any sizes of no elements, and gets the strides PyTorch
+// gives them (wrapped around 2**64 where they do not fit; they address nothing), computed without
+// signed overflow (the kernel fuzzer: _unsafe_view of int64[0, 0, 0] to [5, 0, 2**63 - 1]
+// multiplied past the outermost dim, UBSan).
+TEST(KernelViews, AnEmptyTensorViewedToHugeSizes) {
+    KernelHarness h;
+    h.input("x", StridedTensor::allocate(DType::Int64, {0, 0, 0}));
+    const int64_t huge = std::numeric_limits<int64_t>::max();
+    const StridedTensor v = h.run1("aten._unsafe_view.default", {positional("self", tensor_arg("x")), positional("size", ints_arg({5, 0, huge}))},
+                                   DType::Int64, {5, 0, huge});
+    EXPECT_EQ(v.strides, (std::vector<int64_t>{huge, huge, 1}));
+    const int64_t quarter = int64_t{1} << 62;
+    const StridedTensor w = h.run1("aten._unsafe_view.default", {positional("self", tensor_arg("x")), positional("size", ints_arg({3, 0, quarter, 4}))},
+                                   DType::Int64, {3, 0, quarter, 4});
+    EXPECT_EQ(w.strides, (std::vector<int64_t>{0, 0, 4, 1}));  // torch.ops.aten._unsafe_view's strides
+}
+
 TEST(KernelViews, ShareMemoryWithTheirInput) {
     KernelHarness h;
     const StridedTensor x = floats({2, 3, 4}, std::vector<float>(24, 0.0f));
