@@ -54,6 +54,12 @@ std::vector<RuntimeValue> trilinear(const KernelCall& call) {
     const std::vector<int64_t> expands[3] = {call.ints("expand1", 3, {}), call.ints("expand2", 4, {}), call.ints("expand3", 5, {})};
     const auto sumdim = call.ints("sumdim", 6, {});
     const auto total = static_cast<int64_t>(inputs[0]->rank() + expands[0].size());
+    // PyTorch's own check (unroll_dim in [0, total)): the inputs expand to at least one dim, so
+    // a dim of expand or sumdim indexes a dim that exists (0-d inputs: refused, as by PyTorch).
+    const int64_t unroll_dim = call.int_arg("unroll_dim", 7, 0);
+    if (unroll_dim < 0 || unroll_dim >= total) {
+        call.fail("unroll_dim must be in [0, " + std::to_string(total - 1) + "], got " + std::to_string(unroll_dim));
+    }
     std::vector<StridedTensor> views;
     std::vector<int64_t> sizes(static_cast<size_t>(total), 1);
     for (int k = 0; k < 3; ++k) {

@@ -1189,3 +1189,29 @@ TEST(KernelDensePaths, BigMatrixProductIsCloseAndItsRowBlocksDoNotDependOnTheSpl
     }
 }
 }  // namespace
+
+// _trilinear multiplies its inputs, each unsqueezed at its expand dims, and sums over sumdim.
+// Inputs that expand to no dim at all are refused as PyTorch refuses them ("unroll_dim must be
+// in [0, -1]"): the kernel fuzzer's three 0-d inputs with sumdim 0 wrote past a vector of no dims.
+TEST(KernelTrilinear, ProductsSummedAndZeroDimInputsRefused) {
+    KernelHarness h;
+    h.input("a", floats({2}, {1.0f, 2.0f}));
+    h.input("b", floats({2}, {3.0f, 4.0f}));
+    h.input("c", floats({2}, {5.0f, 6.0f}));
+    const auto args = [](std::vector<int64_t> sumdim) {
+        return std::vector<pt2ov::graph::NamedArgument>{positional("i1", tensor_arg("a")),     positional("i2", tensor_arg("b")),
+                                                 positional("i3", tensor_arg("c")),     positional("expand1", ints_arg({})),
+                                                 positional("expand2", ints_arg({})),   positional("expand3", ints_arg({})),
+                                                 positional("sumdim", ints_arg(sumdim)), positional("unroll_dim", int_arg(0))};
+    };
+    EXPECT_EQ(values_of<float>(h.run1("aten._trilinear.default", args({0}), DType::Float32, {})), (std::vector<float>{1 * 3 * 5 + 2 * 4 * 6}));
+    EXPECT_EQ(values_of<float>(h.run1("aten._trilinear.default", args({}), DType::Float32, {2})), (std::vector<float>{15, 48}));
+    KernelHarness scalars;
+    for (const char* name : {"a", "b", "c"}) scalars.input(name, floats({}, {2.0f}));
+    try {
+        scalars.run1("aten._trilinear.default", args({0}), DType::Float32, {});
+        FAIL() << "no error";
+    } catch (const pt2ov::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("unroll_dim must be in [0, -1]"), std::string::npos) << e.what();
+    }
+}
