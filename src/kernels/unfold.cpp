@@ -27,7 +27,11 @@ StridedTensor unfolded(const KernelCall& call) {
     strides.push_back(rank == 0 ? 1 : self.strides[dim]);
     if (rank > 0) {
         sizes[dim] = (self.sizes[dim] - size) / step + 1;
-        strides[dim] = step * self.strides[dim];
+        // PyTorch's product wraps, and its view then refuses the negative stride it makes.
+        if (__builtin_mul_overflow(step, self.strides[dim], &strides[dim])) {
+            call.fail("unfold(): step " + std::to_string(step) + " times the stride " + std::to_string(self.strides[dim]) +
+                      " of dimension " + std::to_string(dim) + " is beyond 64 bits");
+        }
     }
     return self.view(sizes, strides);
 }

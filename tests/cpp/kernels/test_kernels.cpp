@@ -1215,3 +1215,28 @@ TEST(KernelTrilinear, ProductsSummedAndZeroDimInputsRefused) {
         EXPECT_NE(std::string(e.what()).find("unroll_dim must be in [0, -1]"), std::string::npos) << e.what();
     }
 }
+
+// unfold's stride along the unfolded dim is step times the dim's stride: where that product does
+// not fit in 64 bits (PyTorch's wraps to a negative stride its view refuses) it is refused; a
+// huge step over a dim of stride 1 is the view PyTorch makes (the kernel fuzzer: unfold_copy of
+// int8[2, 0, 4] with step 2**63 - 1 overflowed, UBSan).
+TEST(KernelUnfold, AStepWhoseStrideOverflowsIsRefused) {
+    KernelHarness h;
+    const int64_t huge = std::numeric_limits<int64_t>::max();
+    h.input("e", StridedTensor::allocate(DType::Int8, {2, 0, 4}));
+    try {
+        h.run1("aten.unfold.default",
+               {positional("self", tensor_arg("e")), positional("dimension", int_arg(0)), positional("size", int_arg(0)),
+                positional("step", int_arg(huge))},
+               DType::Int8, {1, 0, 4, 0});
+        FAIL() << "no error";
+    } catch (const pt2ov::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("is beyond 64 bits"), std::string::npos) << e.what();
+    }
+    h.input("y", floats({2, 4}, {0, 1, 2, 3, 4, 5, 6, 7}));
+    const StridedTensor v = h.run1("aten.unfold.default",
+                                   {positional("self", tensor_arg("y")), positional("dimension", int_arg(1)), positional("size", int_arg(1)),
+                                    positional("step", int_arg(huge))},
+                                   DType::Float32, {2, 1, 1});
+    EXPECT_EQ(v.strides, (std::vector<int64_t>{4, huge, 1}));  // torch.ops.aten.unfold's
+}
