@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "graph/sorted_names.h"
+
 namespace pt2ov::graph {
 
 enum class ArgNameId : uint16_t { Unknown = 0xFFFF };
@@ -21,15 +23,7 @@ inline constexpr std::string_view kNames[] = {
 inline constexpr size_t kCount = sizeof(kNames) / sizeof(kNames[0]);
 static_assert(kCount < static_cast<size_t>(ArgNameId::Unknown), "argument name ids are 16 bits");
 
-constexpr size_t lower_bound(std::string_view name) {
-    size_t low = 0, high = kCount;
-    while (low < high) {
-        const size_t mid = (low + high) / 2;
-        if (kNames[mid] < name) low = mid + 1;
-        else high = mid;
-    }
-    return low;
-}
+constexpr size_t lower_bound(std::string_view name) { return sorted_lower_bound(kNames, kCount, name); }
 
 }  // namespace arg_name_table
 

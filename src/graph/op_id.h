@@ -13,6 +13,8 @@
 #include <initializer_list>
 #include <string_view>
 
+#include "graph/sorted_names.h"
+
 namespace pt2ov::graph {
 
 enum class OpId : uint16_t { Unknown = 0xFFFF };
@@ -26,15 +28,7 @@ inline constexpr size_t kCount = sizeof(kTargets) / sizeof(kTargets[0]);
 static_assert(kCount < static_cast<size_t>(OpId::Unknown), "op ids are 16 bits");
 
 // The first position whose target is not less than `target`.
-constexpr size_t lower_bound(std::string_view target) {
-    size_t low = 0, high = kCount;
-    while (low < high) {
-        const size_t mid = (low + high) / 2;
-        if (kTargets[mid] < target) low = mid + 1;
-        else high = mid;
-    }
-    return low;
-}
+constexpr size_t lower_bound(std::string_view target) { return sorted_lower_bound(kTargets, kCount, target); }
 
 }  // namespace op_table
 

@@ -106,4 +106,11 @@ Argument sizes_arg(Builder& b, const std::vector<Dim>& sizes, const std::vector<
     return list_arg(std::move(items), Argument::Kind::Int);
 }
 
+Argument expand_ints(Argument arg, size_t n) {
+    using Kind = Argument::Kind;
+    if (arg.kind == Kind::Int) return ints_arg(std::vector<int64_t>(n, arg.int_value));
+    if (arg.kind == Kind::List && arg.items.size() == 1 && n > 1) return ints_arg(std::vector<int64_t>(n, arg.items[0].int_value));
+    return arg;
+}
+
 }  // namespace pt2ov::graph::decompose

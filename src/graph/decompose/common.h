@@ -17,6 +17,10 @@ TensorMeta squeezed_meta(const TensorMeta& meta, int64_t d);
 // A dim of `size - amount` (symbolic sizes keep a hint only).
 Dim shrunk(const Dim& size, int64_t amount);
 
+// A single int (or a one-element list) as `n` ints, as conv and pool arguments allow; any other
+// argument as it is.
+Argument expand_ints(Argument arg, size_t n);
+
 // A Scalar argument's value (Int, Float or Bool); refused for any other kind.
 double number(const Builder& b, const Argument& arg);
 

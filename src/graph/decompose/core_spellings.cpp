@@ -9,13 +9,6 @@ namespace {
 
 using Kind = Argument::Kind;
 
-// A single int (or a one-element list) as `n` ints, as conv and pool arguments allow.
-Argument expand_ints(Argument arg, size_t n) {
-    if (arg.kind == Kind::Int) return ints_arg(std::vector<int64_t>(n, arg.int_value));
-    if (arg.kind == Kind::List && arg.items.size() == 1 && n > 1) return ints_arg(std::vector<int64_t>(n, arg.items[0].int_value));
-    return arg;
-}
-
 // The keyword arguments of `names` the archive gave the original node, kept as given.
 Keywords given_keywords(const Builder& b, std::initializer_list<ArgName> names) {
     Keywords kept;

@@ -252,13 +252,6 @@ void max_pool3d(Builder& b) {
     b.output_is(0, parts[0]);
 }
 
-// A single int (or a one-element list) as `n` ints, as conv arguments allow.
-Argument expand_ints(Argument arg, size_t n) {
-    if (arg.kind == Kind::Int) return ints_arg(std::vector<int64_t>(n, arg.int_value));
-    if (arg.kind == Kind::List && arg.items.size() == 1 && n > 1) return ints_arg(std::vector<int64_t>(n, arg.items[0].int_value));
-    return arg;
-}
-
 // conv*d(.padding) and conv_transpose*d as the core aten.convolution, every argument spelled out
 // per spatial dim: an unbatched input gets a batch of one; padding='same' becomes numbers, the
 // odd extra on the high side padded first, as ATen's _convolution_same does; 'valid' is zeros.

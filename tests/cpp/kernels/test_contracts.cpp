@@ -117,16 +117,6 @@ TEST(ShapeContracts, TheContractsBelongToKernels) {
     EXPECT_EQ(kernels::find_shape_contract(graph::op_id("aten.matmul.default")), nullptr);  // none declared yet
 }
 
-}  // namespace
-}  // namespace pt2ov
-
-namespace pt2ov {
-namespace {
-
-using graph::int_arg;
-using graph::ints_arg;
-using graph::tensor_arg;
-using test::GraphBuilder;
 
 std::string check_node(GraphBuilder& b, const std::string& target, std::vector<graph::NamedArgument> inputs,
                        std::vector<int64_t> out) {
