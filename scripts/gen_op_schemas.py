@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes src/graph/op_schemas.inc: every aten:: and prims:: operator schema of the installed
+"""Writes src/graph/op_schemas.inc: every aten::, prims:: and quantized_decomposed:: operator schema of the installed
 torch, one C++ string literal a line, sorted by target; and src/graph/op_targets.inc: those
 targets and the few without a schema that pt2ov knows (EXTRA_TARGETS), sorted, one literal a
 line, whose position is the op's id (graph/op_id.h); and src/graph/arg_names.inc: every argument
@@ -26,6 +26,7 @@ import re
 import sys
 
 import torch
+import torch.ao.quantization.fx._decomposed  # noqa: F401  registers the quantized_decomposed:: ops
 
 OUTPUT = pathlib.Path(__file__).resolve().parent.parent / "src" / "graph" / "op_schemas.inc"
 TARGETS_OUTPUT = OUTPUT.with_name("op_targets.inc")
@@ -40,7 +41,9 @@ EXTRA_TARGETS = [
     "higher_order.with_effects", "higher_order.wrap_with_autocast", "higher_order.wrap_with_set_grad_enabled",
     "pt2ov.subgraph",
 ]
-NAMESPACES = ("aten::", "prims::")
+# quantized_decomposed:: is PyTorch's reference quantization (PT2E and NNCF programs hold it); its
+# schemas register when torch.ao.quantization.fx._decomposed is imported.
+NAMESPACES = ("aten::", "prims::", "quantized_decomposed::")
 
 # The argument names kernels read on those targets without schema: Python's operators take (a, b),
 # ExecuTorch's dim-order copies their memory layout keywords.

@@ -95,7 +95,16 @@ std::optional<Int64Range> Int64Ranges::bound(const Argument& arg) const {
     if (arg.kind != ArgKind::Tensor) return std::nullopt;
     const auto* value = graph_.find_value(arg.name);
     if (!value) return std::nullopt;
-    if (value->meta.dtype == DType::Bool) return Int64Range{0, 1};
+    // A narrow integer holds no value beyond its dtype's (a quantized int8 weight minus an int64
+    // zero point stays exact in 32 bits).
+    switch (value->meta.dtype) {
+        case DType::Bool: return Int64Range{0, 1};
+        case DType::Int8: return Int64Range{-128, 127};
+        case DType::UInt8: return Int64Range{0, 255};
+        case DType::Int16: return Int64Range{-32768, 32767};
+        case DType::UInt16: return Int64Range{0, 65535};
+        default: break;
+    }
     if (value->meta.dtype != DType::Int64 && value->meta.dtype != DType::Int32) return std::nullopt;
     return of(arg.name);
 }

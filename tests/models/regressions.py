@@ -472,3 +472,45 @@ register(
         "contract must leave anything but two matrices to the kernel (random programs own 120674).",
     )
 )
+
+
+class FoldedInt8Weight(nn.Module):
+    """PT2E's convert_pt2e with fold_quantize=True (its default), reduced: an int8 weight folded
+    into the program and dequantized per channel, uint8 activations quantized and dequantized per
+    tensor around a linear layer."""
+
+    def __init__(self):
+        super().__init__()
+        import torch.ao.quantization.fx._decomposed  # noqa: F401  registers torch.ops.quantized_decomposed
+        g = torch.Generator().manual_seed(2600)
+        self.register_buffer("weight", torch.randint(-128, 128, (12, 8), generator=g, dtype=torch.int8))
+        self.register_buffer("scales", torch.rand(12, generator=g) * 0.01 + 0.001)
+        self.register_buffer("zero_points", torch.zeros(12, dtype=torch.int64))
+
+    def forward(self, x):
+        qd = torch.ops.quantized_decomposed
+        xq = qd.quantize_per_tensor(x, 0.0171, 147, 0, 255, torch.uint8)
+        xd = qd.dequantize_per_tensor(xq, 0.0171, 147, 0, 255, torch.uint8)
+        w = qd.dequantize_per_channel(self.weight, self.scales, self.zero_points, 0, -128, 127, torch.int8)
+        return torch.nn.functional.linear(xd, w), w, xq
+
+
+def _folded_int8_weight_inputs(variant):
+    g = torch.Generator().manual_seed(2601 + variant)
+    return (torch.randn((3, 6)[variant], 8, generator=g) * 2,)
+
+
+register(
+    ModelCase(
+        name="folded_int8_weight",
+        make_module=lambda: FoldedInt8Weight().eval(),
+        make_inputs=_folded_int8_weight_inputs,
+        dynamic_shapes=({0: Dim("batch", min=1, max=8)},),
+        exact_outputs=(1, 2),
+        notes="OpenVINO's frontend passes quantized_decomposed.dequantize_per_channel through unchanged, so "
+        "the folded int8 weight reached the linear layer as integers (an internal error, caught by the "
+        "output guard); the quantization ops are now decomposed into the ATen ops of their reference "
+        "implementations before placement, and the dequantized weight and quantized input are eager's "
+        "bit for bit.",
+    )
+)

@@ -1,0 +1,237 @@
+// PyTorch's reference quantization ops (quantized_decomposed::, what PT2E's convert_pt2e and NNCF
+// write into a program) as the core ATen ops their reference implementations run
+// (torch/ao/quantization/fx/_decomposed.py), op for op and in the same dtypes, so the quantized
+// integers are eager's exactly and the dequantized values are eager's bit for bit, on OpenVINO
+// or on the CPU kernels alike.
+//
+// Quantize:   clamp(round(x * (1 / scale)) + zero_point, quant_min, quant_max).to(dtype)
+// Dequantize: (q.to(out_dtype) - zero_point) * scale            (per tensor)
+//             ((q - zero_points) * scales).to(out_dtype)         (per channel: integer subtraction)
+//
+// A per-tensor scale is a Python float in the .default overload: eager computes 1 / scale in
+// double and multiplies a float32 tensor by it, which rounds the double to float32 first. The
+// .tensor overloads read scale.item() (a double) and zero_point.item(); here the scale is widened
+// to float64, inverted there and rounded to float32, the same two roundings. Schemes without a
+// decomposition here (per-token, per-group, choose_qparams: dynamic quantization) are refused by
+// name.
+#include "common/error.h"
+#include "graph/decompose/common.h"
+
+namespace pt2ov::graph::decompose {
+namespace {
+
+using Kind = Argument::Kind;
+
+std::string name_of(DType dtype) { return std::string(dtype_name(dtype)); }
+
+bool is_quantized_integer(DType dtype) {
+    switch (dtype) {
+        case DType::UInt8:
+        case DType::Int8:
+        case DType::Int16:
+        case DType::UInt16:
+        case DType::Int32:
+            return true;
+        default:
+            return false;
+    }
+}
+
+DType target_dtype(const Builder& b, size_t position) {
+    const Argument& dtype = b.arg(position, "dtype");
+    if (dtype.kind != Kind::ScalarType || !is_quantized_integer(dtype.dtype)) {
+        b.refuse("quantizes to " + (dtype.kind == Kind::ScalarType ? name_of(dtype.dtype) : std::string("a dtype not given")) +
+                 "; pt2ov runs quantization to uint8, int8, int16, uint16 and int32");
+    }
+    return dtype.dtype;
+}
+
+// The float input of a quantize op: float16/bfloat16 are widened to float32 as eager does; any
+// other dtype is refused, as eager raises.
+Argument float_input(Builder& b) {
+    const Argument x = b.arg(0, "input");
+    const DType dtype = b.meta(x).dtype;
+    if (dtype == DType::Float16 || dtype == DType::BFloat16) return to_dtype(b, x, DType::Float32);
+    if (dtype != DType::Float32) b.refuse("quantizes a " + name_of(dtype) + " tensor; eager takes float32 (or float16/bfloat16) only");
+    return x;
+}
+
+// The integer input of a dequantize op, which must hold the dtype the node names (eager asserts).
+Argument integer_input(Builder& b, size_t dtype_position) {
+    const Argument q = b.arg(0, "input");
+    const DType named = target_dtype(b, dtype_position);
+    if (b.meta(q).dtype != named) {
+        b.refuse("dequantizes a " + name_of(b.meta(q).dtype) + " tensor it names " + name_of(named) +
+                 " (eager raises: re-export the program)");
+    }
+    return q;
+}
+
+DType out_dtype_of(const Builder& b, size_t position) {
+    const Argument& out = b.arg(position, "out_dtype");
+    return out.kind == Kind::ScalarType ? out.dtype : DType::Float32;
+}
+
+// A one-element tensor parameter (scale, zero_point, quant_min/max of the .tensor overloads) as a
+// 0-d tensor, so that it broadcasts like eager's .item() number and takes no part in type
+// promotion beyond its category.
+Argument as_number(Builder& b, const Argument& t) {
+    if (t.kind != Kind::Tensor) return t;
+    if (b.rank(t) == 0) return t;
+    return b.op("aten.view.default", {t, ints_arg({})}, contiguous_meta(b.meta(t).dtype, {}));
+}
+
+// 1 / scale in double, rounded to float32: what eager's `input * (1.0 / scale)` multiplies by.
+Argument inverse_scale(Builder& b, const Argument& scale) {
+    if (scale.kind != Kind::Tensor) return float_arg(static_cast<double>(static_cast<float>(1.0 / number(b, scale))));
+    const Argument wide = to_dtype(b, as_number(b, scale), DType::Float64);
+    const Argument inverse = elementwise(b, "aten.reciprocal.default", {wide}, DType::Float64);
+    return to_dtype(b, inverse, DType::Float32);
+}
+
+// clamp(round(x * inverse) + zero_point, quant_min, quant_max).to(dtype), the result in
+// `compute` (float32, or float64 where per-channel float64 scales promote the product).
+void quantize(Builder& b, const Argument& x, const Argument& inverse, const Argument& zero_point, const Argument& low,
+              const Argument& high, DType compute, DType dtype) {
+    const Argument scaled = elementwise(b, "aten.mul.Tensor", {x, inverse}, compute);
+    const Argument rounded = elementwise(b, "aten.round.default", {scaled}, compute);
+    const Argument shifted = elementwise(b, "aten.add.Tensor", {rounded, zero_point}, compute);
+    const bool tensor_bounds = low.kind == Kind::Tensor || high.kind == Kind::Tensor;
+    const Argument clamped = elementwise(b, tensor_bounds ? "aten.clamp.Tensor" : "aten.clamp.default", {shifted, low, high}, compute);
+    b.output(0, "aten._to_copy.default", {clamped}, {{"dtype", dtype_arg(dtype)}});
+}
+
+// quantize_per_tensor(input, scale, zero_point, quant_min, quant_max, dtype) and its .tensor
+// (scale and zero_point tensors) and .tensor2 (quant_min and quant_max tensors too) overloads.
+void quantize_per_tensor(Builder& b) {
+    const DType dtype = target_dtype(b, 5);
+    const Argument x = float_input(b);
+    const Argument inverse = inverse_scale(b, b.arg(1, "scale"));
+    quantize(b, x, inverse, as_number(b, b.arg(2, "zero_point")), as_number(b, b.arg(3, "quant_min")),
+             as_number(b, b.arg(4, "quant_max")), DType::Float32, dtype);
+}
+
+// dequantize_per_tensor(input, scale, zero_point, quant_min, quant_max, dtype, *, out_dtype):
+// (input.to(out_dtype) - zero_point) * scale. A Python float scale multiplies as float32 (its
+// double rounded once); a tensor scale is rounded to float32 the same way (float64 for a float64
+// result).
+void dequantize_per_tensor(Builder& b) {
+    const Argument q = integer_input(b, 5);
+    const DType out = out_dtype_of(b, 6);
+    if (out != DType::Float32 && out != DType::Float16 && out != DType::BFloat16 && out != DType::Float64) {
+        b.refuse("dequantizes to " + name_of(out) + "; eager's out_dtype is a float dtype");
+    }
+    Argument scale = b.arg(1, "scale");
+    if (scale.kind == Kind::Tensor) scale = to_dtype(b, as_number(b, scale), out == DType::Float64 ? DType::Float64 : DType::Float32);
+    const Argument shifted = elementwise(b, "aten.sub.Tensor", {to_dtype(b, q, out), as_number(b, b.arg(2, "zero_point"))}, out);
+    b.output(0, "aten.mul.Tensor", {shifted, scale});
+}
+
+// scales (or zero_points), one per channel along `axis` of a rank-`rank` tensor, viewed to
+// broadcast along it: [1, ..., C, ..., 1].
+Argument along_axis(Builder& b, const Argument& per_channel, int64_t axis, int64_t rank) {
+    if (b.rank(per_channel) != 1) b.refuse("has per-channel parameters of rank " + std::to_string(b.rank(per_channel)) + "; eager takes one value per channel");
+    std::vector<Dim> sizes(static_cast<size_t>(rank), static_dim(1));
+    sizes[static_cast<size_t>(axis)] = b.meta(per_channel).sizes[0];
+    std::vector<int64_t> shape(static_cast<size_t>(rank), 1);
+    const auto channels = b.meta(per_channel).sizes[0];
+    if (!channels.is_static()) b.refuse("has a symbolic channel count; pt2ov needs it known when the program is exported");
+    shape[static_cast<size_t>(axis)] = channels.value.value();
+    return b.op("aten.view.default", {per_channel, ints_arg(shape)}, contiguous_meta(b.meta(per_channel).dtype, sizes));
+}
+
+int64_t channel_axis(const Builder& b, const Argument& x, size_t position) {
+    const Argument& axis = b.arg(position, "axis");
+    const int64_t rank = b.rank(x);
+    if (axis.kind != Kind::Int || axis.int_value >= rank || axis.int_value < -rank) {
+        b.refuse("quantizes along axis " + (axis.kind == Kind::Int ? std::to_string(axis.int_value) : std::string("?")) +
+                 " of a rank-" + std::to_string(rank) + " tensor");
+    }
+    return axis.int_value < 0 ? axis.int_value + rank : axis.int_value;
+}
+
+bool wider_float(DType a, DType b) { return a == DType::Float64 || b == DType::Float64; }
+
+// quantize_per_channel(input, scales, zero_points, axis, quant_min, quant_max, dtype):
+// 1.0 / scales is eager's reciprocal in the scales' dtype; a float64 one promotes the product.
+void quantize_per_channel(Builder& b) {
+    const DType dtype = target_dtype(b, 6);
+    const Argument x = float_input(b);
+    const int64_t axis = channel_axis(b, x, 3);
+    const int64_t rank = b.rank(x);
+    const Argument scales = along_axis(b, b.arg(1, "scales"), axis, rank);
+    const DType scale_dtype = b.meta(scales).dtype;
+    const Argument inverse = elementwise(b, "aten.reciprocal.default", {scales}, scale_dtype);
+    const DType compute = wider_float(DType::Float32, scale_dtype) ? DType::Float64 : DType::Float32;
+    quantize(b, x, inverse, along_axis(b, b.arg(2, "zero_points"), axis, rank), b.arg(4, "quant_min"), b.arg(5, "quant_max"),
+             compute, dtype);
+}
+
+// dequantize_per_channel(input, scales, zero_points?, axis, quant_min, quant_max, dtype, *,
+// out_dtype): ((input - zero_points) * scales).to(out_dtype), the subtraction in integers (int8
+// minus int64 is int64) and the product in the scales' float dtype.
+void dequantize_per_channel(Builder& b) {
+    const Argument q = integer_input(b, 6);
+    const DType out = out_dtype_of(b, 7);
+    const int64_t axis = channel_axis(b, q, 3);
+    const int64_t rank = b.rank(q);
+    const Argument scales = along_axis(b, b.arg(1, "scales"), axis, rank);
+    const DType scale_dtype = b.meta(scales).dtype;
+    if (scale_dtype != DType::Float32 && scale_dtype != DType::Float64 && scale_dtype != DType::Float16 &&
+        scale_dtype != DType::BFloat16) {
+        b.refuse("has " + name_of(scale_dtype) + " scales; eager's are a float dtype");
+    }
+    Argument centred = q;
+    if (const Argument& zero_points = b.arg(2, "zero_points"); zero_points.kind == Kind::Tensor) {
+        const Argument zp = along_axis(b, zero_points, axis, rank);
+        const DType zp_dtype = b.meta(zp).dtype;
+        if (is_floating(zp_dtype)) b.refuse("has float zero points; pt2ov runs integer zero points (torchao's affine ops take float ones)");
+        // Two integer tensors promote to the wider of the two (int8 - int64 is int64).
+        const DType difference = zp_dtype == DType::Int64 || b.meta(q).dtype == DType::Int64 ? DType::Int64 : DType::Int32;
+        centred = elementwise(b, "aten.sub.Tensor", {q, zp}, difference);
+    }
+    const Argument product = elementwise(b, "aten.mul.Tensor", {centred, scales}, scale_dtype);
+    if (out == scale_dtype) {
+        b.output_is(0, product);
+    } else {
+        b.output(0, "aten._to_copy.default", {product}, {{"dtype", dtype_arg(out)}});
+    }
+}
+
+// The schemes pt2ov does not run yet: one line naming the scheme and what to do instead.
+Decomposition not_yet(std::string scheme) {
+    return [scheme](Builder& b) {
+        b.refuse(scheme + " is not supported yet; quantize per tensor or per channel with static scales (PT2E's "
+                          "convert_pt2e, NNCF's quantize) or export the float model");
+    };
+}
+
+}  // namespace
+
+PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_tensor.default", quantize_per_tensor);
+PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_tensor.tensor", quantize_per_tensor);
+PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_tensor.tensor2", quantize_per_tensor);
+PT2OV_DECOMPOSITION("quantized_decomposed.dequantize_per_tensor.default", dequantize_per_tensor);
+PT2OV_DECOMPOSITION("quantized_decomposed.dequantize_per_tensor.tensor", dequantize_per_tensor);
+PT2OV_DECOMPOSITION("quantized_decomposed.dequantize_per_tensor.tensor2", dequantize_per_tensor);
+PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_channel.default", quantize_per_channel);
+PT2OV_DECOMPOSITION("quantized_decomposed.dequantize_per_channel.default", dequantize_per_channel);
+PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_token.default", not_yet("per-token quantization (quantize_per_token)"));
+PT2OV_DECOMPOSITION("quantized_decomposed.dequantize_per_token.default", not_yet("per-token quantization (dequantize_per_token)"));
+PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_channel_group.default",
+                    not_yet("per-group quantization (quantize_per_channel_group)"));
+PT2OV_DECOMPOSITION("quantized_decomposed.dequantize_per_channel_group.default",
+                    not_yet("per-group quantization (dequantize_per_channel_group)"));
+PT2OV_DECOMPOSITION("quantized_decomposed.choose_qparams.tensor", not_yet("dynamic quantization (choose_qparams)"));
+PT2OV_DECOMPOSITION("quantized_decomposed.choose_qparams_symmetric.tensor",
+                    not_yet("dynamic quantization (choose_qparams_symmetric)"));
+PT2OV_DECOMPOSITION("quantized_decomposed.choose_qparams_per_token.default",
+                    not_yet("dynamic quantization (choose_qparams_per_token)"));
+PT2OV_DECOMPOSITION("quantized_decomposed.choose_qparams_per_token_asymmetric.default",
+                    not_yet("dynamic quantization (choose_qparams_per_token_asymmetric)"));
+PT2OV_DECOMPOSITION("quantized_decomposed._choose_qparams_per_token_asymmetric_impl.default",
+                    not_yet("dynamic quantization (choose_qparams_per_token_asymmetric)"));
+PT2OV_DECOMPOSITION("quantized_decomposed.fake_quant_per_channel.default", not_yet("fake quantization (fake_quant_per_channel)"));
+PT2OV_DECOMPOSITION("quantized_decomposed.convert_element_type.no_fuse", not_yet("convert_element_type.no_fuse"));
+
+}  // namespace pt2ov::graph::decompose

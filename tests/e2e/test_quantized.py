@@ -1,0 +1,173 @@
+"""Quantized programs as PT2E's convert_pt2e writes them: PyTorch's reference quantization ops
+(torch.ops.quantized_decomposed, which ship with torch) around float ops, an int8 weight folded
+into the program and dequantized per channel, activations quantized per tensor to uint8.
+
+pt2ov decomposes each quantization op into the core ATen ops of its reference implementation,
+so the quantized integers are eager's exactly and every dequantized value is eager's bit for
+bit, on OpenVINO and on the CPU kernels; the float ops between them keep the float contract.
+Schemes pt2ov does not run yet are refused with one line naming them.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+import torch.ao.quantization.fx._decomposed  # noqa: F401  registers torch.ops.quantized_decomposed
+
+from conftest import describe, inspect_json, run_cli, run_engine_in
+from tests.models.compare import to_numpy
+
+qd = torch.ops.quantized_decomposed
+
+
+def _int8_per_channel(weight: torch.Tensor, axis: int = 0):
+    """Symmetric int8 per-channel weight quantization, as PT2E's default weight observer makes it."""
+    reduce = [d for d in range(weight.dim()) if d != axis]
+    scales = weight.abs().amax(dim=reduce) / 127.0
+    zero_points = torch.zeros_like(scales, dtype=torch.int64)
+    q = qd.quantize_per_channel(weight, scales, zero_points, axis, -128, 127, torch.int8)
+    return q, scales, zero_points
+
+
+class QuantizedLinear(torch.nn.Module):
+    """quantize/dequantize uint8 activations → linear with a folded int8 per-channel weight →
+    relu → quantize again. Returns the float result, the quantized activations and the
+    dequantized weight, so each can be checked."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        weight = torch.randn(24, 16)
+        q, scales, zero_points = _int8_per_channel(weight)
+        self.register_buffer("weight_q", q)
+        self.register_buffer("weight_scales", scales)
+        self.register_buffer("weight_zero_points", zero_points)
+        self.bias = torch.nn.Parameter(torch.randn(24))
+
+    def forward(self, x):
+        xq = qd.quantize_per_tensor(x, 0.017096083611249924, 147, 0, 255, torch.uint8)
+        xd = qd.dequantize_per_tensor(xq, 0.017096083611249924, 147, 0, 255, torch.uint8)
+        w = qd.dequantize_per_channel(self.weight_q, self.weight_scales, self.weight_zero_points, 0, -128, 127,
+                                      torch.int8)
+        y = torch.relu(torch.nn.functional.linear(xd, w, self.bias))
+        yq = qd.quantize_per_tensor(y, 0.035, 0, 0, 255, torch.uint8)
+        return qd.dequantize_per_tensor(yq, 0.035, 0, 0, 255, torch.uint8), xq, yq, w
+
+
+class QuantizedConv(torch.nn.Module):
+    """A convolution whose int8 weight is dequantized along axis 0, its input quantized per
+    tensor with the .tensor overloads (scale a float64 buffer, zero point an int64 one, as
+    dynamic and NNCF programs hold them), its output per channel along dim 1."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(1)
+        weight = torch.randn(6, 3, 3, 3) * 0.3
+        q, scales, zero_points = _int8_per_channel(weight)
+        self.register_buffer("weight_q", q)
+        self.register_buffer("weight_scales", scales)
+        self.register_buffer("weight_zero_points", zero_points)
+        self.register_buffer("x_scale", torch.tensor(0.0213, dtype=torch.float64))
+        self.register_buffer("x_zero_point", torch.tensor(-3, dtype=torch.int64))
+        self.register_buffer("y_scales", torch.linspace(0.01, 0.06, 6))
+        self.register_buffer("y_zero_points", torch.arange(6, dtype=torch.int64) - 2)
+
+    def forward(self, x):
+        xq = qd.quantize_per_tensor.tensor(x, self.x_scale, self.x_zero_point, -128, 127, torch.int8)
+        xd = qd.dequantize_per_tensor.tensor(xq, self.x_scale, self.x_zero_point, -128, 127, torch.int8)
+        w = qd.dequantize_per_channel(self.weight_q, self.weight_scales, self.weight_zero_points, 0, -128, 127,
+                                      torch.int8)
+        y = torch.nn.functional.conv2d(xd, w, padding=1)
+        yq = qd.quantize_per_channel(y, self.y_scales, self.y_zero_points, 1, -128, 127, torch.int8)
+        return qd.dequantize_per_channel(yq, self.y_scales, self.y_zero_points, 1, -128, 127, torch.int8), xq, yq
+
+
+# name: (module, input, {output index: the largest quantization step of a requantized output}).
+# The other outputs (quantized inputs, dequantized weights) depend on the input and constants
+# only and must be eager's bit for bit; a requantized output quantizes a float result that the
+# float contract lets differ by a few ulps, so where that result lies within those ulps of a
+# rounding boundary its integer may be one off (one step of its scale).
+PROGRAMS = {
+    "linear": (QuantizedLinear, lambda: torch.randn(5, 16) * 1.5, {0: 0.035, 2: 1}),
+    "conv": (QuantizedConv, lambda: torch.randn(2, 3, 8, 8), {0: 0.06, 2: 1}),
+}
+
+
+def _export(tmp_path, name, mode):
+    module_type, make_input, _ = PROGRAMS[name]
+    module = module_type().eval()
+    torch.manual_seed(7)
+    x = make_input()
+    with torch.no_grad():
+        ep = torch.export.export(module, (x,))
+    if mode == "decomposed":
+        ep = ep.run_decompositions()
+    pt2 = tmp_path / f"{name}.pt2"
+    torch.export.save(ep, pt2)
+    with torch.no_grad():
+        expected = module(x)
+    return pt2, x, expected
+
+
+def _targets(pt2) -> list[str]:
+    return [node["target"] for step in inspect_json(pt2)["methods"]["forward"]["steps"] for node in step["nodes"]]
+
+
+def _all_ops_on_cpu(pt2) -> list[str]:
+    targets = set(_targets(pt2))
+    return [arg for target in sorted(targets) for arg in ("--cpu-op", target)]
+
+
+def _check(name, actual, expected):
+    """Quantized inputs and dequantized weights bit for bit; requantized results within one
+    quantization step, and most of them exactly."""
+    steps = PROGRAMS[name][2]
+    assert len(actual) == len(expected)
+    for i, (got, want) in enumerate(zip(actual, expected)):
+        want = to_numpy(want)
+        assert got.dtype == want.dtype and got.shape == want.shape, (name, i, got.dtype, want.dtype, got.shape, want.shape)
+        if i not in steps:
+            assert np.array_equal(got.view(np.uint8), want.view(np.uint8)), (name, i, np.argwhere(got != want)[:5])
+            continue
+        off = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        assert off.max() <= steps[i] * (1 + 1e-6), (name, i, off.max())
+        assert np.count_nonzero(off) <= max(1, got.size // 100), (name, i, np.count_nonzero(off), got.size)
+
+
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+@pytest.mark.parametrize("placement", ["default", "cpu"])
+def test_reference_quantization_is_eager_exactly(tmp_path, name, mode, placement):
+    pt2, x, expected = _export(tmp_path, name, mode)
+    extra = _all_ops_on_cpu(pt2) if placement == "cpu" else []
+    (actual,) = run_engine_in(tmp_path, pt2, [(x,)], extra_args=extra)
+    _check(name, actual, expected)
+
+
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+def test_the_quantized_program_is_one_openvino_step(tmp_path, mode):
+    """PT2E's form (Python float scales per tensor, per-channel weights) converts like any float
+    program: the int8 weight minus its int64 zero points stays on OpenVINO (an int8 operand
+    bounds the difference to 32 bits), so nothing splits the program. (A float64 scale tensor,
+    as in the conv program, is inverted in float64 on the CPU kernels, as eager's .item() does.)"""
+    pt2, _, _ = _export(tmp_path, "linear", mode)
+    steps = inspect_json(pt2)["methods"]["forward"]["steps"]
+    assert [step["kind"] for step in steps] == ["openvino"], [(s["kind"], s["nodes"]) for s in steps]
+
+
+class PerToken(torch.nn.Module):
+    def forward(self, x):
+        scales, zero_points = qd.choose_qparams_per_token_asymmetric(x, torch.int8)
+        q = qd.quantize_per_token(x, scales, zero_points, -128, 127, torch.int8)
+        return qd.dequantize_per_token(q, scales, zero_points, -128, 127, torch.int8, torch.float32)
+
+
+def test_a_scheme_not_run_yet_is_refused_by_name(tmp_path):
+    x = torch.randn(4, 8)
+    pt2 = tmp_path / "per_token.pt2"
+    torch.export.save(torch.export.export(PerToken(), (x,)), pt2)
+    proc = run_cli(["inspect", pt2])
+    assert proc.returncode == 2, describe(proc)
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "dynamic quantization (choose_qparams_per_token_asymmetric) is not supported yet" in lines[0], \
+        describe(proc)
