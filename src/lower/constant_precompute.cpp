@@ -9,6 +9,7 @@
 #include "openvino/core/model.hpp"
 #include "openvino/op/assign.hpp"
 #include "openvino/op/constant.hpp"
+#include "openvino/op/convert.hpp"
 #include "openvino/op/multinomial.hpp"
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/random_uniform.hpp"
@@ -110,6 +111,62 @@ std::vector<Workaround> precompute_constant_ops(ov::Model& model) {
             for (auto user : output.get_target_inputs()) user.replace_source_output(folded);
         }
         made.push_back({"ConstantOpWithoutEvaluateDrifts", op->get_friendly_name()});
+    }
+    model.validate_nodes_and_infer_types();
+    return made;
+}
+
+std::vector<Workaround> fold_half_constant_arithmetic(ov::Model& model) {
+    std::vector<Workaround> made;
+    if (openvino_facts::ignored("HalfConstantArithmeticInFloat")) return made;
+    const auto sixteen_bit = [](const ov::element::Type& type) {
+        return type == ov::element::f16 || type == ov::element::bf16;
+    };
+    const auto ops = model.get_ordered_ops();
+    std::set<const ov::Node*> constant;
+    std::vector<std::shared_ptr<ov::Node>> targets;
+    for (const auto& op : ops) {
+        if (ov::is_type<ov::op::v0::Constant>(op)) {
+            constant.insert(op.get());
+            continue;
+        }
+        if (!may_be_constant(*op) || !op->has_evaluate()) continue;
+        bool from_constants = true;
+        for (const auto& input : op->input_values()) from_constants &= constant.count(input.get_node()) > 0;
+        if (!from_constants) continue;
+        constant.insert(op.get());
+        if (!ov::is_type<ov::op::v0::Convert>(op) && op->get_output_size() == 1 && sixteen_bit(op->get_output_element_type(0))) {
+            targets.push_back(op);
+        }
+    }
+    if (targets.empty()) return made;
+    // The targets and every non-Constant op they read, folded in order.
+    std::set<const ov::Node*> needed;
+    std::vector<ov::Node*> stack;
+    for (const auto& op : targets) stack.push_back(op.get());
+    while (!stack.empty()) {
+        ov::Node* op = stack.back();
+        stack.pop_back();
+        if (ov::is_type<ov::op::v0::Constant>(op) || !needed.insert(op).second) continue;
+        for (const auto& input : op->input_values()) stack.push_back(input.get_node());
+    }
+    const std::set<const ov::Node*> target_set = [&] {
+        std::set<const ov::Node*> set;
+        for (const auto& op : targets) set.insert(op.get());
+        return set;
+    }();
+    for (const auto& op : ops) {
+        if (!needed.count(op.get())) continue;
+        ov::OutputVector inputs = op->input_values();
+        ov::OutputVector outputs(op->get_output_size());
+        if (!op->constant_fold(outputs, inputs)) continue;  // left to the plugin as it was
+        for (size_t i = 0; i < outputs.size(); ++i) {
+            auto folded = outputs[i].get_node_shared_ptr();
+            tag_like(folded, op);
+            folded->set_friendly_name(op->get_friendly_name() + (outputs.size() > 1 ? "/" + std::to_string(i) : ""));
+            op->output(i).replace(outputs[i]);
+        }
+        if (target_set.count(op.get())) made.push_back({"HalfConstantArithmeticInFloat", op->get_friendly_name()});
     }
     model.validate_nodes_and_infer_types();
     return made;

@@ -18,4 +18,11 @@ namespace pt2ov::lower {
 // model for all of them); returns one Workaround per op replaced.
 std::vector<Workaround> precompute_constant_ops(ov::Model& model);
 
+// Replaces every float16/bfloat16 op other than a Convert that is computed from constants alone
+// (and the constant ops it reads) by a Constant of its value, computed by OpenVINO's evaluate(),
+// which rounds each element in the op's type as PyTorch does; the plugin would keep such a
+// subgraph as a weight decompression computed in float32 (openvino_facts
+// HalfConstantArithmeticInFloat). Returns one Workaround per 16-bit op replaced.
+std::vector<Workaround> fold_half_constant_arithmetic(ov::Model& model);
+
 }  // namespace pt2ov::lower

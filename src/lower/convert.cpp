@@ -72,6 +72,7 @@ Conversion convert_subgraph(const graph::Graph& graph, const Subgraph& subgraph,
         frontend->normalize(model);
         work_around_plugin_faults(*model);
         precompute_constant_ops(*model);
+        fold_half_constant_arithmetic(*model);
         return model;
     });
     conversion.unconverted = find_unconverted(*conversion.model, graph);

@@ -171,3 +171,46 @@ def test_a_scheme_not_run_yet_is_refused_by_name(tmp_path):
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "dynamic quantization (choose_qparams_per_token_asymmetric) is not supported yet" in lines[0], \
         describe(proc)
+
+
+class CompressedWeights(torch.nn.Module):
+    """NNCF's compress_weights as it exports: an int8 weight (symmetric) converted to float16 and
+    multiplied by a float16 scale, and an int4 one (asymmetric, groups of 8) packed two to a byte,
+    unpacked with shifts and masks, its zero point subtracted, scaled in float16; each weight
+    converted to float32 for a linear layer. Eager rounds the float16 products; OpenVINO's CPU
+    plugin computed them in float32 without rounding (HalfConstantArithmeticInFloat,
+    HalfIntermediatesKeptInFloat)."""
+
+    def __init__(self):
+        super().__init__()
+        g = torch.Generator().manual_seed(2602)
+        self.register_buffer("w8", torch.randint(-127, 128, (32, 16), generator=g, dtype=torch.int8))
+        self.register_buffer("s8", (torch.rand(32, 1, generator=g) * 0.02 + 0.001).half())
+        self.register_buffer("w4", torch.randint(0, 256, (16, 2, 4), generator=g, dtype=torch.uint8))
+        self.register_buffer("z4", torch.randint(0, 16, (16, 2, 1), generator=g, dtype=torch.uint8))
+        self.register_buffer("s4", (torch.rand(16, 2, 1, generator=g) * 0.05 + 0.001).half())
+
+    def forward(self, x):
+        w8 = (self.w8.to(torch.float16) * self.s8).to(torch.float32)
+        h = torch.nn.functional.linear(x, w8)
+        unpacked = torch.stack([self.w4 & 15, self.w4 >> 4], dim=-1).reshape(16, 2, 8)
+        centred = unpacked.to(torch.int8) - self.z4.to(torch.int8)
+        w4 = (centred.to(torch.float16) * self.s4).reshape(16, 16).to(torch.float32)
+        return torch.nn.functional.linear(h[:, :16], w4)
+
+
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+def test_compressed_weights_are_eager_exactly(tmp_path, mode):
+    torch.manual_seed(11)
+    x = torch.randn(3, 16)
+    module = CompressedWeights().eval()
+    with torch.no_grad():
+        ep = torch.export.export(module, (x,))
+        expected = module(x)
+    if mode == "decomposed":
+        ep = ep.run_decompositions()
+    pt2 = tmp_path / "compressed.pt2"
+    torch.export.save(ep, pt2)
+    (actual,) = run_engine_in(tmp_path, pt2, [(x,)])
+    assert np.array_equal(actual[0].view(np.uint32), to_numpy(expected).view(np.uint32)), \
+        np.abs(actual[0] - to_numpy(expected)).max()
