@@ -383,4 +383,88 @@ void check_shape_contract(const graph::Node& node, const graph::Graph& graph, co
     }
 }
 
+// Helpers for the contracts of indexing, factory and view kernels.
+int64_t wrap_dim(const ShapeQuery& query, int64_t d, int64_t rank) { return wrapped_dim(query, d, rank); }
+
+std::optional<DType> tensor_dtype(const ShapeQuery& query, const Argument& arg) {
+    if (arg.kind != Kind::Tensor) return std::nullopt;
+    const graph::Value* value = query.graph().find_value(arg.name);
+    if (!value || value->kind != graph::ValueKind::Tensor) return std::nullopt;
+    return value->meta.dtype;
+}
+
+std::optional<ExpectedSizes> size_list(const ShapeQuery& query, ArgName name) {
+    const graph::Node& node = query.node();
+    const auto at = node.schema ? node.schema->position_of(name.id()) : std::nullopt;
+    if (!at) return std::nullopt;
+    const Argument& arg = node.arg(*at);
+    if (arg.kind == Kind::Int) return ExpectedSizes{arg.int_value};
+    if (arg.kind == Kind::SymInt) return ExpectedSizes{std::nullopt};
+    if (arg.kind != Kind::List) return std::nullopt;
+    ExpectedSizes sizes;
+    for (const auto& item : arg.items) {
+        if (item.kind == Kind::Int) sizes.push_back(item.int_value);
+        else if (item.kind == Kind::SymInt) sizes.push_back(std::nullopt);
+        else return std::nullopt;
+    }
+    return sizes;
+}
+
+std::optional<int64_t> element_count(const ExpectedSizes& sizes) {
+    int64_t count = 1;
+    for (const auto& d : sizes) {
+        if (!d || __builtin_mul_overflow(count, *d, &count)) return std::nullopt;
+    }
+    return count;
+}
+
+ExpectedSizes without_dim(ExpectedSizes sizes, int64_t d) {
+    if (d < static_cast<int64_t>(sizes.size())) sizes.erase(sizes.begin() + d);
+    return sizes;
+}
+
+std::optional<ExpectedSizes> indexed_sizes(const ShapeQuery& query, const ExpectedSizes& self, ArgName indices) {
+    const graph::Node& node = query.node();
+    const auto at = node.schema ? node.schema->position_of(indices.id()) : std::nullopt;
+    if (!at || node.arg(*at).kind != Kind::List) return std::nullopt;
+    std::optional<ExpectedSizes> index;  // the indices broadcast together
+    size_t dim = 0, first = 0, last = 0;
+    bool adjacent = true;
+    std::vector<bool> indexed(self.size(), false);
+    for (const Argument& item : node.arg(*at).items) {
+        if (item.kind == Kind::None) {
+            ++dim;
+            continue;
+        }
+        const auto dtype = tensor_dtype(query, item);
+        const graph::Value* value = dtype ? query.graph().find_value(item.name) : nullptr;
+        if (!value) return std::nullopt;
+        const bool mask = *dtype == DType::Bool || *dtype == DType::UInt8;
+        const size_t consumed = mask ? value->meta.rank() : 1;
+        if (mask && consumed == 0) return std::nullopt;  // a 0-d mask adds a dim of its own
+        if (dim + consumed > self.size()) {
+            query.contradiction(fmt::format("it indexes more dims than its tensor's {}", self.size()));
+        }
+        ExpectedSizes sizes = mask ? ExpectedSizes{std::nullopt} : expected_of(value->meta);
+        if (!index) {
+            first = dim;
+        } else if (dim != last + 1) {
+            adjacent = false;
+        }
+        index = index ? broadcast(query, *index, sizes) : sizes;
+        for (size_t k = 0; k < consumed; ++k) indexed[dim + k] = true;
+        dim += consumed;
+        last = dim - 1;
+    }
+    if (dim > self.size()) query.contradiction(fmt::format("it indexes more dims than its tensor's {}", self.size()));
+    if (!index) return self;
+    ExpectedSizes out;
+    if (adjacent) out.insert(out.end(), self.begin(), self.begin() + static_cast<std::ptrdiff_t>(first));
+    out.insert(out.end(), index->begin(), index->end());
+    for (size_t d = adjacent ? first : 0; d < self.size(); ++d) {
+        if (!indexed[d]) out.push_back(self[d]);
+    }
+    return out;
+}
+
 }  // namespace pt2ov::kernels

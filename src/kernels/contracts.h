@@ -23,6 +23,7 @@ public:
     ShapeQuery(const graph::Node& node, const graph::Graph& graph) : node_(node), graph_(graph) {}
 
     const graph::Node& node() const { return node_; }
+    const graph::Graph& graph() const { return graph_; }
     // The recorded sizes of the tensor argument at schema `position` (named `name`); nullopt
     // when the overload has no such argument or it is None or not a tensor.
     std::optional<ExpectedSizes> sizes(ArgName name, size_t position) const;
@@ -79,5 +80,23 @@ std::optional<std::vector<ExpectedSizes>> expanded_shape(const ShapeQuery& query
 // the archive records for an output contradicts it (or its arguments contradict each other).
 // Nothing for an op without a contract.
 void check_shape_contract(const graph::Node& node, const graph::Graph& graph, const std::string& where);
+
+// Helpers for the contracts of indexing, factory and view kernels.
+// `d` in [0, rank) from PyTorch's [-rank, rank) (a 0-d tensor takes -1 and 0 as 0); a dim out of
+// range is a contradiction.
+int64_t wrap_dim(const ShapeQuery& query, int64_t d, int64_t rank);
+// The dtype recorded for a tensor argument (or an item of a tensor list); nullopt when it is not one.
+std::optional<DType> tensor_dtype(const ShapeQuery& query, const graph::Argument& arg);
+// A SymInt[] argument (a size) as expected sizes, a symbolic item unknown; nullopt when absent,
+// None or not a list of ints.
+std::optional<ExpectedSizes> size_list(const ShapeQuery& query, ArgName name);
+// The element count, nullopt when a size is symbolic.
+std::optional<int64_t> element_count(const ExpectedSizes& sizes);
+// `self` with its dim `d` (already wrapped) removed.
+ExpectedSizes without_dim(ExpectedSizes sizes, int64_t d);
+// What advanced indexing of `self` by the Tensor?[] argument `indices` makes (index.Tensor):
+// the indices broadcast together, in place of the dims they index when those are adjacent, else
+// first; a bool mask indexes as many dims as it has, by a data-dependent count of positions.
+std::optional<ExpectedSizes> indexed_sizes(const ShapeQuery& query, const ExpectedSizes& self, ArgName indices);
 
 }  // namespace pt2ov::kernels

@@ -2,7 +2,9 @@
 // matrix), the matrices built around a diagonal (diag of a vector, diag_embed, diagflat),
 // diagonal_scatter, and trace.
 #include <algorithm>
+#include <limits>
 
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -150,14 +152,112 @@ std::vector<RuntimeValue> trace(const KernelCall& call) {
     return single(out);
 }
 
-PT2OV_KERNEL("aten.diagonal.default", [](const KernelCall& c) { return single(diagonal_of(c)); });
-PT2OV_KERNEL("aten.diagonal_copy.default", [](const KernelCall& c) { return copied(c, diagonal_of(c)); });
-PT2OV_KERNEL("aten.linalg_diagonal.default", [](const KernelCall& c) { return single(linalg_diagonal_of(c)); });
-PT2OV_KERNEL("aten.diag.default", diag);
-PT2OV_KERNEL("aten.diag_embed.default", diag_embed);
-PT2OV_KERNEL("aten.diagflat.default", diagflat);
-PT2OV_KERNEL("aten.diagonal_scatter.default", diagonal_scatter);
-PT2OV_KERNEL("aten.trace.default", trace);
+// Shape contracts.
+// The length of diagonal `offset` of a [rows, columns] matrix (0 when it misses the matrix).
+std::optional<int64_t> diagonal_length(const std::optional<int64_t>& rows, const std::optional<int64_t>& columns, int64_t offset) {
+    if (offset >= 0 && rows && *rows == 0) return 0;
+    if (offset <= 0 && columns && *columns == 0) return 0;
+    if (!rows || !columns) return std::nullopt;
+    const auto wide = static_cast<__int128>(offset);
+    const __int128 length = offset >= 0 ? std::min<__int128>(*rows, *columns - wide) : std::min<__int128>(*rows + wide, *columns);
+    return static_cast<int64_t>(std::max<__int128>(length, 0));
+}
+
+// `self` without dims dim1 and dim2, its diagonal `offset` over them appended (at::diagonal).
+ExpectedSizes diagonal_sizes(const ShapeQuery& query, const ExpectedSizes& self, int64_t offset, int64_t dim1, int64_t dim2) {
+    const auto rank = static_cast<int64_t>(self.size());
+    if (rank < 2) query.contradiction("it takes a diagonal of a tensor of rank " + std::to_string(rank));
+    const int64_t d1 = wrap_dim(query, dim1, rank), d2 = wrap_dim(query, dim2, rank);
+    if (d1 == d2) query.contradiction("its diagonal dims " + std::to_string(dim1) + " and " + std::to_string(dim2) + " are the same");
+    ExpectedSizes out;
+    for (int64_t d = 0; d < rank; ++d) {
+        if (d != d1 && d != d2) out.push_back(self[static_cast<size_t>(d)]);
+    }
+    out.push_back(diagonal_length(self[static_cast<size_t>(d1)], self[static_cast<size_t>(d2)], offset));
+    return out;
+}
+
+// diagonal, diagonal_copy (self) and linalg_diagonal (A, whose dims default to the last two).
+std::optional<std::vector<ExpectedSizes>> diagonal_shape(const ShapeQuery& query) {
+    const bool linalg = query.node().op == graph::op_id("aten.linalg_diagonal.default");
+    const auto self = linalg ? query.sizes("A", 0) : query.sizes("self", 0);
+    const auto offset = query.int_arg("offset", 1), dim1 = query.int_arg("dim1", 2), dim2 = query.int_arg("dim2", 3);
+    if (!self || !offset || !dim1 || !dim2) return std::nullopt;
+    return std::vector<ExpectedSizes>{diagonal_sizes(query, *self, *offset, *dim1, *dim2)};
+}
+
+// The side of the square matrix whose diagonal `offset` holds `length` values.
+std::optional<int64_t> square_side(const std::optional<int64_t>& length, int64_t offset) {
+    int64_t side = 0;
+    if (!length || offset == std::numeric_limits<int64_t>::min() || __builtin_add_overflow(*length, offset < 0 ? -offset : offset, &side)) {
+        return std::nullopt;
+    }
+    return side;
+}
+
+// diag: a vector's square matrix, or a matrix's diagonal.
+std::optional<std::vector<ExpectedSizes>> diag_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto offset = query.int_arg("diagonal", 1);
+    if (!self || !offset) return std::nullopt;
+    if (self->size() == 1) {
+        const auto side = square_side((*self)[0], *offset);
+        return std::vector<ExpectedSizes>{{side, side}};
+    }
+    if (self->size() != 2) query.contradiction("diag() of a tensor of rank " + std::to_string(self->size()) + " (1 or 2 expected)");
+    return std::vector<ExpectedSizes>{{diagonal_length((*self)[0], (*self)[1], *offset)}};
+}
+
+// diag_embed: the last dim becomes diagonal `offset` of a square over dims dim1 and dim2 of the
+// result (one rank more).
+std::optional<std::vector<ExpectedSizes>> diag_embed_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto offset = query.int_arg("offset", 1), dim1 = query.int_arg("dim1", 2), dim2 = query.int_arg("dim2", 3);
+    if (!self || self->empty() || !offset || !dim1 || !dim2) return std::nullopt;
+    const auto rank = static_cast<int64_t>(self->size()) + 1;
+    const int64_t d1 = wrap_dim(query, *dim1, rank), d2 = wrap_dim(query, *dim2, rank);
+    if (d1 == d2) query.contradiction("its diagonal dims " + std::to_string(*dim1) + " and " + std::to_string(*dim2) + " are the same");
+    const auto side = square_side(self->back(), *offset);
+    ExpectedSizes out(self->begin(), self->end() - 1);
+    out.insert(out.begin() + std::min(d1, d2), side);
+    out.insert(out.begin() + std::max(d1, d2), side);
+    return std::vector<ExpectedSizes>{out};
+}
+
+// diagflat: the flattened self on diagonal `offset` of a square matrix.
+std::optional<std::vector<ExpectedSizes>> diagflat_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto offset = query.int_arg("offset", 1);
+    if (!self || !offset) return std::nullopt;
+    const auto side = square_side(element_count(*self), *offset);
+    return std::vector<ExpectedSizes>{{side, side}};
+}
+
+// diagonal_scatter: self's sizes (its dims must admit the diagonal).
+std::optional<std::vector<ExpectedSizes>> diagonal_scatter_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto offset = query.int_arg("offset", 2), dim1 = query.int_arg("dim1", 3), dim2 = query.int_arg("dim2", 4);
+    if (!self) return std::nullopt;
+    if (offset && dim1 && dim2) diagonal_sizes(query, *self, *offset, *dim1, *dim2);
+    return std::vector<ExpectedSizes>{*self};
+}
+
+// trace: the 0-d sum of a matrix's diagonal.
+std::optional<std::vector<ExpectedSizes>> trace_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    if (self->size() != 2) query.contradiction("trace() of a tensor of rank " + std::to_string(self->size()) + " (a matrix expected)");
+    return std::vector<ExpectedSizes>{ExpectedSizes{}};
+}
+
+PT2OV_KERNEL("aten.diagonal.default", [](const KernelCall& c) { return single(diagonal_of(c)); }, diagonal_shape);
+PT2OV_KERNEL("aten.diagonal_copy.default", [](const KernelCall& c) { return copied(c, diagonal_of(c)); }, diagonal_shape);
+PT2OV_KERNEL("aten.linalg_diagonal.default", [](const KernelCall& c) { return single(linalg_diagonal_of(c)); }, diagonal_shape);
+PT2OV_KERNEL("aten.diag.default", diag, diag_shape);
+PT2OV_KERNEL("aten.diag_embed.default", diag_embed, diag_embed_shape);
+PT2OV_KERNEL("aten.diagflat.default", diagflat, diagflat_shape);
+PT2OV_KERNEL("aten.diagonal_scatter.default", diagonal_scatter, diagonal_scatter_shape);
+PT2OV_KERNEL("aten.trace.default", trace, trace_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

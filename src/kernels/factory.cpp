@@ -3,6 +3,8 @@
 // default dtype and the dtype= arguments); device, layout and pin_memory are ignored.
 #include <cmath>
 
+#include "graph/schema.h"
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -172,23 +174,86 @@ std::vector<RuntimeValue> arange(const KernelCall& call) {
 }
 
 
-PT2OV_KERNEL("aten.full.default", (filled<0, Fill::Argument>));
-PT2OV_KERNEL("aten.zeros.default", (filled<0, Fill::Zero>));
-PT2OV_KERNEL("aten.ones.default", (filled<0, Fill::One>));
-PT2OV_KERNEL("aten.empty.memory_format", (filled<0, Fill::Zero>));
-PT2OV_KERNEL("aten.new_full.default", (filled<1, Fill::Argument>));
-PT2OV_KERNEL("aten.new_zeros.default", (filled<1, Fill::Zero>));
-PT2OV_KERNEL("aten.new_ones.default", (filled<1, Fill::One>));
-PT2OV_KERNEL("aten.new_empty.default", (filled<1, Fill::Zero>));
-PT2OV_KERNEL("aten.full_like.default", filled_like<Fill::Argument>);
-PT2OV_KERNEL("aten.zeros_like.default", filled_like<Fill::Zero>);
-PT2OV_KERNEL("aten.ones_like.default", filled_like<Fill::One>);
-PT2OV_KERNEL("aten.empty_like.default", filled_like<Fill::Zero>);
-PT2OV_KERNEL("aten.scalar_tensor.default", scalar_tensor);
-PT2OV_KERNEL("aten.linspace.default", linspace);
-PT2OV_KERNEL("aten.arange.default", arange);
-PT2OV_KERNEL("aten.arange.start", arange);
-PT2OV_KERNEL("aten.arange.start_step", arange);
+// Shape contracts.
+// full / zeros / ones / empty(size) and new_*(self, size): the size argument (a symbolic item
+// unknown); a negative size is refused, as PyTorch refuses to make such a tensor.
+std::optional<std::vector<ExpectedSizes>> size_argument_shape(const ShapeQuery& query) {
+    const auto sizes = size_list(query, "size");
+    if (!sizes) return std::nullopt;
+    for (const auto& s : *sizes) {
+        if (s && *s < 0) query.contradiction("its size has the negative dim " + std::to_string(*s));
+    }
+    return std::vector<ExpectedSizes>{*sizes};
+}
+
+std::optional<std::vector<ExpectedSizes>> zero_dim_shape(const ShapeQuery&) { return std::vector<ExpectedSizes>{ExpectedSizes{}}; }
+
+// linspace: `steps` values.
+std::optional<std::vector<ExpectedSizes>> linspace_shape(const ShapeQuery& query) {
+    const auto steps = query.int_arg("steps", 2);
+    if (!steps) return std::vector<ExpectedSizes>{{std::nullopt}};
+    if (*steps < 0) query.contradiction("its number of steps " + std::to_string(*steps) + " is negative");
+    return std::vector<ExpectedSizes>{{*steps}};
+}
+
+// A Scalar argument of arange as a static number (nullopt when symbolic).
+struct Bound {
+    double value = 0;
+    std::optional<int64_t> integer;  // set when the argument is an int
+};
+
+std::optional<Bound> bound_of(const ShapeQuery& query, ArgName name, int64_t fallback) {
+    const graph::Node& node = query.node();
+    const auto at = node.schema->position_of(name.id());
+    if (!at) return Bound{static_cast<double>(fallback), fallback};
+    const graph::Argument& arg = node.arg(*at);
+    switch (arg.kind) {
+        case graph::Argument::Kind::Int: return Bound{static_cast<double>(arg.int_value), arg.int_value};
+        case graph::Argument::Kind::Bool: return Bound{arg.bool_value ? 1.0 : 0.0, arg.bool_value ? 1 : 0};
+        case graph::Argument::Kind::Float: return Bound{arg.float_value, std::nullopt};
+        default: return std::nullopt;
+    }
+}
+
+// arange: ceil((end - start) / step) values, counted here for int bounds only (PyTorch counts
+// float bounds in the result's accumulate type, which the metadata leaves to the kernel).
+std::optional<std::vector<ExpectedSizes>> arange_shape(const ShapeQuery& query) {
+    const bool only_end = query.node().op == graph::op_id("aten.arange.default");
+    const auto start = only_end ? std::optional<Bound>(Bound{0, 0}) : bound_of(query, "start", 0);
+    const auto end = bound_of(query, "end", 0);
+    const auto step = bound_of(query, "step", 1);
+    const std::vector<ExpectedSizes> unknown{{std::nullopt}};
+    if (!start || !end || !step) return unknown;
+    if (step->value == 0) query.contradiction("its step is zero");
+    if ((step->value > 0 && end->value < start->value) || (step->value < 0 && end->value > start->value)) {
+        query.contradiction("its bounds and step sign are inconsistent");
+    }
+    constexpr int64_t exact = int64_t{1} << 52;  // where double arithmetic counts as exactly as int64
+    if (!start->integer || !end->integer || !step->integer) return unknown;
+    const int64_t s = *start->integer, e = *end->integer, st = *step->integer;
+    const auto beyond = [&](int64_t v) { return v > exact || v < -exact; };
+    if (beyond(s) || beyond(e) || beyond(st)) return unknown;
+    const int64_t span = e - s;
+    return std::vector<ExpectedSizes>{{span / st + (span % st != 0 ? 1 : 0)}};
+}
+
+PT2OV_KERNEL("aten.full.default", (filled<0, Fill::Argument>), size_argument_shape);
+PT2OV_KERNEL("aten.zeros.default", (filled<0, Fill::Zero>), size_argument_shape);
+PT2OV_KERNEL("aten.ones.default", (filled<0, Fill::One>), size_argument_shape);
+PT2OV_KERNEL("aten.empty.memory_format", (filled<0, Fill::Zero>), size_argument_shape);
+PT2OV_KERNEL("aten.new_full.default", (filled<1, Fill::Argument>), size_argument_shape);
+PT2OV_KERNEL("aten.new_zeros.default", (filled<1, Fill::Zero>), size_argument_shape);
+PT2OV_KERNEL("aten.new_ones.default", (filled<1, Fill::One>), size_argument_shape);
+PT2OV_KERNEL("aten.new_empty.default", (filled<1, Fill::Zero>), size_argument_shape);
+PT2OV_KERNEL("aten.full_like.default", filled_like<Fill::Argument>, same_as_self);
+PT2OV_KERNEL("aten.zeros_like.default", filled_like<Fill::Zero>, same_as_self);
+PT2OV_KERNEL("aten.ones_like.default", filled_like<Fill::One>, same_as_self);
+PT2OV_KERNEL("aten.empty_like.default", filled_like<Fill::Zero>, same_as_self);
+PT2OV_KERNEL("aten.scalar_tensor.default", scalar_tensor, zero_dim_shape);
+PT2OV_KERNEL("aten.linspace.default", linspace, linspace_shape);
+PT2OV_KERNEL("aten.arange.default", arange, arange_shape);
+PT2OV_KERNEL("aten.arange.start", arange, arange_shape);
+PT2OV_KERNEL("aten.arange.start_step", arange, arange_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

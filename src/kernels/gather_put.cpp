@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 #include "kernels/index_lists.h"
 
@@ -288,12 +289,30 @@ std::vector<RuntimeValue> take(const KernelCall& call) {
     return single(out);
 }
 
-PT2OV_KERNEL("aten.index_put.default", index_put);
-PT2OV_KERNEL("aten._unsafe_index_put.default", index_put);
-PT2OV_KERNEL("aten._unsafe_masked_index.default", unsafe_masked_index);
-PT2OV_KERNEL("aten._unsafe_masked_index_put_accumulate.default", unsafe_masked_index_put_accumulate);
-PT2OV_KERNEL("aten.put.default", put);
-PT2OV_KERNEL("aten.take.default", take);
+// Shape contracts. The puts keep self's sizes; take has its index's.
+// _unsafe_masked_index: self indexed, then filled where the mask is false (masked_fill, which
+// broadcasts the mask).
+std::optional<std::vector<ExpectedSizes>> masked_index_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto mask = query.sizes("mask", 1);
+    if (!self || !mask) return std::nullopt;
+    const auto indexed = indexed_sizes(query, *self, "indices");
+    if (!indexed) return std::nullopt;
+    return std::vector<ExpectedSizes>{broadcast(query, *indexed, *mask)};
+}
+
+std::optional<std::vector<ExpectedSizes>> take_shape(const ShapeQuery& query) {
+    const auto index = query.sizes("index", 1);
+    if (!index) return std::nullopt;
+    return std::vector<ExpectedSizes>{*index};
+}
+
+PT2OV_KERNEL("aten.index_put.default", index_put, same_as_self);
+PT2OV_KERNEL("aten._unsafe_index_put.default", index_put, same_as_self);
+PT2OV_KERNEL("aten._unsafe_masked_index.default", unsafe_masked_index, masked_index_shape);
+PT2OV_KERNEL("aten._unsafe_masked_index_put_accumulate.default", unsafe_masked_index_put_accumulate, same_as_self);
+PT2OV_KERNEL("aten.put.default", put, same_as_self);
+PT2OV_KERNEL("aten.take.default", take, take_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

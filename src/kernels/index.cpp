@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/contracts.h"
 #include "kernels/dense_paths.h"
 #include "kernels/index_lists.h"
 
@@ -132,8 +133,28 @@ std::vector<RuntimeValue> index_select(const KernelCall& call) {
     return single(out);
 }
 
-PT2OV_KERNEL("aten.index.Tensor", index);
-PT2OV_KERNEL("aten.index_select.default", index_select);
+// Shape contracts.
+std::optional<std::vector<ExpectedSizes>> index_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    const auto out = indexed_sizes(query, *self, "indices");
+    if (!out) return std::nullopt;
+    return std::vector<ExpectedSizes>{*out};
+}
+
+// index_select: dim `dim` holds as many slices as the index has elements.
+std::optional<std::vector<ExpectedSizes>> index_select_shape(const ShapeQuery& query) {
+    auto self = query.sizes("self", 0);
+    const auto dim = query.int_arg("dim", 1);
+    const auto index = query.sizes("index", 2);
+    if (!self || !dim || !index) return std::nullopt;
+    const int64_t d = wrap_dim(query, *dim, static_cast<int64_t>(self->size()));
+    if (!self->empty()) (*self)[static_cast<size_t>(d)] = element_count(*index);
+    return std::vector<ExpectedSizes>{*self};
+}
+
+PT2OV_KERNEL("aten.index.Tensor", index, index_shape);
+PT2OV_KERNEL("aten.index_select.default", index_select, index_select_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

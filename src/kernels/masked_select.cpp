@@ -1,6 +1,7 @@
 // Ops whose result size depends on the values: masked_select, the nonzero family beyond
 // nonzero itself (argwhere, nonzero_numpy, nonzero_static), and repeat_interleave's indices. Elements are visited in row-major
 // order, as PyTorch does.
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -141,11 +142,46 @@ std::vector<RuntimeValue> repeat_interleave_indices(const KernelCall& call) {
     return single(out);
 }
 
-PT2OV_KERNEL("aten.masked_select.default", masked_select);
-PT2OV_KERNEL("aten.repeat_interleave.Tensor", repeat_interleave_indices);
-PT2OV_KERNEL("aten.argwhere.default", argwhere);
-PT2OV_KERNEL("aten.nonzero_numpy.default", nonzero_numpy);
-PT2OV_KERNEL("aten.nonzero_static.default", nonzero_static);
+// Shape contracts: how many elements these select depends on the data, so only the other dims
+// (and nonzero_static's given count) are known.
+std::optional<std::vector<ExpectedSizes>> masked_select_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto mask = query.sizes("mask", 1);
+    if (self && mask) broadcast(query, *self, *mask);
+    return std::vector<ExpectedSizes>{{std::nullopt}};
+}
+
+// argwhere: one row of coordinates per nonzero element.
+std::optional<std::vector<ExpectedSizes>> argwhere_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    return std::vector<ExpectedSizes>{{std::nullopt, static_cast<int64_t>(self->size())}};
+}
+
+// nonzero_numpy: one vector of positions per dim of self.
+std::optional<std::vector<ExpectedSizes>> nonzero_numpy_shape(const ShapeQuery&) {
+    return std::vector<ExpectedSizes>{{std::nullopt}};
+}
+
+// nonzero_static: `size` rows of coordinates (padded or cut).
+std::optional<std::vector<ExpectedSizes>> nonzero_static_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    const auto size = query.int_arg("size", 1);
+    if (size && *size < 0) query.contradiction("its size " + std::to_string(*size) + " is negative");
+    return std::vector<ExpectedSizes>{{size, static_cast<int64_t>(self->size())}};
+}
+
+// repeat_interleave.Tensor: output_size positions when given, else as many as the repeats add up to.
+std::optional<std::vector<ExpectedSizes>> repeat_interleave_shape(const ShapeQuery& query) {
+    return std::vector<ExpectedSizes>{{query.int_arg("output_size", 1)}};
+}
+
+PT2OV_KERNEL("aten.masked_select.default", masked_select, masked_select_shape);
+PT2OV_KERNEL("aten.repeat_interleave.Tensor", repeat_interleave_indices, repeat_interleave_shape);
+PT2OV_KERNEL("aten.argwhere.default", argwhere, argwhere_shape);
+PT2OV_KERNEL("aten.nonzero_numpy.default", nonzero_numpy, nonzero_numpy_shape);
+PT2OV_KERNEL("aten.nonzero_static.default", nonzero_static, nonzero_static_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -4,6 +4,8 @@
 // strictly in order, in fixed blocks of the result (split over threads for big products, the
 // result the same on any number of threads); f16 and bf16 sum over k in order in float.
 // Integers are exact and wrap (int64 included).
+#include <fmt/format.h>
+
 #include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 #include "kernels/gemm.h"
@@ -253,10 +255,31 @@ std::vector<RuntimeValue> linear(const KernelCall& call) {
     return single(matmul(call, input, weight_t, bias ? &*bias : nullptr, {}));
 }
 
+// torch.matmul's shape (numpy's): a 1-d operand is a row (self) or a column (other) whose dim is
+// dropped from the result, and the batch dims of both broadcast.
+std::optional<std::vector<ExpectedSizes>> matmul_shape(const ShapeQuery& query) {
+    const auto a = query.sizes("self", 0), b = query.sizes("other", 1);
+    if (!a || !b) return std::nullopt;
+    if (a->empty() || b->empty()) query.contradiction("it multiplies a 0-dim tensor");
+    const std::optional<int64_t> rows = a->size() > 1 ? (*a)[a->size() - 2] : std::optional<int64_t>(1);
+    const std::optional<int64_t> columns = b->size() > 1 ? b->back() : std::optional<int64_t>(1);
+    const std::optional<int64_t> inner_b = b->size() > 1 ? (*b)[b->size() - 2] : (*b)[0];
+    const auto inner_a = a->back();
+    if (inner_a && inner_b && *inner_a != *inner_b) {
+        query.contradiction(fmt::format("the inner sizes of the product: {} and {} differ", *inner_a, *inner_b));
+    }
+    const ExpectedSizes batch_a(a->begin(), a->end() - std::min<std::ptrdiff_t>(2, static_cast<std::ptrdiff_t>(a->size())));
+    const ExpectedSizes batch_b(b->begin(), b->end() - std::min<std::ptrdiff_t>(2, static_cast<std::ptrdiff_t>(b->size())));
+    ExpectedSizes out = broadcast(query, batch_a, batch_b);
+    if (a->size() > 1) out.push_back(rows);
+    if (b->size() > 1) out.push_back(columns);
+    return std::vector<ExpectedSizes>{out};
+}
+
 PT2OV_KERNEL("aten.mm.default", mm, matrix_product_shape);
 PT2OV_KERNEL("aten.bmm.default", bmm, matrix_product_shape);
 PT2OV_KERNEL("aten.addmm.default", addmm, matrix_product_shape);
-PT2OV_KERNEL("aten.matmul.default", matmul_kernel);
+PT2OV_KERNEL("aten.matmul.default", matmul_kernel, matmul_shape);
 PT2OV_KERNEL("aten.linear.default", linear, matrix_product_shape);
 
 }  // namespace

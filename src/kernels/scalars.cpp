@@ -4,6 +4,7 @@
 // and double.
 #include <cmath>
 
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -132,7 +133,20 @@ std::vector<RuntimeValue> python_neg(const KernelCall& call) {
     return number(static_cast<int64_t>(0 - static_cast<uint64_t>(scalar_to_int(a))));
 }
 
-PT2OV_KERNEL("aten.sym_size.int", sym_size);
+// Shape contracts: these results are numbers, not tensors, so there are no sizes to check
+// (check_shape_contract looks only at tensor outputs); sym_size's dim must be one of self's.
+std::optional<std::vector<ExpectedSizes>> number_result(const ShapeQuery&) { return std::vector<ExpectedSizes>{}; }
+
+std::optional<std::vector<ExpectedSizes>> sym_size_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto dim = query.int_arg("dim", 1);
+    if (self && dim) wrap_dim(query, *dim, static_cast<int64_t>(self->size()));
+    return std::vector<ExpectedSizes>{};
+}
+
+PT2OV_FILE_SHAPE_CONTRACT(number_result);
+
+PT2OV_KERNEL("aten.sym_size.int", sym_size, sym_size_shape);
 PT2OV_KERNEL("aten.sym_numel.default", sym_numel);
 PT2OV_KERNEL("_operator.add", python_binary<PyOp::Add>);
 PT2OV_KERNEL("_operator.sub", python_binary<PyOp::Sub>);

@@ -8,6 +8,9 @@
 #include <limits>
 #include <optional>
 
+#include <fmt/format.h>
+
+#include "kernels/contracts.h"
 #include "kernels/dense_paths.h"
 
 namespace pt2ov::kernels {
@@ -549,33 +552,100 @@ std::vector<RuntimeValue> index_fill(const KernelCall& call) {
     return single(w.result);
 }
 
+// Shape contracts.
+// What scatter_gather_checks refuse of an index that has elements: a rank other than self's (0
+// and 1 count alike), a size beyond self's in a dim other than `dim`.
+int64_t checked_index_dim(const ShapeQuery& query, const ExpectedSizes& self, const ExpectedSizes& index) {
+    const auto rank = static_cast<int64_t>(self.size());
+    const auto dim = query.int_arg("dim", 1);
+    const int64_t d = dim ? wrap_dim(query, *dim, rank) : -1;
+    const auto count = element_count(index);
+    if (!count || *count == 0) return d;
+    if (std::max<size_t>(self.size(), 1) != std::max<size_t>(index.size(), 1)) {
+        query.contradiction(fmt::format("its index has rank {} where its tensor has rank {}", index.size(), self.size()));
+    }
+    for (size_t k = 0; k < std::min(self.size(), index.size()); ++k) {
+        if (static_cast<int64_t>(k) != d && self[k] && index[k] && *index[k] > *self[k]) {
+            query.contradiction(fmt::format("its index has size {} in dim {}, where its tensor has {}", *index[k], k, *self[k]));
+        }
+    }
+    return d;
+}
+
+// scatter, scatter_add, scatter_reduce: self's sizes.
+std::optional<std::vector<ExpectedSizes>> scatter_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto index = query.sizes("index", 2);
+    if (!self) return std::nullopt;
+    if (index) checked_index_dim(query, *self, *index);
+    return std::vector<ExpectedSizes>{*self};
+}
+
+// gather: the index's sizes.
+std::optional<std::vector<ExpectedSizes>> gather_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto index = query.sizes("index", 2);
+    if (!self || !index) return std::nullopt;
+    checked_index_dim(query, *self, *index);
+    return std::vector<ExpectedSizes>{*index};
+}
+
+// take_along_dim: without dim, the flattened self gathered by the flattened indices; with it,
+// self and indices (of one rank) broadcast but along dim, which the indices' is.
+std::optional<std::vector<ExpectedSizes>> take_along_dim_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto indices = query.sizes("indices", 1);
+    if (!self || !indices) return std::nullopt;
+    const graph::Argument& dim_arg = query.node().arg(2);
+    if (dim_arg.kind == graph::Argument::Kind::None) return std::vector<ExpectedSizes>{{element_count(*indices)}};
+    const auto dim = query.int_arg("dim", 2);
+    if (!dim) return std::nullopt;
+    if (self->size() != indices->size()) {
+        query.contradiction(fmt::format("its indices have rank {} where its tensor has rank {}", indices->size(), self->size()));
+    }
+    const int64_t d = wrap_dim(query, *dim, static_cast<int64_t>(self->size()));
+    if (self->empty()) return std::vector<ExpectedSizes>{ExpectedSizes{}};
+    ExpectedSizes along = *self;
+    along[static_cast<size_t>(d)] = (*indices)[static_cast<size_t>(d)];
+    return std::vector<ExpectedSizes>{broadcast(query, along, *indices)};
+}
+
+// index_add, index_copy, index_fill, index_reduce: self's sizes, written along a dim of it.
+std::optional<std::vector<ExpectedSizes>> index_write_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto dim = query.int_arg("dim", 1);
+    if (!self) return std::nullopt;
+    if (dim) wrap_dim(query, *dim, static_cast<int64_t>(self->size()));
+    return std::vector<ExpectedSizes>{*self};
+}
+
 PT2OV_KERNEL("aten.scatter.src", [](const KernelCall& c) {
     return scatter_kernel(c, c.tensor("src", 3), std::nullopt, Combine::Replace, true);
-});
+}, scatter_shape);
 PT2OV_KERNEL("aten.scatter.value", [](const KernelCall& c) {
     return scatter_kernel(c, std::nullopt, c.scalar("value", 3), Combine::Replace, true);
-});
+}, scatter_shape);
 PT2OV_KERNEL("aten.scatter.reduce", [](const KernelCall& c) {
     const Combine op = combine_named(c, string_arg(c, "reduce", kKeywordOnly), true);
     return scatter_kernel(c, c.tensor("src", 3), std::nullopt, op, true);
-});
+}, scatter_shape);
 PT2OV_KERNEL("aten.scatter.value_reduce", [](const KernelCall& c) {
     const Combine op = combine_named(c, string_arg(c, "reduce", kKeywordOnly), true);
     return scatter_kernel(c, std::nullopt, c.scalar("value", 3), op, true);
-});
+}, scatter_shape);
 PT2OV_KERNEL("aten.scatter_add.default", [](const KernelCall& c) {
     return scatter_kernel(c, c.tensor("src", 3), std::nullopt, Combine::Sum, true);
-});
-PT2OV_KERNEL("aten.scatter_reduce.two", scatter_reduce);
+}, scatter_shape);
+PT2OV_KERNEL("aten.scatter_reduce.two", scatter_reduce, scatter_shape);
 PT2OV_KERNEL("aten.gather.default", [](const KernelCall& c) {
     return gather_along(c, c.tensor("self", 0), c.int_arg("dim", 1), c.tensor("index", 2));
-});
-PT2OV_KERNEL("aten.take_along_dim.default", take_along_dim);
-PT2OV_KERNEL("aten.index_add.default", index_add);
-PT2OV_KERNEL("aten.index_reduce.default", index_reduce);
-PT2OV_KERNEL("aten.index_copy.default", index_copy);
-PT2OV_KERNEL("aten.index_fill.int_Scalar", index_fill);
-PT2OV_KERNEL("aten.index_fill.int_Tensor", index_fill);
+}, gather_shape);
+PT2OV_KERNEL("aten.take_along_dim.default", take_along_dim, take_along_dim_shape);
+PT2OV_KERNEL("aten.index_add.default", index_add, index_write_shape);
+PT2OV_KERNEL("aten.index_reduce.default", index_reduce, index_write_shape);
+PT2OV_KERNEL("aten.index_copy.default", index_copy, index_write_shape);
+PT2OV_KERNEL("aten.index_fill.int_Scalar", index_fill, index_write_shape);
+PT2OV_KERNEL("aten.index_fill.int_Tensor", index_fill, index_write_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

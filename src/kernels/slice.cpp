@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <limits>
 
+#include <fmt/format.h>
+
+#include "graph/schema.h"
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -58,10 +62,57 @@ std::vector<RuntimeValue> copied(StridedTensor v) {
     return single(out);
 }
 
-PT2OV_KERNEL("aten.slice.Tensor", [](const KernelCall& c) { return single(sliced(c)); });
-PT2OV_KERNEL("aten.slice_copy.Tensor", [](const KernelCall& c) { return copied(sliced(c)); });
-PT2OV_KERNEL("aten.select.int", [](const KernelCall& c) { return single(selected(c)); });
-PT2OV_KERNEL("aten.select_copy.int", [](const KernelCall& c) { return copied(selected(c)); });
+// Shape contracts.
+// A SymInt? argument: `fallback` when None, nullopt when symbolic.
+std::optional<int64_t> int_or(const ShapeQuery& query, ArgName name, int64_t fallback) {
+    const auto at = query.node().schema->position_of(name.id());
+    if (query.node().arg(*at).kind == graph::Argument::Kind::None) return fallback;
+    return query.int_arg(name, *at);
+}
+
+std::optional<std::vector<ExpectedSizes>> slice_shape(const ShapeQuery& query) {
+    auto self = query.sizes("self", 0);
+    const auto dim = query.int_arg("dim", 1);
+    if (!self || !dim) return std::nullopt;
+    if (self->empty()) query.contradiction("it slices a 0-dim tensor");
+    const auto d = static_cast<size_t>(wrap_dim(query, *dim, static_cast<int64_t>(self->size())));
+    const auto step = query.int_arg("step", 4);
+    if (step && *step <= 0) query.contradiction("its step " + std::to_string(*step) + " is not positive");
+    auto start = int_or(query, "start", 0);
+    auto end = int_or(query, "end", std::numeric_limits<int64_t>::max());
+    const auto size = (*self)[d];
+    if (!size || !start || !end || !step) {
+        (*self)[d] = std::nullopt;
+        return std::vector<ExpectedSizes>{*self};
+    }
+    // slice_forward's clamping: negative bounds count from the end, then both into [0, size]
+    // with end >= start.
+    if (*start < 0) *start += *size;
+    if (*end < 0) *end += *size;
+    *start = std::clamp<int64_t>(*start, 0, *size);
+    *end = std::clamp<int64_t>(*end, *start, *size);
+    (*self)[d] = *end == *start ? 0 : (*end - *start - 1) / *step + 1;
+    return std::vector<ExpectedSizes>{*self};
+}
+
+std::optional<std::vector<ExpectedSizes>> select_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto dim = query.int_arg("dim", 1);
+    if (!self || !dim) return std::nullopt;
+    if (self->empty()) query.contradiction("it selects from a 0-dim tensor");
+    const int64_t d = wrap_dim(query, *dim, static_cast<int64_t>(self->size()));
+    const auto size = (*self)[static_cast<size_t>(d)];
+    const auto index = query.int_arg("index", 2);
+    if (size && index && (*index < -*size || *index >= *size)) {
+        query.contradiction(fmt::format("its index {} is out of range for dim {} of size {}", *index, *dim, *size));
+    }
+    return std::vector<ExpectedSizes>{without_dim(*self, d)};
+}
+
+PT2OV_KERNEL("aten.slice.Tensor", [](const KernelCall& c) { return single(sliced(c)); }, slice_shape);
+PT2OV_KERNEL("aten.slice_copy.Tensor", [](const KernelCall& c) { return copied(sliced(c)); }, slice_shape);
+PT2OV_KERNEL("aten.select.int", [](const KernelCall& c) { return single(selected(c)); }, select_shape);
+PT2OV_KERNEL("aten.select_copy.int", [](const KernelCall& c) { return copied(selected(c)); }, select_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -3,6 +3,9 @@
 // zero), which return a new tensor shaped and laid out like self.
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -167,19 +170,91 @@ std::vector<RuntimeValue> fill_tensor(const KernelCall& call) {
     return filled(call, converted);
 }
 
-PT2OV_KERNEL("aten.unfold.default", [](const KernelCall& c) { return single(unfolded(c)); });
-PT2OV_KERNEL("aten.unfold_copy.default", [](const KernelCall& c) { return copied(c, unfolded(c)); });
-PT2OV_KERNEL("aten.narrow_copy.default", [](const KernelCall& c) { return copied(c, narrowed(c)); });
-PT2OV_KERNEL("aten.unbind_copy.int", unbind_copy);
-PT2OV_KERNEL("aten.roll.default", roll);
-PT2OV_KERNEL("aten.flip.default", flip);
+// Shape contracts. roll, flip and the fills keep self's sizes.
+std::optional<std::vector<ExpectedSizes>> unfold_shape(const ShapeQuery& query) {
+    auto self = query.sizes("self", 0);
+    const auto dimension = query.int_arg("dimension", 1), size = query.int_arg("size", 2), step = query.int_arg("step", 3);
+    if (!self || !dimension || !size || !step) return std::nullopt;
+    const auto rank = static_cast<int64_t>(self->size());
+    const auto d = static_cast<size_t>(wrap_dim(query, *dimension, rank));
+    const std::optional<int64_t> extent = rank == 0 ? std::optional<int64_t>(1) : (*self)[d];
+    if (*size < 0 || (extent && *size > *extent)) {
+        query.contradiction(fmt::format("its window size {} does not fit dim {} of size {}", *size, *dimension,
+                                        extent ? std::to_string(*extent) : "?"));
+    }
+    if (*step <= 0) query.contradiction("its step " + std::to_string(*step) + " is not positive");
+    if (rank > 0) (*self)[d] = extent ? std::optional<int64_t>((*extent - *size) / *step + 1) : std::nullopt;
+    self->push_back(*size);
+    return std::vector<ExpectedSizes>{*self};
+}
+
+std::optional<std::vector<ExpectedSizes>> narrow_shape(const ShapeQuery& query) {
+    auto self = query.sizes("self", 0);
+    const auto dim = query.int_arg("dim", 1);
+    if (!self || !dim) return std::nullopt;
+    if (self->empty()) query.contradiction("it narrows a 0-dim tensor");
+    const auto d = static_cast<size_t>(wrap_dim(query, *dim, static_cast<int64_t>(self->size())));
+    const auto size = (*self)[d];
+    auto start = query.int_arg("start", 2);
+    const auto length = query.int_arg("length", 3);
+    if (length && *length < 0) query.contradiction("its length " + std::to_string(*length) + " is negative");
+    if (size && start) {
+        if (*start < -*size || *start > *size) {
+            query.contradiction(fmt::format("its start {} is out of range for dim {} of size {}", *start, *dim, *size));
+        }
+        if (*start < 0) *start += *size;
+        if (length && *start > *size - *length) {
+            query.contradiction(fmt::format("its start {} and length {} reach beyond dim {} of size {}", *start, *length, *dim, *size));
+        }
+    }
+    (*self)[d] = length;
+    return std::vector<ExpectedSizes>{*self};
+}
+
+// unbind_copy: every one of its list of tensors is self without dim `dim`.
+std::optional<std::vector<ExpectedSizes>> unbind_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto dim = query.int_arg("dim", 1);
+    if (!self || !dim) return std::nullopt;
+    if (self->empty()) query.contradiction("it unbinds a 0-dim tensor");
+    return std::vector<ExpectedSizes>{without_dim(*self, wrap_dim(query, *dim, static_cast<int64_t>(self->size())))};
+}
+
+std::optional<std::vector<ExpectedSizes>> flip_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto dims = query.ints("dims", 1);
+    if (!self) return std::nullopt;
+    if (dims) {
+        std::vector<bool> seen(std::max<size_t>(self->size(), 1), false);
+        for (int64_t d : *dims) {
+            const auto at = static_cast<size_t>(wrap_dim(query, d, static_cast<int64_t>(self->size())));
+            if (seen[at]) query.contradiction("it flips dim " + std::to_string(d) + " twice");
+            seen[at] = true;
+        }
+    }
+    return std::vector<ExpectedSizes>{*self};
+}
+
+// fill.Tensor: the value must be 0-dim.
+std::optional<std::vector<ExpectedSizes>> fill_tensor_shape(const ShapeQuery& query) {
+    const auto value = query.sizes("value", 1);
+    if (value && !value->empty()) query.contradiction("it fills with a value of rank " + std::to_string(value->size()) + " (0-dim expected)");
+    return same_as_self(query);
+}
+
+PT2OV_KERNEL("aten.unfold.default", [](const KernelCall& c) { return single(unfolded(c)); }, unfold_shape);
+PT2OV_KERNEL("aten.unfold_copy.default", [](const KernelCall& c) { return copied(c, unfolded(c)); }, unfold_shape);
+PT2OV_KERNEL("aten.narrow_copy.default", [](const KernelCall& c) { return copied(c, narrowed(c)); }, narrow_shape);
+PT2OV_KERNEL("aten.unbind_copy.int", unbind_copy, unbind_shape);
+PT2OV_KERNEL("aten.roll.default", roll, same_as_self);
+PT2OV_KERNEL("aten.flip.default", flip, flip_shape);
 PT2OV_KERNEL("aten.fill.Scalar", [](const KernelCall& c) {
     return filled(c, scalar_tensor_as(c.scalar("value", 1), c.tensor("self", 0).dtype));
-});
-PT2OV_KERNEL("aten.fill.Tensor", fill_tensor);
+}, same_as_self);
+PT2OV_KERNEL("aten.fill.Tensor", fill_tensor, fill_tensor_shape);
 PT2OV_KERNEL("aten.zero.default", [](const KernelCall& c) {
     return filled(c, StridedTensor::allocate(c.tensor("self", 0).dtype, {}));
-});
+}, same_as_self);
 
 }  // namespace
 }  // namespace pt2ov::kernels

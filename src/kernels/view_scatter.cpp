@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -112,9 +113,21 @@ std::vector<RuntimeValue> as_strided_scatter(const KernelCall& call) {
     return single(out);
 }
 
-PT2OV_KERNEL("aten.slice_scatter.default", slice_scatter);
-PT2OV_KERNEL("aten.select_scatter.default", select_scatter);
-PT2OV_KERNEL("aten.as_strided_scatter.default", as_strided_scatter);
+// Shape contracts: self's sizes; as_strided_scatter's src must measure the view it is written over.
+std::optional<std::vector<ExpectedSizes>> as_strided_scatter_shape(const ShapeQuery& query) {
+    const auto src = query.sizes("src", 1);
+    const auto size = size_list(query, "size");
+    if (src && size) {
+        bool same = src->size() == size->size();
+        for (size_t d = 0; same && d < src->size(); ++d) same = !(*src)[d] || !(*size)[d] || *(*src)[d] == *(*size)[d];
+        if (!same) query.contradiction("its src has other sizes than the view it writes over");
+    }
+    return same_as_self(query);
+}
+
+PT2OV_KERNEL("aten.slice_scatter.default", slice_scatter, same_as_self);
+PT2OV_KERNEL("aten.select_scatter.default", select_scatter, same_as_self);
+PT2OV_KERNEL("aten.as_strided_scatter.default", as_strided_scatter, as_strided_scatter_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

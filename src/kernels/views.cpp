@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
@@ -149,13 +151,56 @@ StridedTensor expanded(const KernelCall& call) {
     return broadcast_to(call, self, sizes);
 }
 
+// flatten.using_ints: dims start_dim..end_dim merged into one (a 0-dim self becomes [1]).
+std::optional<std::vector<ExpectedSizes>> flattened_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto start_dim = query.int_arg("start_dim", 1), end_dim = query.int_arg("end_dim", 2);
+    if (!self || !start_dim || !end_dim) return std::nullopt;
+    const auto rank = static_cast<int64_t>(self->size());
+    const int64_t start = wrap_dim(query, *start_dim, rank), end = wrap_dim(query, *end_dim, rank);
+    if (start > end) query.contradiction(fmt::format("its start_dim {} comes after its end_dim {}", *start_dim, *end_dim));
+    if (rank == 0) return std::vector<ExpectedSizes>{{1}};
+    ExpectedSizes out(self->begin(), self->begin() + start);
+    out.push_back(element_count(ExpectedSizes(self->begin() + start, self->begin() + end + 1)));
+    out.insert(out.end(), self->begin() + end + 1, self->end());
+    return std::vector<ExpectedSizes>{out};
+}
+
+// squeeze: the listed dims (every dim without a dim argument) that have size 1 are dropped, the
+// others stay; a symbolic one leaves the result's rank unknown.
+std::optional<std::vector<ExpectedSizes>> squeezed_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    const auto rank = static_cast<int64_t>(self->size());
+    const bool every_dim = query.node().op == graph::op_id("aten.squeeze.default") || query.node().op == graph::op_id("aten.squeeze_copy.default");
+    std::vector<bool> listed(self->size(), every_dim);
+    if (!every_dim) {
+        const auto dims = query.ints("dim", 1);
+        if (!dims) return std::nullopt;
+        for (int64_t d : *dims) {
+            const int64_t at = wrap_dim(query, d, rank);
+            if (rank > 0) listed[static_cast<size_t>(at)] = true;
+        }
+    }
+    ExpectedSizes out;
+    for (size_t d = 0; d < self->size(); ++d) {
+        if (!listed[d]) {
+            out.push_back((*self)[d]);
+            continue;
+        }
+        if (!(*self)[d]) return std::nullopt;
+        if (*(*self)[d] != 1) out.push_back((*self)[d]);
+    }
+    return std::vector<ExpectedSizes>{out};
+}
+
 PT2OV_KERNEL("aten.alias.default", [](const KernelCall& c) { return single(same_view(c)); }, same_as_self);
 PT2OV_KERNEL("aten.detach.default", [](const KernelCall& c) { return single(same_view(c)); }, same_as_self);
 PT2OV_KERNEL("aten.view.default", [](const KernelCall& c) { return single(reshaped(c)); }, reshaped_shape);
 PT2OV_KERNEL("aten._unsafe_view.default", [](const KernelCall& c) { return single(reshaped(c)); }, reshaped_shape);
 PT2OV_KERNEL("aten.reshape.default", [](const KernelCall& c) { return single(reshaped(c)); }, reshaped_shape);
 PT2OV_KERNEL("aten.view_copy.default", [](const KernelCall& c) { return as_copy(c, reshaped); }, reshaped_shape);
-PT2OV_KERNEL("aten.flatten.using_ints", [](const KernelCall& c) { return single(flattened(c)); });
+PT2OV_KERNEL("aten.flatten.using_ints", [](const KernelCall& c) { return single(flattened(c)); }, flattened_shape);
 PT2OV_KERNEL("aten.permute.default", [](const KernelCall& c) { return single(permuted(c)); }, permuted_shape);
 PT2OV_KERNEL("aten.permute_copy.default", [](const KernelCall& c) { return as_copy(c, permuted); }, permuted_shape);
 PT2OV_KERNEL("aten.transpose.int", [](const KernelCall& c) { return single(transposed(c)); }, transposed_shape);
@@ -164,12 +209,12 @@ PT2OV_KERNEL("aten.t.default", [](const KernelCall& c) { return single(matrix_tr
 PT2OV_KERNEL("aten.t_copy.default", [](const KernelCall& c) { return as_copy(c, matrix_transposed); }, transposed_shape);
 PT2OV_KERNEL("aten.unsqueeze.default", [](const KernelCall& c) { return single(unsqueezed(c)); }, unsqueezed_shape);
 PT2OV_KERNEL("aten.unsqueeze_copy.default", [](const KernelCall& c) { return as_copy(c, unsqueezed); }, unsqueezed_shape);
-PT2OV_KERNEL("aten.squeeze.dim", [](const KernelCall& c) { return single(squeezed(c)); });
-PT2OV_KERNEL("aten.squeeze.dims", [](const KernelCall& c) { return single(squeezed(c)); });
-PT2OV_KERNEL("aten.squeeze.default", [](const KernelCall& c) { return single(squeezed(c)); });
-PT2OV_KERNEL("aten.squeeze_copy.dim", [](const KernelCall& c) { return as_copy(c, squeezed); });
-PT2OV_KERNEL("aten.squeeze_copy.dims", [](const KernelCall& c) { return as_copy(c, squeezed); });
-PT2OV_KERNEL("aten.squeeze_copy.default", [](const KernelCall& c) { return as_copy(c, squeezed); });
+PT2OV_KERNEL("aten.squeeze.dim", [](const KernelCall& c) { return single(squeezed(c)); }, squeezed_shape);
+PT2OV_KERNEL("aten.squeeze.dims", [](const KernelCall& c) { return single(squeezed(c)); }, squeezed_shape);
+PT2OV_KERNEL("aten.squeeze.default", [](const KernelCall& c) { return single(squeezed(c)); }, squeezed_shape);
+PT2OV_KERNEL("aten.squeeze_copy.dim", [](const KernelCall& c) { return as_copy(c, squeezed); }, squeezed_shape);
+PT2OV_KERNEL("aten.squeeze_copy.dims", [](const KernelCall& c) { return as_copy(c, squeezed); }, squeezed_shape);
+PT2OV_KERNEL("aten.squeeze_copy.default", [](const KernelCall& c) { return as_copy(c, squeezed); }, squeezed_shape);
 PT2OV_KERNEL("aten.expand.default", [](const KernelCall& c) { return single(expanded(c)); }, expanded_shape);
 PT2OV_KERNEL("aten.expand_copy.default", [](const KernelCall& c) { return as_copy(c, expanded); }, expanded_shape);
 
