@@ -5,6 +5,7 @@
 // size less its padding indices; and for max the index of each maximum (0 for an empty bag).
 // Sums are accumulated in float (double for float64) in index order and rounded once; a mean
 // divides the rounded sum, in the weight's dtype, as PyTorch does.
+#include "kernels/contracts.h"
 #include "kernels/layer_common.h"
 
 namespace pt2ov::kernels {
@@ -151,10 +152,30 @@ std::vector<RuntimeValue> embedding_bag(const KernelCall& call) {
     return outs;
 }
 
-PT2OV_KERNEL("aten.embedding_bag.default", embedding_bag);
-PT2OV_KERNEL("aten.embedding_bag.padding_idx", embedding_bag);
-PT2OV_KERNEL("aten._embedding_bag_forward_only.default", embedding_bag);
-PT2OV_KERNEL("aten._embedding_bag.default", embedding_bag);
+// The bags [num_bags, embedding dim], num_bags the offsets' count (one less with
+// include_last_offset), and for max the index of each maximum in the same shape. offset2bag's
+// length is the indices' or 0 by PyTorch's fast path (strides and dtype), and bag_size (and
+// max_indices of sum and mean) the bags' or the offsets' count by device and overload
+// (meta_embedding_bag): one unknown size each.
+std::optional<std::vector<ExpectedSizes>> embedding_bag_shape(const ShapeQuery& query) {
+    const auto weight = query.sizes("weight", 0), offsets = query.sizes("offsets", 2);
+    const auto mode = query.int_arg("mode", 4);
+    if (!weight || !offsets || !mode || weight->size() != 2 || offsets->size() != 1) return std::nullopt;
+    auto bags = (*offsets)[0];
+    if (bags && query.int_arg("include_last_offset", 7).value_or(0) != 0) {
+        if (*bags < 1) query.contradiction("it includes the last offset of no offsets");
+        --*bags;
+    }
+    const ExpectedSizes output{bags, (*weight)[1]};
+    const ExpectedSizes unknown_length{std::nullopt};
+    constexpr int64_t kMax = 2;
+    return std::vector<ExpectedSizes>{output, unknown_length, unknown_length, *mode == kMax ? output : unknown_length};
+}
+
+PT2OV_KERNEL("aten.embedding_bag.default", embedding_bag, embedding_bag_shape);
+PT2OV_KERNEL("aten.embedding_bag.padding_idx", embedding_bag, embedding_bag_shape);
+PT2OV_KERNEL("aten._embedding_bag_forward_only.default", embedding_bag, embedding_bag_shape);
+PT2OV_KERNEL("aten._embedding_bag.default", embedding_bag, embedding_bag_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels
