@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -188,8 +189,30 @@ std::vector<RuntimeValue> gru(const KernelCall& call) {
                          });
 }
 
-PT2OV_KERNEL("aten.lstm.input", lstm);
-PT2OV_KERNEL("aten.gru.input", gru);
+// The sequence [T, B, D H] (batch_first [B, T, D H]), H the hidden (or projected) size of the
+// initial states, D 2 when bidirectional; then each final state with its initial state's sizes
+// (lstm: h and c; gru: h).
+std::optional<std::vector<ExpectedSizes>> recurrent_shape(const ShapeQuery& query) {
+    const bool lstm = query.node().op == graph::op_id("aten.lstm.input");
+    const auto input = query.sizes("input", 0);
+    const auto states = lstm ? query.tensor_list_sizes("hx", 1) : std::optional<std::vector<ExpectedSizes>>();
+    const auto gru_state = lstm ? std::nullopt : query.sizes("hx", 1);
+    const auto bidirectional = query.int_arg("bidirectional", 7);
+    if (!input || input->size() != 3 || !bidirectional) return std::nullopt;
+    std::vector<ExpectedSizes> initial;
+    if (lstm && states && states->size() == 2) initial = *states;
+    if (!lstm && gru_state) initial = {*gru_state};
+    if (initial.empty() || initial[0].empty()) return std::nullopt;
+    ExpectedSizes sequence = *input;
+    const auto hidden = initial[0].back();
+    sequence.back() = hidden ? std::optional<int64_t>(*hidden * (*bidirectional ? 2 : 1)) : std::nullopt;
+    std::vector<ExpectedSizes> out{sequence};
+    out.insert(out.end(), initial.begin(), initial.end());
+    return out;
+}
+
+PT2OV_KERNEL("aten.lstm.input", lstm, recurrent_shape);
+PT2OV_KERNEL("aten.gru.input", gru, recurrent_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels
