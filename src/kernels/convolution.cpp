@@ -841,8 +841,8 @@ std::optional<std::vector<ExpectedSizes>> convolution_shape(const ShapeQuery& qu
     const size_t spatial = weight->size() - 2;
     const bool batched = input->size() == spatial + 2;
     if (!batched && (core || input->size() != spatial + 1)) {
-        query.contradiction(fmt::format("its input of rank {} is not a {}batch for a weight of rank {}", input->size(),
-                                        core ? "" : "batch or an unbatched sample ", weight->size()));
+        query.contradiction(fmt::format("its input of rank {} is not a {} for a weight of rank {}", input->size(),
+                                        core ? "batch" : "batch or an unbatched sample", weight->size()));
     }
     const size_t channel_dim = batched ? 1 : 0;
     const auto groups = query.int_arg("groups", core ? 8 : 6);
