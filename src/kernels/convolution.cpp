@@ -847,16 +847,14 @@ std::optional<std::vector<ExpectedSizes>> convolution_shape(const ShapeQuery& qu
     const size_t channel_dim = batched ? 1 : 0;
     const auto groups = query.int_arg("groups", core ? 8 : 6);
     const auto channels = (*input)[channel_dim];
-    const auto takes = transposed ? (*weight)[0]
-                       : (*weight)[1] && groups ? std::optional<int64_t>(*(*weight)[1] * *groups)
-                                                : std::nullopt;
-    if (channels && takes && *channels != *takes) {
+    // meta_conv checks the channels of a forward convolution only (a transposed one's are left to
+    // the kernel), and gives an input of no channels an output of none.
+    const auto takes = (*weight)[1] && groups ? std::optional<int64_t>(*(*weight)[1] * *groups) : std::nullopt;
+    if (!transposed && channels && takes && *channels != *takes) {
         query.contradiction(fmt::format("its input has {} channels where its weight takes {}", *channels, *takes));
     }
     ExpectedSizes out(input->begin(), input->begin() + static_cast<std::ptrdiff_t>(channel_dim));
-    out.push_back(!transposed ? (*weight)[0]
-                  : (*weight)[1] && groups ? std::optional<int64_t>(*(*weight)[1] * *groups)
-                                           : std::nullopt);
+    out.push_back(channels == 0 ? std::optional<int64_t>(0) : transposed ? takes : (*weight)[0]);
     const auto stride = ints_per_dim(query, "stride", 3, spatial);
     const auto dilation = ints_per_dim(query, "dilation", transposed && !core ? 7 : 5, spatial);
     const graph::Argument& padding_arg = query.node().arg(*query.node().schema->position_of(ArgName("padding").id()));

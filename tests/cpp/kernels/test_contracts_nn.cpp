@@ -112,6 +112,13 @@ TEST(ShapeContractsNn, ConvolutionsMeasureTheirWindows) {
     EXPECT_EQ(core({1, 4, 7}, {1, 3, 14}), "");
     EXPECT_NE(core({1, 4, 7}, {1, 3, 15}), "");
     EXPECT_TRUE(says(core({4, 7}, {3, 14}), "its input of rank 2 is not a batch for a weight of rank 3"));
+    // No input channels: no output channels (meta_conv), whatever the weight's.
+    const auto empty = [](Sizes out) {
+        return check("aten.conv2d.default", {{"input", {2, 0, 5, 5}}, {"weight", {4, 0, 3, 3}}}, {tensor("input"), tensor("weight")},
+                     {{"out", out}});
+    };
+    EXPECT_EQ(empty({2, 0, 3, 3}), "");
+    EXPECT_TRUE(says(empty({2, 4, 3, 3}), records("out", "[2, 4, 3, 3]", "[2, 0, 3, 3]")));
 }
 
 TEST(ShapeContractsNn, DistancesPairRows) {
@@ -379,6 +386,18 @@ TEST(ShapeContractsNn, RecurrentLayersKeepTheirStates) {
     EXPECT_EQ(lstm(true, {{"out", {5, 2, 8}}, {"hy", {2, 2, 4}}, {"cy", {2, 2, 6}}}), "");
     EXPECT_TRUE(says(lstm(false, {{"out", {5, 2, 8}}}), records("out", "[5, 2, 8]", "[5, 2, 4]")));
     EXPECT_TRUE(says(lstm(true, {{"out", {5, 2, 8}}, {"hy", {2, 2, 4}}, {"cy", {2, 2, 4}}}), records("cy", "[2, 2, 4]", "[2, 2, 6]")));
+    const auto projected = [](Sizes h0) {
+        // proj_size 4 of a hidden size 6: weight_hh [4 gates * 6, 4], h_0 [1, B, 4], c_0 [1, B, 6].
+        return check("aten.lstm.input", {{"input", {5, 2, 3}}, {"h0", h0}, {"c0", {1, 2, 6}}, {"w_ih", {24, 3}}, {"w_hh", {24, 4}}, {"w_hr", {4, 6}}},
+                     {tensor("input"), arg("hx", list_arg({tensor_arg("h0"), tensor_arg("c0")})),
+                      arg("params", list_arg({tensor_arg("w_ih"), tensor_arg("w_hh"), tensor_arg("w_hr")})), arg("has_biases", bool_arg(false)),
+                      arg("num_layers", int_arg(1)), arg("dropout", float_arg(0.0)), arg("train", bool_arg(false)),
+                      arg("bidirectional", bool_arg(false)), arg("batch_first", bool_arg(false))},
+                     {{"out", {5, 2, 4}}, {"hy", h0}, {"cy", {1, 2, 6}}});
+    };
+    EXPECT_EQ(projected({1, 2, 4}), "");
+    EXPECT_TRUE(says(projected({1}), "its hx[0] is [1] where its input and weights make it [1, 2, 4]"));
+    EXPECT_TRUE(says(projected({1, 5, 4}), "its hx[0] is [1, 5, 4] where its input and weights make it [1, 2, 4]"));
     const auto gru = [](Tensors outs) {
         return check("aten.gru.input", {{"input", {2, 5, 3}}, {"hx", {1, 2, 4}}, {"w", {12, 3}}},
                      {tensor("input"), tensor("hx"), arg("params", list_arg({tensor_arg("w")})), arg("has_biases", bool_arg(false)),
