@@ -156,7 +156,8 @@ std::optional<std::vector<ExpectedSizes>> layer_norm_shape(const ShapeQuery& que
     const auto input = query.sizes("input", 0);
     const auto normalized = query.ints("normalized_shape", 1);
     if (!input) return std::nullopt;
-    if (!normalized) return std::vector<ExpectedSizes>{*input};
+    // A symbolic normalized_shape: the statistics still have the input's rank.
+    if (!normalized) return std::vector<ExpectedSizes>{*input, ExpectedSizes(input->size()), ExpectedSizes(input->size())};
     const size_t count = normalized->size();
     const auto mismatch = [&] {
         query.contradiction(fmt::format("its input of rank {} does not end in normalized_shape of {} dims", input->size(), count));

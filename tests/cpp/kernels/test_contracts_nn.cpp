@@ -273,6 +273,15 @@ TEST(ShapeContractsNn, NormalizationsKeepTheirInputsSizes) {
     EXPECT_TRUE(says(layer_norm({4}, {{"out", {2, 3, 4}}, {"mean", {2, 3}}, {"rstd", {2, 3, 1}}}), records("mean", "[2, 3]", "[2, 3, 1]")));
     EXPECT_TRUE(says(layer_norm({3}, {{"out", {2, 3, 4}}}), "its input of rank 3 does not end in normalized_shape of 1 dims"));
     EXPECT_TRUE(says(layer_norm({4}, {{"out", {2, 3, 4}}}, {3}), "its weight does not have normalized_shape's sizes"));
+    // A symbolic normalized_shape: the statistics keep the input's rank, their sizes unknown.
+    const auto symbolic = [](Tensors outs) {
+        return check("aten.native_layer_norm.default", {{"input", {2, 3, 4}}},
+                     {tensor("input"), arg("normalized_shape", list_arg({graph::symint_arg("s0")}, graph::Argument::Kind::Int)),
+                      arg("weight", none_arg()), arg("bias", none_arg()), arg("eps", float_arg(1e-5))},
+                     outs);
+    };
+    EXPECT_EQ(symbolic({{"out", {2, 3, 4}}, {"mean", {2, 3, 1}}, {"rstd", {2, 3, 1}}}), "");
+    EXPECT_TRUE(says(symbolic({{"out", {2, 3, 4}}, {"mean", {2, 3}}}), records("mean", "[2, 3]", "[?, ?, ?]")));
     const auto batch_norm = [](Sizes running, Tensors outs) {
         return check("aten._native_batch_norm_legit_no_training.default",
                      {{"input", {2, 3, 5}}, {"running_mean", running}, {"running_var", running}},
