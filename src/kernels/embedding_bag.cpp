@@ -119,7 +119,10 @@ std::vector<RuntimeValue> embedding_bag(const KernelCall& call) {
     if (mode != BagMode::Sum && mode != BagMode::Mean && mode != BagMode::Max) call.fail("unknown mode " + std::to_string(static_cast<int>(mode)));
     const int64_t rows = weight.sizes[0], dim = weight.sizes[1];
     if (padding_idx >= rows || padding_idx < -rows) call.fail("padding_idx must be within the number of embeddings");
-    if (padding_idx < -1) padding_idx += rows;  // the schema's -1 means none; the functional form wraps before
+    // _embedding_bag's int padding_idx has -1 for none; embedding_bag.padding_idx's int? has None for
+    // none and wraps every negative index, -1 too (the functional form records it unwrapped).
+    const bool wraps_minus_one = call.node().op == graph::op_id("aten.embedding_bag.padding_idx") && call.has("padding_idx", 8);
+    if (padding_idx < -1 || (wraps_minus_one && padding_idx == -1)) padding_idx += rows;
     const Bags b = bags_of(call, indices, offsets, include_last_offset, rows);
     if (per_sample_weights) {
         if (mode != BagMode::Sum) call.fail("per_sample_weights are only supported for mode='sum'");
