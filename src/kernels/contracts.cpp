@@ -467,4 +467,22 @@ std::optional<ExpectedSizes> indexed_sizes(const ShapeQuery& query, const Expect
     return out;
 }
 
+std::optional<std::vector<int64_t>> ints_per_dim(const ShapeQuery& query, ArgName name, size_t position, size_t count) {
+    auto values = query.ints(name, position);
+    if (!values) return std::nullopt;
+    if (values->size() == 1) values->resize(count, values->front());
+    if (values->size() != count) return std::nullopt;
+    return values;
+}
+
+std::optional<int64_t> sliding_window_size(const ShapeQuery& query, std::optional<int64_t> input, int64_t kernel, int64_t stride,
+                                           int64_t padding, int64_t dilation) {
+    if (kernel < 1 || stride < 1 || dilation < 1) {
+        query.contradiction(fmt::format("its kernel size {}, stride {} and dilation {} must all be positive", kernel, stride, dilation));
+    }
+    if (!input) return std::nullopt;
+    const int64_t span = *input + 2 * padding - dilation * (kernel - 1) - 1;
+    return (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
+}
+
 }  // namespace pt2ov::kernels

@@ -99,4 +99,15 @@ ExpectedSizes without_dim(ExpectedSizes sizes, int64_t d);
 // first; a bool mask indexes as many dims as it has, by a data-dependent count of positions.
 std::optional<ExpectedSizes> indexed_sizes(const ShapeQuery& query, const ExpectedSizes& self, ArgName indices);
 
+// Shared by the contracts of the nn kernels (convolution, pooling, sampling).
+// The static ints of the argument at `position`, one value standing for all `count` dims (as
+// PyTorch reads `int[2] stride=2`); nullopt when absent, symbolic or of another length.
+std::optional<std::vector<int64_t>> ints_per_dim(const ShapeQuery& query, ArgName name, size_t position, size_t count);
+// The positions a window of `kernel` dilated by `dilation` takes at `stride` over `input` padded
+// by `padding` on both sides: (input + 2 padding - dilation (kernel - 1) - 1) // stride + 1, as
+// PyTorch's conv and im2col meta functions floor it; a kernel, stride or dilation below 1 is a
+// contradiction.
+std::optional<int64_t> sliding_window_size(const ShapeQuery& query, std::optional<int64_t> input, int64_t kernel, int64_t stride,
+                                           int64_t padding, int64_t dilation);
+
 }  // namespace pt2ov::kernels

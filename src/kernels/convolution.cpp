@@ -20,7 +20,10 @@
 // Work is split over threads in blocks whose shapes depend on the convolution only, so the
 // result is the same on any number of threads.
 #include <cpuid.h>
+#include <fmt/format.h>
 
+#include "graph/schema.h"
+#include "kernels/contracts.h"
 #include "kernels/dense_paths.h"
 #include "kernels/dispatch.h"
 #include "kernels/gemm.h"
@@ -824,13 +827,66 @@ std::vector<RuntimeValue> conv_nd(const KernelCall& call) { return convolution(c
 // conv_transpose1d/2d/3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1)
 std::vector<RuntimeValue> conv_transpose_nd(const KernelCall& call) { return convolution(call, Form::Transposed); }
 
-PT2OV_KERNEL("aten.convolution.default", convolution_kernel);
-PT2OV_KERNEL("aten.conv1d", conv_nd);
-PT2OV_KERNEL("aten.conv2d", conv_nd);
-PT2OV_KERNEL("aten.conv3d", conv_nd);
-PT2OV_KERNEL("aten.conv_transpose1d", conv_transpose_nd);
-PT2OV_KERNEL("aten.conv_transpose2d", conv_transpose_nd);
-PT2OV_KERNEL("aten.conv_transpose3d", conv_transpose_nd);
+// [N, C_out, spatial...] from a weight [C_out, C_in / groups, k...] (transposed: [C_in,
+// C_out / groups, k...]), as meta_conv computes it; conv*d and conv_transpose*d also take an
+// unbatched input (no N), which aten.convolution does not. padding='same' keeps the spatial sizes
+// (stride 1), 'valid' pads none.
+std::optional<std::vector<ExpectedSizes>> convolution_shape(const ShapeQuery& query) {
+    const auto input = query.sizes("input", 0), weight = query.sizes("weight", 1);
+    if (!input || !weight || weight->size() < 3 || !query.node().schema) return std::nullopt;
+    const graph::OpId op = query.node().op;
+    const bool core = op == graph::op_id("aten.convolution.default");
+    const bool transposed = core ? query.int_arg("transposed", 6).value_or(0) != 0
+                                 : graph::op_target(op).starts_with("aten.conv_transpose");
+    const size_t spatial = weight->size() - 2;
+    const bool batched = input->size() == spatial + 2;
+    if (!batched && (core || input->size() != spatial + 1)) {
+        query.contradiction(fmt::format("its input of rank {} is not a {} for a weight of rank {}", input->size(),
+                                        core ? "batch" : "batch or an unbatched sample", weight->size()));
+    }
+    const size_t channel_dim = batched ? 1 : 0;
+    const auto groups = query.int_arg("groups", core ? 8 : 6);
+    const auto channels = (*input)[channel_dim];
+    // meta_conv checks the channels of a forward convolution only (a transposed one's are left to
+    // the kernel), and gives an input of no channels an output of none.
+    const auto takes = (*weight)[1] && groups ? std::optional<int64_t>(*(*weight)[1] * *groups) : std::nullopt;
+    if (!transposed && channels && takes && *channels != *takes) {
+        query.contradiction(fmt::format("its input has {} channels where its weight takes {}", *channels, *takes));
+    }
+    ExpectedSizes out(input->begin(), input->begin() + static_cast<std::ptrdiff_t>(channel_dim));
+    out.push_back(channels == 0 ? std::optional<int64_t>(0) : transposed ? takes : (*weight)[0]);
+    const auto stride = ints_per_dim(query, "stride", 3, spatial);
+    const auto dilation = ints_per_dim(query, "dilation", transposed && !core ? 7 : 5, spatial);
+    const graph::Argument& padding_arg = query.node().arg(*query.node().schema->position_of(ArgName("padding").id()));
+    const bool same = padding_arg.kind == graph::Argument::Kind::String && padding_arg.string_value == "same";
+    const auto padding = padding_arg.kind == graph::Argument::Kind::String ? std::optional(std::vector<int64_t>(spatial, 0))
+                                                                           : ints_per_dim(query, "padding", 4, spatial);
+    const auto output_padding =
+        transposed ? ints_per_dim(query, "output_padding", core ? 7 : 5, spatial) : std::optional(std::vector<int64_t>(spatial, 0));
+    for (size_t d = 0; d < spatial; ++d) {
+        const auto in = (*input)[channel_dim + 1 + d], kernel = (*weight)[2 + d];
+        if (same) {
+            out.push_back(in);
+        } else if (!stride || !dilation || !padding || !output_padding || !kernel) {
+            out.push_back(std::nullopt);
+        } else if (!transposed) {
+            out.push_back(sliding_window_size(query, in, *kernel, (*stride)[d], (*padding)[d], (*dilation)[d]));
+        } else if (in) {
+            out.push_back((*in - 1) * (*stride)[d] - 2 * (*padding)[d] + (*dilation)[d] * (*kernel - 1) + (*output_padding)[d] + 1);
+        } else {
+            out.push_back(std::nullopt);
+        }
+    }
+    return std::vector<ExpectedSizes>{out};
+}
+
+PT2OV_KERNEL("aten.convolution.default", convolution_kernel, convolution_shape);
+PT2OV_KERNEL("aten.conv1d", conv_nd, convolution_shape);
+PT2OV_KERNEL("aten.conv2d", conv_nd, convolution_shape);
+PT2OV_KERNEL("aten.conv3d", conv_nd, convolution_shape);
+PT2OV_KERNEL("aten.conv_transpose1d", conv_transpose_nd, convolution_shape);
+PT2OV_KERNEL("aten.conv_transpose2d", conv_transpose_nd, convolution_shape);
+PT2OV_KERNEL("aten.conv_transpose3d", conv_transpose_nd, convolution_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -3,8 +3,11 @@
 // 2026.4.1 is right only for p = 2 (openvino_facts CdistOnlyEuclidean), so the others run here.
 // pdist(self, p): the distances between each pair of rows i < j of a 2-d input, in row order,
 // which OpenVINO has no converter for. In double, rounded once.
+#include <fmt/format.h>
+
 #include <cmath>
 
+#include "kernels/contracts.h"
 #include "kernels/layer_common.h"
 
 namespace pt2ov::kernels {
@@ -89,11 +92,35 @@ std::vector<RuntimeValue> pdist(const KernelCall& call) {
     return single(output_of_values<double>(call, 0, out, {static_cast<int64_t>(out.size())}, call.output_meta(0).dtype));
 }
 
-PT2OV_KERNEL("aten._cdist_forward.default", cdist_forward);
+// x1 [..., P, M] and x2 [..., R, M]: [broadcast batch..., P, R].
+std::optional<std::vector<ExpectedSizes>> cdist_shape(const ShapeQuery& query) {
+    const auto x1 = query.sizes("x1", 0), x2 = query.sizes("x2", 1);
+    if (!x1 || !x2) return std::nullopt;
+    if (x1->size() < 2 || x2->size() < 2) query.contradiction("its inputs must have at least 2 dims (rows of columns)");
+    const auto columns1 = x1->back(), columns2 = x2->back();
+    if (columns1 && columns2 && *columns1 != *columns2) {
+        query.contradiction(fmt::format("its inputs' rows have {} and {} columns", *columns1, *columns2));
+    }
+    ExpectedSizes out = broadcast(query, ExpectedSizes(x1->begin(), x1->end() - 2), ExpectedSizes(x2->begin(), x2->end() - 2));
+    out.push_back((*x1)[x1->size() - 2]);
+    out.push_back((*x2)[x2->size() - 2]);
+    return std::vector<ExpectedSizes>{out};
+}
+
+// self [N, M]: one distance per pair of rows, [N (N - 1) / 2].
+std::optional<std::vector<ExpectedSizes>> pdist_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    if (self->size() != 2) query.contradiction(fmt::format("its input has {} dims where pdist takes a matrix", self->size()));
+    const auto rows = (*self)[0];
+    return std::vector<ExpectedSizes>{{rows ? std::optional<int64_t>(*rows * (*rows - 1) / 2) : std::nullopt}};
+}
+
+PT2OV_KERNEL("aten._cdist_forward.default", cdist_forward, cdist_shape);
 // The training-IR spelling, which OpenVINO has no converter for: the same arguments.
-PT2OV_KERNEL("aten.cdist.default", cdist_forward);
-PT2OV_KERNEL("aten._pdist_forward.default", pdist);
-PT2OV_KERNEL("aten.pdist.default", pdist);
+PT2OV_KERNEL("aten.cdist.default", cdist_forward, cdist_shape);
+PT2OV_KERNEL("aten._pdist_forward.default", pdist, pdist_shape);
+PT2OV_KERNEL("aten.pdist.default", pdist, pdist_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -5,6 +5,7 @@
 // size less its padding indices; and for max the index of each maximum (0 for an empty bag).
 // Sums are accumulated in float (double for float64) in index order and rounded once; a mean
 // divides the rounded sum, in the weight's dtype, as PyTorch does.
+#include "kernels/contracts.h"
 #include "kernels/layer_common.h"
 
 namespace pt2ov::kernels {
@@ -118,7 +119,10 @@ std::vector<RuntimeValue> embedding_bag(const KernelCall& call) {
     if (mode != BagMode::Sum && mode != BagMode::Mean && mode != BagMode::Max) call.fail("unknown mode " + std::to_string(static_cast<int>(mode)));
     const int64_t rows = weight.sizes[0], dim = weight.sizes[1];
     if (padding_idx >= rows || padding_idx < -rows) call.fail("padding_idx must be within the number of embeddings");
-    if (padding_idx < -1) padding_idx += rows;  // the schema's -1 means none; the functional form wraps before
+    // _embedding_bag's int padding_idx has -1 for none; embedding_bag.padding_idx's int? has None for
+    // none and wraps every negative index, -1 too (the functional form records it unwrapped).
+    const bool wraps_minus_one = call.node().op == graph::op_id("aten.embedding_bag.padding_idx") && call.has("padding_idx", 8);
+    if (padding_idx < -1 || (wraps_minus_one && padding_idx == -1)) padding_idx += rows;
     const Bags b = bags_of(call, indices, offsets, include_last_offset, rows);
     if (per_sample_weights) {
         if (mode != BagMode::Sum) call.fail("per_sample_weights are only supported for mode='sum'");
@@ -151,10 +155,30 @@ std::vector<RuntimeValue> embedding_bag(const KernelCall& call) {
     return outs;
 }
 
-PT2OV_KERNEL("aten.embedding_bag.default", embedding_bag);
-PT2OV_KERNEL("aten.embedding_bag.padding_idx", embedding_bag);
-PT2OV_KERNEL("aten._embedding_bag_forward_only.default", embedding_bag);
-PT2OV_KERNEL("aten._embedding_bag.default", embedding_bag);
+// The bags [num_bags, embedding dim], num_bags the offsets' count (one less with
+// include_last_offset), and for max the index of each maximum in the same shape. offset2bag's
+// length is the indices' or 0 by PyTorch's fast path (strides and dtype), and bag_size (and
+// max_indices of sum and mean) the bags' or the offsets' count by device and overload
+// (meta_embedding_bag): one unknown size each.
+std::optional<std::vector<ExpectedSizes>> embedding_bag_shape(const ShapeQuery& query) {
+    const auto weight = query.sizes("weight", 0), offsets = query.sizes("offsets", 2);
+    const auto mode = query.int_arg("mode", 4);
+    if (!weight || !offsets || !mode || weight->size() != 2 || offsets->size() != 1) return std::nullopt;
+    auto bags = (*offsets)[0];
+    if (bags && query.int_arg("include_last_offset", 7).value_or(0) != 0) {
+        if (*bags < 1) query.contradiction("it includes the last offset of no offsets");
+        --*bags;
+    }
+    const ExpectedSizes output{bags, (*weight)[1]};
+    const ExpectedSizes unknown_length{std::nullopt};
+    constexpr int64_t kMax = 2;
+    return std::vector<ExpectedSizes>{output, unknown_length, unknown_length, *mode == kMax ? output : unknown_length};
+}
+
+PT2OV_KERNEL("aten.embedding_bag.default", embedding_bag, embedding_bag_shape);
+PT2OV_KERNEL("aten.embedding_bag.padding_idx", embedding_bag, embedding_bag_shape);
+PT2OV_KERNEL("aten._embedding_bag_forward_only.default", embedding_bag, embedding_bag_shape);
+PT2OV_KERNEL("aten._embedding_bag.default", embedding_bag, embedding_bag_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -10,6 +10,9 @@
 #include <limits>
 #include <optional>
 
+#include <fmt/format.h>
+
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -370,19 +373,104 @@ std::vector<RuntimeValue> histogramdd(const KernelCall& call, HistogramArgs at, 
     });
 }
 
-PT2OV_KERNEL("aten.histc.default", histc);
-PT2OV_KERNEL("aten.histogram.bin_ct", [](const KernelCall& c) { return histogram(c, false); });
-PT2OV_KERNEL("aten.histogram.bins_tensor", [](const KernelCall& c) { return histogram(c, true); });
-PT2OV_KERNEL("aten.histogramdd.default", [](const KernelCall& c) { return histogramdd(c, kHistogramddArgs, Histogramdd::Full); });
-PT2OV_KERNEL("aten.histogramdd.int_bins", [](const KernelCall& c) { return histogramdd(c, kHistogramddArgs, Histogramdd::Full); });
+// ---- shape contracts -----------------------------------------------------------------------
+// The sizes follow from the bins alone (counts, or the lengths of edge tensors), never from the
+// data: a hist of one size per bin in each dim, and each dim's edges, one more than its bins.
+
+void check_bin_count(const ShapeQuery& query, int64_t bins) {
+    if (bins < 1) query.contradiction(fmt::format("its bin count {} is not positive", bins));
+}
+
+std::optional<std::vector<ExpectedSizes>> histc_shape(const ShapeQuery& query) {
+    const auto bins = query.int_arg("bins", 1);
+    if (!bins) return std::nullopt;
+    check_bin_count(query, *bins);
+    return std::vector<ExpectedSizes>{{*bins}};
+}
+
+// Each dim's bin count, from `bins` as int[] (one per dim), int (every dim's) or Tensor[] (1-d
+// edges: one bin fewer than edges); `dims` the input's innermost size (nullopt when symbolic). A
+// count is nullopt where an edge tensor's length is symbolic; no counts at all when unknown.
+std::optional<ExpectedSizes> bins_per_dim(const ShapeQuery& query, std::optional<int64_t> dims) {
+    if (const auto edges = query.tensor_list_sizes("bins", 1)) {
+        if (dims && static_cast<int64_t>(edges->size()) != *dims) {
+            query.contradiction(fmt::format("it gives {} bin tensors for {} dims", edges->size(), *dims));
+        }
+        ExpectedSizes counts;
+        for (const auto& e : *edges) {
+            if (e.size() != 1) query.contradiction(fmt::format("its bin tensors must be 1-d, not of {} dims", e.size()));
+            counts.push_back(e[0] ? std::optional<int64_t>(*e[0] - 1) : std::nullopt);
+        }
+        return counts;
+    }
+    if (const auto edges = query.sizes("bins", 1)) {  // histogram.bins_tensor: one dim
+        if (edges->size() != 1) query.contradiction(fmt::format("its bin tensor must be 1-d, not of {} dims", edges->size()));
+        return ExpectedSizes{(*edges)[0] ? std::optional<int64_t>(*(*edges)[0] - 1) : std::nullopt};
+    }
+    const graph::Argument& bins = query.node().arg(1);
+    const auto counts = query.ints("bins", 1);
+    if (!counts) return std::nullopt;
+    for (int64_t b : *counts) check_bin_count(query, b);
+    if (bins.kind == graph::Argument::Kind::Int) {  // histogramdd.int_bins, histogram.bin_ct
+        if (!dims) return std::nullopt;
+        return ExpectedSizes(static_cast<size_t>(*dims), (*counts)[0]);
+    }
+    if (dims && static_cast<int64_t>(counts->size()) != *dims) {
+        query.contradiction(fmt::format("it gives {} bin counts for {} dims", counts->size(), *dims));
+    }
+    return ExpectedSizes(counts->begin(), counts->end());
+}
+
+std::vector<ExpectedSizes> edges_of(const ExpectedSizes& counts) {
+    std::vector<ExpectedSizes> edges;
+    for (const auto& c : counts) edges.push_back({c ? std::optional<int64_t>(*c + 1) : std::nullopt});
+    return edges;
+}
+
+// histogram: a 1-d histogram of every element, (hist, bin_edges).
+std::optional<std::vector<ExpectedSizes>> histogram_shape(const ShapeQuery& query) {
+    const auto counts = bins_per_dim(query, 1);
+    if (!counts) return std::nullopt;
+    return std::vector<ExpectedSizes>{*counts, edges_of(*counts)[0]};
+}
+
+// histogramdd and its parts over an input [..., D] of at least 2 dims: hist [bins...] then each
+// dim's edges (as a list); _histogramdd_bin_edges the edges, the _from_ ops the hist.
+template <Histogramdd kPart>
+std::optional<std::vector<ExpectedSizes>> histogramdd_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    if (self->size() < 2) query.contradiction(fmt::format("its input has {} dims where histogramdd takes at least 2", self->size()));
+    const auto counts = bins_per_dim(query, self->back());
+    if (!counts) return std::nullopt;
+    std::vector<ExpectedSizes> out;
+    if (kPart != Histogramdd::EdgesOnly) out.push_back(*counts);
+    if (kPart != Histogramdd::HistOnly) {
+        for (auto& edges : edges_of(*counts)) out.push_back(std::move(edges));
+    }
+    if (out.empty()) return std::nullopt;  // the edges of no dims
+    return out;
+}
+
+PT2OV_KERNEL("aten.histc.default", histc, histc_shape);
+PT2OV_KERNEL("aten.histogram.bin_ct", [](const KernelCall& c) { return histogram(c, false); }, histogram_shape);
+PT2OV_KERNEL("aten.histogram.bins_tensor", [](const KernelCall& c) { return histogram(c, true); }, histogram_shape);
+PT2OV_KERNEL("aten.histogramdd.default", [](const KernelCall& c) { return histogramdd(c, kHistogramddArgs, Histogramdd::Full); },
+             histogramdd_shape<Histogramdd::Full>);
+PT2OV_KERNEL("aten.histogramdd.int_bins", [](const KernelCall& c) { return histogramdd(c, kHistogramddArgs, Histogramdd::Full); },
+             histogramdd_shape<Histogramdd::Full>);
 PT2OV_KERNEL("aten.histogramdd.TensorList_bins",
-             [](const KernelCall& c) { return histogramdd(c, kHistogramddArgs, Histogramdd::Full); });
+             [](const KernelCall& c) { return histogramdd(c, kHistogramddArgs, Histogramdd::Full); },
+             histogramdd_shape<Histogramdd::Full>);
 PT2OV_KERNEL("aten._histogramdd_bin_edges.default",
-             [](const KernelCall& c) { return histogramdd(c, kKeywordArgs, Histogramdd::EdgesOnly); });
+             [](const KernelCall& c) { return histogramdd(c, kKeywordArgs, Histogramdd::EdgesOnly); },
+             histogramdd_shape<Histogramdd::EdgesOnly>);
 PT2OV_KERNEL("aten._histogramdd_from_bin_cts.default",
-             [](const KernelCall& c) { return histogramdd(c, kKeywordArgs, Histogramdd::HistOnly); });
+             [](const KernelCall& c) { return histogramdd(c, kKeywordArgs, Histogramdd::HistOnly); },
+             histogramdd_shape<Histogramdd::HistOnly>);
 PT2OV_KERNEL("aten._histogramdd_from_bin_tensors.default",
-             [](const KernelCall& c) { return histogramdd(c, kKeywordArgs, Histogramdd::HistOnly); });
+             [](const KernelCall& c) { return histogramdd(c, kKeywordArgs, Histogramdd::HistOnly); },
+             histogramdd_shape<Histogramdd::HistOnly>);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -2,9 +2,12 @@
 // multilabel_margin_loss, native_group_norm and segment_reduce. Products are
 // computed in double and rounded once; segment_reduce accumulates in the data's own type (each
 // step rounded for float16 and bfloat16), as PyTorch's kernel does.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
 
+#include "kernels/contracts.h"
 #include "kernels/layer_common.h"
 
 namespace pt2ov::kernels {
@@ -405,13 +408,131 @@ std::vector<RuntimeValue> segment_reduce(const KernelCall& call) {
     });
 }
 
-PT2OV_KERNEL("aten._trilinear.default", trilinear);
-PT2OV_KERNEL("aten.bilinear.default", bilinear);
-PT2OV_KERNEL("aten.multi_margin_loss.default", multi_margin_loss);
-PT2OV_KERNEL("aten.multilabel_margin_loss.default", multilabel_margin_loss);
-PT2OV_KERNEL("aten.multilabel_margin_loss_forward.default", multilabel_margin_loss);
-PT2OV_KERNEL("aten.native_group_norm.default", native_group_norm);
-PT2OV_KERNEL("aten.segment_reduce.default", segment_reduce);
+// ---- shape contracts -----------------------------------------------------------------------
+
+std::optional<std::vector<ExpectedSizes>> one_output(ExpectedSizes sizes) { return std::vector<ExpectedSizes>{std::move(sizes)}; }
+
+// The three inputs unsqueezed at their expand dims to one rank, broadcast, less the sumdim dims.
+std::optional<std::vector<ExpectedSizes>> trilinear_shape(const ShapeQuery& query) {
+    const std::optional<ExpectedSizes> inputs[3] = {query.sizes("i1", 0), query.sizes("i2", 1), query.sizes("i3", 2)};
+    const std::optional<std::vector<int64_t>> expands[3] = {query.ints("expand1", 3), query.ints("expand2", 4), query.ints("expand3", 5)};
+    const auto sumdim = query.ints("sumdim", 6);
+    const auto unroll_dim = query.int_arg("unroll_dim", 7);
+    for (int k = 0; k < 3; ++k) {
+        if (!inputs[k] || !expands[k]) return std::nullopt;
+    }
+    if (!sumdim || !unroll_dim) return std::nullopt;
+    const auto total = static_cast<int64_t>(inputs[0]->size() + expands[0]->size());
+    if (*unroll_dim < 0 || *unroll_dim >= total) {
+        query.contradiction(fmt::format("its unroll_dim {} is not a dim of the {} its inputs expand to", *unroll_dim, total));
+    }
+    const auto dim_of = [&](int64_t d) {
+        if (d < -total || d >= total) query.contradiction(fmt::format("dim {} is out of range for rank {}", d, total));
+        return static_cast<size_t>(d < 0 ? d + total : d);
+    };
+    ExpectedSizes sizes(static_cast<size_t>(total), 1);
+    for (int k = 0; k < 3; ++k) {
+        if (static_cast<int64_t>(inputs[k]->size() + expands[k]->size()) != total) {
+            query.contradiction("its inputs do not expand to one rank");
+        }
+        std::vector<bool> expanded(static_cast<size_t>(total), false);
+        for (int64_t d : *expands[k]) expanded[dim_of(d)] = true;
+        ExpectedSizes unsqueezed;
+        size_t next = 0;
+        for (size_t d = 0; d < static_cast<size_t>(total); ++d) {
+            if (!expanded[d] && next >= inputs[k]->size()) query.contradiction("its expand dims do not fit its inputs' ranks");
+            unsqueezed.push_back(expanded[d] ? std::optional<int64_t>(1) : (*inputs[k])[next++]);
+        }
+        sizes = broadcast(query, sizes, unsqueezed);
+    }
+    std::vector<bool> summed(static_cast<size_t>(total), false);
+    for (int64_t d : *sumdim) summed[dim_of(d)] = true;
+    ExpectedSizes out;
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        if (!summed[d]) out.push_back(sizes[d]);
+    }
+    return one_output(out);
+}
+
+// input1 [..., A] and input2 [..., B] with the same leading sizes, weight [O, A, B]: [..., O].
+std::optional<std::vector<ExpectedSizes>> bilinear_shape(const ShapeQuery& query) {
+    const auto x1 = query.sizes("input1", 0), x2 = query.sizes("input2", 1), weight = query.sizes("weight", 2);
+    if (!x1 || !x2 || !weight) return std::nullopt;
+    if (x1->empty() || x1->size() != x2->size()) query.contradiction("its inputs' ranks differ (or are 0)");
+    if (weight->size() != 3) query.contradiction(fmt::format("its weight has {} dims where bilinear takes 3", weight->size()));
+    const auto agree = [&](const std::optional<int64_t>& a, const std::optional<int64_t>& b, const std::string& what) {
+        if (a && b && *a != *b) query.contradiction(fmt::format("{}: {} and {} differ", what, *a, *b));
+    };
+    for (size_t d = 0; d + 1 < x1->size(); ++d) agree((*x1)[d], (*x2)[d], "its inputs' batch sizes");
+    agree(x1->back(), (*weight)[1], "input1's features and the weight's second size");
+    agree(x2->back(), (*weight)[2], "input2's features and the weight's third size");
+    ExpectedSizes out = *x1;
+    out.back() = (*weight)[0];
+    return one_output(out);
+}
+
+constexpr int64_t kNoReduction = 0;
+
+// [N] per sample of an [N, C] input without reduction, a scalar with one. The decomposition
+// export runs (torch._decomp multi_margin_loss, multilabel_margin_loss_forward) makes a vector
+// [C] one sample [1] where PyTorch's kernel makes a scalar: that rank is left unchecked.
+std::optional<std::vector<ExpectedSizes>> margin_loss_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0), target = query.sizes("target", 1);
+    const auto reduction = query.int_arg("reduction", query.node().op == graph::op_id("aten.multi_margin_loss.default") ? 5 : 2);
+    if (!self || !target || !reduction) return std::nullopt;
+    if (self->size() > 2) query.contradiction(fmt::format("its input has {} dims where the loss takes a vector or a matrix", self->size()));
+    const bool multilabel = query.node().op != graph::op_id("aten.multi_margin_loss.default");
+    if (multilabel) {
+        bool same = target->size() == self->size();
+        for (size_t d = 0; same && d < self->size(); ++d) same = !(*self)[d] || !(*target)[d] || *(*self)[d] == *(*target)[d];
+        if (!same) query.contradiction("its target's sizes are not its input's");
+    }
+    ExpectedSizes loss;
+    if (*reduction == kNoReduction) {
+        if (self->size() < 2) return std::nullopt;
+        loss.push_back((*self)[0]);
+    }
+    if (multilabel) return std::vector<ExpectedSizes>{loss, *target};
+    return one_output(loss);
+}
+
+// The input's sizes, and mean and 1/std [N, group].
+std::optional<std::vector<ExpectedSizes>> group_norm_shape(const ShapeQuery& query) {
+    const auto input = query.sizes("input", 0);
+    if (!input) return std::nullopt;
+    const ExpectedSizes statistics{query.int_arg("N", 3), query.int_arg("group", 6)};
+    return std::vector<ExpectedSizes>{*input, statistics, statistics};
+}
+
+// lengths' sizes (or offsets' with one fewer in the last dim) followed by data's sizes after
+// `axis`, as meta_segment_reduce makes them; a negative axis, which that meta function does not
+// wrap, is left unchecked.
+std::optional<std::vector<ExpectedSizes>> segment_reduce_shape(const ShapeQuery& query) {
+    const auto data = query.sizes("data", 0);
+    const auto axis = query.int_arg("axis", 5);
+    if (!data || !axis || *axis < 0) return std::nullopt;
+    if (*axis >= static_cast<int64_t>(data->size())) {
+        query.contradiction(fmt::format("its axis {} is out of range for rank {}", *axis, data->size()));
+    }
+    auto segments = query.sizes("lengths", 2);
+    if (!segments) {
+        segments = query.sizes("offsets", 4);
+        if (!segments || segments->empty()) return std::nullopt;
+        auto& last = segments->back();
+        if (last) last = *last - 1;
+    }
+    ExpectedSizes out = *segments;
+    out.insert(out.end(), data->begin() + *axis + 1, data->end());
+    return one_output(out);
+}
+
+PT2OV_KERNEL("aten._trilinear.default", trilinear, trilinear_shape);
+PT2OV_KERNEL("aten.bilinear.default", bilinear, bilinear_shape);
+PT2OV_KERNEL("aten.multi_margin_loss.default", multi_margin_loss, margin_loss_shape);
+PT2OV_KERNEL("aten.multilabel_margin_loss.default", multilabel_margin_loss, margin_loss_shape);
+PT2OV_KERNEL("aten.multilabel_margin_loss_forward.default", multilabel_margin_loss, margin_loss_shape);
+PT2OV_KERNEL("aten.native_group_norm.default", native_group_norm, group_norm_shape);
+PT2OV_KERNEL("aten.segment_reduce.default", segment_reduce, segment_reduce_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -2,8 +2,11 @@
 // on the CPU only when kept off OpenVINO, where exactness matters more than speed), written
 // back in the input's dtype. The statistics outputs PyTorch also returns are filled as PyTorch
 // fills them: empty for batch norm in inference form, mean and 1/std for layer norm.
+#include <fmt/format.h>
+
 #include <cmath>
 
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -123,9 +126,63 @@ std::vector<RuntimeValue> instance_norm(const KernelCall& call) {
     return single(tensor_of_values<double>(values, input.sizes, call.output_meta(0).dtype));
 }
 
-PT2OV_KERNEL("aten._native_batch_norm_legit_no_training.default", batch_norm_no_training);
-PT2OV_KERNEL("aten.instance_norm.default", instance_norm);
-PT2OV_KERNEL("aten.native_layer_norm.default", layer_norm);
+// The input's sizes; the saved statistics have one size per channel in meta_batch_norm and none
+// in PyTorch's CPU kernel, so their length is left unknown.
+std::optional<std::vector<ExpectedSizes>> batch_norm_shape(const ShapeQuery& query) {
+    const auto input = query.sizes("input", 0);
+    if (!input) return std::nullopt;
+    if (input->size() < 2) query.contradiction(fmt::format("its input has {} dims where batch norm needs a channel dim", input->size()));
+    const auto channels = (*input)[1];
+    for (const auto& [name, position] : {std::pair{ArgName("weight"), 1}, {ArgName("bias"), 2}, {ArgName("running_mean"), 3},
+                                         {ArgName("running_var"), 4}}) {
+        const auto sizes = query.sizes(name, static_cast<size_t>(position));
+        if (!sizes || !channels) continue;
+        if (sizes->size() != 1 || ((*sizes)[0] && *(*sizes)[0] != *channels)) {
+            query.contradiction(fmt::format("its {} must hold one value for each of the input's {} channels", name.text(), *channels));
+        }
+    }
+    return std::vector<ExpectedSizes>{*input, {std::nullopt}, {std::nullopt}};
+}
+
+std::optional<std::vector<ExpectedSizes>> instance_norm_shape(const ShapeQuery& query) {
+    const auto input = query.sizes("input", 0);
+    if (!input) return std::nullopt;
+    return std::vector<ExpectedSizes>{*input};
+}
+
+// The input's sizes, and mean and 1/std [leading dims..., 1 for each normalized dim]; the input's
+// last dims (and weight and bias) must be normalized_shape.
+std::optional<std::vector<ExpectedSizes>> layer_norm_shape(const ShapeQuery& query) {
+    const auto input = query.sizes("input", 0);
+    const auto normalized = query.ints("normalized_shape", 1);
+    if (!input) return std::nullopt;
+    // A symbolic normalized_shape: the statistics still have the input's rank.
+    if (!normalized) return std::vector<ExpectedSizes>{*input, ExpectedSizes(input->size()), ExpectedSizes(input->size())};
+    const size_t count = normalized->size();
+    const auto mismatch = [&] {
+        query.contradiction(fmt::format("its input of rank {} does not end in normalized_shape of {} dims", input->size(), count));
+    };
+    if (count > input->size()) mismatch();
+    const size_t leading = input->size() - count;
+    for (size_t d = 0; d < count; ++d) {
+        const auto size = (*input)[leading + d];
+        if (size && *size != (*normalized)[d]) mismatch();
+    }
+    for (const auto& [name, position] : {std::pair{ArgName("weight"), 2}, {ArgName("bias"), 3}}) {
+        const auto sizes = query.sizes(name, static_cast<size_t>(position));
+        if (!sizes) continue;
+        bool same = sizes->size() == count;
+        for (size_t d = 0; same && d < count; ++d) same = !(*sizes)[d] || *(*sizes)[d] == (*normalized)[d];
+        if (!same) query.contradiction(fmt::format("its {} does not have normalized_shape's sizes", name.text()));
+    }
+    ExpectedSizes statistics(input->begin(), input->begin() + static_cast<std::ptrdiff_t>(leading));
+    statistics.resize(input->size(), 1);
+    return std::vector<ExpectedSizes>{*input, statistics, statistics};
+}
+
+PT2OV_KERNEL("aten._native_batch_norm_legit_no_training.default", batch_norm_no_training, batch_norm_shape);
+PT2OV_KERNEL("aten.instance_norm.default", instance_norm, instance_norm_shape);
+PT2OV_KERNEL("aten.native_layer_norm.default", layer_norm, layer_norm_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -3,9 +3,12 @@
 // divisor_override; integer inputs truncate the mean as PyTorch's integer division does,
 // where OpenVINO rounds it: openvino_facts IntegerAvgPoolRounds), im2col and col2im.
 // Floating inputs are summed in double and rounded once; integer ones in int64.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <type_traits>
 
+#include "kernels/contracts.h"
 #include "kernels/layer_common.h"
 
 namespace pt2ov::kernels {
@@ -367,14 +370,132 @@ std::vector<RuntimeValue> col2im(const KernelCall& call) {
     });
 }
 
-PT2OV_KERNEL("aten.max_unpool2d.default", [](const KernelCall& c) { return max_unpool(c, 2); });
-PT2OV_KERNEL("aten.max_unpool3d.default", [](const KernelCall& c) { return max_unpool(c, 3); });
-PT2OV_KERNEL("aten.avg_pool2d.default", [](const KernelCall& c) { return avg_pool(c, 2); });
-PT2OV_KERNEL("aten.avg_pool3d.default", [](const KernelCall& c) { return avg_pool(c, 3); });
-PT2OV_KERNEL("aten.adaptive_avg_pool3d.default", adaptive_avg_pool3d);
-PT2OV_KERNEL("aten._adaptive_avg_pool3d.default", adaptive_avg_pool3d);
-PT2OV_KERNEL("aten.im2col.default", im2col);
-PT2OV_KERNEL("aten.col2im.default", col2im);
+// ---- shape contracts -----------------------------------------------------------------------
+
+std::optional<std::vector<ExpectedSizes>> one_output(ExpectedSizes sizes) { return std::vector<ExpectedSizes>{std::move(sizes)}; }
+
+// A [N, C, spatial...] or unbatched [C, spatial...] input's sizes before its `spatial` dims.
+std::optional<ExpectedSizes> leading_sizes(const ShapeQuery& query, const ExpectedSizes& input, size_t spatial) {
+    if (input.size() != spatial + 1 && input.size() != spatial + 2) {
+        query.contradiction(fmt::format("its input has {} dims where it takes {} or {}", input.size(), spatial + 1, spatial + 2));
+    }
+    return ExpectedSizes(input.begin(), input.end() - static_cast<std::ptrdiff_t>(spatial));
+}
+
+// The input's leading dims, then output_size; indices the input's sizes.
+template <size_t kSpatial>
+std::optional<std::vector<ExpectedSizes>> max_unpool_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0), indices = query.sizes("indices", 1);
+    const auto output_size = query.ints("output_size", 2);
+    if (!self) return std::nullopt;
+    if (indices) {
+        bool same = indices->size() == self->size();
+        for (size_t d = 0; same && d < self->size(); ++d) same = !(*self)[d] || !(*indices)[d] || *(*self)[d] == *(*indices)[d];
+        if (!same) query.contradiction("its indices' sizes are not its input's");
+    }
+    auto out = leading_sizes(query, *self, kSpatial);
+    if (!output_size) return std::nullopt;
+    if (output_size->size() != kSpatial) query.contradiction(fmt::format("its output_size has {} sizes where it takes {}", output_size->size(), kSpatial));
+    out->insert(out->end(), output_size->begin(), output_size->end());
+    return one_output(*out);
+}
+
+// pooling_output_shape per spatial dim (stride empty: the kernel's); the padding at most half the
+// kernel, as avg_pool's meta function checks.
+template <size_t kSpatial>
+std::optional<std::vector<ExpectedSizes>> avg_pool_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto kernel = ints_per_dim(query, "kernel_size", 1, kSpatial);
+    const auto given_stride = query.ints("stride", 2);
+    const auto stride = given_stride && given_stride->empty() ? kernel : ints_per_dim(query, "stride", 2, kSpatial);
+    const auto padding = ints_per_dim(query, "padding", 3, kSpatial);
+    const auto ceil_mode = query.int_arg("ceil_mode", 4);
+    if (!self) return std::nullopt;
+    auto out = leading_sizes(query, *self, kSpatial);
+    if (!kernel || !stride || !padding || !ceil_mode) return std::nullopt;
+    for (size_t d = 0; d < kSpatial; ++d) {
+        const int64_t k = (*kernel)[d], s = (*stride)[d], p = (*padding)[d];
+        if (k < 1 || s < 1) query.contradiction(fmt::format("its kernel size {} and stride {} must be positive", k, s));
+        if (p < 0 || p > k / 2) query.contradiction(fmt::format("its padding {} is not in [0, half its kernel size {}]", p, k));
+        const auto in = (*self)[self->size() - kSpatial + d];
+        out->push_back(in ? std::optional<int64_t>(pooled_size(*in, k, p, s, *ceil_mode != 0)) : std::nullopt);
+    }
+    return one_output(*out);
+}
+
+std::optional<std::vector<ExpectedSizes>> adaptive_avg_pool3d_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto output_size = ints_per_dim(query, "output_size", 1, 3);
+    if (!self) return std::nullopt;
+    auto out = leading_sizes(query, *self, 3);
+    if (!output_size) return std::nullopt;
+    out->insert(out->end(), output_size->begin(), output_size->end());
+    return one_output(*out);
+}
+
+// The number of kernel positions over an image of `image` (H, W) sizes; nullopt when a size is
+// unknown.
+std::optional<int64_t> sliding_blocks(const ShapeQuery& query, const ExpectedSizes& image, const std::vector<int64_t>& kernel,
+                                      const std::vector<int64_t>& dilation, const std::vector<int64_t>& padding,
+                                      const std::vector<int64_t>& stride) {
+    std::optional<int64_t> blocks = 1;
+    for (size_t d = 0; d < 2; ++d) {
+        const auto along = sliding_window_size(query, image[d], kernel[d], stride[d], padding[d], dilation[d]);
+        if (along && *along < 1) query.contradiction(fmt::format("its kernel fits its image of dim {} no time", d));
+        blocks = blocks && along ? std::optional<int64_t>(*blocks * *along) : std::nullopt;
+    }
+    return blocks;
+}
+
+// im2col: [N, C, H, W] (or [C, H, W]) to [N, C kH kW, blocks] (or [C kH kW, blocks]).
+std::optional<std::vector<ExpectedSizes>> im2col_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto kernel = ints_per_dim(query, "kernel_size", 1, 2), dilation = ints_per_dim(query, "dilation", 2, 2);
+    const auto padding = ints_per_dim(query, "padding", 3, 2), stride = ints_per_dim(query, "stride", 4, 2);
+    if (!self) return std::nullopt;
+    auto out = leading_sizes(query, *self, 2);
+    if (!kernel || !dilation || !padding || !stride) return std::nullopt;
+    const auto channels = out->back();
+    out->back() = channels ? std::optional<int64_t>(*channels * (*kernel)[0] * (*kernel)[1]) : std::nullopt;
+    out->push_back(sliding_blocks(query, ExpectedSizes(self->end() - 2, self->end()), *kernel, *dilation, *padding, *stride));
+    return one_output(*out);
+}
+
+// col2im: [N, C kH kW, blocks] (or unbatched) to [N, C, output_size...]; the blocks must be the
+// kernel's positions over output_size.
+std::optional<std::vector<ExpectedSizes>> col2im_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto output_size = ints_per_dim(query, "output_size", 1, 2);
+    const auto kernel = ints_per_dim(query, "kernel_size", 2, 2), dilation = ints_per_dim(query, "dilation", 3, 2);
+    const auto padding = ints_per_dim(query, "padding", 4, 2), stride = ints_per_dim(query, "stride", 5, 2);
+    if (!self) return std::nullopt;
+    if (self->size() != 2 && self->size() != 3) query.contradiction(fmt::format("its input has {} dims where it takes 2 or 3", self->size()));
+    if (!output_size || !kernel || !dilation || !padding || !stride) return std::nullopt;
+    const int64_t patch = (*kernel)[0] * (*kernel)[1];
+    const auto columns = (*self)[self->size() - 2], blocks = self->back();
+    if (patch < 1) query.contradiction(fmt::format("its kernel size {}x{} is not positive", (*kernel)[0], (*kernel)[1]));
+    if (columns && *columns % patch != 0) {
+        query.contradiction(fmt::format("its input's {} rows are not a whole number of {}-element patches", *columns, patch));
+    }
+    const auto expected_blocks = sliding_blocks(query, ExpectedSizes(output_size->begin(), output_size->end()), *kernel, *dilation,
+                                                *padding, *stride);
+    if (blocks && expected_blocks && *blocks != *expected_blocks) {
+        query.contradiction(fmt::format("its input has {} blocks where output_size makes {}", *blocks, *expected_blocks));
+    }
+    ExpectedSizes out(self->begin(), self->end() - 2);
+    out.push_back(columns ? std::optional<int64_t>(*columns / patch) : std::nullopt);
+    out.insert(out.end(), output_size->begin(), output_size->end());
+    return one_output(out);
+}
+
+PT2OV_KERNEL("aten.max_unpool2d.default", [](const KernelCall& c) { return max_unpool(c, 2); }, max_unpool_shape<2>);
+PT2OV_KERNEL("aten.max_unpool3d.default", [](const KernelCall& c) { return max_unpool(c, 3); }, max_unpool_shape<3>);
+PT2OV_KERNEL("aten.avg_pool2d.default", [](const KernelCall& c) { return avg_pool(c, 2); }, avg_pool_shape<2>);
+PT2OV_KERNEL("aten.avg_pool3d.default", [](const KernelCall& c) { return avg_pool(c, 3); }, avg_pool_shape<3>);
+PT2OV_KERNEL("aten.adaptive_avg_pool3d.default", adaptive_avg_pool3d, adaptive_avg_pool3d_shape);
+PT2OV_KERNEL("aten._adaptive_avg_pool3d.default", adaptive_avg_pool3d, adaptive_avg_pool3d_shape);
+PT2OV_KERNEL("aten.im2col.default", im2col, im2col_shape);
+PT2OV_KERNEL("aten.col2im.default", col2im, col2im_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

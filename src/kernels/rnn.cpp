@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -188,8 +189,56 @@ std::vector<RuntimeValue> gru(const KernelCall& call) {
                          });
 }
 
-PT2OV_KERNEL("aten.lstm.input", lstm);
-PT2OV_KERNEL("aten.gru.input", gru);
+std::string sizes_text(const ExpectedSizes& sizes) {
+    std::string text = "[";
+    for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + (sizes[i] ? std::to_string(*sizes[i]) : "?");
+    return text + "]";
+}
+
+// The sequence [T, B, D H] (batch_first [B, T, D H]), H the hidden (or projected) size of the
+// initial states, D 2 when bidirectional; then each final state with its initial state's sizes
+// (lstm: h and c; gru: h). Each initial state must be [layers D, B, size] as PyTorch's
+// check_hidden_size has it: h's size the columns of weight_hh_l0 (the projection's with
+// proj_size), c's its rows over the 4 gates.
+std::optional<std::vector<ExpectedSizes>> recurrent_shape(const ShapeQuery& query) {
+    const bool lstm = query.node().op == graph::op_id("aten.lstm.input");
+    const auto input = query.sizes("input", 0);
+    const auto states = lstm ? query.tensor_list_sizes("hx", 1) : std::optional<std::vector<ExpectedSizes>>();
+    const auto gru_state = lstm ? std::nullopt : query.sizes("hx", 1);
+    const auto bidirectional = query.int_arg("bidirectional", 7);
+    if (!input || input->size() != 3 || !bidirectional) return std::nullopt;
+    std::vector<ExpectedSizes> initial;
+    if (lstm && states && states->size() == 2) initial = *states;
+    if (!lstm && gru_state) initial = {*gru_state};
+    if (initial.empty()) return std::nullopt;
+    const int64_t directions = *bidirectional ? 2 : 1;
+    const auto layers = query.int_arg("num_layers", 4);
+    const auto params = query.tensor_list_sizes("params", 2);
+    if (layers && params && params->size() >= 2 && (*params)[1].size() == 2) {
+        const auto batch = (*input)[query.int_arg("batch_first", 8).value_or(0) ? 0 : 1];
+        const auto rows = (*params)[1][0];
+        const std::optional<int64_t> sizes[2] = {(*params)[1][1], rows ? std::optional<int64_t>(*rows / 4) : std::nullopt};
+        for (size_t i = 0; i < initial.size(); ++i) {
+            const ExpectedSizes want{*layers * directions, batch, sizes[i]};
+            bool agree = initial[i].size() == want.size();
+            for (size_t d = 0; agree && d < want.size(); ++d) agree = !initial[i][d] || !want[d] || *initial[i][d] == *want[d];
+            if (!agree) {
+                query.contradiction("its hx[" + std::to_string(i) + "] is " + sizes_text(initial[i]) + " where its input and weights make it " +
+                                    sizes_text(want));
+            }
+        }
+    }
+    if (initial[0].empty()) return std::nullopt;
+    ExpectedSizes sequence = *input;
+    const auto hidden = initial[0].back();
+    sequence.back() = hidden ? std::optional<int64_t>(*hidden * directions) : std::nullopt;
+    std::vector<ExpectedSizes> out{sequence};
+    out.insert(out.end(), initial.begin(), initial.end());
+    return out;
+}
+
+PT2OV_KERNEL("aten.lstm.input", lstm, recurrent_shape);
+PT2OV_KERNEL("aten.gru.input", gru, recurrent_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

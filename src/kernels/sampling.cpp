@@ -5,8 +5,12 @@
 // for float32, float16 and bfloat16; double for float64) with PyTorch's formulas
 // (ATen/native/GridSampler.h, UpSample.h), so a coordinate on a rounding tie falls as it does
 // in PyTorch; the result is rounded once into the input's dtype.
+#include <fmt/format.h>
+
 #include <cmath>
 
+#include "graph/schema.h"
+#include "kernels/contracts.h"
 #include "kernels/cpu_isa.h"
 #include "kernels/dense_paths.h"
 #include "kernels/layer_common.h"
@@ -674,20 +678,97 @@ std::vector<RuntimeValue> upsample_interpolate(const KernelCall& call, UpsampleM
     return single(std::move(out));
 }
 
-PT2OV_KERNEL("aten.grid_sampler.default", grid_sampler);
-PT2OV_KERNEL("aten.grid_sampler_2d.default", grid_sampler);
-PT2OV_KERNEL("aten.grid_sampler_3d.default", grid_sampler);
-PT2OV_KERNEL("aten._upsample_nearest_exact1d", [](const KernelCall& c) { return upsample_nearest_exact(c, 1); });
-PT2OV_KERNEL("aten._upsample_nearest_exact2d", [](const KernelCall& c) { return upsample_nearest_exact(c, 2); });
-PT2OV_KERNEL("aten._upsample_nearest_exact3d", [](const KernelCall& c) { return upsample_nearest_exact(c, 3); });
-PT2OV_KERNEL("aten._upsample_bilinear2d_aa", upsample_bilinear2d_aa);
-PT2OV_KERNEL("aten.upsample_nearest1d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Nearest, 1); });
-PT2OV_KERNEL("aten.upsample_nearest2d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Nearest, 2); });
-PT2OV_KERNEL("aten.upsample_nearest3d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Nearest, 3); });
-PT2OV_KERNEL("aten.upsample_linear1d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Linear, 1); });
-PT2OV_KERNEL("aten.upsample_bilinear2d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Linear, 2); });
-PT2OV_KERNEL("aten.upsample_trilinear3d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Linear, 3); });
-PT2OV_KERNEL("aten.upsample_bicubic2d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Cubic, 2); });
+// ---- shape contracts -----------------------------------------------------------------------
+
+// input [N, C, spatial...] and grid [N, spatial out..., S]: [N, C, spatial out...].
+std::optional<std::vector<ExpectedSizes>> grid_sampler_shape(const ShapeQuery& query) {
+    const auto input = query.sizes("input", 0), grid = query.sizes("grid", 1);
+    if (!input || !grid) return std::nullopt;
+    if ((input->size() != 4 && input->size() != 5) || grid->size() != input->size()) {
+        query.contradiction(fmt::format("its input of rank {} and grid of rank {} are not both 4-d or both 5-d", input->size(),
+                                        grid->size()));
+    }
+    const auto batch = (*input)[0], grid_batch = (*grid)[0], coordinates = grid->back();
+    if (batch && grid_batch && *batch != *grid_batch) {
+        query.contradiction(fmt::format("its input's batch of {} and grid's of {} differ", *batch, *grid_batch));
+    }
+    if (coordinates && *coordinates != static_cast<int64_t>(input->size()) - 2) {
+        query.contradiction(fmt::format("its grid's last size is {} where a {}-d sampling takes {}", *coordinates, input->size() - 2,
+                                        input->size() - 2));
+    }
+    ExpectedSizes out{(*input)[0], (*input)[1]};
+    out.insert(out.end(), grid->begin() + 1, grid->end() - 1);
+    return std::vector<ExpectedSizes>{out};
+}
+
+// The argument named `name` as it is recorded; nullptr when the overload has none or it is None.
+const graph::Argument* recorded_arg(const ShapeQuery& query, ArgName name) {
+    const graph::OpSchema* schema = query.node().schema;
+    const auto at = schema ? schema->position_of(name.id()) : std::nullopt;
+    if (!at) return nullptr;
+    const graph::Argument& arg = query.node().arg(*at);
+    return arg.kind == graph::Argument::Kind::None ? nullptr : &arg;
+}
+
+// [N, C] then output_size, or (the .vec overloads without one) each spatial size times its scale
+// factor, truncated as upsample_compute_output_size does; a symbolic size or factor is unknown.
+template <size_t kSpatial>
+std::optional<std::vector<ExpectedSizes>> upsample_shape(const ShapeQuery& query) {
+    const bool vec = recorded_arg(query, "input") != nullptr;  // the .vec overloads name it input, the others self
+    const auto input = vec ? query.sizes("input", 0) : query.sizes("self", 0);
+    if (!input || input->size() != kSpatial + 2) return std::nullopt;
+    ExpectedSizes out{(*input)[0], (*input)[1]};
+    const graph::Argument* output_size = recorded_arg(query, "output_size");
+    const graph::Argument* scale_factors = vec ? recorded_arg(query, "scale_factors") : nullptr;
+    if (output_size && scale_factors) query.contradiction("it gives both output_size and scale_factors");
+    if (output_size) {
+        const auto sizes = query.ints("output_size", 1);
+        if (sizes && sizes->size() != kSpatial) {
+            query.contradiction(fmt::format("its output_size has {} sizes for {} spatial dims", sizes->size(), kSpatial));
+        }
+        for (size_t d = 0; d < kSpatial; ++d) out.push_back(sizes ? std::optional<int64_t>((*sizes)[d]) : std::nullopt);
+        return std::vector<ExpectedSizes>{out};
+    }
+    if (!scale_factors) query.contradiction("it gives neither output_size nor scale_factors");
+    if (scale_factors->kind != graph::Argument::Kind::List) return std::nullopt;
+    if (scale_factors->items.size() != kSpatial) {
+        query.contradiction(fmt::format("its scale_factors has {} factors for {} spatial dims", scale_factors->items.size(), kSpatial));
+    }
+    for (size_t d = 0; d < kSpatial; ++d) {
+        const graph::Argument& factor = scale_factors->items[d];
+        const auto in = (*input)[2 + d];
+        if (!in || (factor.kind != graph::Argument::Kind::Float && factor.kind != graph::Argument::Kind::Int)) {
+            out.push_back(std::nullopt);
+            continue;
+        }
+        const double scale = factor.kind == graph::Argument::Kind::Float ? factor.float_value : static_cast<double>(factor.int_value);
+        const bool whole = scale == std::trunc(scale);
+        out.push_back(whole ? *in * static_cast<int64_t>(scale) : static_cast<int64_t>(static_cast<double>(*in) * scale));
+    }
+    return std::vector<ExpectedSizes>{out};
+}
+
+PT2OV_KERNEL("aten.grid_sampler.default", grid_sampler, grid_sampler_shape);
+PT2OV_KERNEL("aten.grid_sampler_2d.default", grid_sampler, grid_sampler_shape);
+PT2OV_KERNEL("aten.grid_sampler_3d.default", grid_sampler, grid_sampler_shape);
+PT2OV_KERNEL("aten._upsample_nearest_exact1d", [](const KernelCall& c) { return upsample_nearest_exact(c, 1); }, upsample_shape<1>);
+PT2OV_KERNEL("aten._upsample_nearest_exact2d", [](const KernelCall& c) { return upsample_nearest_exact(c, 2); }, upsample_shape<2>);
+PT2OV_KERNEL("aten._upsample_nearest_exact3d", [](const KernelCall& c) { return upsample_nearest_exact(c, 3); }, upsample_shape<3>);
+PT2OV_KERNEL("aten._upsample_bilinear2d_aa", upsample_bilinear2d_aa, upsample_shape<2>);
+PT2OV_KERNEL("aten.upsample_nearest1d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Nearest, 1); },
+             upsample_shape<1>);
+PT2OV_KERNEL("aten.upsample_nearest2d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Nearest, 2); },
+             upsample_shape<2>);
+PT2OV_KERNEL("aten.upsample_nearest3d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Nearest, 3); },
+             upsample_shape<3>);
+PT2OV_KERNEL("aten.upsample_linear1d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Linear, 1); },
+             upsample_shape<1>);
+PT2OV_KERNEL("aten.upsample_bilinear2d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Linear, 2); },
+             upsample_shape<2>);
+PT2OV_KERNEL("aten.upsample_trilinear3d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Linear, 3); },
+             upsample_shape<3>);
+PT2OV_KERNEL("aten.upsample_bicubic2d", [](const KernelCall& c) { return upsample_interpolate(c, UpsampleMode::Cubic, 2); },
+             upsample_shape<2>);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -91,8 +91,9 @@ def test_kernel_output_contradicting_the_metadata_is_refused(tmp_path, lstm, cpu
                       r"metadata contradict", r"\[1\]")
 
 
-def test_hidden_state_of_the_wrong_shape_is_refused_by_the_kernel(tmp_path, lstm):
-    """The metadata agree with the damaged zeros: the LSTM kernel checks hx against its weights."""
+def test_hidden_state_of_the_wrong_shape_is_refused(tmp_path, lstm):
+    """The metadata agree with the damaged zeros: the LSTM's shape contract (and, were it to run,
+    its kernel) checks hx against the input and weights."""
     pt2, inputs = lstm
     bad = tmp_path / "zeros_and_metadata.pt2"
     _rewrite_archive(pt2, bad, _zeros_size_true_with_its_metadata)

@@ -223,6 +223,7 @@ def embedding_bag_program(wt, idx, off, off_last, psw, idx2d, w64, idx32, off32,
     outs += [F.embedding_bag(idx, w, off, mode="sum", per_sample_weights=psw),
              F.embedding_bag(idx, w, off, mode="mean", padding_idx=2), F.embedding_bag(idx, w, off, mode="max", padding_idx=-7),
              F.embedding_bag(idx, w, off, mode="sum", padding_idx=0),
+             F.embedding_bag(idx, w, off, mode="sum", padding_idx=-1),  # recorded as -1: row 6, not none
              F.embedding_bag(idx, w, off_last, mode="mean", include_last_offset=True),
              F.embedding_bag(idx, w, off_last, mode="sum", include_last_offset=True, per_sample_weights=psw),
              F.embedding_bag(idx2d, w, mode="max"), F.embedding_bag(idx32, w64, off32, mode="sum"),
