@@ -408,6 +408,9 @@ std::optional<Sizes> unique_shape(const ShapeQuery& query) {
     if (!at || query.node().arg(*at).kind == graph::Argument::Kind::None) return unique_elements_shape(query, *self);
     const auto dim = query.int_arg("dim", *at);
     if (!dim) return std::nullopt;
+    // torch 2.13's fake unique_consecutive slices self's sizes by a negative dim unwrapped (a
+    // [5] by -1 records [?, 5]): what such an archive records is not eager's, and not refused.
+    if (*dim < 0 && query.node().op == graph::op_id("aten.unique_consecutive.default")) return std::nullopt;
     return unique_slices_shape(query, *self, *dim);
 }
 

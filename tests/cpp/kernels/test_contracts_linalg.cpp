@@ -362,6 +362,9 @@ TEST(ShapeContractsLinalg, UniquesLeaveTheirCountsToTheData) {
     EXPECT_SAYS(with("self", {2, 3}).arg("dim", int_arg(1)).check("aten.unique_dim.default", {{3, 2}, {3}, {2}}),
                 "records 'r0' as [3, 2] where its arguments make it [2, ?]");
     EXPECT_SAYS(with("self", {2, 3}).arg("dim", int_arg(2)).check("aten.unique_dim.default", {{2, 2}, {3}, {2}}), "dim 2 is out of range for rank 2");
+    // torch.export records unique_consecutive by a negative dim as its fake kernel sizes it,
+    // the dim unwrapped: [5] by -1 as [?, 5]
+    EXPECT_EQ(with("self", {5}).arg("dim", int_arg(-1)).check("aten.unique_consecutive.default", {{3, 5}, {5}, {5}}), "");
 }
 
 TEST(ShapeContractsLinalg, MembershipAndBinarySearches) {
