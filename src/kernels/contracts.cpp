@@ -485,4 +485,37 @@ std::optional<int64_t> sliding_window_size(const ShapeQuery& query, std::optiona
     return (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
 }
 
+int64_t checked_dim(const ShapeQuery& query, int64_t dim, int64_t rank) { return wrapped_dim(query, dim, rank); }
+
+void require_same_size(const ShapeQuery& query, const std::optional<int64_t>& a, const std::optional<int64_t>& b,
+                       const std::string& what) {
+    same_size(query, a, b, what);
+}
+
+std::optional<ExpectedSizes> matrix_sizes(const ShapeQuery& query, ArgName name, size_t position, bool square) {
+    auto sizes = query.sizes(name, position);
+    if (!sizes) return std::nullopt;
+    if (sizes->size() < 2) {
+        query.contradiction(fmt::format("its '{}' of sizes {} is not a matrix or a batch of matrices", name.text(), text_of(*sizes)));
+    }
+    if (square) same_size(query, sizes->end()[-2], sizes->back(), fmt::format("its '{}' must be square, but its rows and columns", name.text()));
+    return sizes;
+}
+
+ExpectedSizes leading(const ExpectedSizes& sizes, size_t count) {
+    return ExpectedSizes(sizes.begin(), sizes.end() - static_cast<std::ptrdiff_t>(std::min(count, sizes.size())));
+}
+
+ExpectedSizes with_broadcast_batch(const ShapeQuery& query, const ExpectedSizes& sizes, const ExpectedSizes& other) {
+    ExpectedSizes out = broadcast(query, leading(sizes, 2), leading(other, 2));
+    out.insert(out.end(), sizes.end() - std::min<std::ptrdiff_t>(2, static_cast<std::ptrdiff_t>(sizes.size())), sizes.end());
+    return out;
+}
+
+std::optional<int64_t> smaller(const std::optional<int64_t>& a, const std::optional<int64_t>& b) {
+    if (a && b) return std::min(*a, *b);
+    if ((a && *a == 0) || (b && *b == 0)) return 0;
+    return std::nullopt;
+}
+
 }  // namespace pt2ov::kernels

@@ -110,4 +110,23 @@ std::optional<std::vector<int64_t>> ints_per_dim(const ShapeQuery& query, ArgNam
 std::optional<int64_t> sliding_window_size(const ShapeQuery& query, std::optional<int64_t> input, int64_t kernel, int64_t stride,
                                            int64_t padding, int64_t dilation);
 
+// Parts of the contracts of the linear-algebra, sorting and set kernels (linalg_*.cpp,
+// order_statistics.cpp, selection.cpp, sets.cpp).
+// `dim` in [0, rank) from PyTorch's [-rank, rank) (rank 0 takes -1 and 0 as 0); a dim out of
+// range is a contradiction.
+int64_t checked_dim(const ShapeQuery& query, int64_t dim, int64_t rank);
+// Two sizes that must be equal: a contradiction saying `what` when both are static and differ.
+void require_same_size(const ShapeQuery& query, const std::optional<int64_t>& a, const std::optional<int64_t>& b,
+                       const std::string& what);
+// The sizes of the argument `name` as a matrix or a batch of matrices [..., m, n]: nullopt when
+// absent; a contradiction when its rank is below 2 or, with `square`, when m and n differ.
+std::optional<ExpectedSizes> matrix_sizes(const ShapeQuery& query, ArgName name, size_t position, bool square);
+// `sizes` without its last `count` dims (the batch dims of a batch of matrices, of vectors).
+ExpectedSizes leading(const ExpectedSizes& sizes, size_t count);
+// `sizes`' batch dims (all but the last two) broadcast with `other`'s, followed by `sizes`' last
+// two: PyTorch's _linalg_broadcast_batch_dims, as the solvers size their results.
+ExpectedSizes with_broadcast_batch(const ShapeQuery& query, const ExpectedSizes& sizes, const ExpectedSizes& other);
+// The smaller of two sizes (k = min(m, n) of a factorization); nullopt unless both are static.
+std::optional<int64_t> smaller(const std::optional<int64_t>& a, const std::optional<int64_t>& b);
+
 }  // namespace pt2ov::kernels

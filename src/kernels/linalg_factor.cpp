@@ -1,6 +1,10 @@
 // Factorizations: Cholesky (cholesky, linalg_cholesky, linalg_cholesky_ex), LU with partial
 // pivoting (linalg_lu_factor(_ex), _lu_with_info, linalg_lu, lu_unpack) and Householder QR
 // (linalg_qr, qr, geqrf, linalg_householder_product, ormqr), packed as LAPACK packs them.
+#include <fmt/format.h>
+
+#include "graph/schema.h"
+#include "kernels/contracts.h"
 #include "kernels/linalg.h"
 
 namespace pt2ov::kernels {
@@ -318,19 +322,150 @@ std::vector<RuntimeValue> ormqr(const KernelCall& call) {
     return single(out);
 }
 
-PT2OV_KERNEL("aten.cholesky.default", cholesky);
-PT2OV_KERNEL("aten.linalg_cholesky.default", linalg_cholesky);
-PT2OV_KERNEL("aten.linalg_cholesky_ex.default", linalg_cholesky_ex);
-PT2OV_KERNEL("aten.linalg_lu_factor_ex.default", linalg_lu_factor_ex);
-PT2OV_KERNEL("aten.linalg_lu_factor.default", linalg_lu_factor);
-PT2OV_KERNEL("aten._lu_with_info.default", lu_with_info);
-PT2OV_KERNEL("aten.linalg_lu.default", linalg_lu);
-PT2OV_KERNEL("aten.lu_unpack.default", lu_unpack);
-PT2OV_KERNEL("aten.linalg_qr.default", linalg_qr);
-PT2OV_KERNEL("aten.qr.default", qr);
-PT2OV_KERNEL("aten.geqrf.default", geqrf);
-PT2OV_KERNEL("aten.linalg_householder_product.default", householder_product);
-PT2OV_KERNEL("aten.ormqr.default", ormqr);
+// ---- Shape contracts -----------------------------------------------------------------------
+
+using Sizes = std::vector<ExpectedSizes>;
+
+// The factored matrix: linalg's `A`, the older spellings' `self`.
+std::optional<ExpectedSizes> factored(const ShapeQuery& query, bool square) {
+    auto a = matrix_sizes(query, "A", 0, square);
+    return a ? a : matrix_sizes(query, "self", 0, square);
+}
+
+// `batch` followed by `rows` x `columns`.
+ExpectedSizes batch_matrix(ExpectedSizes batch, std::optional<int64_t> rows, std::optional<int64_t> columns) {
+    batch.push_back(rows);
+    batch.push_back(columns);
+    return batch;
+}
+
+ExpectedSizes batch_vector(ExpectedSizes batch, std::optional<int64_t> length) {
+    batch.push_back(length);
+    return batch;
+}
+
+// Cholesky: the factor of square matrices, and (the _ex spelling) one info per matrix.
+std::optional<Sizes> cholesky_shape(const ShapeQuery& query) {
+    const auto a = factored(query, true);
+    if (!a) return std::nullopt;
+    return Sizes{*a, leading(*a, 2)};
+}
+
+// LU factorizations of [..., m, n]: the packed LU, min(m, n) pivots and one info per matrix.
+std::optional<Sizes> lu_factor_shape(const ShapeQuery& query) {
+    const auto a = factored(query, false);
+    if (!a) return std::nullopt;
+    const ExpectedSizes batch = leading(*a, 2);
+    return Sizes{*a, batch_vector(batch, smaller(a->end()[-2], a->back())), batch};
+}
+
+// P [..., m, m] (empty [0] without pivoting), L [..., m, k] and U [..., k, n], k = min(m, n).
+std::optional<Sizes> linalg_lu_shape(const ShapeQuery& query) {
+    const auto a = factored(query, false);
+    const auto pivot = query.int_arg("pivot", 1);
+    if (!a || !pivot) return std::nullopt;
+    const ExpectedSizes batch = leading(*a, 2);
+    const auto m = a->end()[-2], n = a->back(), k = smaller(m, n);
+    return Sizes{*pivot ? batch_matrix(batch, m, m) : ExpectedSizes{0}, batch_matrix(batch, m, k), batch_matrix(batch, k, n)};
+}
+
+// As linalg_lu from a packed LU, each part empty ([0]) when not asked to be unpacked.
+std::optional<Sizes> lu_unpack_shape(const ShapeQuery& query) {
+    const auto lu = matrix_sizes(query, "LU_data", 0, false);
+    const auto unpack_data = query.int_arg("unpack_data", 2), unpack_pivots = query.int_arg("unpack_pivots", 3);
+    if (!lu || !unpack_data || !unpack_pivots) return std::nullopt;
+    const ExpectedSizes batch = leading(*lu, 2);
+    const auto m = lu->end()[-2], n = lu->back(), k = smaller(m, n);
+    const ExpectedSizes empty{0};
+    return Sizes{*unpack_pivots ? batch_matrix(batch, m, m) : empty, *unpack_data ? batch_matrix(batch, m, k) : empty,
+                 *unpack_data ? batch_matrix(batch, k, n) : empty};
+}
+
+// QR of [..., m, n], k = min(m, n): "reduced" Q [..., m, k] and R [..., k, n]; "complete" Q
+// [..., m, m] and R [..., m, n]; "r" only R [..., k, n] (Q empty [0]). qr's `some` is reduced.
+std::optional<Sizes> qr_shape(const ShapeQuery& query) {
+    const auto a = factored(query, false);
+    if (!a) return std::nullopt;
+    std::string mode = "reduced";
+    if (const auto some = query.int_arg("some", 1)) {
+        mode = *some ? "reduced" : "complete";
+    } else {
+        const auto at = query.node().schema ? query.node().schema->position_of(ArgName("mode").id()) : std::nullopt;
+        if (!at || query.node().arg(*at).kind != graph::Argument::Kind::String) return std::nullopt;
+        mode = query.node().arg(*at).string_value;
+    }
+    const ExpectedSizes batch = leading(*a, 2);
+    const auto m = a->end()[-2], n = a->back(), k = smaller(m, n);
+    if (mode == "reduced") return Sizes{batch_matrix(batch, m, k), batch_matrix(batch, k, n)};
+    if (mode == "complete") return Sizes{batch_matrix(batch, m, m), *a};
+    if (mode == "r") return Sizes{ExpectedSizes{0}, batch_matrix(batch, k, n)};
+    query.contradiction("its mode '" + mode + "' is none of 'reduced', 'complete' and 'r'");
+}
+
+// geqrf: the packed reflectors in A's place and min(m, n) scales.
+std::optional<Sizes> geqrf_shape(const ShapeQuery& query) {
+    const auto a = factored(query, false);
+    if (!a) return std::nullopt;
+    return Sizes{*a, batch_vector(leading(*a, 2), smaller(a->end()[-2], a->back()))};
+}
+
+// The reflectors' scales `tau` [..., k] go with reflectors [..., m, n]: the same batch, and k at
+// most `most` (householder_product: n; ormqr, whose reflectors may be m: left to the kernel).
+void check_tau_sizes(const ShapeQuery& query, const ExpectedSizes& reflectors, const ExpectedSizes& tau,
+                     std::optional<int64_t> most) {
+    if (tau.size() + 1 != reflectors.size()) {
+        query.contradiction(fmt::format("its tau has rank {} for reflectors of rank {}", tau.size(), reflectors.size()));
+    }
+    for (size_t d = 0; d + 1 < tau.size(); ++d) require_same_size(query, tau[d], reflectors[d], "the batch sizes of tau and the reflectors");
+    if (!tau.empty() && tau.back() && most && *tau.back() > *most) {
+        query.contradiction(fmt::format("it has {} scales in tau for {} reflectors", *tau.back(), *most));
+    }
+}
+
+// householder_product(input [..., m, n], tau [..., k]): Q [..., m, n], m >= n >= k.
+std::optional<Sizes> householder_product_shape(const ShapeQuery& query) {
+    const auto input = matrix_sizes(query, "input", 0, false);
+    const auto tau = query.sizes("tau", 1);
+    if (!input || !tau) return std::nullopt;
+    const auto m = input->end()[-2], n = input->back();
+    if (m && n && *m < *n) query.contradiction(fmt::format("its input has fewer rows ({}) than columns ({})", *m, *n));
+    check_tau_sizes(query, *input, *tau, n);
+    return Sizes{*input};
+}
+
+// ormqr(input [..., m, n], tau, input3): Q (of the m x m reflectors) times input3 on the left, or
+// input3 times Q on the right: input3's sizes, its rows (left) or columns (right) being m.
+std::optional<Sizes> ormqr_shape(const ShapeQuery& query) {
+    const auto reflectors = matrix_sizes(query, "self", 0, false);
+    const auto tau = query.sizes("input2", 1);
+    const auto target = matrix_sizes(query, "input3", 2, false);
+    const auto left = query.int_arg("left", 3);
+    if (!reflectors || !tau || !target || !left) return std::nullopt;
+    if (target->size() != reflectors->size()) {
+        query.contradiction(fmt::format("its input3 has rank {} where its input has rank {}", target->size(), reflectors->size()));
+    }
+    for (size_t d = 0; d + 2 < target->size(); ++d) {
+        require_same_size(query, (*target)[d], (*reflectors)[d], "the batch sizes of input3 and the input");
+    }
+    require_same_size(query, *left ? target->end()[-2] : target->back(), reflectors->end()[-2],
+                      *left ? "input3's rows and the input's rows" : "input3's columns and the input's rows");
+    check_tau_sizes(query, *reflectors, *tau, std::nullopt);
+    return Sizes{*target};
+}
+
+PT2OV_KERNEL("aten.cholesky.default", cholesky, cholesky_shape);
+PT2OV_KERNEL("aten.linalg_cholesky.default", linalg_cholesky, cholesky_shape);
+PT2OV_KERNEL("aten.linalg_cholesky_ex.default", linalg_cholesky_ex, cholesky_shape);
+PT2OV_KERNEL("aten.linalg_lu_factor_ex.default", linalg_lu_factor_ex, lu_factor_shape);
+PT2OV_KERNEL("aten.linalg_lu_factor.default", linalg_lu_factor, lu_factor_shape);
+PT2OV_KERNEL("aten._lu_with_info.default", lu_with_info, lu_factor_shape);
+PT2OV_KERNEL("aten.linalg_lu.default", linalg_lu, linalg_lu_shape);
+PT2OV_KERNEL("aten.lu_unpack.default", lu_unpack, lu_unpack_shape);
+PT2OV_KERNEL("aten.linalg_qr.default", linalg_qr, qr_shape);
+PT2OV_KERNEL("aten.qr.default", qr, qr_shape);
+PT2OV_KERNEL("aten.geqrf.default", geqrf, geqrf_shape);
+PT2OV_KERNEL("aten.linalg_householder_product.default", householder_product, householder_product_shape);
+PT2OV_KERNEL("aten.ormqr.default", ormqr, ormqr_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <tuple>
 
+#include "kernels/contracts.h"
 #include "kernels/linalg.h"
 
 namespace pt2ov::kernels {
@@ -222,9 +223,27 @@ std::vector<RuntimeValue> linalg_ldl_solve(const KernelCall& call) {
     return single(result);
 }
 
-PT2OV_KERNEL("aten.linalg_ldl_factor_ex.default", linalg_ldl_factor_ex);
-PT2OV_KERNEL("aten.linalg_ldl_factor.default", linalg_ldl_factor);
-PT2OV_KERNEL("aten.linalg_ldl_solve.default", linalg_ldl_solve);
+// ---- Shape contracts -----------------------------------------------------------------------
+
+// LD in the place of the square input, n pivots and (the _ex spelling) one info per matrix.
+std::optional<std::vector<ExpectedSizes>> ldl_factor_shape(const ShapeQuery& query) {
+    const auto a = matrix_sizes(query, "self", 0, true);
+    if (!a) return std::nullopt;
+    return std::vector<ExpectedSizes>{*a, leading(*a, 1), leading(*a, 2)};
+}
+
+// B's sizes, its batch broadcast with LD's; B's rows must be LD's order.
+std::optional<std::vector<ExpectedSizes>> ldl_solve_shape(const ShapeQuery& query) {
+    const auto ld = matrix_sizes(query, "LD", 0, true);
+    const auto b = matrix_sizes(query, "B", 2, false);
+    if (!ld || !b) return std::nullopt;
+    require_same_size(query, ld->back(), b->end()[-2], "the order of LD and the rows of B");
+    return std::vector<ExpectedSizes>{with_broadcast_batch(query, *b, *ld)};
+}
+
+PT2OV_KERNEL("aten.linalg_ldl_factor_ex.default", linalg_ldl_factor_ex, ldl_factor_shape);
+PT2OV_KERNEL("aten.linalg_ldl_factor.default", linalg_ldl_factor, ldl_factor_shape);
+PT2OV_KERNEL("aten.linalg_ldl_solve.default", linalg_ldl_solve, ldl_solve_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -3,6 +3,9 @@
 // PyTorch's integer matmul does (the ring's arithmetic, so the order of products is moot).
 #include <unsupported/Eigen/MatrixFunctions>
 
+#include <fmt/format.h>
+
+#include "kernels/contracts.h"
 #include "kernels/linalg.h"
 
 namespace pt2ov::kernels {
@@ -218,10 +221,41 @@ std::vector<RuntimeValue> linalg_multi_dot(const KernelCall& call) {
     return single(result);
 }
 
-PT2OV_KERNEL("aten.linalg_matrix_exp.default", matrix_exp);
-PT2OV_KERNEL("aten.matrix_exp.default", matrix_exp);
-PT2OV_KERNEL("aten.linalg_matrix_power.default", linalg_matrix_power);
-PT2OV_KERNEL("aten.linalg_multi_dot.default", linalg_multi_dot);
+// ---- Shape contracts -----------------------------------------------------------------------
+
+// matrix_exp and matrix_power: a function of square matrices, their sizes.
+std::optional<std::vector<ExpectedSizes>> square_function_shape(const ShapeQuery& query) {
+    const auto a = matrix_sizes(query, "self", 0, true);
+    if (!a) return std::nullopt;
+    return std::vector<ExpectedSizes>{*a};
+}
+
+// multi_dot: a chain of matrices, the first and the last of which may be vectors (a row and a
+// column), their dims dropped from the product's [rows of the first, columns of the last].
+std::optional<std::vector<ExpectedSizes>> multi_dot_shape(const ShapeQuery& query) {
+    const auto tensors = query.tensor_list_sizes("tensors", 0);
+    if (!tensors) return std::nullopt;
+    if (tensors->size() < 2) query.contradiction(fmt::format("it multiplies {} tensors, not at least 2", tensors->size()));
+    std::optional<int64_t> columns;  // of the product so far
+    for (size_t i = 0; i < tensors->size(); ++i) {
+        const ExpectedSizes& t = (*tensors)[i];
+        const bool end = i == 0 || i + 1 == tensors->size();
+        if (!(t.size() == 2 || (end && t.size() == 1))) {
+            query.contradiction(fmt::format("its tensor {} has rank {} where it must be 2{}", i, t.size(), end ? " or 1" : ""));
+        }
+        if (i > 0) require_same_size(query, columns, t.front(), fmt::format("the inner sizes of tensors {} and {}", i - 1, i));
+        columns = t.back();
+    }
+    ExpectedSizes out;
+    if (tensors->front().size() == 2) out.push_back(tensors->front().front());
+    if (tensors->back().size() == 2) out.push_back(tensors->back().back());
+    return std::vector<ExpectedSizes>{out};
+}
+
+PT2OV_KERNEL("aten.linalg_matrix_exp.default", matrix_exp, square_function_shape);
+PT2OV_KERNEL("aten.matrix_exp.default", matrix_exp, square_function_shape);
+PT2OV_KERNEL("aten.linalg_matrix_power.default", linalg_matrix_power, square_function_shape);
+PT2OV_KERNEL("aten.linalg_multi_dot.default", linalg_multi_dot, multi_dot_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

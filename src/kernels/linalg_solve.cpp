@@ -5,6 +5,10 @@
 #include <cmath>
 #include <numeric>
 
+#include <fmt/format.h>
+
+#include "graph/schema.h"
+#include "kernels/contracts.h"
 #include "kernels/linalg.h"
 
 namespace pt2ov::kernels {
@@ -534,24 +538,182 @@ std::vector<RuntimeValue> logdet(const KernelCall& call) {
     }));
 }
 
-PT2OV_KERNEL("aten._linalg_solve_ex.default", linalg_solve_ex_full);
-PT2OV_KERNEL("aten.linalg_solve_ex.default", linalg_solve_ex);
-PT2OV_KERNEL("aten.linalg_solve.default", linalg_solve);
-PT2OV_KERNEL("aten.linalg_inv_ex.default", linalg_inv_ex);
-PT2OV_KERNEL("aten.linalg_inv.default", linalg_inv);
-PT2OV_KERNEL("aten.linalg_lu_solve.default", linalg_lu_solve);
-PT2OV_KERNEL("aten.lu_solve.default", lu_solve);
-PT2OV_KERNEL("aten.triangular_solve.default", triangular_solve);
-PT2OV_KERNEL("aten.linalg_solve_triangular.default", linalg_solve_triangular);
-PT2OV_KERNEL("aten.cholesky_solve.default", cholesky_solve);
-PT2OV_KERNEL("aten.cholesky_inverse.default", cholesky_inverse);
-PT2OV_KERNEL("aten.linalg_tensorinv.default", linalg_tensorinv);
-PT2OV_KERNEL("aten.linalg_tensorsolve.default", linalg_tensorsolve);
-PT2OV_KERNEL("aten.linalg_det.default", linalg_det);
-PT2OV_KERNEL("aten._linalg_det.default", linalg_det_full);
-PT2OV_KERNEL("aten.linalg_slogdet.default", linalg_slogdet);
-PT2OV_KERNEL("aten._linalg_slogdet.default", linalg_slogdet_full);
-PT2OV_KERNEL("aten.logdet.default", logdet);
+// ---- Shape contracts -----------------------------------------------------------------------
+
+using Sizes = std::vector<ExpectedSizes>;
+
+// linalg_solve and its _ex spellings: X of AX = B (XA = B with left false), B's batch broadcast
+// with A's. B is a vector (or a batch of them) when it has rank 1, or A's sizes but the last
+// (meta's linalg_solve_is_vector_rhs); then X is too. _linalg_solve_ex adds A's LU, pivots and
+// infos; linalg_solve_ex the infos.
+std::optional<Sizes> solve_shape(const ShapeQuery& query) {
+    const auto a = matrix_sizes(query, "A", 0, true);
+    const auto b = query.sizes("B", 1);
+    const auto left = query.int_arg("left", 2);
+    if (!a || !b || !left) return std::nullopt;
+    bool vector = b->size() == 1;
+    if (!vector && b->size() + 1 == a->size()) {
+        bool same = true, known = true;
+        for (size_t d = 0; d < b->size(); ++d) {
+            if ((*a)[d] && (*b)[d]) same = same && *(*a)[d] == *(*b)[d];
+            else known = false;
+        }
+        if (same && !known) return std::nullopt;  // a vector or a matrix, which only the symbols tell
+        vector = same;
+    }
+    if (vector && !*left) query.contradiction("it solves XA = B for a vector B, which PyTorch does not broadcast");
+    ExpectedSizes matrix = *b;
+    if (vector) matrix.push_back(1);
+    if (matrix.size() < 2) query.contradiction("its B has rank 0");
+    require_same_size(query, *left ? a->end()[-2] : a->back(), *left ? matrix.end()[-2] : matrix.back(),
+                      *left ? "the rows of A and B (AX = B)" : "the columns of A and B (XA = B)");
+    ExpectedSizes result = with_broadcast_batch(query, matrix, *a);
+    if (vector) result.pop_back();
+    const ExpectedSizes infos = leading(*a, 2);
+    if (query.node().op == graph::op_id("aten.linalg_solve_ex.default")) return Sizes{result, infos};
+    return Sizes{result, *a, leading(*a, 1), infos};
+}
+
+// The inverse of square matrices and (linalg_inv_ex) one info per matrix.
+std::optional<Sizes> inverse_shape(const ShapeQuery& query) {
+    const auto a = matrix_sizes(query, "A", 0, true);
+    if (!a) return std::nullopt;
+    return Sizes{*a, leading(*a, 2)};
+}
+
+// cholesky_inverse: of a square factor.
+std::optional<Sizes> cholesky_inverse_shape(const ShapeQuery& query) {
+    const auto a = matrix_sizes(query, "self", 0, true);
+    if (!a) return std::nullopt;
+    return Sizes{*a};
+}
+
+// Solves with a square coefficient matrix `a` (a factorization of one, a triangle) for B, B's
+// batch broadcast with a's (the right sides' other sizes B's own): the rows of B (its columns
+// with left false) must be a's order. triangular_solve also returns a, its batch broadcast.
+Sizes factored_solve(const ShapeQuery& query, const ExpectedSizes& a, const ExpectedSizes& b, bool left) {
+    require_same_size(query, a.back(), left ? b.end()[-2] : b.back(),
+                      left ? "the order of A and the rows of B (AX = B)" : "the order of A and the columns of B (XA = B)");
+    return Sizes{with_broadcast_batch(query, b, a), with_broadcast_batch(query, a, b)};
+}
+
+std::optional<Sizes> lu_solve_shape(const ShapeQuery& query) {
+    const bool linalg = query.node().op == graph::op_id("aten.linalg_lu_solve.default");
+    const auto lu = linalg ? matrix_sizes(query, "LU", 0, true) : matrix_sizes(query, "LU_data", 1, true);
+    const auto b = linalg ? matrix_sizes(query, "B", 2, false) : matrix_sizes(query, "self", 0, false);
+    const auto left = linalg ? query.int_arg("left", 3) : std::optional<int64_t>(1);
+    if (!lu || !b || !left) return std::nullopt;
+    return factored_solve(query, *lu, *b, *left != 0);
+}
+
+// triangular_solve(B, A) and cholesky_solve(B, L): B first.
+std::optional<Sizes> solve_of_self_shape(const ShapeQuery& query) {
+    const auto b = matrix_sizes(query, "self", 0, false);
+    const auto a = query.node().op == graph::op_id("aten.triangular_solve.default") ? matrix_sizes(query, "A", 1, true)
+                                                                                     : matrix_sizes(query, "input2", 1, true);
+    if (!a || !b) return std::nullopt;
+    return factored_solve(query, *a, *b, true);
+}
+
+std::optional<Sizes> solve_triangular_shape(const ShapeQuery& query) {
+    const auto a = matrix_sizes(query, "self", 0, true);
+    const auto b = matrix_sizes(query, "B", 1, false);
+    const auto left = query.int_arg("left", 3);
+    if (!a || !b || !left) return std::nullopt;
+    return Sizes{factored_solve(query, *a, *b, *left != 0)[0]};
+}
+
+// The product of static sizes, nullopt when any is symbolic.
+std::optional<int64_t> static_count(ExpectedSizes::const_iterator begin, ExpectedSizes::const_iterator end) {
+    int64_t count = 1;
+    for (auto d = begin; d != end; ++d) {
+        if (!*d) return std::nullopt;
+        count *= **d;
+    }
+    return count;
+}
+
+// tensorinv(A, ind): the inverse of A seen as a square matrix of its first `ind` dims by the
+// rest, shaped as the rest followed by the first.
+std::optional<Sizes> tensorinv_shape(const ShapeQuery& query) {
+    const auto a = query.sizes("self", 0);
+    const auto ind = query.int_arg("ind", 1);
+    if (!a || !ind) return std::nullopt;
+    if (*ind <= 0) query.contradiction(fmt::format("its ind is {}, not strictly positive", *ind));
+    if (*ind > static_cast<int64_t>(a->size())) return std::nullopt;
+    const auto split = a->begin() + *ind;
+    const auto rows = static_count(a->begin(), split), columns = static_count(split, a->end());
+    if (rows && columns && *rows != *columns) {
+        query.contradiction(fmt::format("it inverts {} x {} elements as a square matrix", *rows, *columns));
+    }
+    ExpectedSizes out(split, a->end());
+    out.insert(out.end(), a->begin(), split);
+    return Sizes{out};
+}
+
+// tensorsolve(A, B, dims): A with `dims` moved to its end, as a matrix of B's sizes by the rest;
+// X has the rest's sizes.
+std::optional<Sizes> tensorsolve_shape(const ShapeQuery& query) {
+    const auto a = query.sizes("self", 0);
+    const auto b = query.sizes("other", 1);
+    if (!a || !b || b->size() > a->size()) return std::nullopt;
+    ExpectedSizes moved = *a;
+    const auto at = query.node().schema ? query.node().schema->position_of(ArgName("dims").id()) : std::nullopt;
+    if (at && query.node().arg(*at).kind != graph::Argument::Kind::None) {
+        const auto dims = query.ints("dims", 2);
+        if (!dims) return std::nullopt;
+        const auto rank = static_cast<int64_t>(a->size());
+        std::vector<bool> taken(a->size(), false);
+        ExpectedSizes rest, last;
+        for (int64_t d : *dims) {
+            const auto k = static_cast<size_t>(checked_dim(query, d, rank));
+            if (taken[k]) query.contradiction(fmt::format("its dims name dim {} twice", d));
+            taken[k] = true;
+            last.push_back((*a)[k]);
+        }
+        for (size_t k = 0; k < a->size(); ++k) {
+            if (!taken[k]) rest.push_back((*a)[k]);
+        }
+        rest.insert(rest.end(), last.begin(), last.end());
+        moved = rest;
+    }
+    const auto split = moved.begin() + static_cast<std::ptrdiff_t>(b->size());
+    const auto rows = static_count(moved.begin(), split), columns = static_count(split, moved.end());
+    if (rows && columns && *rows != *columns) {
+        query.contradiction(fmt::format("it solves for {} unknowns with {} equations", *columns, *rows));
+    }
+    return Sizes{ExpectedSizes(split, moved.end())};
+}
+
+// Determinants of square matrices, one per matrix: det (and logdet) the result, slogdet the
+// sign and its log; the underscored spellings add A's LU and pivots.
+std::optional<Sizes> determinant_shape(const ShapeQuery& query) {
+    auto a = matrix_sizes(query, "A", 0, true);
+    if (!a) a = matrix_sizes(query, "self", 0, true);
+    if (!a) return std::nullopt;
+    const ExpectedSizes batch = leading(*a, 2);
+    if (query.node().op == graph::op_id("aten._linalg_det.default")) return Sizes{batch, *a, leading(*a, 1)};
+    return Sizes{batch, batch, *a, leading(*a, 1)};
+}
+
+PT2OV_KERNEL("aten._linalg_solve_ex.default", linalg_solve_ex_full, solve_shape);
+PT2OV_KERNEL("aten.linalg_solve_ex.default", linalg_solve_ex, solve_shape);
+PT2OV_KERNEL("aten.linalg_solve.default", linalg_solve, solve_shape);
+PT2OV_KERNEL("aten.linalg_inv_ex.default", linalg_inv_ex, inverse_shape);
+PT2OV_KERNEL("aten.linalg_inv.default", linalg_inv, inverse_shape);
+PT2OV_KERNEL("aten.linalg_lu_solve.default", linalg_lu_solve, lu_solve_shape);
+PT2OV_KERNEL("aten.lu_solve.default", lu_solve, lu_solve_shape);
+PT2OV_KERNEL("aten.triangular_solve.default", triangular_solve, solve_of_self_shape);
+PT2OV_KERNEL("aten.linalg_solve_triangular.default", linalg_solve_triangular, solve_triangular_shape);
+PT2OV_KERNEL("aten.cholesky_solve.default", cholesky_solve, solve_of_self_shape);
+PT2OV_KERNEL("aten.cholesky_inverse.default", cholesky_inverse, cholesky_inverse_shape);
+PT2OV_KERNEL("aten.linalg_tensorinv.default", linalg_tensorinv, tensorinv_shape);
+PT2OV_KERNEL("aten.linalg_tensorsolve.default", linalg_tensorsolve, tensorsolve_shape);
+PT2OV_KERNEL("aten.linalg_det.default", linalg_det, determinant_shape);
+PT2OV_KERNEL("aten._linalg_det.default", linalg_det_full, determinant_shape);
+PT2OV_KERNEL("aten.linalg_slogdet.default", linalg_slogdet, determinant_shape);
+PT2OV_KERNEL("aten._linalg_slogdet.default", linalg_slogdet_full, determinant_shape);
+PT2OV_KERNEL("aten.logdet.default", logdet, determinant_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -11,6 +11,10 @@
 #include <cmath>
 #include <limits>
 
+#include <fmt/format.h>
+
+#include "graph/schema.h"
+#include "kernels/contracts.h"
 #include "kernels/linalg.h"
 
 namespace pt2ov::kernels {
@@ -184,6 +188,15 @@ Tolerances tolerances(const KernelCall& call, const StridedTensor& a, const std:
                       const std::optional<StridedTensor>& rtol) {
     Tolerances t;
     t.batch = linalg::batch_of(a, 2);
+    if (a.numel() == 0) {
+        // PyTorch returns early for an input without elements: the input's batch, its
+        // tolerances neither broadcast nor read (they need not even broadcast).
+        int64_t count = 1;
+        for (int64_t s : t.batch) count *= s;
+        t.atol.assign(static_cast<size_t>(count), 0.0);
+        t.rtol.assign(static_cast<size_t>(count), 0.0);
+        return t;
+    }
     if (atol) t.batch = broadcast_shapes(call, t.batch, atol->sizes);
     if (rtol) t.batch = broadcast_shapes(call, t.batch, rtol->sizes);
     const double default_rtol = epsilon_of(a.dtype) * static_cast<double>(std::max(a.sizes[a.rank() - 2], a.sizes.back()));
@@ -461,26 +474,151 @@ std::vector<RuntimeValue> linalg_cond_str(const KernelCall& call) {
     return cond_batch(call, ord);
 }
 
-PT2OV_KERNEL("aten._linalg_svd.default", linalg_svd_full);
-PT2OV_KERNEL("aten.linalg_svd.default", linalg_svd);
-PT2OV_KERNEL("aten.svd.default", svd);
-PT2OV_KERNEL("aten.linalg_svdvals.default", linalg_svdvals);
-PT2OV_KERNEL("aten._linalg_eigh.default", linalg_eigh_full);
-PT2OV_KERNEL("aten.linalg_eigh.default", linalg_eigh);
-PT2OV_KERNEL("aten.linalg_eigvalsh.default", linalg_eigvalsh);
-PT2OV_KERNEL("aten.linalg_pinv.atol_rtol_tensor", pinv_atol_rtol_tensor);
-PT2OV_KERNEL("aten.linalg_pinv.atol_rtol_float", pinv_atol_rtol_float);
-PT2OV_KERNEL("aten.linalg_pinv.default", pinv_rcond);
-PT2OV_KERNEL("aten.linalg_pinv.rcond_tensor", pinv_rcond_tensor);
-PT2OV_KERNEL("aten.pinverse.default", pinverse);
-PT2OV_KERNEL("aten.linalg_matrix_rank.atol_rtol_tensor", rank_atol_rtol_tensor);
-PT2OV_KERNEL("aten.linalg_matrix_rank.atol_rtol_float", rank_atol_rtol_float);
-PT2OV_KERNEL("aten.linalg_matrix_rank.default", rank_tol);
-PT2OV_KERNEL("aten.linalg_matrix_rank.tol_tensor", rank_tol_tensor);
-PT2OV_KERNEL("aten.linalg_cond.default", linalg_cond);
-PT2OV_KERNEL("aten.linalg_cond.p_str", linalg_cond_str);
-PT2OV_KERNEL("aten.linalg_matrix_norm.default", linalg_matrix_norm);
-PT2OV_KERNEL("aten.linalg_matrix_norm.str_ord", linalg_matrix_norm);
+// ---- Shape contracts -----------------------------------------------------------------------
+
+using Sizes = std::vector<ExpectedSizes>;
+
+ExpectedSizes with_tail(ExpectedSizes batch, std::initializer_list<std::optional<int64_t>> tail) {
+    batch.insert(batch.end(), tail);
+    return batch;
+}
+
+// The decomposed matrix: `A` in the linalg spellings, `self` (or `input`) in the others.
+std::optional<ExpectedSizes> decomposed(const ShapeQuery& query, bool square) {
+    auto a = matrix_sizes(query, "A", 0, square);
+    if (!a) a = matrix_sizes(query, "self", 0, square);
+    if (!a) a = matrix_sizes(query, "input", 0, square);
+    return a;
+}
+
+// SVD of [..., m, n], k = min(m, n): U, S [..., k] and Vh. _linalg_svd and linalg_svd: U [..., m, m]
+// and Vh [..., n, n] with full_matrices, [..., m, k] and [..., k, n] without, both empty [0]
+// without compute_uv. svd returns V (not Vh): [..., n, k] with `some`, and [..., m, m] and
+// [..., n, n] without it or without compute_uv (zero-filled then, as eager's svd).
+std::optional<Sizes> svd_shape(const ShapeQuery& query) {
+    const auto a = decomposed(query, false);
+    if (!a) return std::nullopt;
+    const ExpectedSizes batch = leading(*a, 2);
+    const auto m = a->end()[-2], n = a->back(), k = smaller(m, n);
+    const ExpectedSizes s = with_tail(batch, {k});
+    if (query.node().op == graph::op_id("aten.svd.default")) {
+        const auto some = query.int_arg("some", 1), compute_uv = query.int_arg("compute_uv", 2);
+        if (!some || !compute_uv) return std::nullopt;
+        if (*some && *compute_uv) return Sizes{with_tail(batch, {m, k}), s, with_tail(batch, {n, k})};
+        return Sizes{with_tail(batch, {m, m}), s, with_tail(batch, {n, n})};
+    }
+    const auto full_matrices = query.int_arg("full_matrices", 1);
+    const auto compute_uv = query.node().op == graph::op_id("aten._linalg_svd.default") ? query.int_arg("compute_uv", 2)
+                                                                                         : std::optional<int64_t>(1);
+    if (!full_matrices || !compute_uv) return std::nullopt;
+    if (!*compute_uv) return Sizes{ExpectedSizes{0}, s, ExpectedSizes{0}};
+    if (*full_matrices) return Sizes{with_tail(batch, {m, m}), s, with_tail(batch, {n, n})};
+    return Sizes{with_tail(batch, {m, k}), s, with_tail(batch, {k, n})};
+}
+
+// svdvals: the min(m, n) singular values.
+std::optional<Sizes> svdvals_shape(const ShapeQuery& query) {
+    const auto a = decomposed(query, false);
+    if (!a) return std::nullopt;
+    return Sizes{with_tail(leading(*a, 2), {smaller(a->end()[-2], a->back())})};
+}
+
+// eigh of square [..., n, n]: the n eigenvalues and the eigenvectors in A's sizes (empty [0] when
+// _linalg_eigh is not to compute them).
+std::optional<Sizes> eigh_shape(const ShapeQuery& query) {
+    const auto a = decomposed(query, true);
+    if (!a) return std::nullopt;
+    const auto compute_v = query.node().op == graph::op_id("aten._linalg_eigh.default") ? query.int_arg("compute_v", 2)
+                                                                                        : std::optional<int64_t>(1);
+    if (!compute_v) return std::nullopt;
+    return Sizes{leading(*a, 1), *compute_v ? *a : ExpectedSizes{0}};
+}
+
+// The batch of pinv's and matrix_rank's results: the input's, broadcast with the tolerance
+// tensors' sizes. An input without elements takes PyTorch's early return, which ignores the
+// tolerances: its batch is the input's.
+std::optional<ExpectedSizes> tolerance_batch(const ShapeQuery& query, const ExpectedSizes& a) {
+    const ExpectedSizes batch = leading(a, 2);
+    std::vector<ExpectedSizes> tolerances;
+    for (const auto& name : {ArgName("atol"), ArgName("rtol"), ArgName("tol"), ArgName("rcond")}) {
+        if (auto sizes = query.sizes(name, 1)) tolerances.push_back(*sizes);
+    }
+    if (tolerances.empty()) return batch;
+    bool empty = false, known = true;
+    for (const auto& d : a) {
+        empty = empty || (d && *d == 0);
+        known = known && d.has_value();
+    }
+    if (empty) return batch;
+    if (!known) return std::nullopt;  // empty or not (and so the result's rank), only the symbols tell
+    ExpectedSizes out = batch;
+    for (const auto& tolerance : tolerances) out = broadcast(query, out, tolerance);
+    return out;
+}
+
+// pinv and pinverse of [..., m, n]: [..., n, m].
+std::optional<Sizes> pinv_shape(const ShapeQuery& query) {
+    const auto a = decomposed(query, false);
+    if (!a) return std::nullopt;
+    const auto batch = tolerance_batch(query, *a);
+    if (!batch) return std::nullopt;
+    return Sizes{with_tail(*batch, {a->back(), a->end()[-2]})};
+}
+
+// matrix_rank: one rank per matrix.
+std::optional<Sizes> matrix_rank_shape(const ShapeQuery& query) {
+    const auto a = decomposed(query, false);
+    if (!a) return std::nullopt;
+    const auto batch = tolerance_batch(query, *a);
+    if (!batch) return std::nullopt;
+    return Sizes{*batch};
+}
+
+// cond: one condition number per matrix.
+std::optional<Sizes> cond_shape(const ShapeQuery& query) {
+    const auto a = decomposed(query, false);
+    if (!a) return std::nullopt;
+    return Sizes{leading(*a, 2)};
+}
+
+// matrix_norm over the two distinct dims `dim`, kept as size 1 with keepdim.
+std::optional<Sizes> matrix_norm_shape(const ShapeQuery& query) {
+    const auto a = decomposed(query, false);
+    const auto dims = query.ints("dim", 2);
+    const auto keepdim = query.int_arg("keepdim", 3);
+    if (!a || !dims || !keepdim) return std::nullopt;
+    if (dims->size() != 2) query.contradiction(fmt::format("it takes a matrix norm over {} dims, not 2", dims->size()));
+    const auto rank = static_cast<int64_t>(a->size());
+    const int64_t first = checked_dim(query, (*dims)[0], rank), second = checked_dim(query, (*dims)[1], rank);
+    if (first == second) query.contradiction(fmt::format("it takes a matrix norm over dims {} and {}, which are one", (*dims)[0], (*dims)[1]));
+    ExpectedSizes out;
+    for (int64_t d = 0; d < rank; ++d) {
+        if (d != first && d != second) out.push_back((*a)[static_cast<size_t>(d)]);
+        else if (*keepdim) out.push_back(1);
+    }
+    return Sizes{out};
+}
+
+PT2OV_KERNEL("aten._linalg_svd.default", linalg_svd_full, svd_shape);
+PT2OV_KERNEL("aten.linalg_svd.default", linalg_svd, svd_shape);
+PT2OV_KERNEL("aten.svd.default", svd, svd_shape);
+PT2OV_KERNEL("aten.linalg_svdvals.default", linalg_svdvals, svdvals_shape);
+PT2OV_KERNEL("aten._linalg_eigh.default", linalg_eigh_full, eigh_shape);
+PT2OV_KERNEL("aten.linalg_eigh.default", linalg_eigh, eigh_shape);
+PT2OV_KERNEL("aten.linalg_eigvalsh.default", linalg_eigvalsh, eigh_shape);
+PT2OV_KERNEL("aten.linalg_pinv.atol_rtol_tensor", pinv_atol_rtol_tensor, pinv_shape);
+PT2OV_KERNEL("aten.linalg_pinv.atol_rtol_float", pinv_atol_rtol_float, pinv_shape);
+PT2OV_KERNEL("aten.linalg_pinv.default", pinv_rcond, pinv_shape);
+PT2OV_KERNEL("aten.linalg_pinv.rcond_tensor", pinv_rcond_tensor, pinv_shape);
+PT2OV_KERNEL("aten.pinverse.default", pinverse, pinv_shape);
+PT2OV_KERNEL("aten.linalg_matrix_rank.atol_rtol_tensor", rank_atol_rtol_tensor, matrix_rank_shape);
+PT2OV_KERNEL("aten.linalg_matrix_rank.atol_rtol_float", rank_atol_rtol_float, matrix_rank_shape);
+PT2OV_KERNEL("aten.linalg_matrix_rank.default", rank_tol, matrix_rank_shape);
+PT2OV_KERNEL("aten.linalg_matrix_rank.tol_tensor", rank_tol_tensor, matrix_rank_shape);
+PT2OV_KERNEL("aten.linalg_cond.default", linalg_cond, cond_shape);
+PT2OV_KERNEL("aten.linalg_cond.p_str", linalg_cond_str, cond_shape);
+PT2OV_KERNEL("aten.linalg_matrix_norm.default", linalg_matrix_norm, matrix_norm_shape);
+PT2OV_KERNEL("aten.linalg_matrix_norm.str_ord", linalg_matrix_norm, matrix_norm_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -8,6 +8,9 @@
 #include <limits>
 #include <numeric>
 
+#include <fmt/format.h>
+
+#include "kernels/contracts.h"
 #include "kernels/dense_paths.h"
 
 namespace pt2ov::kernels {
@@ -317,19 +320,45 @@ std::vector<RuntimeValue> quantile(const KernelCall& call, bool ignore_nan, bool
     return single(out);
 }
 
-PT2OV_KERNEL("aten.sort.default", [](const KernelCall& c) { return sort(c, false); });
-PT2OV_KERNEL("aten.sort.stable", [](const KernelCall& c) { return sort(c, true); });
-PT2OV_KERNEL("aten.argsort.default", [](const KernelCall& c) { return argsort(c, false); });
-PT2OV_KERNEL("aten.argsort.stable", [](const KernelCall& c) { return argsort(c, true); });
-PT2OV_KERNEL("aten.median.default", [](const KernelCall& c) { return median_all(c, false); });
-PT2OV_KERNEL("aten.nanmedian.default", [](const KernelCall& c) { return median_all(c, true); });
-PT2OV_KERNEL("aten.median.dim", [](const KernelCall& c) { return median_dim(c, false); });
-PT2OV_KERNEL("aten.nanmedian.dim", [](const KernelCall& c) { return median_dim(c, true); });
-PT2OV_KERNEL("aten.mode.default", mode);
-PT2OV_KERNEL("aten.quantile.scalar", [](const KernelCall& c) { return quantile(c, false, true); });
-PT2OV_KERNEL("aten.quantile.default", [](const KernelCall& c) { return quantile(c, false, false); });
-PT2OV_KERNEL("aten.nanquantile.scalar", [](const KernelCall& c) { return quantile(c, true, true); });
-PT2OV_KERNEL("aten.nanquantile.default", [](const KernelCall& c) { return quantile(c, true, false); });
+// ---- Shape contracts -----------------------------------------------------------------------
+
+// sort and argsort: the values and their indices in self's sizes, along a dim in range.
+std::optional<std::vector<ExpectedSizes>> sorted_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto dim = query.int_arg("dim", 1);
+    if (!self || !dim) return std::nullopt;
+    checked_dim(query, *dim, static_cast<int64_t>(self->size()));
+    return std::vector<ExpectedSizes>{*self};
+}
+
+// median and nanmedian of every element: a 0-d tensor.
+std::optional<std::vector<ExpectedSizes>> scalar_shape(const ShapeQuery&) { return std::vector<ExpectedSizes>{{}}; }
+
+// quantile and nanquantile: self reduced over `dim` (every dim when None) and, for a 1-d q, a
+// leading dim of q's size.
+std::optional<std::vector<ExpectedSizes>> quantile_shape(const ShapeQuery& query) {
+    auto reduced = reduced_self(query);
+    if (!reduced) return std::nullopt;
+    if (const auto q = query.sizes("q", 1)) {
+        if (q->size() > 1) query.contradiction(fmt::format("its q has rank {}, not 0 or 1", q->size()));
+        if (q->size() == 1) reduced->front().insert(reduced->front().begin(), q->front());
+    }
+    return reduced;
+}
+
+PT2OV_KERNEL("aten.sort.default", [](const KernelCall& c) { return sort(c, false); }, sorted_shape);
+PT2OV_KERNEL("aten.sort.stable", [](const KernelCall& c) { return sort(c, true); }, sorted_shape);
+PT2OV_KERNEL("aten.argsort.default", [](const KernelCall& c) { return argsort(c, false); }, sorted_shape);
+PT2OV_KERNEL("aten.argsort.stable", [](const KernelCall& c) { return argsort(c, true); }, sorted_shape);
+PT2OV_KERNEL("aten.median.default", [](const KernelCall& c) { return median_all(c, false); }, scalar_shape);
+PT2OV_KERNEL("aten.nanmedian.default", [](const KernelCall& c) { return median_all(c, true); }, scalar_shape);
+PT2OV_KERNEL("aten.median.dim", [](const KernelCall& c) { return median_dim(c, false); }, reduced_self);
+PT2OV_KERNEL("aten.nanmedian.dim", [](const KernelCall& c) { return median_dim(c, true); }, reduced_self);
+PT2OV_KERNEL("aten.mode.default", mode, reduced_self);
+PT2OV_KERNEL("aten.quantile.scalar", [](const KernelCall& c) { return quantile(c, false, true); }, quantile_shape);
+PT2OV_KERNEL("aten.quantile.default", [](const KernelCall& c) { return quantile(c, false, false); }, quantile_shape);
+PT2OV_KERNEL("aten.nanquantile.scalar", [](const KernelCall& c) { return quantile(c, true, true); }, quantile_shape);
+PT2OV_KERNEL("aten.nanquantile.default", [](const KernelCall& c) { return quantile(c, true, false); }, quantile_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

@@ -6,6 +6,9 @@
 #include <cstring>
 #include <numeric>
 
+#include <fmt/format.h>
+
+#include "kernels/contracts.h"
 #include "kernels/dense_paths.h"
 
 namespace pt2ov::kernels {
@@ -186,9 +189,45 @@ std::vector<RuntimeValue> nonzero(const KernelCall& call) {
     return single(out);
 }
 
-PT2OV_KERNEL("aten.kthvalue.default", kthvalue);
-PT2OV_KERNEL("aten.topk.default", topk);
-PT2OV_KERNEL("aten.nonzero.default", nonzero);
+// ---- Shape contracts -----------------------------------------------------------------------
+
+// The size of self's dim `dim` (a 0-d tensor's one element counting as a dim of size 1).
+std::optional<int64_t> size_of_dim(const ShapeQuery& query, const ExpectedSizes& self, int64_t dim) {
+    const int64_t d = checked_dim(query, dim, static_cast<int64_t>(self.size()));
+    return self.empty() ? std::optional<int64_t>(1) : self[static_cast<size_t>(d)];
+}
+
+// kthvalue: the values and indices of self reduced over `dim`, k in [1, the dim's size].
+std::optional<std::vector<ExpectedSizes>> kthvalue_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto k = query.int_arg("k", 1), dim = query.int_arg("dim", 2);
+    if (!self || !dim) return std::nullopt;
+    const auto size = size_of_dim(query, *self, *dim);
+    if (k && size && (*k < 1 || *k > *size)) query.contradiction(fmt::format("its k {} is out of range for a dim of size {}", *k, *size));
+    return reduced_self(query);
+}
+
+// topk: self's sizes with k along `dim`, k in [0, the dim's size].
+std::optional<std::vector<ExpectedSizes>> topk_shape(const ShapeQuery& query) {
+    auto self = query.sizes("self", 0);
+    const auto k = query.int_arg("k", 1), dim = query.int_arg("dim", 2);
+    if (!self || !dim) return std::nullopt;
+    const auto size = size_of_dim(query, *self, *dim);
+    if (k && size && (*k < 0 || *k > *size)) query.contradiction(fmt::format("its k {} is out of range for a dim of size {}", *k, *size));
+    if (!self->empty()) (*self)[static_cast<size_t>(checked_dim(query, *dim, static_cast<int64_t>(self->size())))] = k;
+    return std::vector<ExpectedSizes>{*self};
+}
+
+// nonzero: one row per nonzero element (which only the data tell) of self's rank indices.
+std::optional<std::vector<ExpectedSizes>> nonzero_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    return std::vector<ExpectedSizes>{{std::nullopt, static_cast<int64_t>(self->size())}};
+}
+
+PT2OV_KERNEL("aten.kthvalue.default", kthvalue, kthvalue_shape);
+PT2OV_KERNEL("aten.topk.default", topk, topk_shape);
+PT2OV_KERNEL("aten.nonzero.default", nonzero, nonzero_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels

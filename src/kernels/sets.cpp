@@ -5,6 +5,10 @@
 #include <cmath>
 #include <numeric>
 
+#include <fmt/format.h>
+
+#include "graph/schema.h"
+#include "kernels/contracts.h"
 #include "kernels/dispatch.h"
 
 namespace pt2ov::kernels {
@@ -370,17 +374,120 @@ std::vector<RuntimeValue> combinations(const KernelCall& call) {
     return single(out);
 }
 
-PT2OV_KERNEL("aten.combinations.default", combinations);
-PT2OV_KERNEL("aten._unique2.default", unique2);
-PT2OV_KERNEL("aten.unique_dim.default", unique_dim);
-PT2OV_KERNEL("aten.unique_consecutive.default", unique_consecutive);
-PT2OV_KERNEL("aten.isin.Tensor_Tensor", [](const KernelCall& c) { return isin(c, "elements", "test_elements"); });
-PT2OV_KERNEL("aten.isin.Tensor_Scalar", [](const KernelCall& c) { return isin(c, "elements", "test_element"); });
-PT2OV_KERNEL("aten.isin.Scalar_Tensor", [](const KernelCall& c) { return isin(c, "element", "test_elements"); });
-PT2OV_KERNEL("aten.searchsorted.Tensor", searchsorted);
-PT2OV_KERNEL("aten.searchsorted.Scalar", searchsorted);
-PT2OV_KERNEL("aten.bucketize.Tensor", bucketize);
-PT2OV_KERNEL("aten.bucketize.Scalar", bucketize);
+// ---- Shape contracts -----------------------------------------------------------------------
+
+using Sizes = std::vector<ExpectedSizes>;
+
+// unique of self's elements (_unique2, unique_consecutive without dim): as many values and
+// counts as the data have, an inverse in self's sizes; an inverse or counts not asked for are
+// empty ([0]).
+Sizes unique_elements_shape(const ShapeQuery& query, const ExpectedSizes& self) {
+    const bool return_inverse = query.int_arg("return_inverse", 2).value_or(0) != 0;
+    const bool return_counts = query.int_arg("return_counts", 3).value_or(0) != 0;
+    const ExpectedSizes some{std::nullopt}, empty{0};
+    return Sizes{some, return_inverse ? self : empty, return_counts ? some : empty};
+}
+
+// unique over slices along `dim` (unique_dim, unique_consecutive with dim): self's sizes with as
+// many slices as the data have, an inverse of one per slice of self. The CPU kernel computes
+// the inverse and counts whether asked for or not (and fake tensors size them so), other
+// devices' leave them empty: their sizes are left open then.
+std::optional<Sizes> unique_slices_shape(const ShapeQuery& query, ExpectedSizes self, int64_t dim) {
+    if (self.empty()) return std::nullopt;
+    const auto d = static_cast<size_t>(checked_dim(query, dim, static_cast<int64_t>(self.size())));
+    const bool return_inverse = query.int_arg("return_inverse", 3).value_or(0) != 0;
+    const ExpectedSizes inverse = return_inverse ? ExpectedSizes{self[d]} : ExpectedSizes{std::nullopt};
+    self[d] = std::nullopt;
+    return Sizes{self, inverse, ExpectedSizes{std::nullopt}};
+}
+
+std::optional<Sizes> unique_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    const auto at = query.node().schema ? query.node().schema->position_of(ArgName("dim").id()) : std::nullopt;
+    if (!at || query.node().arg(*at).kind == graph::Argument::Kind::None) return unique_elements_shape(query, *self);
+    const auto dim = query.int_arg("dim", *at);
+    if (!dim) return std::nullopt;
+    // torch 2.13's fake unique_consecutive slices self's sizes by a negative dim unwrapped (a
+    // [5] by -1 records [?, 5]): what such an archive records is not eager's, and not refused.
+    if (*dim < 0 && query.node().op == graph::op_id("aten.unique_consecutive.default")) return std::nullopt;
+    return unique_slices_shape(query, *self, *dim);
+}
+
+// isin: one answer per element of `elements` (a 0-d tensor for a scalar element).
+std::optional<Sizes> isin_shape(const ShapeQuery& query) {
+    const auto elements = query.sizes("elements", 0);
+    return Sizes{elements ? *elements : ExpectedSizes{}};
+}
+
+// searchsorted and bucketize: one position per value of self (a 0-d tensor for a scalar). The
+// boundaries are 1-d (bucketize's always; a scalar's always) or, for searchsorted, of self's
+// rank with self's sizes but the last.
+std::optional<Sizes> search_shape(const ShapeQuery& query) {
+    const bool bucketize = query.node().op == graph::op_id("aten.bucketize.Tensor") ||
+                           query.node().op == graph::op_id("aten.bucketize.Scalar");
+    const auto boundaries = bucketize ? query.sizes("boundaries", 1) : query.sizes("sorted_sequence", 0);
+    const auto values = query.sizes("self", bucketize ? 0 : 1);
+    if (!boundaries) return std::nullopt;
+    if (boundaries->size() != 1 && (bucketize || !values)) {
+        query.contradiction(fmt::format("its boundaries have rank {}, not 1", boundaries->size()));
+    }
+    if (boundaries->empty()) query.contradiction("its boundaries have rank 0");
+    if (boundaries->size() > 1) {
+        if (boundaries->size() != values->size()) {
+            query.contradiction(fmt::format("its boundaries have rank {} and its values rank {}", boundaries->size(), values->size()));
+        }
+        for (size_t d = 0; d + 1 < values->size(); ++d) {
+            require_same_size(query, (*boundaries)[d], (*values)[d], fmt::format("the sizes of dim {} of the boundaries and the values", d));
+        }
+    }
+    if (const auto sorter = query.sizes("sorter", 5)) {
+        bool agree = sorter->size() == boundaries->size();
+        for (size_t d = 0; agree && d < sorter->size(); ++d) agree = !(*sorter)[d] || !(*boundaries)[d] || *(*sorter)[d] == *(*boundaries)[d];
+        if (!agree) query.contradiction("its sorter's sizes are not its boundaries'");
+    }
+    return Sizes{values ? *values : ExpectedSizes{}};
+}
+
+// The number of ways to choose r of n, nullopt past int64.
+std::optional<int64_t> binomial(int64_t n, int64_t r) {
+    if (r < 0 || r > n) return 0;
+    r = std::min(r, n - r);
+    int64_t c = 1;
+    for (int64_t i = 1; i <= r; ++i) {
+        // c * (n - r + i) / i is exact: it is C(n - r + i, i)
+        if (__builtin_mul_overflow(c, n - r + i, &c)) return std::nullopt;
+        c /= i;
+    }
+    return c;
+}
+
+// combinations of a 1-d tensor's n elements: [C(n, r), r] ([C(n + r - 1, r), r] with
+// replacement); r = 0 gives an empty [0].
+std::optional<Sizes> combinations_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto r = query.int_arg("r", 1), with_replacement = query.int_arg("with_replacement", 2);
+    if (!self || !r || !with_replacement) return std::nullopt;
+    if (self->size() != 1) query.contradiction(fmt::format("it combines the elements of a tensor of rank {}, not 1", self->size()));
+    if (*r < 0) query.contradiction(fmt::format("it chooses {} elements", *r));
+    if (*r == 0) return Sizes{ExpectedSizes{0}};
+    const auto n = self->front();
+    std::optional<int64_t> count;
+    if (n) count = *with_replacement ? (*n == 0 ? std::optional<int64_t>(0) : binomial(*n + *r - 1, *r)) : binomial(*n, *r);
+    return Sizes{ExpectedSizes{count, *r}};
+}
+
+PT2OV_KERNEL("aten.combinations.default", combinations, combinations_shape);
+PT2OV_KERNEL("aten._unique2.default", unique2, unique_shape);
+PT2OV_KERNEL("aten.unique_dim.default", unique_dim, unique_shape);
+PT2OV_KERNEL("aten.unique_consecutive.default", unique_consecutive, unique_shape);
+PT2OV_KERNEL("aten.isin.Tensor_Tensor", [](const KernelCall& c) { return isin(c, "elements", "test_elements"); }, isin_shape);
+PT2OV_KERNEL("aten.isin.Tensor_Scalar", [](const KernelCall& c) { return isin(c, "elements", "test_element"); }, isin_shape);
+PT2OV_KERNEL("aten.isin.Scalar_Tensor", [](const KernelCall& c) { return isin(c, "element", "test_elements"); }, isin_shape);
+PT2OV_KERNEL("aten.searchsorted.Tensor", searchsorted, search_shape);
+PT2OV_KERNEL("aten.searchsorted.Scalar", searchsorted, search_shape);
+PT2OV_KERNEL("aten.bucketize.Tensor", bucketize, search_shape);
+PT2OV_KERNEL("aten.bucketize.Scalar", bucketize, search_shape);
 
 }  // namespace
 }  // namespace pt2ov::kernels
