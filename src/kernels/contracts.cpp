@@ -485,8 +485,6 @@ std::optional<int64_t> sliding_window_size(const ShapeQuery& query, std::optiona
     return (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
 }
 
-int64_t checked_dim(const ShapeQuery& query, int64_t dim, int64_t rank) { return wrapped_dim(query, dim, rank); }
-
 void require_same_size(const ShapeQuery& query, const std::optional<int64_t>& a, const std::optional<int64_t>& b,
                        const std::string& what) {
     same_size(query, a, b, what);

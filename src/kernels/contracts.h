@@ -112,9 +112,7 @@ std::optional<int64_t> sliding_window_size(const ShapeQuery& query, std::optiona
 
 // Parts of the contracts of the linear-algebra, sorting and set kernels (linalg_*.cpp,
 // order_statistics.cpp, selection.cpp, sets.cpp).
-// `dim` in [0, rank) from PyTorch's [-rank, rank) (rank 0 takes -1 and 0 as 0); a dim out of
-// range is a contradiction.
-int64_t checked_dim(const ShapeQuery& query, int64_t dim, int64_t rank);
+// (wrap_dim above for a dim.)
 // Two sizes that must be equal: a contradiction saying `what` when both are static and differ.
 void require_same_size(const ShapeQuery& query, const std::optional<int64_t>& a, const std::optional<int64_t>& b,
                        const std::string& what);

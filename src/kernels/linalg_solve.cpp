@@ -666,7 +666,7 @@ std::optional<Sizes> tensorsolve_shape(const ShapeQuery& query) {
         std::vector<bool> taken(a->size(), false);
         ExpectedSizes rest, last;
         for (int64_t d : *dims) {
-            const auto k = static_cast<size_t>(checked_dim(query, d, rank));
+            const auto k = static_cast<size_t>(wrap_dim(query, d, rank));
             if (taken[k]) query.contradiction(fmt::format("its dims name dim {} twice", d));
             taken[k] = true;
             last.push_back((*a)[k]);

@@ -589,7 +589,7 @@ std::optional<Sizes> matrix_norm_shape(const ShapeQuery& query) {
     if (!a || !dims || !keepdim) return std::nullopt;
     if (dims->size() != 2) query.contradiction(fmt::format("it takes a matrix norm over {} dims, not 2", dims->size()));
     const auto rank = static_cast<int64_t>(a->size());
-    const int64_t first = checked_dim(query, (*dims)[0], rank), second = checked_dim(query, (*dims)[1], rank);
+    const int64_t first = wrap_dim(query, (*dims)[0], rank), second = wrap_dim(query, (*dims)[1], rank);
     if (first == second) query.contradiction(fmt::format("it takes a matrix norm over dims {} and {}, which are one", (*dims)[0], (*dims)[1]));
     ExpectedSizes out;
     for (int64_t d = 0; d < rank; ++d) {

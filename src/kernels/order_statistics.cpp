@@ -327,7 +327,7 @@ std::optional<std::vector<ExpectedSizes>> sorted_shape(const ShapeQuery& query) 
     const auto self = query.sizes("self", 0);
     const auto dim = query.int_arg("dim", 1);
     if (!self || !dim) return std::nullopt;
-    checked_dim(query, *dim, static_cast<int64_t>(self->size()));
+    wrap_dim(query, *dim, static_cast<int64_t>(self->size()));
     return std::vector<ExpectedSizes>{*self};
 }
 

@@ -193,7 +193,7 @@ std::vector<RuntimeValue> nonzero(const KernelCall& call) {
 
 // The size of self's dim `dim` (a 0-d tensor's one element counting as a dim of size 1).
 std::optional<int64_t> size_of_dim(const ShapeQuery& query, const ExpectedSizes& self, int64_t dim) {
-    const int64_t d = checked_dim(query, dim, static_cast<int64_t>(self.size()));
+    const int64_t d = wrap_dim(query, dim, static_cast<int64_t>(self.size()));
     return self.empty() ? std::optional<int64_t>(1) : self[static_cast<size_t>(d)];
 }
 
@@ -214,7 +214,7 @@ std::optional<std::vector<ExpectedSizes>> topk_shape(const ShapeQuery& query) {
     if (!self || !dim) return std::nullopt;
     const auto size = size_of_dim(query, *self, *dim);
     if (k && size && (*k < 0 || *k > *size)) query.contradiction(fmt::format("its k {} is out of range for a dim of size {}", *k, *size));
-    if (!self->empty()) (*self)[static_cast<size_t>(checked_dim(query, *dim, static_cast<int64_t>(self->size())))] = k;
+    if (!self->empty()) (*self)[static_cast<size_t>(wrap_dim(query, *dim, static_cast<int64_t>(self->size())))] = k;
     return std::vector<ExpectedSizes>{*self};
 }
 

@@ -394,7 +394,7 @@ Sizes unique_elements_shape(const ShapeQuery& query, const ExpectedSizes& self) 
 // devices' leave them empty: their sizes are left open then.
 std::optional<Sizes> unique_slices_shape(const ShapeQuery& query, ExpectedSizes self, int64_t dim) {
     if (self.empty()) return std::nullopt;
-    const auto d = static_cast<size_t>(checked_dim(query, dim, static_cast<int64_t>(self.size())));
+    const auto d = static_cast<size_t>(wrap_dim(query, dim, static_cast<int64_t>(self.size())));
     const bool return_inverse = query.int_arg("return_inverse", 3).value_or(0) != 0;
     const ExpectedSizes inverse = return_inverse ? ExpectedSizes{self[d]} : ExpectedSizes{std::nullopt};
     self[d] = std::nullopt;

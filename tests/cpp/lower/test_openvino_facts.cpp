@@ -2850,3 +2850,78 @@ TEST(OpenVINOFacts, DilatedStridedConv1dPaddedBeyondInputCrash) {
                                     << c.padding << " dilation " << c.dilation << (c.transposed ? " transposed" : "");
     }
 }
+
+namespace {
+
+// NNCF's compressed linear weight, as it converts: x [3, 16] times an int8 weight [8, 16]
+// converted to f16 and multiplied by an f16 scale per row, then converted to f32.
+struct CompressedLinear {
+    std::vector<int8_t> weight;
+    std::vector<ov::float16> scales;
+    std::vector<float> x;
+};
+
+CompressedLinear compressed_linear_data() {
+    CompressedLinear data;
+    for (int i = 0; i < 8 * 16; ++i) data.weight.push_back(static_cast<int8_t>((i * 37) % 255 - 127));
+    for (int r = 0; r < 8; ++r) data.scales.push_back(ov::float16(0.00123f + 0.00071f * static_cast<float>(r)));
+    for (int i = 0; i < 3 * 16; ++i) data.x.push_back(std::sin(0.7f * static_cast<float>(i)) * 2.0f);
+    return data;
+}
+
+std::shared_ptr<ov::Model> compressed_linear(const CompressedLinear& data) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{3, 16});
+    auto weight = ov::op::v0::Constant::create(ov::element::i8, {8, 16}, data.weight);
+    auto scales = ov::op::v0::Constant::create(ov::element::f16, {8, 1}, data.scales);
+    auto half = std::make_shared<ov::op::v0::Convert>(weight, ov::element::f16);
+    auto scaled = std::make_shared<ov::op::v1::Multiply>(half, scales);
+    auto wide = std::make_shared<ov::op::v0::Convert>(scaled, ov::element::f32);
+    auto product = std::make_shared<ov::op::v0::MatMul>(x, wide, false, true);
+    return std::make_shared<ov::Model>(ov::OutputVector{product->output(0)}, ov::ParameterVector{x});
+}
+
+// The largest difference from PyTorch's values: each weight rounded to float16 after its product
+// with the scale, the matrix product in double.
+double compressed_linear_error(const std::shared_ptr<ov::Model>& model, const CompressedLinear& data) {
+    static ov::Core core;
+    auto request = core.compile_model(model, "CPU",
+                                      {ov::hint::inference_precision(ov::element::f32),
+                                       {pt2ov::lower::openvino_facts::kNoDynamicQuantization, uint64_t{0}}})
+                       .create_infer_request();
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {3, 16}, const_cast<float*>(data.x.data())));
+    request.infer();
+    const float* got = request.get_output_tensor(0).data<float>();
+    double worst = 0;
+    for (int i = 0; i < 3; ++i) {
+        for (int o = 0; o < 8; ++o) {
+            double want = 0;
+            for (int k = 0; k < 16; ++k) {
+                const float w = static_cast<float>(ov::float16(static_cast<float>(data.weight[o * 16 + k]) *
+                                                               static_cast<float>(data.scales[o])));
+                want += static_cast<double>(data.x[i * 16 + k]) * w;
+            }
+            worst = std::max(worst, std::abs(want - got[i * 8 + o]));
+        }
+    }
+    return worst;
+}
+
+}  // namespace
+
+TEST(OpenVINOFacts, HalfConstantArithmeticInFloat) {
+    const auto data = compressed_linear_data();
+    const double plain = compressed_linear_error(compressed_linear(data), data);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": int8 weight * f16 scale, converted to f32, in a MatMul: "
+              << plain << " off PyTorch's (products rounded to float16): " << (plain > 1e-5 ? "UNROUNDED" : "rounded")
+              << "\n";
+    RecordProperty("half_constant_arithmetic_error", std::to_string(plain));
+
+    auto model = compressed_linear(data);
+    const auto made = pt2ov::lower::fold_half_constant_arithmetic(*model);
+    ASSERT_EQ(made.size(), 1u);
+    EXPECT_EQ(made[0].fact, "HalfConstantArithmeticInFloat");
+    EXPECT_LT(compressed_linear_error(model, data), 1e-5);
+    for (const auto& op : model->get_ordered_ops()) EXPECT_FALSE(ov::is_type<ov::op::v1::Multiply>(op)) << op->get_friendly_name();
+    // A float32 decompression is left to the plugin, which computes it exactly.
+    EXPECT_TRUE(pt2ov::lower::fold_half_constant_arithmetic(*pooled_constant_times_input()).empty());
+}
