@@ -7,7 +7,7 @@ BUILD := build
 JOBS ?= 2
 comma := ,
 
-.PHONY: all setup deps venv build test test-cpp test-e2e test-conformance conformance test-state test-python test-wheel test-random random-programs demo clean
+.PHONY: all setup deps venv build quantized test test-cpp test-e2e test-conformance conformance test-state test-python test-wheel test-random random-programs demo clean
 
 all: build
 
@@ -190,6 +190,16 @@ endurance: build
 architectures: build
 	$(PY) -m pip install -q -r requirements-models.txt
 	$(PY) -m tests.architectures.measure
+
+# Quantized programs as people make them (tests/quantized/flows.py): torchao's PT2E, NNCF's static
+# int8 and weight compression, both program forms, through pt2ov and OpenVINO alone, against
+# eager's quantized module (docs/EXACTNESS.md E8); prints one table, fails on a wrong answer.
+# Installs the quantization packages (requirements-quant.txt). Not in `make test`.
+.PHONY: quantized
+quantized: build
+	$(PY) -m pip install -q --no-deps torchao==0.18.0
+	$(PY) -m pip install -q -r requirements-quant.txt -c requirements.txt
+	PYTHONPATH=$(BUILD)/python $(PY) -m tests.quantized.flows --work $(BUILD)/quantized
 
 # libFuzzer targets (fuzz/): clang with -fsanitize=fuzzer,address,undefined in build-fuzz/, each
 # run for FUZZ_SECONDS one after the other on its seed corpus (fuzz/corpus/, read only; new

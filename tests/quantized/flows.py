@@ -1,0 +1,160 @@
+"""Quantized programs as people make them, through pt2ov and through OpenVINO alone, against
+eager's quantized module (docs/EXACTNESS.md E8): `make quantized`.
+
+Flows: torchao's PT2E (prepare_pt2e / convert_pt2e with X86InductorQuantizer, folded and not),
+NNCF's static int8 quantization (nncf.quantize) and NNCF's weight compression (compress_weights,
+int8 and int4, symmetric and asymmetric), each exported with torch.export in both program forms.
+A flow's verdict: `exact` (bit for bit eager's), `E5` (within rtol 1e-4 / atol 1e-5: float
+arithmetic between quantization ops), `WRONG` (exit 0 beyond that), `refused` or `error`.
+Prints one table; exits 1 when pt2ov is WRONG anywhere.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.ao.quantization.fx._decomposed  # noqa: F401  registers quantized_decomposed, to load
+
+RTOL, ATOL = 1e-4, 1e-5
+
+
+class MLP(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = torch.nn.Linear(16, 32), torch.nn.Linear(32, 8)
+
+    def forward(self, x):
+        return self.b(torch.relu(self.a(x)))
+
+
+class ConvNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c, self.d = torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.Conv2d(8, 4, 3)
+        self.head = torch.nn.Linear(4 * 6 * 6, 10)
+
+    def forward(self, x):
+        return self.head(torch.relu(self.d(torch.relu(self.c(x)))).flatten(1))
+
+
+class TinyLM(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = torch.nn.Embedding(100, 64)
+        self.up, self.down, self.head = torch.nn.Linear(64, 128), torch.nn.Linear(128, 64), torch.nn.Linear(64, 100)
+
+    def forward(self, ids):
+        return self.head(self.down(torch.relu(self.up(self.embed(ids)))))
+
+
+def _pt2e(model, example, fold):
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+    import torchao.quantization.pt2e.quantizer.x86_inductor_quantizer as xiq
+
+    quantizer = xiq.X86InductorQuantizer()
+    quantizer.set_global(xiq.get_default_x86_inductor_quantization_config())
+    prepared = prepare_pt2e(torch.export.export(model, (example,)).module(), quantizer)
+    prepared(example)
+    return convert_pt2e(prepared, fold_quantize=fold)
+
+
+def _nncf_static(model, example):
+    import nncf
+
+    calibration = nncf.Dataset([torch.randn_like(example) for _ in range(4)])
+    return nncf.quantize(torch.export.export(model, (example,)).module(), calibration)
+
+
+def _nncf_weights(model, example, mode):
+    import nncf
+
+    options = {} if mode.startswith("INT8") else {"group_size": 32}
+    return nncf.compress_weights(torch.export.export(model, (example,)).module(),
+                                 mode=getattr(nncf.CompressWeightsMode, mode), **options)
+
+
+def flows():
+    torch.manual_seed(0)
+    x_mlp, x_conv, ids = torch.randn(4, 16), torch.randn(2, 3, 8, 8), torch.randint(0, 100, (2, 7))
+    yield "PT2E folded", "MLP", lambda: _pt2e(MLP().eval(), x_mlp, True), x_mlp
+    yield "PT2E folded", "ConvNet", lambda: _pt2e(ConvNet().eval(), x_conv, True), x_conv
+    yield "PT2E not folded", "MLP", lambda: _pt2e(MLP().eval(), x_mlp, False), x_mlp
+    yield "PT2E not folded", "ConvNet", lambda: _pt2e(ConvNet().eval(), x_conv, False), x_conv
+    yield "NNCF static int8", "ConvNet", lambda: _nncf_static(ConvNet().eval(), x_conv), x_conv
+    for mode in ("INT8_SYM", "INT8_ASYM", "INT4_SYM", "INT4_ASYM"):
+        yield f"NNCF weights {mode}", "TinyLM", (lambda mode=mode: _nncf_weights(TinyLM().eval(), ids, mode)), ids
+
+
+def verdict(got: np.ndarray, want: np.ndarray) -> tuple[str, float]:
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return "WRONG", float("nan")
+    off = float(np.abs(got.astype(np.float64) - want.astype(np.float64)).max()) if got.size else 0.0
+    if np.array_equal(got.view(np.uint8), want.view(np.uint8)):
+        return "exact", off
+    if np.allclose(got, want, rtol=RTOL, atol=ATOL):
+        return "E5", off
+    return "WRONG", off
+
+
+def run_pt2ov(path, example):
+    import pt2ov
+
+    try:
+        program = pt2ov.load(str(path))
+    except Exception as error:  # noqa: BLE001  a refusal is a verdict
+        return "refused", str(error).splitlines()[0][:120], None
+    out = program(example)
+    out = out[0] if isinstance(out, (list, tuple)) else out
+    steps = [s.kind for s in program.steps] if hasattr(program, "steps") else []
+    return "ok", out.numpy() if isinstance(out, torch.Tensor) else np.asarray(out), steps
+
+
+def run_openvino(ep, example):
+    import openvino as ov
+
+    try:
+        model = ov.convert_model(ep)
+        compiled = ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32",
+                                                          "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0"})
+        return "ok", compiled(example.numpy())[0]
+    except Exception as error:  # noqa: BLE001
+        return "error", str(error).splitlines()[0][:120]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--work", default="build/quantized", help="folder for the exported programs")
+    args = parser.parse_args()
+    import pathlib
+
+    work = pathlib.Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    rows, wrong = [], 0
+    for flow, model_name, make, example in flows():
+        start = time.time()
+        quantized = make()
+        with torch.no_grad():
+            expected = quantized(example)
+            exported = torch.export.export(quantized, (example,))
+        for form in ("exported", "decomposed"):
+            ep = exported if form == "exported" else exported.run_decompositions()
+            path = work / f"{flow.replace(' ', '_')}_{model_name}_{form}.pt2"
+            torch.export.save(ep, path)
+            status, value, _ = run_pt2ov(path, example)
+            ours = (status, float("nan")) if status != "ok" else verdict(value, expected.numpy())
+            wrong += ours[0] == "WRONG"
+            alone_status, alone_value = run_openvino(ep, example)
+            alone = (alone_status, float("nan")) if alone_status != "ok" else verdict(alone_value, expected.numpy())
+            rows.append((flow, model_name, form, ours, alone, time.time() - start))
+    print("| flow | model | form | pt2ov | max abs diff | OpenVINO alone | max abs diff |")
+    print("|---|---|---|---|---:|---|---:|")
+    for flow, model_name, form, ours, alone, _ in rows:
+        print(f"| {flow} | {model_name} | {form} | {ours[0]} | {ours[1]:.2g} | {alone[0]} | {alone[1]:.2g} |")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
