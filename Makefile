@@ -197,7 +197,6 @@ architectures: build
 # Installs the quantization packages (requirements-quant.txt). Not in `make test`.
 .PHONY: quantized
 quantized: build
-	$(PY) -m pip install -q --no-deps torchao==0.18.0
 	$(PY) -m pip install -q -r requirements-quant.txt -c requirements.txt
 	PYTHONPATH=$(BUILD)/python $(PY) -m tests.quantized.flows --work $(BUILD)/quantized
 
