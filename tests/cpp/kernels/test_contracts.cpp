@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../fixtures/graph_builder.h"
+#include "../fixtures/shape_contract.h"
 #include "graph/schema.h"
 #include "kernels/contracts.h"
 #include "kernels/registry.h"
@@ -21,17 +22,7 @@ using graph::ints_arg;
 using graph::tensor_arg;
 using test::GraphBuilder;
 
-// The message the check throws for node `index`, or "" when it accepts it.
-std::string refusal(GraphBuilder& b, int index) {
-    graph::Node& node = b.graph.nodes[static_cast<size_t>(index)];
-    graph::resolve_node(node, "m.pt2");
-    try {
-        kernels::check_shape_contract(node, b.graph, "m.pt2");
-    } catch (const ArchiveError& e) {
-        return e.what();
-    }
-    return "";
-}
+using test::refusal;
 
 int add(GraphBuilder& b, std::vector<int64_t> x, std::vector<int64_t> y, std::vector<int64_t> out) {
     b.value("x", DType::Float32, x);

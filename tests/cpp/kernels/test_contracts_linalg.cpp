@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../fixtures/graph_builder.h"
+#include "../fixtures/shape_contract.h"
 #include "graph/schema.h"
 #include "kernels/contracts.h"
 #include "pt2ov/error.h"
@@ -21,17 +22,7 @@ using graph::tensor_arg;
 using test::GraphBuilder;
 using Sizes = std::vector<int64_t>;
 
-// The message the check throws for node `index`, or "" when it accepts it.
-std::string refusal(GraphBuilder& b, int index) {
-    graph::Node& node = b.graph.nodes[static_cast<size_t>(index)];
-    graph::resolve_node(node, "m.pt2");
-    try {
-        kernels::check_shape_contract(node, b.graph, "m.pt2");
-    } catch (const ArchiveError& e) {
-        return e.what();
-    }
-    return "";
-}
+using test::refusal;
 
 // A node of `target` built argument by argument, its outputs r0, r1, ... of the given sizes.
 struct Node {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../fixtures/graph_builder.h"
+#include "../fixtures/shape_contract.h"
 #include "graph/schema.h"
 #include "kernels/contracts.h"
 #include "kernels/registry.h"
@@ -29,17 +30,7 @@ using test::GraphBuilder;
 using Sizes = std::vector<int64_t>;
 using Tensors = std::vector<std::pair<std::string, Sizes>>;
 
-// The message the check throws for node `index`, or "" when it accepts it.
-std::string refusal(GraphBuilder& b, int index) {
-    graph::Node& node = b.graph.nodes[static_cast<size_t>(index)];
-    graph::resolve_node(node, "m.pt2");
-    try {
-        kernels::check_shape_contract(node, b.graph, "m.pt2");
-    } catch (const ArchiveError& e) {
-        return e.what();
-    }
-    return "";
-}
+using test::refusal;
 
 // The check of one node of `target` reading `inputs`, over the tensors `values`, with the tensor
 // outputs `outputs` in order, the op's later returns unused (None), or as its one list output
