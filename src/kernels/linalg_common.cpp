@@ -153,6 +153,8 @@ int64_t lu_factor_in_place(Matrix& a, std::vector<int64_t>& pivots) {
 }
 
 void apply_pivots(Matrix& b, const std::vector<int64_t>& pivots, bool inverse) {
+    // A block of an empty matrix has no storage: swapping rows of one is undefined in Eigen.
+    if (b.cols() == 0 || b.rows() == 0) return;
     const auto k = static_cast<int64_t>(pivots.size());
     for (int64_t step = 0; step < k; ++step) {
         const int64_t i = inverse ? k - 1 - step : step;

@@ -211,7 +211,8 @@ def edge_program(empty_batch, empty_matrix, nan_matrix, wide_empty):
     return (L.det(empty_batch), L.inv_ex(empty_batch)[0], L.cholesky_ex(empty_matrix)[1], L.det(empty_matrix),
             *L.slogdet(empty_matrix), L.lu_factor_ex(empty_batch)[0], *L.qr(wide_empty), L.svdvals(wide_empty),
             L.pinv(wide_empty), L.matrix_rank(wide_empty), L.det(nan_matrix), L.solve_ex(nan_matrix, nan_matrix[:, :, :1])[0],
-            L.lu_factor_ex(nan_matrix)[0], L.matrix_norm(nan_matrix))
+            L.lu_factor_ex(nan_matrix)[0], L.matrix_norm(nan_matrix),
+            L.solve_ex(nan_matrix[1:], nan_matrix[1:, :, :0])[0], L.lu_solve(*L.lu_factor(nan_matrix[1:]), nan_matrix[1:, :, :0]))
 
 
 def edge_inputs(dtype=torch.float64):
@@ -221,7 +222,7 @@ def edge_inputs(dtype=torch.float64):
 
 
 EDGE_OPS = ("aten.linalg_det", "aten._linalg_det", "aten.linalg_inv_ex", "aten.linalg_cholesky_ex", "aten.linalg_slogdet",
-            "aten._linalg_slogdet", "aten.linalg_lu_factor_ex", "aten.linalg_qr", "aten.linalg_pinv")
+            "aten._linalg_slogdet", "aten.linalg_lu_factor_ex", "aten.linalg_qr", "aten.linalg_pinv", "aten.linalg_lu_solve")
 
 
 def per_dtype(inputs_fn):

@@ -514,3 +514,29 @@ register(
         "bit for bit.",
     )
 )
+
+
+class SolveWithEmptyRightHandSide(nn.Module):
+    def forward(self, a, b):
+        lu, pivots = torch.linalg.lu_factor(a)
+        return (torch.linalg.solve(a, b[..., :0]), torch.linalg.lu_solve(lu, pivots, b[..., :0]),
+                torch.linalg.lu_solve(lu, pivots, b[..., :0], adjoint=True), torch.linalg.solve(a, b))
+
+
+def _solve_with_empty_rhs_inputs(variant):
+    g = torch.Generator().manual_seed(2611 + variant)
+    n = (3, 4)[variant]
+    return (torch.randn(2, n, n, generator=g, dtype=torch.float64) + 3 * torch.eye(n, dtype=torch.float64),
+            torch.randn(2, n, 2, generator=g, dtype=torch.float64))
+
+
+register(
+    ModelCase(
+        name="solve_with_empty_right_hand_side",
+        make_module=lambda: SolveWithEmptyRightHandSide().eval(),
+        make_inputs=_solve_with_empty_rhs_inputs,
+        notes="A right-hand side with no columns: the LU kernels swapped rows of an empty matrix by its "
+        "pivots, which offsets Eigen's null data pointer (undefined behaviour, found by the kernel fuzzer "
+        "under UBSan); an empty right-hand side now returns before the row swaps.",
+    )
+)
