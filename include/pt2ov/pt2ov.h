@@ -68,6 +68,13 @@ struct LoadOptions {
     // nodes' reason quoting the difference (report().verification). With a cache_dir the
     // outcome is kept there and reused. Costs a second load and one call per OpenVINO step.
     bool verify = false;
+    // A quantized program's quantize-dequantize pairs (per tensor, of one scale) run on
+    // OpenVINO as FakeQuantize, so that its CPU plugin computes the layers between them on int8
+    // kernels: each value within one quantization step of eager's where eager's lies near a
+    // rounding boundary, and the outputs within the bound EXACTNESS.md E8 states. true: every
+    // quantize and dequantize computes eager's reference arithmetic in float32 (eager's integers
+    // exactly), at float speed.
+    bool quantized_reference = false;
 };
 
 // One user input or output of a method.

@@ -128,7 +128,7 @@ class Program(_pt2ov._Program):
 
 def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cpu_ops=(), cpu_nodes=(),
              strict=False, num_threads=0, openvino_state=True, int64_input_limit=0, hint="latency",
-             measure_placement=True, verify=False) -> tuple:
+             measure_placement=True, verify=False, quantized_reference=False) -> tuple:
     def names(value, what):
         if isinstance(value, str):
             return [value]
@@ -139,13 +139,15 @@ def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cp
 
     return (str(method), str(device), str(precision), "" if cache_dir is None else os.fspath(cache_dir),
             names(cpu_ops, "cpu_ops"), names(cpu_nodes, "cpu_nodes"), bool(strict), int(num_threads),
-            bool(openvino_state), int(int64_input_limit), str(hint), bool(measure_placement), bool(verify))
+            bool(openvino_state), int(int64_input_limit), str(hint), bool(measure_placement), bool(verify),
+            bool(quantized_reference))
 
 
 def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU", precision: str = "f32",
          cache_dir: Optional[str | os.PathLike] = None, cpu_ops: Iterable[str] = (), cpu_nodes: Iterable[str] = (),
          strict: bool = False, num_threads: int = 0, openvino_state: bool = True, int64_input_limit: int = 0,
-         hint: str = "latency", measure_placement: bool = True, verify: bool = False) -> Program:
+         hint: str = "latency", measure_placement: bool = True, verify: bool = False,
+         quantized_reference: bool = False) -> Program:
     """Reads the archive at ``path``, places and converts ``method`` and compiles it on ``device``.
 
     The options are the command line's: ``precision`` is OpenVINO's inference precision hint
@@ -160,10 +162,13 @@ def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU
     decide (by default a small program is timed at load on OpenVINO and on pt2ov's CPU kernels and
     the faster kept; the report's "measurement" gives the figures), ``verify=True`` runs each OpenVINO
     step at load on synthetic inputs beside pt2ov's CPU kernels in a child process and moves a step
-    that disagrees or crashes onto the CPU kernels (the report's "verification"). Raises
+    that disagrees or crashes onto the CPU kernels (the report's "verification"),
+    ``quantized_reference=True`` computes a quantized program's quantize and dequantize ops with
+    PyTorch's reference arithmetic in float32 (eager's integers exactly, float speed) instead of
+    OpenVINO's int8 kernels (within one quantization step, docs/EXACTNESS.md E8). Raises
     :class:`Error` (ArchiveError, UnsupportedError, ...) with a message saying what to do."""
     args = _options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads, openvino_state,
-                    int64_input_limit, hint, measure_placement, verify)
+                    int64_input_limit, hint, measure_placement, verify, quantized_reference)
     return Program(os.fspath(path), *args)
 
 

@@ -96,7 +96,7 @@ pt2ov::LoadOptions make_options(const std::string& method, const std::string& de
                                 const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
                                 const std::vector<std::string>& cpu_nodes, bool strict, int num_threads,
                                 bool openvino_state, int64_t int64_input_limit, const std::string& hint,
-                                bool measure_placement, bool verify) {
+                                bool measure_placement, bool verify, bool quantized_reference) {
     pt2ov::LoadOptions options;
     options.method = method;
     options.device = device;
@@ -111,6 +111,7 @@ pt2ov::LoadOptions make_options(const std::string& method, const std::string& de
     options.performance_hint = hint;
     options.measure_placement = measure_placement;
     options.verify = verify;
+    options.quantized_reference = quantized_reference;
     return options;
 }
 
@@ -219,15 +220,18 @@ NB_MODULE(_pt2ov, m) {
             [](PyProgram* self, const std::string& path, const std::string& method, const std::string& device,
                const std::string& precision, const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
                const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state,
-               int64_t int64_input_limit, const std::string& hint, bool measure_placement, bool verify) {
-                auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict,
-                                            num_threads, openvino_state, int64_input_limit, hint, measure_placement, verify);
+               int64_t int64_input_limit, const std::string& hint, bool measure_placement, bool verify,
+               bool quantized_reference) {
+                auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads,
+                                            openvino_state, int64_input_limit, hint, measure_placement, verify,
+                                            quantized_reference);
                 nb::gil_scoped_release release;
                 new (self) PyProgram(pt2ov::Program::load(path, options));
             },
             nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
             nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"),
-            nb::arg("openvino_state"), nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"), nb::arg("verify"))
+            nb::arg("openvino_state"), nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"), nb::arg("verify"),
+            nb::arg("quantized_reference"))
         .def("__call__", &PyProgram::call)
         // For bench/python_overhead.py: the same call from C++ in this process, `calls` times on
         // the inputs as __call__ reads them, each timed alone (ns). With reuse_outputs, outputs of
@@ -317,9 +321,11 @@ NB_MODULE(_pt2ov, m) {
         [](const std::string& path, const std::string& method, const std::string& device, const std::string& precision,
            const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
            const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state,
-           int64_t int64_input_limit, const std::string& hint, bool measure_placement, bool verify) {
+           int64_t int64_input_limit, const std::string& hint, bool measure_placement, bool verify,
+           bool quantized_reference) {
             auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads,
-                                        openvino_state, int64_input_limit, hint, measure_placement, verify);
+                                        openvino_state, int64_input_limit, hint, measure_placement, verify,
+                                        quantized_reference);
             nb::gil_scoped_release release;
             std::vector<pt2ov::PlacementReport> reports;
             const bool all_methods = options.method == "forward";
@@ -332,7 +338,8 @@ NB_MODULE(_pt2ov, m) {
         },
         nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
         nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"), nb::arg("openvino_state"),
-        nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"), nb::arg("verify"));
+        nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"), nb::arg("verify"),
+        nb::arg("quantized_reference"));
 
     // For the tests: the addresses a call would read its inputs from (the same conversion as
     // _Program.__call__'s), to show that contiguous inputs are viewed, not copied.

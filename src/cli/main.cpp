@@ -49,6 +49,11 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
     command.add_flag("!--no-openvino-state", options.openvino_state,
                      "Carry every mutated buffer in pt2ov between calls; by default a buffer that one OpenVINO "
                      "step reads and updates, and nothing else reads, stays in OpenVINO as state (ReadValue/Assign)");
+    command.add_flag("--quantized-reference", options.quantized_reference,
+                     "Compute every quantize and dequantize of a quantized program with PyTorch's reference "
+                     "arithmetic in float32 (eager's integers exactly, float speed); by default a quantize-"
+                     "dequantize pair runs on OpenVINO as FakeQuantize, on its int8 kernels, within one "
+                     "quantization step of eager's (docs/EXACTNESS.md E8)");
     command.add_flag("--verify", options.verify,
                      "At load, run each OpenVINO step on synthetic inputs beside pt2ov's CPU kernels, in a child "
                      "process; a step that disagrees or crashes runs on the CPU kernels (with --cache-dir the outcome "

@@ -68,6 +68,7 @@ PreparedMethod prepare(const std::string& path, const Settings& settings) {
     check_shape_contracts(method);
     rewrite(method);
     check_rewrites(method);
+    if (options.quantized_reference) method.graph.fake_quantizations.clear();
     bind_signature(method);
     check_cpu_ops(method, options.cpu_ops);
     method.int64_input_limit = options.int64_input_limit;

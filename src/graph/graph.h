@@ -176,6 +176,21 @@ struct BufferSplit {
     std::vector<std::string> parts;  // per index of dim 0, the part's target ("k_cache[0]")
 };
 
+// A quantize op followed by a dequantize op of the same parameters (quantized_decomposed's
+// per-tensor .default forms: PT2E's and NNCF's activations), recorded before both are
+// decomposed (graph/passes/fake_quantizations.cpp) so that lowering can hand OpenVINO the pair
+// as one FakeQuantize, which its CPU plugin runs on int8 kernels (EXACTNESS.md E8). The
+// decomposed nodes stay: they are the exact reference and what the CPU kernels run.
+struct FakeQuantization {
+    std::string input;   // the float32 value quantized
+    std::string output;  // the dequantized float32 value
+    std::string node;    // the dequantize node, as the archive names it
+    float scale = 1.0F;  // as eager multiplies by it: the Python float rounded to float32
+    int64_t zero_point = 0;
+    int64_t quant_min = 0;
+    int64_t quant_max = 0;
+};
+
 struct Graph {
     std::vector<Node> nodes;  // topological order, as stored
     std::map<std::string, Value> values;
@@ -185,6 +200,7 @@ struct Graph {
     std::vector<OutputSpec> output_specs;
     std::map<std::string, SymbolRange> ranges;  // range_constraints, by symbol
     std::vector<BufferSplit> buffer_splits;     // in signature order
+    std::vector<FakeQuantization> fake_quantizations;  // in node order
     // The program's dialect as torch.export.save records it ("verifiers": ["TRAINING"] for
     // torch.export.export, ["ATEN"] after ep.run_decompositions()); empty when the archive
     // does not say. Only messages read it: advice to decompose suits a training-IR program.

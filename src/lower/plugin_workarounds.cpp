@@ -7,6 +7,7 @@
 #include "lower/decoder.h"
 #include "lower/openvino_facts.h"
 #include "openvino/core/graph_util.hpp"
+#include "openvino/op/fake_quantize.hpp"
 #include "openvino/op/abs.hpp"
 #include "openvino/op/concat.hpp"
 #include "openvino/op/convert_like.hpp"
@@ -298,6 +299,9 @@ bool never_infinite(const ov::Output<ov::Node>& output, bool negative) {
     if (ov::is_type<ov::op::v0::Sigmoid>(node) || ov::is_type<ov::op::v5::HSigmoid>(node) ||
         ov::is_type<ov::op::v1::Softmax>(node) || ov::is_type<ov::op::v8::Softmax>(node))
         return true;
+    // A FakeQuantize's output levels lie between its output bounds, which lowering makes finite
+    // (lower/low_precision.cpp).
+    if (ov::is_type<ov::op::v0::FakeQuantize>(node)) return true;
     if (auto clamp = ov::as_type<const ov::op::v0::Clamp>(node))
         return negative ? std::isfinite(clamp->get_min()) : std::isfinite(clamp->get_max());
     if (!negative) return false;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <set>
@@ -17,6 +18,7 @@
 #include "openvino/core/model.hpp"
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/relu.hpp"
+#include "openvino/pass/serialize.hpp"
 #include "openvino/runtime/core.hpp"
 #include "openvino/runtime/properties.hpp"
 #include "runtime/executor_internal.h"
@@ -33,6 +35,20 @@ namespace {
 ov::Core& shared_core() {
     static ov::Core core;
     return core;
+}
+
+// PT2OV_DUMP_OPENVINO=FOLDER (a developer's switch, docs/DEVELOPING.md): each OpenVINO step's
+// model as handed to the plugin, `step<N>.xml`, and as the plugin compiled it (its runtime graph:
+// layer types and runtime precisions), `step<N>.compiled.xml`. A failure to write is ignored:
+// the dump must never change what a load does.
+void dump_step(const char* suffix, size_t index, const std::shared_ptr<const ov::Model>& model) {
+    const char* folder = std::getenv("PT2OV_DUMP_OPENVINO");
+    if (!folder || !*folder || !model) return;
+    const std::string base = std::string(folder) + "/step" + std::to_string(index + 1) + suffix;
+    try {
+        ov::pass::Serialize(base + ".xml", base + ".bin").run_on_model(std::const_pointer_cast<ov::Model>(model));
+    } catch (const std::exception&) {
+    }
 }
 
 // Whether `device` compiles the smallest model at all: tells a device that cannot be used
@@ -188,8 +204,10 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
     if (!lowered.model) return;
 
     auto step = std::make_unique<CompiledStep>();
+    dump_step("", index, lowered.model);
     try {
         step->compiled = shared_core().compile_model(lowered.model, options.device, config);
+        dump_step(".compiled", index, step->compiled.get_runtime_model());
     } catch (const std::exception& e) {
         const std::string message = prepared_.where + ": OpenVINO could not compile step " + std::to_string(index + 1) +
                                     " for device '" + options.device + "': " + e.what();

@@ -13,6 +13,7 @@ const std::vector<Pass>& passes() {
         {"fold error checks", fold_error_checks},
         {"drop assertions", [](Graph& graph, const std::string&) { drop_assertions(graph); }},
         {"functionalize in-place ops", functionalize_in_place_ops},
+        {"record fake quantizations", [](Graph& graph, const std::string&) { record_fake_quantizations(graph); }},
         {"lower training ops", lower_training_ops},
         {"clamp slice bounds", clamp_slice_bounds},
         {"canonical forms", canonicalize},

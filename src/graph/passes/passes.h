@@ -12,6 +12,8 @@
 //      buffer_mutation output): the op becomes its functional form, later readers read its
 //      result, and a mutated buffer gets a buffer_mutation output like run_decompositions()
 //      would give it (functionalize.cpp);
+//   2b. record each quantize-dequantize pair of one per-tensor scale in
+//      Graph::fake_quantizations, before pass 3 decomposes both (fake_quantizations.cpp);
 //   3. decompose training-IR ops that OpenVINO's FX op table lacks into their core-ATen forms
 //      (training_ops.cpp, running graph/decompose/);
 //   4. clamp slice bounds beyond the sliced dim (`x[1:]` ends at 2**63 - 1) as PyTorch does,
@@ -63,6 +65,7 @@ const std::vector<OpId>& composites_autocast_leaves_alone();
 bool is_composite_op(OpId op);
 void drop_assertions(Graph& graph);
 void functionalize_in_place_ops(Graph& graph, const std::string& where);
+void record_fake_quantizations(Graph& graph);
 void lower_training_ops(Graph& graph, const std::string& where);
 void clamp_slice_bounds(Graph& graph, const std::string& where);
 // Records each split in Graph::buffer_splits; a buffer with any other use is left whole.
