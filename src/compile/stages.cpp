@@ -12,10 +12,12 @@
 #include "graph/schema.h"
 #include "kernels/cpu_isa.h"
 #include "lower/convert.h"
+#include "lower/decoder.h"
 #include "lower/element_type.h"
 #include "lower/openvino_facts.h"
 #include "openvino/op/assign.hpp"
 #include "openvino/op/constant.hpp"
+#include "openvino/op/fake_quantize.hpp"
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/read_value.hpp"
 #include "openvino/op/result.hpp"
@@ -657,6 +659,19 @@ PlacementReport report(const PreparedMethod& prepared, const partition::Plan& pl
                 if (value && value->producer >= 0) made[graph.nodes[value->producer].source_name()] = alias_reason(alias);
             }
         }
+        // The archive nodes a FakeQuantize stands for (lower/low_precision.cpp).
+        std::set<std::string> fake_quantized;
+        if (auto it = openvino_steps.find(s); it != openvino_steps.end() && it->second.model) {
+            std::set<std::string> tags;
+            for (const auto& op : it->second.model->get_ordered_ops()) {
+                if (!ov::is_type<ov::op::v0::FakeQuantize>(op)) continue;
+                const auto& rt = op->get_rt_info();
+                if (auto tag = rt.find(lower::kSourceNodeKey); tag != rt.end()) tags.insert(tag->second.as<std::string>());
+            }
+            for (int index : step.nodes) {
+                if (tags.count(graph.nodes[index].name)) fake_quantized.insert(graph.nodes[index].source_name());
+            }
+        }
         PlacementReport::Step main{step.where == partition::Where::OpenVINO ? "openvino" : "cpu", {}};
         PlacementReport::Step copies{"cpu", {}};
         std::set<std::string> listed;
@@ -667,7 +682,11 @@ PlacementReport report(const PreparedMethod& prepared, const partition::Plan& pl
             if (it != made.end()) {
                 copies.nodes.push_back({node.source_name(), node.source_target(), it->second});
             } else {
-                main.nodes.push_back({node.source_name(), node.source_target(), plan.reason[index]});
+                std::string reason = plan.reason[index];
+                if (fake_quantized.count(node.source_name())) {
+                    reason += "; with its quantize, one FakeQuantize on OpenVINO's int8 kernels (--quantized-reference: eager's arithmetic)";
+                }
+                main.nodes.push_back({node.source_name(), node.source_target(), std::move(reason)});
             }
         }
         for (auto* part : {&main, &copies}) {

@@ -223,6 +223,13 @@ const std::vector<Fact>& all() {
          "Convert, Subtract, Multiply) to int8 in groups on the fly, also under the f32 precision hint: "
          "0.5 % off eager with exit 0 on NNCF int8/int4 weight-compressed programs",
          "every step on the CPU device is compiled with DYNAMIC_QUANTIZATION_GROUP_SIZE 0"},
+        {"FakeQuantizeOneLevelFromReference", "2026.4.1",
+         "FakeQuantize (bounds (qmin - z) * s and (qmax - z) * s, qmax - qmin + 1 levels) rounds "
+         "(x - low) * levels / (high - low), not eager's x * (1 / s) + z: values within a few ulps of a rounding "
+         "boundary land one level apart (a step of s); between FakeQuantizes the plugin computes convolutions "
+         "and matmuls on int8 kernels, exact integer sums scaled once",
+         "a quantize-dequantize pair of one per-tensor scale runs as FakeQuantize (int8 speed) within one step "
+         "of eager's; --quantized-reference computes eager's reference arithmetic instead (lower/low_precision)"},
         {"TransposeOfUnitDimsAfterReduce", "2026.4.1",
          "a Transpose that moves only dims of size 1, after a Reduce without keep_dims over the leading axis, comes "
          "back with the untransposed shape: ReduceMax(x [3, 7, 1, 15, 12], 0) then Transpose [1, 0, 2, 3] gives "

@@ -34,6 +34,7 @@
 #include "lower/constant_precompute.h"
 #include "lower/plugin_workarounds.h"
 #include "graph/decompose/decompose.h"
+#include "openvino/op/fake_quantize.hpp"
 #include "openvino/op/interpolate.hpp"
 #include "openvino/op/minimum.hpp"
 #include "openvino/op/negative.hpp"
@@ -1722,6 +1723,64 @@ TEST(OpenVINOFacts, DynamicQuantizationOfActivations) {
     RecordProperty("dynamic_quantization_relative_error", std::to_string(by_default));
     // What pt2ov relies on: with the property at 0 the product is an f32 product.
     EXPECT_LT(off, 1e-4);
+}
+
+// A quantize-dequantize pair as lowering hands it to the plugin (uint8, scale s, zero point z):
+// FakeQuantize(x, (0 - z) * s, (255 - z) * s, same, 256 levels), against eager's reference
+// arithmetic computed here: clamp(nearbyint(x * float(1 / s)) + z, 0, 255), then (q - z) * s,
+// in float32. The inputs are random values and values at and a few ulps around every rounding
+// boundary (k + 0.5) * s. Both the integer (in steps of s) and the float value are compared.
+TEST(OpenVINOFacts, FakeQuantizeOneLevelFromReference) {
+    const double scale_given = 0.0172139;  // a Python float, as PT2E records it
+    const auto s = static_cast<float>(scale_given);
+    const auto inverse = static_cast<float>(1.0 / scale_given);
+    const int64_t z = 131;
+    std::vector<float> x;
+    for (int k = -140; k < 140; ++k) {
+        float boundary = (static_cast<float>(k) + 0.5f) * s;
+        for (int ulps = -3; ulps <= 3; ++ulps) {
+            float v = boundary;
+            for (int i = 0; i < std::abs(ulps); ++i) v = std::nextafter(v, ulps < 0 ? -1e30f : 1e30f);
+            x.push_back(v);
+        }
+    }
+    for (int i = 0; i < 4000; ++i) x.push_back(std::sin(0.731f * static_cast<float>(i)) * 2.4f);
+    const float low = static_cast<float>(0 - z) * s, high = static_cast<float>(255 - z) * s;
+    auto input = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{x.size()});
+    auto lo = ov::op::v0::Constant::create(ov::element::f32, {}, {low});
+    auto hi = ov::op::v0::Constant::create(ov::element::f32, {}, {high});
+    auto fq = std::make_shared<ov::op::v0::FakeQuantize>(input, lo, hi, lo, hi, 256);
+    auto request = compile_on_cpu(std::make_shared<ov::Model>(ov::OutputVector{fq->output(0)}, ov::ParameterVector{input}))
+                       .create_infer_request();
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {x.size()}, x.data()));
+    request.infer();
+    const float* got = request.get_output_tensor(0).data<float>();
+    size_t levels_off = 0, values_off = 0;
+    double worst_steps = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+        const float q = std::clamp(std::nearbyint(x[i] * inverse) + static_cast<float>(z), 0.0f, 255.0f);
+        const float want = (q - static_cast<float>(z)) * s;
+        const double steps = std::abs(static_cast<double>(got[i]) - want) / s;
+        worst_steps = std::max(worst_steps, steps);
+        levels_off += steps > 0.5;
+        values_off += got[i] != want;
+    }
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": FakeQuantize vs eager's quantize-dequantize on " << x.size()
+              << " values (" << 280 * 7 << " within 3 ulps of a rounding boundary): " << levels_off
+              << " one level apart, " << values_off << " differ at all, largest " << worst_steps << " steps\n";
+    RecordProperty("levels_off", std::to_string(levels_off));
+    RecordProperty("values_off", std::to_string(values_off));
+    // What pt2ov's contract (E8) relies on: never more than one level from eager's.
+    EXPECT_LE(worst_steps, 1.0 + 1e-3);
+    // and only near a boundary: the random values (after the boundary sweep) are one level at most
+    // where they lie within a few ulps of one, which a sine sweep does not hit.
+    size_t random_off = 0;
+    for (size_t i = 280 * 7; i < x.size(); ++i) {
+        const float q = std::clamp(std::nearbyint(x[i] * inverse) + static_cast<float>(z), 0.0f, 255.0f);
+        random_off += std::abs(got[i] - (q - static_cast<float>(z)) * s) > 0.5f * s;
+    }
+    std::cout << "[fact] of them " << random_off << " of " << x.size() - 280 * 7 << " random values\n";
+    EXPECT_LE(random_off, 4u);
 }
 
 // ReduceMax over axis 0 of [3, 7, 1, 5], then Transpose [1, 0, 2] (moving the dim of size 1):
