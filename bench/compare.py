@@ -40,6 +40,9 @@ TARGETS = {
     "vs_onnxruntime": 1.0,   # pt2ov p50 / ORT p50: not slower
     "resident": 1.0,         # resident_bytes / constant_bytes
     "load": 1.0,             # pt2ov load / (OpenVINO convert_model + compile)
+    "int8_vs_openvino": 1.05,  # int8 rows: pt2ov p50 / OpenVINO-alone p50 on the same quantized program
+    "int8_vs_f32": 0.25,       # ResNet-18 int8: pt2ov p50 / pt2ov's own f32 p50 (when both rows run)
+    "int8_accuracy": 0.02,     # int8 rows: max |pt2ov - eager| / max |eager| (E8: one-step differences carry on)
 }
 
 
@@ -127,6 +130,11 @@ def measure(model: models.BenchModel, cache: pathlib.Path, scale: float, rounds:
             entry[side] = pool(runs[side])
     if "error" not in entry["pt2ov"]:
         entry["pt2ov"]["max_abs_diff"] = pt2ov_accuracy(model, cache)
+        if model.quantized and isinstance(entry["pt2ov"]["max_abs_diff"], float):
+            import numpy as np
+            with np.load(cache / f"{model.name}.expected.npz") as expected:
+                largest = max(float(np.max(np.abs(expected[k]))) for k in expected.files)
+            entry["pt2ov"]["relative_diff"] = entry["pt2ov"]["max_abs_diff"] / largest if largest else 0.0
     entry["loadavg_after"] = loadavg()
     return entry
 
@@ -188,12 +196,17 @@ def analyse(entry: dict) -> None:
     checks = {}
     if "error" not in p:
         delegated = p["steps"]["cpu"] == 0 and not entry["cpu_ops"]
-        if delegated and ratios["openvino_p50"] is not None:
+        if delegated and not models.by_name(entry["name"]).quantized and ratios["openvino_p50"] is not None:
             checks["vs_openvino"] = check(ratios["openvino_p50"], "<=", TARGETS["vs_openvino"])
         if ratios["onnxruntime_p50"] is not None:
             checks["vs_onnxruntime"] = check(ratios["onnxruntime_p50"], "<=", TARGETS["vs_onnxruntime"])
         if models.by_name(entry["name"]).vs_eager_target and ratios["torch_p50"]:
             checks["vs_eager"] = check(1 / ratios["torch_p50"], ">=", TARGETS["vs_eager"])
+        if models.by_name(entry["name"]).quantized:
+            if ratios["openvino_p50"] is not None:
+                checks["int8_vs_openvino"] = check(ratios["openvino_p50"], "<=", TARGETS["int8_vs_openvino"])
+            if "relative_diff" in p:
+                checks["int8_accuracy"] = check(p["relative_diff"], "<=", TARGETS["int8_accuracy"])
         if entry["name"] == "tiny_mlp_openvino":
             checks["overhead_us"] = check(p["overhead_us"]["mean"], "<=", TARGETS["overhead_us"])
         constants = p["constants"]
@@ -205,6 +218,19 @@ def analyse(entry: dict) -> None:
             entry["load_ratio"] = p["load_ms"]["total"] / (ov["convert_ms"] + ov["compile_ms"])
             checks["load"] = check(entry["load_ratio"], "<=", TARGETS["load"])
     entry["targets"] = checks
+
+
+def compare_with_float_rows(entries: list[dict]) -> None:
+    """Each int8 row against pt2ov on its float row, when both ran: the speed-up int8 brings."""
+    by_name = {e["name"]: e for e in entries}
+    for e in entries:
+        row = models.by_name(e["name"])
+        base = by_name.get(row.float_row) if row.float_row else None
+        if base is None or "error" in e["pt2ov"] or "error" in base["pt2ov"]:
+            continue
+        e["vs_own_f32"] = lat(e["pt2ov"]) / lat(base["pt2ov"])
+        if row.float_row == "resnet18":
+            e.setdefault("targets", {})["int8_vs_f32"] = check(e["vs_own_f32"], "<=", TARGETS["int8_vs_f32"])
 
 
 def check(value: float, op: str, target: float) -> dict:
@@ -239,6 +265,15 @@ def table(entries: list[dict]) -> str:
                      f"{'-' if overhead is None else f'{overhead:.1f}':>7}")
     lines.append("ratios: pt2ov p50 / peer p50 (below 1.00x: pt2ov is faster); ovh: mean engine time per call "
                  "outside OpenVINO's infer(); *: pt2ov runs a CPU step in this program (not fully delegated)")
+    quantized = [e for e in entries if models.by_name(e["name"]).quantized]
+    if quantized:
+        lines.append("int8 rows (NNCF static int8; ONNX Runtime: its own quantize_static QDQ of the float model; eager: "
+                     "the quantized module's fake-quantized float arithmetic):")
+        for e in quantized:
+            relative = e["pt2ov"].get("relative_diff") if "error" not in e["pt2ov"] else None
+            own = e.get("vs_own_f32")
+            lines.append(f"  {e['name']:<20} pt2ov int8 / pt2ov f32 {fmt_ratio(own)}; max |pt2ov - eager| "
+                         f"{'-' if relative is None else f'{relative:.2%}'} of the output's range")
     lines.append("")
     head = (f"{'model':<20} {'pt2ov load ms (archive+convert+compile)':>42} {'OV convert+compile ms':>22} "
             f"{'÷':>6} {'resident':>9} {'RSS MiB pt2ov/eager/ORT':>24}")
@@ -268,6 +303,11 @@ def errors(entries: list[dict]) -> str:
             if "error" in e[side]:
                 lines.append(f"  {e['name']} / {side}: {e[side]['error']}")
         diff = e["pt2ov"].get("max_abs_diff")
+        if models.by_name(e["name"]).quantized and not isinstance(diff, str):
+            relative = e["pt2ov"].get("relative_diff")
+            if relative is not None and relative > TARGETS["int8_accuracy"]:
+                lines.append(f"  {e['name']} / pt2ov: outputs differ from PyTorch's by {relative:.2%} of their range")
+            continue
         if isinstance(diff, str) or (diff is not None and diff > 1e-3):
             lines.append(f"  {e['name']} / pt2ov: outputs differ from PyTorch's: {diff}")
     return ("failures:\n" + "\n".join(lines)) if lines else ""
@@ -279,7 +319,10 @@ def targets_summary(entries: list[dict]) -> tuple[str, dict]:
              "vs_eager": ">= 1.5x faster than PyTorch eager",
              "vs_onnxruntime": "not slower than ONNX Runtime",
              "resident": "constants resident 1.0x",
-             "load": "load <= OpenVINO convert_model + compile"}
+             "load": "load <= OpenVINO convert_model + compile",
+             "int8_vs_openvino": "int8: latency <= 1.05x OpenVINO alone",
+             "int8_vs_f32": "int8: ResNet-18 <= 0.25x pt2ov's own f32",
+             "int8_accuracy": "int8: outputs within 2 % of their range of eager's"}
     summary, lines = {}, ["targets:"]
     for key, title in names.items():
         rows = [(e["name"], e["targets"][key]) for e in entries if key in e.get("targets", {})]
@@ -385,6 +428,7 @@ def main() -> int:
         entry = measure(model, cache, args.scale, args.rounds)
         analyse(entry)
         entries.append(entry)
+    compare_with_float_rows(entries)
     text = table(entries)
     summary_text, summary = targets_summary(entries)
     failures = errors(entries)

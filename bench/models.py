@@ -40,6 +40,12 @@ class BenchModel:
     vs_eager_target: float = 0.0  # required speed-up over PyTorch eager (0: none)
     notes: str = ""
     decomposed: bool = False      # every side runs the program after ep.run_decompositions()
+    # "int8": the module quantized by NNCF (nncf.quantize on the exported program, static int8,
+    # calibrated on `calibration` random inputs of the example's shape), which every side runs:
+    # pt2ov and OpenVINO alone the exported quantized program, PyTorch eager its module, ONNX
+    # Runtime the float model's ONNX quantized by its own quantize_static (QDQ, per channel).
+    quantized: str = ""
+    float_row: str = ""           # the float row of the same model, for the int8 / f32 ratio
 
 
 def _seeded(seed: int, build: Callable[[], nn.Module]) -> Callable[[], nn.Module]:
@@ -341,6 +347,15 @@ MODELS: list[BenchModel] = [
                _seeded(7, EdgeNet), _inputs(17, _image(1, 3, 112, 112)), cpu_ops=("aten.relu",),
                iterations=400, warmup=20,
                notes="pt2ov runs OpenVINO -> CPU relu -> OpenVINO; the peers run it whole"),
+    # The same models quantized to int8 as people do it for speed on Intel CPUs (NNCF, static).
+    BenchModel("resnet18_int8", "ResNet-18 NNCF int8, 1x3x224x224", _seeded(2, lambda: _randomize_batchnorms(ResNet18())),
+               _inputs(12, _image(1, 3, 224, 224)), iterations=200, warmup=10, quantized="int8", float_row="resnet18"),
+    BenchModel("mobilenet_v3_int8", "MobileNetV3-small-like NNCF int8, 1x3x224x224",
+               _seeded(3, lambda: _randomize_batchnorms(MobileNetV3Small())), _inputs(13, _image(1, 3, 224, 224)),
+               iterations=300, warmup=10, quantized="int8", float_row="mobilenet_v3_small"),
+    BenchModel("bert_encoder_int8", "BERT-base-like encoder NNCF int8, 6 layers, seq 128", _seeded(4, BertEncoder),
+               _inputs(14, lambda g: torch.randint(0, 30522, (1, 128), generator=g)), iterations=60, warmup=3,
+               quantized="int8", float_row="bert_encoder"),
     # Real architectures as `ep.run_decompositions()` gives them (torchvision, timm), where index
     # arithmetic and slice writes decompose into int64 ops that pt2ov must keep exact.
     BenchModel("swin_t_decomposed", "torchvision swin_t, 1x3x64x64, decomposed",
@@ -353,6 +368,21 @@ MODELS: list[BenchModel] = [
                *_architecture("timm/eva02_tiny_patch14_224"), iterations=30, warmup=3, decomposed=True,
                notes="rotary position embedding"),
 ]
+
+
+def quantize_int8(model: BenchModel, ep: torch.export.ExportedProgram, calibration: int = 8) -> nn.Module:
+    """NNCF's static int8 quantization of the exported program's module, calibrated on random
+    inputs drawn like the example's (seeded), as bench/models.py's "int8" rows are made."""
+    import nncf
+
+    generator = torch.Generator().manual_seed(2026)
+    examples = model.make_inputs()
+    samples = []
+    for _ in range(calibration):
+        samples.append(tuple(torch.randint(0, int(t.max()) + 1, t.shape, generator=generator, dtype=t.dtype)
+                             if not t.is_floating_point() else torch.rand(t.shape, generator=generator)
+                             for t in examples))
+    return nncf.quantize(ep.module(), nncf.Dataset(samples, lambda s: s), subset_size=calibration)
 
 
 def by_name(name: str) -> BenchModel:

@@ -167,13 +167,20 @@ def prepare(name: str, directory: pathlib.Path, threads: int) -> dict:
         warnings.simplefilter("ignore")
         start = time.perf_counter()
         ep = torch.export.export(module, inputs, dynamic_shapes=dynamic)
+        float_ep = ep
+        if model.quantized:
+            quantized_start = time.perf_counter()
+            module = models.quantize_int8(model, ep)
+            with torch.no_grad():
+                ep = torch.export.export(module, inputs, dynamic_shapes=dynamic)
+            result["quantize_ms"] = (time.perf_counter() - quantized_start) * 1e3
         if model.decomposed:
             ep = ep.run_decompositions()
         result["torch_export_ms"] = (time.perf_counter() - start) * 1e3
         torch.export.save(ep, str(directory / f"{name}.pt2"))
     np.savez(directory / f"{name}.npz", *[t.numpy() for t in inputs])
     with torch.inference_mode():
-        expected = _flat(model.make_module()(*inputs))
+        expected = _flat((module if model.quantized else model.make_module())(*inputs))
     np.savez(directory / f"{name}.expected.npz", *[t.numpy() for t in expected])
 
     # OpenVINO alone: its own converter on the same ExportedProgram, then the IR for the C++ side.
@@ -219,22 +226,62 @@ def prepare(name: str, directory: pathlib.Path, threads: int) -> dict:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             start = time.perf_counter()
-            torch.onnx.export(ep, (), str(directory / f"{name}.onnx"), dynamo=True, external_data=False,
-                              verbose=False)
+            onnx_path = directory / f"{name}.onnx"
+            torch.onnx.export(float_ep if model.quantized else ep, (), str(onnx_path), dynamo=True,
+                              external_data=False, verbose=False)
             result["onnx_export_ms"] = (time.perf_counter() - start) * 1e3
+            if model.quantized:
+                result["onnx_quantize_ms"] = _onnxruntime_int8(model, onnx_path)
     except Exception as e:
         result["onnx_error"] = f"{type(e).__name__}: {str(e)[:2000]}"
     return result
 
 
+def _onnxruntime_int8(model, onnx_path: pathlib.Path) -> float:
+    """The float ONNX model quantized by ONNX Runtime's own static int8 quantization (QDQ,
+    per-channel int8 weights, uint8 activations), calibrated on the same random inputs as NNCF,
+    written over the float one."""
+    import onnx
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    import torch
+
+    generator = torch.Generator().manual_seed(2026)
+    examples = model.make_inputs()
+    names = [i.name for i in onnx.load(str(onnx_path)).graph.input]
+    samples = []
+    for _ in range(8):
+        samples.append({n: (torch.randint(0, int(t.max()) + 1, t.shape, generator=generator, dtype=t.dtype)
+                            if not t.is_floating_point() else torch.rand(t.shape, generator=generator)).numpy()
+                        for n, t in zip(names, examples)})
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            self.left = iter(samples)
+
+        def get_next(self):
+            return next(self.left, None)
+
+    start = time.perf_counter()
+    prepared = onnx_path.with_suffix(".pre.onnx")
+    quant_pre_process(str(onnx_path), str(prepared))
+    quantize_static(str(prepared), str(onnx_path), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+    prepared.unlink()
+    return (time.perf_counter() - start) * 1e3
+
+
 # --- peers ------------------------------------------------------------------------------------
 def run_torch(name: str, directory: pathlib.Path, threads: int, warmup: int, iterations: int) -> dict:
     import torch
+    import torch.ao.quantization.fx._decomposed  # noqa: F401  a quantized row's program holds these ops
     torch.set_num_threads(threads)
     torch.set_num_interop_threads(1)
     model = models.by_name(name)
     start = time.perf_counter()
-    module = model.make_module()
+    # A quantized row's eager module is the quantized program's (NNCF's module, exported).
+    module = torch.export.load(str(directory / f"{name}.pt2")).module() if model.quantized else model.make_module()
     load_ms = (time.perf_counter() - start) * 1e3
     inputs = [torch.from_numpy(a) for a in load_inputs(directory, name)]
     with torch.inference_mode():
