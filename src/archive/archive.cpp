@@ -557,9 +557,10 @@ std::map<std::string, StoredTensor> Archive::read_tensor_config(const std::strin
             if (is_pickled_object_path(tensor.storage_path)) continue;  // see custom_objects()
             tensor.is_param = payload.value("is_param", false);
             if (payload.value("use_pickle", false)) {
-                throw ArchiveError(tensor_where + ": is stored pickled (a tensor subclass, e.g. a quantized or "
-                                   "wrapped tensor), which pt2ov cannot read; make it a plain torch.Tensor before "
-                                   "export");
+                throw ArchiveError(tensor_where + ": is stored pickled (a tensor subclass, e.g. torchao's quantize_ "
+                                   "or another wrapped tensor), which pt2ov cannot read without Python; save the "
+                                   "program after ep.run_decompositions(), which stores a subclass's inner tensors "
+                                   "as plain ones, or make it a plain torch.Tensor before export");
             }
             if (!payload.contains("tensor_meta") || payload["tensor_meta"].is_null()) {
                 throw ArchiveError(tensor_where + ": has no tensor_meta; the archive is damaged: " + kResave);

@@ -319,3 +319,94 @@ def test_compressed_weights_are_eager_exactly(tmp_path, mode):
     (actual,) = run_engine_in(tmp_path, pt2, [(x,)])
     assert np.array_equal(actual[0].view(np.uint32), to_numpy(expected).view(np.uint32)), \
         np.abs(actual[0] - to_numpy(expected)).max()
+
+
+class IntMatmul(torch.nn.Module):
+    """torch._int_mm as torchao's dynamic int8 linear calls it (int8 x int8 -> int32), with an
+    inner dim past 1,024 (summed in exact slices) and one within it."""
+
+    def forward(self, a, b, c, d):
+        return torch._int_mm(a, b), torch._int_mm(c, d)
+
+
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+def test_int8_matmul_is_exact(tmp_path, mode):
+    g = torch.Generator().manual_seed(2604)
+    def int8(*shape):
+        return torch.randint(-128, 128, shape, generator=g, dtype=torch.int8)
+    args = (int8(17, 2100), int8(2100, 24), int8(32, 64), int8(64, 16))
+    # the largest sums int8 products reach: every product -128 * -128
+    args[0][0].fill_(-128)
+    args[1][:, 0].fill_(-128)
+    ep = torch.export.export(IntMatmul(), args)
+    if mode == "decomposed":
+        ep = ep.run_decompositions()
+    pt2 = tmp_path / "int_mm.pt2"
+    torch.export.save(ep, pt2)
+    expected = IntMatmul()(*args)
+    (actual,) = run_engine_in(tmp_path, pt2, [args])
+    for got, want in zip(actual, expected):
+        assert got.dtype == np.int32 and np.array_equal(got, to_numpy(want)), np.abs(got.astype(np.int64) - to_numpy(want)).max()
+    assert actual[0][0, 0] == 2100 * 128 * 128
+
+
+class BiasAddedInPlace(torch.nn.Module):
+    """torchao's quantized linear as torch.export.export records it: the bias added in place
+    into a reshape of the product, a tensor nothing else reads."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(8, 6))
+        self.bias = torch.nn.Parameter(torch.randn(8))
+
+    def forward(self, x):
+        product = torch.mm(x.reshape(-1, 6), self.weight.t()) * 2.0
+        out = product.reshape(2, 7, 8)
+        out.add_(self.bias)
+        return out
+
+
+def test_a_write_into_a_view_of_a_private_product_runs(tmp_path):
+    torch.manual_seed(5)
+    x = torch.randn(2, 7, 6)
+    module = BiasAddedInPlace().eval()
+    with torch.no_grad():
+        ep = torch.export.export(module, (x,))
+        expected = module(x)
+    assert any("add_" in str(n.target) for n in ep.graph.nodes)
+    pt2 = tmp_path / "bias_in_place.pt2"
+    torch.export.save(ep, pt2)
+    (actual,) = run_engine_in(tmp_path, pt2, [(x,)])
+    np.testing.assert_allclose(actual[0], to_numpy(expected), rtol=1e-5, atol=1e-6)
+
+
+class ViewWrittenAndBaseRead(torch.nn.Module):
+    """The same write where the product is read again afterwards: it must see the write (a view
+    pt2ov cannot write back is still refused, never silently dropped)."""
+
+    def forward(self, x):
+        product = x * 2.0
+        out = product.reshape(-1)
+        out.add_(1.0)
+        return product + 0.0
+
+
+def test_a_write_into_a_view_whose_base_is_read_later_sees_the_write_or_is_refused(tmp_path):
+    x = torch.randn(3, 4)
+    with torch.no_grad():
+        ep = torch.export.export(ViewWrittenAndBaseRead(), (x,))
+        expected = ViewWrittenAndBaseRead()(x)
+    pt2 = tmp_path / "view_base_read.pt2"
+    torch.export.save(ep, pt2)
+    proc = run_cli(["run", pt2, "--inputs", _write_npz(tmp_path, x), "--outputs", tmp_path / "out.npz"])
+    if proc.returncode == 0:
+        with np.load(tmp_path / "out.npz") as out:
+            np.testing.assert_allclose(out["arr_0"], to_numpy(expected))
+    else:
+        assert proc.returncode == 2 and "writes in place into a view" in proc.stderr, describe(proc)
+
+
+def _write_npz(tmp_path, *arrays):
+    path = tmp_path / "in.npz"
+    np.savez(path, *[to_numpy(a) for a in arrays])
+    return path

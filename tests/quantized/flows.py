@@ -76,6 +76,14 @@ def _nncf_weights(model, example, mode):
                                  mode=getattr(nncf.CompressWeightsMode, mode), **options)
 
 
+def _torchao(model, config_name):
+    from torchao.quantization import Int8DynamicActivationInt8WeightConfig, Int8WeightOnlyConfig, quantize_
+
+    config = {"Int8WeightOnly": Int8WeightOnlyConfig, "Int8DynamicActivationInt8Weight": Int8DynamicActivationInt8WeightConfig}
+    quantize_(model, config[config_name]())
+    return model
+
+
 def flows():
     torch.manual_seed(0)
     x_mlp, x_conv, ids = torch.randn(4, 16), torch.randn(2, 3, 8, 8), torch.randint(0, 100, (2, 7))
@@ -86,6 +94,10 @@ def flows():
     yield "NNCF static int8", "ConvNet", lambda: _nncf_static(ConvNet().eval(), x_conv), x_conv
     for mode in ("INT8_SYM", "INT8_ASYM", "INT4_SYM", "INT4_ASYM"):
         yield f"NNCF weights {mode}", "TinyLM", (lambda mode=mode: _nncf_weights(TinyLM().eval(), ids, mode)), ids
+    # torchao's tensor subclasses: the exported form keeps them pickled (pt2ov refuses it, naming
+    # run_decompositions()); the decomposed form holds their inner tensors and plain ATen ops.
+    for config in ("Int8WeightOnly", "Int8DynamicActivationInt8Weight"):
+        yield f"torchao {config}", "TinyLM", (lambda config=config: _torchao(TinyLM().eval(), config)), ids
 
 
 def verdict(got: np.ndarray, want: np.ndarray) -> tuple[str, float]:

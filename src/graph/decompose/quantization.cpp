@@ -14,6 +14,9 @@
 // to float64, inverted there and rounded to float32, the same two roundings. Schemes without a
 // decomposition here (per-token, per-group, choose_qparams: dynamic quantization) are refused by
 // name.
+#include <algorithm>
+#include <optional>
+
 #include "common/error.h"
 #include "graph/decompose/common.h"
 
@@ -198,6 +201,43 @@ void dequantize_per_channel(Builder& b) {
     }
 }
 
+// _int_mm(self [M, K] int8, mat2 [K, N] int8) -> int32, torchao's dynamic int8 matmul. Each
+// product of two int8 values is at most 2^14 in magnitude, so over at most 1,024 of them every
+// partial sum is an integer of at most 2^24, which float32 holds exactly in any order: the
+// product of the operands converted to float32, then converted to int32, is eager's exact
+// integer sum. A longer K is summed in slices of 1,024 (each exact), the slices added in int32.
+void int_mm(Builder& b) {
+    const Argument a = b.arg(0, "self");
+    const Argument w = b.arg(1, "mat2");
+    if (b.meta(a).dtype != DType::Int8 || b.meta(w).dtype != DType::Int8 || b.rank(a) != 2 || b.rank(w) != 2) {
+        b.refuse("multiplies other than two int8 matrices; eager's _int_mm takes int8 [M, K] and [K, N]");
+    }
+    const Dim depth = b.meta(a).sizes[1];
+    if (!depth.is_static()) b.refuse("has a symbolic inner dim; pt2ov needs it known when the program is exported");
+    constexpr int64_t kExactDepth = 1024;
+    const int64_t k = depth.value.value();
+    const Dim rows = b.meta(a).sizes[0];
+    const Dim columns = b.meta(w).sizes[1];
+    const Argument a32 = to_dtype(b, a, DType::Float32);
+    const Argument w32 = to_dtype(b, w, DType::Float32);
+    std::optional<Argument> sum;
+    for (int64_t first = 0; first < k || (k == 0 && !sum); first += kExactDepth) {
+        const int64_t last = std::min(k, first + kExactDepth);
+        Argument left = a32, right = w32;
+        if (first > 0 || last < k) {
+            left = b.op("aten.slice.Tensor", {a32, int_arg(1), int_arg(first), int_arg(last), int_arg(1)},
+                        contiguous_meta(DType::Float32, {rows, static_dim(last - first)}));
+            right = b.op("aten.slice.Tensor", {w32, int_arg(0), int_arg(first), int_arg(last), int_arg(1)},
+                         contiguous_meta(DType::Float32, {static_dim(last - first), columns}));
+        }
+        const Argument product = b.op("aten.mm.default", {left, right}, contiguous_meta(DType::Float32, {rows, columns}));
+        const Argument exact = to_dtype(b, product, DType::Int32);
+        sum = sum ? elementwise(b, "aten.add.Tensor", {*sum, exact}, DType::Int32) : exact;
+        if (k == 0) break;
+    }
+    b.output_is(0, *sum);
+}
+
 // The schemes pt2ov does not run yet: one line naming the scheme and what to do instead.
 Decomposition not_yet(std::string scheme) {
     return [scheme](Builder& b) {
@@ -208,6 +248,7 @@ Decomposition not_yet(std::string scheme) {
 
 }  // namespace
 
+PT2OV_DECOMPOSITION("aten._int_mm.default", int_mm);
 PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_tensor.default", quantize_per_tensor);
 PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_tensor.tensor", quantize_per_tensor);
 PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_tensor.tensor2", quantize_per_tensor);

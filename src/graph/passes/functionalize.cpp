@@ -102,6 +102,34 @@ void Functionalizer::record_version(const std::string& version, const std::strin
     }
 }
 
+namespace {
+
+size_t reads_of(const Argument& arg, const std::string& name) {
+    size_t count = arg.kind == Kind::Tensor && arg.name == name ? 1 : 0;
+    for (const auto& item : arg.items) count += reads_of(item, name);
+    return count;
+}
+
+}  // namespace
+
+bool Functionalizer::views_a_private_tensor(const ViewChain& chain, const std::string& written) const {
+    const Value* base = graph_.find_value(chain.base);
+    if (!base || base->producer < 0 || input_index_.count(chain.base) || root_of_.count(chain.base)) return false;
+    std::vector<std::string> viewed = chain.bases();  // each level's input, innermost first
+    viewed.push_back(written);
+    for (const auto& name : viewed) {
+        for (const auto& out : graph_.outputs) {
+            if (reads_of(out, name)) return false;
+        }
+        size_t readers = 0;
+        for (const Node& node : graph_.nodes) {
+            for (const auto& input : node.inputs) readers += reads_of(input.arg, name);
+        }
+        if (readers != 1) return false;  // the next level of the chain (the in-place op for `written`)
+    }
+    return true;
+}
+
 void Functionalizer::run() {
     for (size_t i = 0; i < graph_.nodes.size(); ++i) {
         Node& node = graph_.nodes[i];
@@ -124,7 +152,10 @@ void Functionalizer::run() {
             if (!written_views_.count(self) && !new_values_of_views_.count(chain.base)) {
                 scatters = scatters_for(chain, result, node_name);
             }
-            if (scatters.empty()) {
+            if (scatters.empty() && views_a_private_tensor(chain, self)) {
+                // torchao's quantized linear writes its bias into a reshape of its own product:
+                // a write no one else sees is the functional op.
+            } else if (scatters.empty()) {
                 throw UnsupportedError(where_ + ": node " + node.name + " (" + node.target + ") writes in place into a view (" +
                                        self + ") that pt2ov cannot write back; save the program after "
                                               "ep.run_decompositions(), which makes such writes functional");

@@ -62,6 +62,11 @@ private:
     void drop_node(size_t i, const std::string& result, const std::string& replacement);
     // `version` is the new value of `previous` (and of the tensor first mutated).
     void record_version(const std::string& version, const std::string& previous);
+    // Whether the chain only views a tensor that the op's own node chain reads: a base made by a
+    // node (not an input, a parameter, a buffer or a constant), not an output, each level's input
+    // read by nothing but the next level of the chain (the innermost by the in-place op). Then
+    // nothing but the view sees the write, and it needs no write-back.
+    bool views_a_private_tensor(const ViewChain& chain, const std::string& written) const;
     void add_buffer_mutations();
 
     // ---- scatters (functionalize_views.cpp)

@@ -17,6 +17,7 @@ TEST(Passes, TheTableRunsEachPassOnceInTheDocumentedOrder) {
     }
     const std::vector<std::string> documented = {"inline scoping regions", "fold error checks",
                                                  "drop assertions",        "functionalize in-place ops",
+                                                 "record fake quantizations",
                                                  "lower training ops",     "clamp slice bounds",
                                                  "canonical forms",        "split stacked buffers"};
     EXPECT_EQ(names, documented);
