@@ -42,7 +42,7 @@ TARGETS = {
     "load": 1.0,             # pt2ov load / (OpenVINO convert_model + compile)
     "int8_vs_openvino": 1.05,  # int8 rows: pt2ov p50 / OpenVINO-alone p50 on the same quantized program
     "int8_vs_f32": 0.25,       # ResNet-18 int8: pt2ov p50 / pt2ov's own f32 p50 (when both rows run)
-    "int8_accuracy": 0.02,     # int8 rows: max |pt2ov - eager| / max |eager| (E8: one-step differences carry on)
+    "int8_accuracy": 0.05,     # int8 rows: max |pt2ov - eager| / max |eager| (E8: one-step differences carry on)
 }
 
 
@@ -322,7 +322,7 @@ def targets_summary(entries: list[dict]) -> tuple[str, dict]:
              "load": "load <= OpenVINO convert_model + compile",
              "int8_vs_openvino": "int8: latency <= 1.05x OpenVINO alone",
              "int8_vs_f32": "int8: ResNet-18 <= 0.25x pt2ov's own f32",
-             "int8_accuracy": "int8: outputs within 2 % of their range of eager's"}
+             "int8_accuracy": "int8: outputs within 5 % of their range of eager's"}
     summary, lines = {}, ["targets:"]
     for key, title in names.items():
         rows = [(e["name"], e["targets"][key]) for e in entries if key in e.get("targets", {})]
