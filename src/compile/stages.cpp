@@ -632,6 +632,56 @@ void keep_state_in_openvino(const PreparedMethod& method, const partition::Plan&
 
 namespace {
 
+// Whether every value `arg` reads is in `known` (a constant or made by a node computed once);
+// numbers and other literals read nothing.
+bool reads_only(const graph::Argument& arg, const std::set<std::string>& known) {
+    using Kind = graph::Argument::Kind;
+    switch (arg.kind) {
+    case Kind::Tensor:
+    case Kind::SymInt:
+    case Kind::SymBool:
+    case Kind::SymFloat:
+        return known.count(arg.name) > 0;
+    case Kind::List:
+        for (const auto& item : arg.items) {
+            if (!reads_only(item, known)) return false;
+        }
+        return true;
+    default:
+        return true;
+    }
+}
+
+}  // namespace
+
+std::set<int> computed_once_at_load(const PreparedMethod& method, const partition::Plan& plan) {
+    const auto& graph = method.graph;
+    std::set<std::string> known;
+    for (const auto& [name, stored] : method.constants) {
+        if (!method.mutated_buffers.count(name)) known.insert(name);
+    }
+    std::set<int> once;
+    for (const auto& step : plan.steps) {
+        if (step.where != partition::Where::Cpu) continue;
+        for (int index : step.nodes) {
+            const auto& node = graph.nodes[static_cast<size_t>(index)];
+            bool constant = !node.outputs.empty();
+            for (const auto& arg : node.resolved_inputs) constant = constant && reads_only(arg, known);
+            if (!constant) continue;
+            once.insert(index);
+            for (const auto& out : node.outputs) {
+                if (!out.name.empty()) known.insert(out.name);
+                for (const auto& item : out.items) {
+                    if (!item.name.empty()) known.insert(item.name);
+                }
+            }
+        }
+    }
+    return once;
+}
+
+namespace {
+
 std::string alias_reason(const Alias& alias) {
     switch (alias.kind) {
     case Alias::Kind::Constant: return "copy made by pt2ov from the constant's memory (OpenVINO would hand back the constant itself)";
@@ -648,6 +698,7 @@ PlacementReport report(const PreparedMethod& prepared, const partition::Plan& pl
     const auto& graph = prepared.graph;
     PlacementReport report;
     report.method = prepared.method;
+    const std::set<int> once = computed_once_at_load(prepared, plan);
     report.openvino_version = lower::openvino_runtime_version();
     report.cpu_isa = kernels::isa_kernels().isa;  // chosen here at the latest: a bad PT2OV_CPU_ISA fails the load
     for (size_t s = 0; s < plan.steps.size(); ++s) {
@@ -683,6 +734,7 @@ PlacementReport report(const PreparedMethod& prepared, const partition::Plan& pl
                 copies.nodes.push_back({node.source_name(), node.source_target(), it->second});
             } else {
                 std::string reason = plan.reason[index];
+                if (once.count(index)) reason += "; computed once at load (it reads constants only)";
                 if (fake_quantized.count(node.source_name())) {
                     reason += "; with its quantize, one FakeQuantize on OpenVINO's int8 kernels (--quantized-reference: eager's arithmetic)";
                 }

@@ -7,6 +7,8 @@
 // unit test can run a stage alone on a small program. No stage holds per-call state.
 #pragma once
 
+#include <set>
+
 #include <map>
 #include <memory>
 #include <string>
@@ -78,6 +80,12 @@ void keep_state_in_openvino(const PreparedMethod& method, const partition::Plan&
 
 // Stage report: every node with its step and the reason it runs there, in execution order,
 // and the constants' memory.
+// The nodes of CPU steps that read nothing but constants (parameters, buffers never mutated,
+// lifted constants) and the values of other such nodes, by index into the graph's nodes: the
+// executor computes each once, at load, and every call reads its value (a weight NNCF or
+// torchao unpacks and dequantizes in the program is unpacked once).
+std::set<int> computed_once_at_load(const PreparedMethod& method, const partition::Plan& plan);
+
 PlacementReport report(const PreparedMethod& method, const partition::Plan& plan,
                        const std::map<size_t, OpenVINOStep>& openvino_steps);
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "compile/stages.h"
 #include "kernels/registry.h"
 #include "runtime/executor_internal.h"
 
@@ -119,6 +120,7 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
             }
         }
     }
+    compute_constant_nodes(planned);
     // The first call context is made at load: a failure to make infer requests shows there, and
     // a program called from one thread never makes another.
     if (buffers_.empty()) {
@@ -151,6 +153,44 @@ void Executor::build_cpu_step(const partition::Step& step, Step& built) {
     }
 }
 
+void Executor::compute_constant_nodes(const PlannedMethod& planned) {
+    const auto& graph = prepared_.graph;
+    const std::set<int> once = compile::computed_once_at_load(prepared_, planned.plan);
+    if (once.empty()) return;
+    Values values(graph.value_count);
+    OutputGuard::Symbols symbols = guard_->start_call();
+    for (size_t s = 0; s < steps_.size(); ++s) {
+        for (size_t position = 0; position < steps_[s].cpu_nodes.size(); ++position) {
+            auto& cpu = steps_[s].cpu_nodes[position];
+            if (!once.count(static_cast<int>(cpu.node - graph.nodes.data()))) continue;
+            const auto resolve = [&](const graph::Argument& arg) -> const RuntimeValue& { return lookup(values, arg.slot); };
+            std::vector<RuntimeValue> results;
+            try {
+                results = cpu.kernel(kernels::KernelCall(*cpu.node, graph, resolve));
+            } catch (const Error&) {
+                continue;  // left to every call, which reports it as it always has
+            }
+            if (results.size() < cpu.output_slots.size()) continue;
+            for (size_t k = 0; k < cpu.output_slots.size(); ++k) {
+                if (cpu.output_slots[k] >= 0) values[static_cast<size_t>(cpu.output_slots[k])] = results[k];
+            }
+            // The archive's metadata hold for it as they would at a call (a refusal names the node).
+            guard_->check_node(s, position, values, symbols);
+            for (size_t k = 0; k < cpu.output_slots.size(); ++k) {
+                const int slot = cpu.output_slots[k];
+                if (slot < 0) continue;
+                constants_[static_cast<size_t>(slot)] = std::move(values[static_cast<size_t>(slot)]);
+                values[static_cast<size_t>(slot)] = RuntimeValue{};
+                // Read in place by every call, never handed out as is: an output gets a copy.
+                if (!constants_[static_cast<size_t>(slot)].is_scalar()) {
+                    reused_owners_.insert(constants_[static_cast<size_t>(slot)].tensor().owner.get());
+                }
+            }
+            cpu.computed_at_load = true;
+        }
+    }
+}
+
 const RuntimeValue& Executor::lookup(const Values& values, int slot) const {
     if (slot >= 0 && static_cast<size_t>(slot) < values.size()) {
         if (!std::holds_alternative<std::monostate>(values[slot].value)) return values[slot];
@@ -164,6 +204,7 @@ void Executor::run_cpu_step(size_t step_index, Values& values, OutputGuard::Symb
     const Step& step = steps_[step_index];
     for (size_t position = 0; position < step.cpu_nodes.size(); ++position) {
         const auto& cpu = step.cpu_nodes[position];
+        if (cpu.computed_at_load) continue;
         const auto& node = *cpu.node;
         const auto resolve = [&](const graph::Argument& arg) -> const RuntimeValue& { return lookup(values, arg.slot); };
         const kernels::KernelCall call(node, graph, resolve);

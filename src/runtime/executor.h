@@ -98,6 +98,9 @@ private:
         const graph::Node* node = nullptr;
         kernels::Kernel kernel = nullptr;
         std::vector<int> output_slots;  // the node's outputs flattened (list items in order); -1 for None
+        // It reads constants only (compile::computed_once_at_load): run once at load, its
+        // values kept with the constants, skipped by every call.
+        bool computed_at_load = false;
     };
 
     // A value the runtime makes where OpenVINO would alias (compile::Alias, resolved).
@@ -192,6 +195,8 @@ private:
         bool is_none = false;
     };
 
+    // Runs the CPU nodes that read constants only, once, and keeps their values as constants.
+    void compute_constant_nodes(const PlannedMethod& planned);
     void build_cpu_step(const partition::Step& step, Step& built);
     void build_openvino_step(size_t index, const OpenVINOStep& lowered, const std::vector<int>& nodes, const LoadOptions& options,
                              const ov::AnyMap& config, Step& built);

@@ -667,3 +667,34 @@ def test_an_error_about_a_node_names_it_as_an_attribute(save):
     with pytest.raises(pt2ov.InputError) as info:
         program(x.to(torch.int64), torch.tensor([0, 1]))
     assert info.value.node is None  # about an input, no node
+
+
+def test_values_computed_once_at_load_are_handed_out_as_copies(save):
+    """A weight unpacked from a packed constant (NNCF's int4 form: masks and shifts, kept on the
+    CPU kernels) reads constants only: computed once at load, and every call reads it. Returned,
+    it is the caller's own copy: writing into it changes no later call."""
+
+    class Unpacked(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            g = torch.Generator().manual_seed(2606)
+            self.register_buffer("packed", torch.randint(0, 256, (6, 4), generator=g, dtype=torch.uint8))
+
+        def forward(self, x):
+            unpacked = torch.stack([self.packed & 15, self.packed >> 4], dim=-1).reshape(6, 8)
+            weight = unpacked.to(torch.float32) - 8.0
+            return x @ weight.t(), unpacked
+
+    module = Unpacked().eval()
+    path = save(module, (torch.randn(3, 8),), "unpacked")
+    report = pt2ov.inspect(path, measure_placement=False)
+    reasons = [n["reason"] for s in report["methods"]["forward"]["steps"] for n in s["nodes"]]
+    assert any("computed once at load" in r for r in reasons), reasons
+    program = pt2ov.load(path, measure_placement=False)
+    x = torch.randn(3, 8)
+    first, unpacked = program(x)
+    want, want_unpacked = module(x)
+    assert torch.equal(unpacked, want_unpacked) and torch.allclose(first, want, rtol=1e-5, atol=1e-5)
+    unpacked.fill_(99)  # the caller's copy
+    second, unpacked_again = program(x)
+    assert torch.equal(unpacked_again, want_unpacked) and torch.equal(second, first)
