@@ -261,20 +261,51 @@ def test_the_quantized_program_is_one_openvino_step(tmp_path, mode):
 
 
 class PerToken(torch.nn.Module):
+    """Dynamic per-token quantization as ExecuTorch's 8da4w and torchao's dynamic activations
+    write it: parameters chosen from each token's range, quantized, dequantized."""
+
     def forward(self, x):
         scales, zero_points = qd.choose_qparams_per_token_asymmetric(x, torch.int8)
         q = qd.quantize_per_token(x, scales, zero_points, -128, 127, torch.int8)
-        return qd.dequantize_per_token(q, scales, zero_points, -128, 127, torch.int8, torch.float32)
+        return qd.dequantize_per_token(q, scales, zero_points, -128, 127, torch.int8, torch.float32), q, scales, zero_points
+
+
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+@pytest.mark.parametrize("placement", ["default", "cpu"])
+def test_per_token_quantization_is_eager_exactly(tmp_path, mode, placement):
+    g = torch.Generator().manual_seed(2607)
+    x = torch.randn(2, 5, 24, generator=g) * torch.linspace(0.1, 4.0, 5).view(1, 5, 1)
+    x[0, 1] = x[0, 1].abs()  # a token with no negative value: the range widened to 0
+    x[1, 2] = 0.0            # a token of zeros: the scale clamped to float32's epsilon
+    ep = torch.export.export(PerToken(), (x,))
+    if mode == "decomposed":
+        ep = ep.run_decompositions()
+    pt2 = tmp_path / "per_token.pt2"
+    torch.export.save(ep, pt2)
+    expected = PerToken()(x)
+    extra = _all_ops_on_cpu(pt2) if placement == "cpu" else []
+    (actual,) = run_engine_in(tmp_path, pt2, [(x,)], extra_args=extra)
+    for i, (got, want) in enumerate(zip(actual, expected)):
+        want = to_numpy(want)
+        assert got.dtype == want.dtype and got.shape == want.shape, (i, got.dtype, want.dtype)
+        assert np.array_equal(got.view(np.uint8), want.view(np.uint8)), (i, np.argwhere(got != want)[:5])
+
+
+class PerGroup(torch.nn.Module):
+    def forward(self, w):
+        scales = torch.ones(4, dtype=torch.float32)
+        zero_points = torch.zeros(4, dtype=torch.int32)
+        return qd.quantize_per_channel_group(w, scales, zero_points, -8, 7, torch.int8, 8)
 
 
 def test_a_scheme_not_run_yet_is_refused_by_name(tmp_path):
-    x = torch.randn(4, 8)
-    pt2 = tmp_path / "per_token.pt2"
-    torch.export.save(torch.export.export(PerToken(), (x,)), pt2)
+    w = torch.randn(2, 16)
+    pt2 = tmp_path / "per_group.pt2"
+    torch.export.save(torch.export.export(PerGroup(), (w,)), pt2)
     proc = run_cli(["inspect", pt2])
     assert proc.returncode == 2, describe(proc)
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and "dynamic quantization (choose_qparams_per_token_asymmetric) is not supported yet" in lines[0], \
+    assert len(lines) == 1 and "per-group quantization (quantize_per_channel_group) is not supported yet" in lines[0], \
         describe(proc)
 
 

@@ -201,6 +201,99 @@ void dequantize_per_channel(Builder& b) {
     }
 }
 
+// ---- per token (dynamic quantization: ExecuTorch's and torchao's int8 activations) -------------
+
+// The sizes of `x` with its last dim 1: one value per token.
+std::vector<Dim> per_token_sizes(const Builder& b, const Argument& x) {
+    std::vector<Dim> sizes = b.meta(x).sizes;
+    if (sizes.empty()) b.refuse("quantizes a 0-d tensor per token; eager takes [..., N]");
+    sizes.back() = static_dim(1);
+    return sizes;
+}
+
+Argument reduce_last(Builder& b, const std::string& target, const Argument& x) {
+    return b.op(target, {x, ints_arg({-1}), bool_arg(true)}, contiguous_meta(b.meta(x).dtype, per_token_sizes(b, x)));
+}
+
+// choose_qparams_per_token_asymmetric(input, dtype) -> (scales float64, zero_points int64), as
+// its reference computes them in the input's float32: the range of each token widened to hold
+// 0, over 255, at least float32's epsilon; the zero point from whichever end errs less, clamped
+// to [-128, 127] and rounded.
+void choose_qparams_per_token_asymmetric(Builder& b) {
+    const Argument x = b.arg(0, "input");
+    if (b.meta(x).dtype != DType::Float32) {
+        b.refuse("chooses per-token parameters of a " + name_of(b.meta(x).dtype) + " tensor; pt2ov runs float32 ones");
+    }
+    const DType f32 = DType::Float32;
+    const Argument zero = scalar_tensor(b, 0.0, f32);
+    const Argument low = elementwise(b, "aten.minimum.default", {reduce_last(b, "aten.amin.default", x), zero}, f32);
+    const Argument high = elementwise(b, "aten.maximum.default", {reduce_last(b, "aten.amax.default", x), zero}, f32);
+    const Argument range = elementwise(b, "aten.sub.Tensor", {high, low}, f32);
+    const Argument scale = elementwise(
+        b, "aten.clamp.default",
+        {elementwise(b, "aten.div.Tensor", {range, float_arg(255.0)}, f32), float_arg(1.1920928955078125e-07), Argument{}}, f32);
+    const Argument descaled_low = elementwise(b, "aten.div.Tensor", {low, scale}, f32);
+    const Argument descaled_high = elementwise(b, "aten.div.Tensor", {high, scale}, f32);
+    const Argument error_low = elementwise(b, "aten.add.Tensor", {descaled_low, float_arg(-128.0)}, f32);
+    const Argument error_high = elementwise(b, "aten.add.Tensor", {descaled_high, float_arg(127.0)}, f32);
+    const Argument sum = elementwise(b, "aten.add.Tensor", {error_low, error_high}, f32);
+    const Argument positive = b.op("aten.gt.Scalar", {sum, float_arg(0.0)}, contiguous_meta(DType::Bool, b.meta(sum).sizes));
+    // qmin - descaled_min and qmax - descaled_max: a Python int minus a float32 tensor.
+    const Argument from_low = elementwise(b, "aten.sub.Tensor", {scalar_tensor(b, -128.0, f32), descaled_low}, f32);
+    const Argument from_high = elementwise(b, "aten.sub.Tensor", {scalar_tensor(b, 127.0, f32), descaled_high}, f32);
+    const Argument chosen = elementwise(b, "aten.where.self", {positive, from_low, from_high}, f32);
+    const Argument clamped = elementwise(b, "aten.clamp.default", {chosen, float_arg(-128.0), float_arg(127.0)}, f32);
+    const Argument rounded = elementwise(b, "aten.round.default", {clamped}, f32);
+    b.output(0, "aten._to_copy.default", {scale}, {{"dtype", dtype_arg(DType::Float64)}});
+    b.output(1, "aten._to_copy.default", {rounded}, {{"dtype", dtype_arg(DType::Int64)}});
+}
+
+// The dtype eager's `a * b` of two tensors of one or more dims takes: the wider float.
+DType wider_float_of(DType a, DType b) { return a == DType::Float64 || b == DType::Float64 ? DType::Float64 : DType::Float32; }
+
+// quantize_per_token(input, scales, zero_points, quant_min, quant_max, dtype):
+// input.mul(1.0 / scales).add(zero_points).round().clamp(quant_min, quant_max).to(dtype), the
+// product in the wider of the input's and the scales' dtypes (float64 scales: float64).
+void quantize_per_token(Builder& b) {
+    const DType dtype = target_dtype(b, 5);
+    const Argument x = float_input(b);
+    const Argument scales = b.arg(1, "scales");
+    const Argument zero_points = b.arg(2, "zero_points");
+    const DType scale_dtype = b.meta(scales).dtype;
+    if (!is_floating(scale_dtype)) b.refuse("has integer scales; eager's are float");
+    const DType compute = wider_float_of(DType::Float32, scale_dtype);
+    const Argument inverse = elementwise(b, "aten.reciprocal.default", {scales}, scale_dtype);
+    const Argument scaled = elementwise(b, "aten.mul.Tensor", {x, inverse}, compute);
+    const Argument shifted = elementwise(b, "aten.add.Tensor", {scaled, zero_points}, compute);
+    const Argument rounded = elementwise(b, "aten.round.default", {shifted}, compute);
+    const Argument clamped = elementwise(b, "aten.clamp.default", {rounded, b.arg(3, "quant_min"), b.arg(4, "quant_max")}, compute);
+    b.output(0, "aten._to_copy.default", {clamped}, {{"dtype", dtype_arg(dtype)}});
+}
+
+// dequantize_per_token(input, scales, zero_points, quant_min, quant_max, dtype, output_dtype):
+// ((input - zero_points) * scales).to(output_dtype), the difference in integers.
+void dequantize_per_token(Builder& b) {
+    const Argument q = integer_input(b, 5);
+    const Argument scales = b.arg(1, "scales");
+    const Argument zero_points = b.arg(2, "zero_points");
+    const DType zp_dtype = b.meta(zero_points).dtype;
+    const DType scale_dtype = b.meta(scales).dtype;
+    if (!is_floating(scale_dtype)) b.refuse("has integer scales; eager's are float");
+    const Argument& output_dtype = b.arg(6, "output_dtype");
+    const DType out = output_dtype.kind == Kind::ScalarType ? output_dtype.dtype : DType::Float32;
+    DType difference = DType::Int32;
+    if (is_floating(zp_dtype)) difference = zp_dtype;
+    else if (zp_dtype == DType::Int64 || b.meta(q).dtype == DType::Int64) difference = DType::Int64;
+    const Argument centred = elementwise(b, "aten.sub.Tensor", {q, zero_points}, difference);
+    const DType product_dtype = is_floating(difference) ? wider_float_of(difference, scale_dtype) : scale_dtype;
+    const Argument product = elementwise(b, "aten.mul.Tensor", {centred, scales}, product_dtype);
+    if (out == product_dtype) {
+        b.output_is(0, product);
+    } else {
+        b.output(0, "aten._to_copy.default", {product}, {{"dtype", dtype_arg(out)}});
+    }
+}
+
 // _int_mm(self [M, K] int8, mat2 [K, N] int8) -> int32, torchao's dynamic int8 matmul. Each
 // product of two int8 values is at most 2^14 in magnitude, so over at most 1,024 of them every
 // partial sum is an integer of at most 2^24, which float32 holds exactly in any order: the
@@ -257,8 +350,8 @@ PT2OV_DECOMPOSITION("quantized_decomposed.dequantize_per_tensor.tensor", dequant
 PT2OV_DECOMPOSITION("quantized_decomposed.dequantize_per_tensor.tensor2", dequantize_per_tensor);
 PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_channel.default", quantize_per_channel);
 PT2OV_DECOMPOSITION("quantized_decomposed.dequantize_per_channel.default", dequantize_per_channel);
-PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_token.default", not_yet("per-token quantization (quantize_per_token)"));
-PT2OV_DECOMPOSITION("quantized_decomposed.dequantize_per_token.default", not_yet("per-token quantization (dequantize_per_token)"));
+PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_token.default", quantize_per_token);
+PT2OV_DECOMPOSITION("quantized_decomposed.dequantize_per_token.default", dequantize_per_token);
 PT2OV_DECOMPOSITION("quantized_decomposed.quantize_per_channel_group.default",
                     not_yet("per-group quantization (quantize_per_channel_group)"));
 PT2OV_DECOMPOSITION("quantized_decomposed.dequantize_per_channel_group.default",
@@ -268,10 +361,8 @@ PT2OV_DECOMPOSITION("quantized_decomposed.choose_qparams_symmetric.tensor",
                     not_yet("dynamic quantization (choose_qparams_symmetric)"));
 PT2OV_DECOMPOSITION("quantized_decomposed.choose_qparams_per_token.default",
                     not_yet("dynamic quantization (choose_qparams_per_token)"));
-PT2OV_DECOMPOSITION("quantized_decomposed.choose_qparams_per_token_asymmetric.default",
-                    not_yet("dynamic quantization (choose_qparams_per_token_asymmetric)"));
-PT2OV_DECOMPOSITION("quantized_decomposed._choose_qparams_per_token_asymmetric_impl.default",
-                    not_yet("dynamic quantization (choose_qparams_per_token_asymmetric)"));
+PT2OV_DECOMPOSITION("quantized_decomposed.choose_qparams_per_token_asymmetric.default", choose_qparams_per_token_asymmetric);
+PT2OV_DECOMPOSITION("quantized_decomposed._choose_qparams_per_token_asymmetric_impl.default", choose_qparams_per_token_asymmetric);
 PT2OV_DECOMPOSITION("quantized_decomposed.fake_quant_per_channel.default", not_yet("fake quantization (fake_quant_per_channel)"));
 PT2OV_DECOMPOSITION("quantized_decomposed.convert_element_type.no_fuse", not_yet("convert_element_type.no_fuse"));
 
