@@ -163,6 +163,11 @@ OpenVINOConfig openvino_config(const compile::Settings& settings) {
     // activations of a matmul with compressed (integer) weights to int8 on the fly, under the
     // f32 hint too; off, the product is computed in the hint's precision.
     if (settings.cpu_device) config.emplace(lower::openvino_facts::kNoDynamicQuantization, uint64_t{0});
+    // openvino_facts KvCacheQuantizedByDefault: a cache kept as state and read by a fused
+    // attention would be stored in u8; it keeps the precision the program runs in.
+    if (settings.cpu_device) {
+        config.emplace(lower::openvino_facts::kKvCachePrecision, precision_hint(settings.precision));
+    }
     if (options.num_threads > 0) config.emplace(ov::inference_num_threads(options.num_threads));
     const bool latency = settings.performance == compile::PerformanceHint::Latency;
     config.emplace(ov::hint::performance_mode(latency ? ov::hint::PerformanceMode::LATENCY
