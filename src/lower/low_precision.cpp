@@ -154,6 +154,19 @@ std::shared_ptr<ov::op::v0::Constant> narrow_integer_weight(const ov::Output<ov:
     return nullptr;
 }
 
+// Whether `output` is computed from a narrow integer Constant (a quantized weight) or a float
+// Constant quantized in the program (a quantize chain ending in a Convert to a narrow integer
+// type): only such integers are worth computing at load; an arange's positions are not.
+bool from_quantized_weight(const ov::Output<ov::Node>& output, std::set<const ov::Node*>& seen) {
+    const ov::Node* node = output.get_node();
+    if (!seen.insert(node).second) return false;
+    if (is_integer_weight_type(output.get_element_type())) return true;
+    for (const auto& input : node->input_values()) {
+        if (from_quantized_weight(input, seen)) return true;
+    }
+    return false;
+}
+
 // Every Convert of integers computed from constants alone to a float type reads them as a
 // narrow integer Constant, which the plugin keeps compressed; the values are the same, so the
 // Convert gives the same floats.
@@ -167,6 +180,8 @@ size_t fold_integer_weights(ov::Model& model) {
         if (!source.get_element_type().is_integral_number() || source.get_element_type() == ov::element::boolean) continue;
         if (ov::is_type<ov::op::v0::Constant>(source.get_node()) && is_integer_weight_type(source.get_element_type())) continue;
         if (!computable_from_constants(source, memo)) continue;
+        std::set<const ov::Node*> seen;
+        if (!from_quantized_weight(source, seen)) continue;
         auto value = narrow_integer_weight(source);
         if (!value) continue;
         if (!value->get_rt_info().count(kSourceNodeKey)) {
