@@ -189,6 +189,12 @@ struct FakeQuantization {
     int64_t zero_point = 0;
     int64_t quant_min = 0;
     int64_t quant_max = 0;
+    // Per channel (quantize_per_channel/dequantize_per_channel .default of the same scales and
+    // zero points, as NNCF quantizes depthwise inputs): the values holding them, and the axis;
+    // `scale` and `zero_point` above are unused then.
+    std::string scales;
+    std::string zero_points;
+    int64_t axis = -1;
 };
 
 struct Graph {

@@ -71,7 +71,7 @@ Conversion convert_subgraph(const graph::Graph& graph, const Subgraph& subgraph,
         auto input_model = frontend->load(ov::Any(decoder));
         auto model = frontend->convert_partially(input_model);
         frontend->normalize(model);
-        lower_to_low_precision(*model, graph, context->ids, subgraph);
+        lower_to_low_precision(*model, graph, context->ids, subgraph, constants);
         work_around_plugin_faults(*model);
         precompute_constant_ops(*model);
         fold_half_constant_arithmetic(*model);

@@ -51,24 +51,93 @@ std::shared_ptr<ov::op::v0::Constant> scalar(float value) {
     return ov::op::v0::Constant::create(ov::element::f32, ov::Shape{}, std::vector<float>{value});
 }
 
+// The values of a stored 1-d tensor (a per-channel pair's scales or zero points) as doubles;
+// empty where it is not one.
+std::vector<double> stored_values(const ConstantMap& constants, const std::string& name) {
+    const auto it = constants.find(name);
+    if (it == constants.end() || !it->second || it->second->meta.rank() != 1 || !it->second->meta.all_static()) return {};
+    const auto& stored = *it->second;
+    const int64_t count = stored.meta.static_sizes()[0];
+    const int64_t stride = stored.meta.static_strides()[0];
+    std::vector<double> values;
+    for (int64_t i = 0; i < count; ++i) {
+        const std::byte* at = stored.data();
+        switch (stored.meta.dtype) {
+        case DType::Float32: values.push_back(reinterpret_cast<const float*>(at)[i * stride]); break;
+        case DType::Float64: values.push_back(reinterpret_cast<const double*>(at)[i * stride]); break;
+        case DType::Int64: values.push_back(static_cast<double>(reinterpret_cast<const int64_t*>(at)[i * stride])); break;
+        case DType::Int32: values.push_back(reinterpret_cast<const int32_t*>(at)[i * stride]); break;
+        case DType::Int8: values.push_back(reinterpret_cast<const int8_t*>(at)[i * stride]); break;
+        case DType::UInt8: values.push_back(reinterpret_cast<const uint8_t*>(at)[i * stride]); break;
+        default: return {};
+        }
+    }
+    return values;
+}
+
+// The bounds of a per-channel pair, one per channel along its axis: eager's dequantize of the
+// extreme integers, ((q - zero_points) * scales) rounded to float32 (the product of a small
+// integer and a float32 or float64 scale is exact in double, so it is rounded once, as eager's).
+// False where the scales or zero points are not stored constants, or a bound is not finite.
+bool per_channel_bounds(const graph::FakeQuantization& pair, const ConstantMap& constants, const ov::Dimension& rank,
+                        std::shared_ptr<ov::op::v0::Constant>& lo, std::shared_ptr<ov::op::v0::Constant>& hi) {
+    const auto s = stored_values(constants, pair.scales);
+    const auto z = stored_values(constants, pair.zero_points);
+    const auto found = constants.find(pair.scales);
+    if (found == constants.end() || !dtype_is_floating(found->second->meta.dtype)) return false;
+    if (s.empty() || s.size() != z.size() || !rank.is_static() || pair.axis >= rank.get_length()) return false;
+    std::vector<float> low(s.size()), high(s.size());
+    for (size_t c = 0; c < s.size(); ++c) {
+        low[c] = static_cast<float>((static_cast<double>(pair.quant_min) - z[c]) * s[c]);
+        high[c] = static_cast<float>((static_cast<double>(pair.quant_max) - z[c]) * s[c]);
+        if (!std::isfinite(low[c]) || !std::isfinite(high[c]) || !(high[c] > low[c])) return false;
+    }
+    ov::Shape shape(static_cast<size_t>(rank.get_length()), 1);
+    shape[static_cast<size_t>(pair.axis)] = s.size();
+    lo = ov::op::v0::Constant::create(ov::element::f32, shape, low);
+    hi = ov::op::v0::Constant::create(ov::element::f32, shape, high);
+    return true;
+}
+
 size_t fake_quantize_pairs(ov::Model& model, const graph::Graph& graph, const ValueIds& ids, const Subgraph& step,
-                           std::vector<std::string>& made) {
+                           const ConstantMap& constants, std::vector<std::string>& made) {
     if (graph.fake_quantizations.empty()) return 0;
     const auto outputs = named_outputs(model, graph, ids, step);
     size_t count = 0;
+    // A value an alias node makes (a decomposition's output that is another value) is that
+    // value in the converted model, which OpenVINO names after the aliased one.
+    const auto find = [&](std::string name) {
+        for (int hops = 0; hops < 8; ++hops) {
+            if (auto it = outputs.find(name); it != outputs.end()) return it;
+            const graph::Value* value = graph.find_value(name);
+            if (!value || value->producer < 0) break;
+            const graph::Node& producer = graph.nodes[static_cast<size_t>(value->producer)];
+            if (producer.op != graph::op_id("aten.alias.default") || producer.resolved_inputs.empty() ||
+                !producer.resolved_inputs[0].is_tensor()) {
+                break;
+            }
+            name = producer.resolved_inputs[0].name;
+        }
+        return outputs.end();
+    };
     for (const auto& pair : graph.fake_quantizations) {
-        const auto input = outputs.find(pair.input);
-        const auto output = outputs.find(pair.output);
+        const auto input = find(pair.input);
+        const auto output = find(pair.output);
         if (input == outputs.end() || output == outputs.end()) continue;
         if (input->second.get_element_type() != ov::element::f32 || output->second.get_element_type() != ov::element::f32) continue;
         if (ov::is_type<ov::op::v0::FakeQuantize>(output->second.get_node())) continue;
-        // Eager's dequantize of the extreme integers: (q - zero_point) * scale, in float32.
-        const float low = static_cast<float>(static_cast<float>(pair.quant_min - pair.zero_point) * pair.scale);
-        const float high = static_cast<float>(static_cast<float>(pair.quant_max - pair.zero_point) * pair.scale);
-        if (!std::isfinite(low) || !std::isfinite(high) || !(high > low)) continue;
+        std::shared_ptr<ov::op::v0::Constant> lo, hi;
+        if (pair.scales.empty()) {
+            // Eager's dequantize of the extreme integers: (q - zero_point) * scale, in float32.
+            const float low = static_cast<float>(static_cast<float>(pair.quant_min - pair.zero_point) * pair.scale);
+            const float high = static_cast<float>(static_cast<float>(pair.quant_max - pair.zero_point) * pair.scale);
+            if (!std::isfinite(low) || !std::isfinite(high) || !(high > low)) continue;
+            lo = scalar(low);
+            hi = scalar(high);
+        } else if (!per_channel_bounds(pair, constants, input->second.get_partial_shape().rank(), lo, hi)) {
+            continue;
+        }
         const auto levels = static_cast<size_t>(pair.quant_max - pair.quant_min + 1);
-        auto lo = scalar(low);
-        auto hi = scalar(high);
         auto fake_quantize = std::make_shared<ov::op::v0::FakeQuantize>(input->second, lo, hi, lo, hi, levels);
         const auto& original = output->second.get_node_shared_ptr();
         for (const auto& node : std::vector<std::shared_ptr<ov::Node>>{lo, hi, fake_quantize}) tag_like(node, original);
@@ -228,9 +297,10 @@ size_t drop_zero_subtractions(ov::Model& model) {
 
 }  // namespace
 
-LowPrecisionChanges lower_to_low_precision(ov::Model& model, const graph::Graph& graph, const ValueIds& ids, const Subgraph& step) {
+LowPrecisionChanges lower_to_low_precision(ov::Model& model, const graph::Graph& graph, const ValueIds& ids, const Subgraph& step,
+                                           const ConstantMap& constants) {
     LowPrecisionChanges changes;
-    fake_quantize_pairs(model, graph, ids, step, changes.fake_quantized);
+    fake_quantize_pairs(model, graph, ids, step, constants, changes.fake_quantized);
     changes.integer_weights_folded = fold_integer_weights(model);
     changes.zero_subtractions_dropped = drop_zero_subtractions(model);
     if (!changes.fake_quantized.empty() || changes.integer_weights_folded || changes.zero_subtractions_dropped) {

@@ -21,7 +21,9 @@ struct LowPrecisionChanges {
     size_t zero_subtractions_dropped = 0;     // `w * scale - 0` become `w * scale`
 };
 
-// Replaces, in `model` (`step`, converted by the frontend from our decoder with `ids`), the
+// A per-channel pair's bounds, one per channel along its axis, come from its scales and zero
+// points as `constants` stores them (a pair whose are not stored constants keeps the reference
+// arithmetic). Replaces, in `model` (`step`, converted by the frontend from our decoder with `ids`), the
 // dequantized value of every recorded pair whose float input and dequantized output both are
 // values of the model by FakeQuantize(input): bounds (quant_min - zero_point) * scale and
 // (quant_max - zero_point) * scale, in float32 as eager's dequantize computes them, and
@@ -32,6 +34,6 @@ struct LowPrecisionChanges {
 // converted and scaled weight is dropped (x - 0 is x, bit for bit), so that the plugin finds its
 // compressed-weight pattern Convert(Constant) -> [Subtract] -> Multiply.
 LowPrecisionChanges lower_to_low_precision(ov::Model& model, const graph::Graph& graph, const ValueIds& ids,
-                                           const Subgraph& step);
+                                           const Subgraph& step, const ConstantMap& constants);
 
 }  // namespace pt2ov::lower
