@@ -133,7 +133,10 @@ def _check(name, actual, expected):
             continue
         off = np.abs(got.astype(np.float64) - want.astype(np.float64))
         assert off.max() <= steps[i] * (1 + 1e-6), (name, i, off.max())
-        assert np.count_nonzero(off) <= max(1, got.size // 100), (name, i, np.count_nonzero(off), got.size)
+        # A FakeQuantize computes a level's value by its own formula, a few ulps from eager's
+        # (q - zero_point) * scale; a level apart is what E8 bounds.
+        levels_apart = np.count_nonzero(off > steps[i] / 2) if isinstance(steps[i], float) else np.count_nonzero(off)
+        assert levels_apart <= max(1, got.size // 100), (name, i, levels_apart, got.size)
 
 
 @pytest.mark.parametrize("mode", ["exported", "decomposed"])
