@@ -20,21 +20,27 @@ bool is_per_tensor_pair_argument(const Argument& a) { return a.kind == Kind::Flo
 
 double number_of(const Argument& a) { return a.kind == Kind::Float ? a.float_value : static_cast<double>(a.int_value); }
 
-}  // namespace
-
-namespace {
+// The quantize node `quantize_op` that made the integers `dequantize` reads, from a float32
+// value; null otherwise.
+const Node* float32_quantize_of(const Graph& graph, const Node& dequantize, OpId quantize_op) {
+    const Argument& q = schema_arg(dequantize, 0, "input");
+    const Value* q_value = q.is_tensor() ? graph.find_value(q.name) : nullptr;
+    if (!q_value || q_value->producer < 0) return nullptr;
+    const Node& quantize = graph.nodes[static_cast<size_t>(q_value->producer)];
+    if (quantize.op != quantize_op) return nullptr;
+    const Argument& x = schema_arg(quantize, 0, "input");
+    const Value* x_value = x.is_tensor() ? graph.find_value(x.name) : nullptr;
+    return x_value && x_value->meta.dtype == DType::Float32 ? &quantize : nullptr;
+}
 
 // dequantize_per_channel.default of the integers quantize_per_channel.default made from a float32
 // value, with the same scales and zero points (the same values), axis, range and dtype.
 void record_per_channel(Graph& graph, const Node& dequantize) {
-    const Argument& q = schema_arg(dequantize, 0, "input");
-    const Value* q_value = q.is_tensor() ? graph.find_value(q.name) : nullptr;
-    if (!q_value || q_value->producer < 0) return;
-    const Node& quantize = graph.nodes[static_cast<size_t>(q_value->producer)];
-    if (quantize.op != op_id("quantized_decomposed.quantize_per_channel.default")) return;
+    const Node* found = float32_quantize_of(graph, dequantize, op_id("quantized_decomposed.quantize_per_channel.default"));
+    if (!found) return;
+    const Node& quantize = *found;
     const Argument& x = schema_arg(quantize, 0, "input");
-    const Value* x_value = x.is_tensor() ? graph.find_value(x.name) : nullptr;
-    if (!x_value || x_value->meta.dtype != DType::Float32) return;
+    const Value* x_value = graph.find_value(x.name);
     const Argument& scales = schema_arg(dequantize, 1, "scales");
     const Argument& zero_points = schema_arg(dequantize, 2, "zero_points");
     if (!scales.is_tensor() || !zero_points.is_tensor()) return;
@@ -77,14 +83,10 @@ void record_fake_quantizations(Graph& graph) {
             continue;
         }
         if (dequantize.op != op_id("quantized_decomposed.dequantize_per_tensor.default")) continue;
-        const Argument& q = schema_arg(dequantize, 0, "input");
-        const Value* q_value = q.is_tensor() ? graph.find_value(q.name) : nullptr;
-        if (!q_value || q_value->producer < 0) continue;
-        const Node& quantize = graph.nodes[static_cast<size_t>(q_value->producer)];
-        if (quantize.op != op_id("quantized_decomposed.quantize_per_tensor.default")) continue;
+        const Node* found = float32_quantize_of(graph, dequantize, op_id("quantized_decomposed.quantize_per_tensor.default"));
+        if (!found) continue;
+        const Node& quantize = *found;
         const Argument& x = schema_arg(quantize, 0, "input");
-        const Value* x_value = x.is_tensor() ? graph.find_value(x.name) : nullptr;
-        if (!x_value || x_value->meta.dtype != DType::Float32) continue;
         const Argument& out_dtype = schema_arg(dequantize, 6, "out_dtype");
         if (out_dtype.kind == Kind::ScalarType && out_dtype.dtype != DType::Float32) continue;
         bool same = schema_arg(quantize, 5, "dtype").dtype == schema_arg(dequantize, 5, "dtype").dtype;
