@@ -75,6 +75,14 @@ struct LoadOptions {
     // quantize and dequantize computes eager's reference arithmetic in float32 (eager's integers
     // exactly), at float speed.
     bool quantized_reference = false;
+    // A weight a quantized program stores as integers (NNCF's compressed weights: 8 bits, or 4
+    // packed two to a byte, with float16 scales) stays integers in memory, 4-bit ones as
+    // OpenVINO's u4/i4, and OpenVINO's kernels decompress it as they multiply: memory and
+    // speed of the compressed weights, but each weight as (q - zero point) * scale in float32,
+    // where eager rounds it to the scale's float16, up to half a float16 step apart
+    // (EXACTNESS.md E9). false: each weight is decompressed once at load by pt2ov's CPU kernels
+    // exactly as eager decompresses it, and held as float32.
+    bool compressed_weights = false;
 };
 
 // One user input or output of a method.

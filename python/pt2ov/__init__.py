@@ -128,7 +128,7 @@ class Program(_pt2ov._Program):
 
 def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cpu_ops=(), cpu_nodes=(),
              strict=False, num_threads=0, openvino_state=True, int64_input_limit=0, hint="latency",
-             measure_placement=True, verify=False, quantized_reference=False) -> tuple:
+             measure_placement=True, verify=False, quantized_reference=False, compressed_weights=False) -> tuple:
     def names(value, what):
         if isinstance(value, str):
             return [value]
@@ -140,14 +140,14 @@ def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cp
     return (str(method), str(device), str(precision), "" if cache_dir is None else os.fspath(cache_dir),
             names(cpu_ops, "cpu_ops"), names(cpu_nodes, "cpu_nodes"), bool(strict), int(num_threads),
             bool(openvino_state), int(int64_input_limit), str(hint), bool(measure_placement), bool(verify),
-            bool(quantized_reference))
+            bool(quantized_reference), bool(compressed_weights))
 
 
 def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU", precision: str = "f32",
          cache_dir: Optional[str | os.PathLike] = None, cpu_ops: Iterable[str] = (), cpu_nodes: Iterable[str] = (),
          strict: bool = False, num_threads: int = 0, openvino_state: bool = True, int64_input_limit: int = 0,
          hint: str = "latency", measure_placement: bool = True, verify: bool = False,
-         quantized_reference: bool = False) -> Program:
+         quantized_reference: bool = False, compressed_weights: bool = False) -> Program:
     """Reads the archive at ``path``, places and converts ``method`` and compiles it on ``device``.
 
     The options are the command line's: ``precision`` is OpenVINO's inference precision hint
@@ -165,10 +165,14 @@ def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU
     that disagrees or crashes onto the CPU kernels (the report's "verification"),
     ``quantized_reference=True`` computes a quantized program's quantize and dequantize ops with
     PyTorch's reference arithmetic in float32 (eager's integers exactly, float speed) instead of
-    OpenVINO's int8 kernels (within one quantization step, docs/EXACTNESS.md E8). Raises
+    OpenVINO's int8 kernels (within one quantization step, docs/EXACTNESS.md E8),
+    ``compressed_weights=True`` keeps a quantized program's integer weights (NNCF's int8/int4
+    weight compression) compressed in memory and decompressed by OpenVINO's kernels, each weight
+    within half a float16 step of eager's (docs/EXACTNESS.md E9; by default they are decompressed
+    once at load exactly as eager does and held as float32). Raises
     :class:`Error` (ArchiveError, UnsupportedError, ...) with a message saying what to do."""
     args = _options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads, openvino_state,
-                    int64_input_limit, hint, measure_placement, verify, quantized_reference)
+                    int64_input_limit, hint, measure_placement, verify, quantized_reference, compressed_weights)
     return Program(os.fspath(path), *args)
 
 

@@ -54,6 +54,11 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
                      "arithmetic in float32 (eager's integers exactly, float speed); by default a quantize-"
                      "dequantize pair runs on OpenVINO as FakeQuantize, on its int8 kernels, within one "
                      "quantization step of eager's (docs/EXACTNESS.md E8)");
+    command.add_flag("--compressed-weights", options.compressed_weights,
+                     "Keep a quantized program's integer weights (NNCF's int8/int4 weight compression) compressed in "
+                     "memory, int4 as 4 bits, decompressed by OpenVINO's kernels as they multiply: each weight within "
+                     "half a float16 step of eager's (docs/EXACTNESS.md E9); by default they are decompressed once "
+                     "at load, exactly as eager does, and held as float32");
     command.add_flag("--verify", options.verify,
                      "At load, run each OpenVINO step on synthetic inputs beside pt2ov's CPU kernels, in a child "
                      "process; a step that disagrees or crashes runs on the CPU kernels (with --cache-dir the outcome "

@@ -85,7 +85,7 @@ PlannedMethod plan(const PreparedMethod& method, const Settings& settings,
     PlannedMethod planned;
     partition::PlacementOptions placement_options{options.cpu_ops, options.cpu_nodes, options.strict,
                                                   lower::openvino_runtime_version(), compile_failures,
-                                                  verify_failures, all_on_cpu_reason};
+                                                  verify_failures, all_on_cpu_reason, options.compressed_weights};
     Support support = learn_support(method);
     Placement placement = place_and_convert(method, support, placement_options);
     planned.plan = std::move(placement.plan);

@@ -734,7 +734,9 @@ PlacementReport report(const PreparedMethod& prepared, const partition::Plan& pl
                 copies.nodes.push_back({node.source_name(), node.source_target(), it->second});
             } else {
                 std::string reason = plan.reason[index];
-                if (once.count(index)) reason += "; computed once at load (it reads constants only)";
+                if (once.count(index) && reason.rfind("computed once at load", 0) != 0) {
+                    reason += "; computed once at load (it reads constants only)";
+                }
                 if (fake_quantized.count(node.source_name())) {
                     reason += "; with its quantize, one FakeQuantize on OpenVINO's int8 kernels (--quantized-reference: eager's arithmetic)";
                 }

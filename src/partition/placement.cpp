@@ -66,6 +66,93 @@ bool division_exact_on_openvino(const graph::Graph& graph, const Int64Ranges& ra
            lower::openvino_facts::integer_division_exact(dividend->min, dividend->max, divisor->min, divisor->max);
 }
 
+// The float arithmetic that turns a weight stored as integers of 8 bits or fewer into its float
+// values, as NNCF's weight compression writes it: `(float(q) - float(zero_point)) * scale`, in
+// the scale's float16, reshaped, then widened to float32 (and PT2E's dequantize_per_channel,
+// `(q - zero_points) * scales` in float32). Nodes of constants only (parameters, buffers never
+// mutated, lifted constants, what other such nodes make), each a conversion, a subtraction, a
+// product or a view, reading a weight's integers (8 bits or fewer, less integer zero points),
+// floats of constants (the scales) or another such node. They stay on OpenVINO (pass 3c), whose CPU plugin keeps the integers narrow
+// and decompresses them in its kernels (int8 ones, between FakeQuantizes): in float32 it
+// computes each op as eager does; in float16 it does not round the products (fact
+// HalfIntermediatesKeptInFloat), so those stay only under --compressed-weights (E9) and are
+// otherwise computed once at load.
+enum class Decompression : char { None, Float32, Half };
+
+std::vector<Decompression> weight_decompression(const graph::Graph& graph, const ValueSources& sources) {
+    using graph::op_id;
+    const size_t count = graph.nodes.size();
+    std::vector<Decompression> found(count, Decompression::None);
+    std::set<std::string> known(sources.constants.begin(), sources.constants.end());
+    std::set<std::string> decompressed;
+    const auto is_half = [](DType d) { return d == DType::Float16 || d == DType::BFloat16; };
+    // A weight's integers: 8-bit or narrower values of constants only, and what subtracting
+    // integer zero points, converting between integer types and reshaping make of them.
+    std::set<std::string> weight_integers;
+    const auto integer_tensor = [&](const std::string& name) {
+        const auto* value = graph.find_value(name);
+        return value && value->kind == graph::ValueKind::Tensor && !dtype_is_floating(value->meta.dtype) &&
+               value->meta.dtype != DType::Bool;
+    };
+    const auto narrow_integer = [&](const std::string& name) { return weight_integers.count(name) > 0; };
+    for (const auto& name : sources.constants) {
+        const auto* value = graph.find_value(name);
+        if (value && value->kind == graph::ValueKind::Tensor &&
+            (value->meta.dtype == DType::UInt8 || value->meta.dtype == DType::Int8)) {
+            weight_integers.insert(name);
+        }
+    }
+    for (size_t i = 0; i < count; ++i) {
+        const auto& node = graph.nodes[i];
+        bool reads_constants = !node.outputs.empty();
+        for_each_read(node, [&](const std::string& name) { reads_constants = reads_constants && known.count(name) > 0; });
+        if (!reads_constants) continue;
+        for_each_written(node, [&](const std::string& name) { known.insert(name); });
+        if (node.outputs.size() != 1 || node.outputs[0].kind != ArgKind::Tensor) continue;
+        const auto& made = graph.value(node.outputs[0].name).meta;
+        const bool arithmetic = graph::is_one_of(node.op, {op_id("aten.sub.Tensor"), op_id("aten.mul.Tensor")});
+        const bool conversion = graph::is_one_of(node.op, {op_id("aten._to_copy.default"), op_id("aten.to.dtype"),
+                                                           op_id("prims.convert_element_type.default")});
+        const bool view = graph::is_one_of(node.op, {op_id("aten.view.default"), op_id("aten.reshape.default"),
+                                                     op_id("aten._unsafe_view.default"), op_id("aten.unsqueeze.default"),
+                                                     op_id("aten.permute.default"), op_id("aten.t.default"),
+                                                     op_id("aten.transpose.int")});
+        if (integer_tensor(node.outputs[0].name)) {
+            if (made.dtype == DType::UInt8 || made.dtype == DType::Int8) {
+                weight_integers.insert(node.outputs[0].name);
+                continue;
+            }
+            // A wider integer only as a weight's integers minus integer zero points, or converted.
+            bool from_weight = false, integers_only = true;
+            for_each_read(node, [&](const std::string& name) {
+                from_weight = from_weight || weight_integers.count(name) > 0;
+                integers_only = integers_only && integer_tensor(name);
+            });
+            if ((node.op == op_id("aten.sub.Tensor") || conversion || view) && from_weight && integers_only) {
+                weight_integers.insert(node.outputs[0].name);
+            }
+            continue;
+        }
+        if (!dtype_is_floating(made.dtype) || (!arithmetic && !conversion && !view)) continue;
+        bool from_integers = false, only_weight_parts = true, in_half = is_half(made.dtype);
+        for_each_read(node, [&](const std::string& name) {
+            const auto* value = graph.find_value(name);
+            if (!value || value->kind != graph::ValueKind::Tensor) return;
+            in_half = in_half || is_half(value->meta.dtype);
+            if (decompressed.count(name) || (!view && narrow_integer(name))) {
+                from_integers = true;  // PT2E's dequantize multiplies the integers by the scales directly
+            } else if (!(arithmetic && dtype_is_floating(value->meta.dtype))) {
+                only_weight_parts = false;  // a scale (or a view of it) is a float of constants; nothing else is a part
+            }
+        });
+        if (from_integers && only_weight_parts) {
+            found[i] = in_half ? Decompression::Half : Decompression::Float32;
+            decompressed.insert(node.outputs[0].name);
+        }
+    }
+    return found;
+}
+
 }  // namespace
 
 // Pass 1: the user's lists always win over "OpenVINO supports it".
@@ -96,11 +183,17 @@ void pass1_user_lists(const graph::Graph& graph, const PlacementOptions& options
 // --strict it is refused (pass 4), and without a kernel no engine runs it: an error, never a
 // wrong number.
 void pass2_openvino_support(const graph::Graph& graph, const std::map<std::string, std::string>& unsupported,
-                            const PlacementOptions& options, Plan& plan) {
+                            const PlacementOptions& options, Plan& plan, const std::vector<bool>& kept_compressed) {
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
         auto it = unsupported.find(graph.nodes[i].source_name());
         if (it != unsupported.end()) {
             put_on_cpu(plan, i, "OpenVINO " + options.openvino_version + " cannot convert it: " + it->second);
+        } else if (i < kept_compressed.size() && kept_compressed[i]) {
+            if (plan.where[i] == Where::Cpu) continue;  // the user's list stands
+            // --compressed-weights: the plugin's float32 decompression is the user's choice (E9).
+            plan.reason[i] = "weight decompression left to OpenVINO " + options.openvino_version +
+                             " (--compressed-weights): the integers stay narrow in memory; each weight within half a "
+                             "float16 step of eager's (docs/EXACTNESS.md E9)";
         } else if (const auto* fault = lower::openvino_facts::converter_fault(graph.nodes[i], graph)) {
             put_on_cpu(plan, i, "OpenVINO " + std::string(fault->measured_on) + " converts it wrongly: " +
                                     std::string(fault->what) + " (openvino_facts " + std::string(fault->name) + ")");
@@ -186,6 +279,78 @@ void pass3b_all_on_cpu(const graph::Graph& graph, const PlacementOptions& option
     }
 }
 
+// Pass 3c: a node that reads constants only (parameters, buffers the program never mutates,
+// lifted constants, and what other such nodes make) and has a CPU kernel is computed once, at
+// load, by the CPU kernels, exactly as eager computes it; the OpenVINO steps that read what it
+// made get it as a Constant (runtime/executor_openvino.cpp). On OpenVINO it would be computed
+// again at every call, by the plugin's arithmetic (NNCF's weight decompression, a weight's
+// unpacking, a table of positions). Except the nodes at the end of such a chain that OpenVINO
+// converts to moves alone (a weight's transpose before its matmul, a reshape): they stay in the
+// OpenVINO step that reads them, which folds them into its Constant without a copy of ours.
+void pass3c_computed_once_at_load(const graph::Graph& graph, const ValueSources& sources, const PlacementOptions& options,
+                                  Plan& plan) {
+    if (options.strict) return;
+    const size_t count = graph.nodes.size();
+    std::set<std::string> known(sources.constants.begin(), sources.constants.end());
+    std::vector<bool> constant(count, false);
+    // A weight's decompression stays on OpenVINO in float32, and in float16 under --compressed-weights.
+    const std::vector<Decompression> decompression = weight_decompression(graph, sources);
+    const auto stays = [&](size_t i) {
+        return decompression[i] == Decompression::Float32 ||
+               (decompression[i] == Decompression::Half && options.compressed_weights);
+    };
+    std::vector<std::vector<size_t>> users(count);
+    for (size_t i = 0; i < count; ++i) {
+        for_each_read(graph.nodes[i], [&](const std::string& name) {
+            const auto* value = graph.find_value(name);
+            if (value && value->producer >= 0 && static_cast<size_t>(value->producer) != i) users[value->producer].push_back(i);
+        });
+    }
+    // What only a decompression that stays reads stays with it: the integers of a float32 one (a
+    // weight minus its zero points), which the lowering hands to the plugin as a narrow integer
+    // Constant (lower/low_precision.h), and the scales' views. A float16 one's integers are
+    // computed at load: unpacked, they enter OpenVINO as 4-bit Constants where they fit.
+    std::vector<bool> feeds_decompression(count, false);
+    for (size_t i = count; i-- > 0;) {
+        const auto& node = graph.nodes[i];
+        bool floats = !node.outputs.empty();
+        for_each_written(node, [&](const std::string& name) {
+            const auto* value = graph.find_value(name);
+            floats = floats && value && value->kind == graph::ValueKind::Tensor && dtype_is_floating(value->meta.dtype);
+        });
+        feeds_decompression[i] = decompression[i] == Decompression::None && !users[i].empty() && std::all_of(users[i].begin(), users[i].end(), [&](size_t u) {
+            return decompression[u] == Decompression::Float32 || feeds_decompression[u] || (floats && stays(u));
+        });
+    }
+    for (size_t i = 0; i < count; ++i) {  // nodes are in an order that runs
+        const auto& node = graph.nodes[i];
+        if (node.outputs.empty() || !kernels::find_kernel(node.op) || stays(i) || feeds_decompression[i]) continue;
+        bool reads_constants = true;
+        for_each_read(node, [&](const std::string& name) { reads_constants = reads_constants && known.count(name) > 0; });
+        if (!reads_constants) continue;
+        constant[i] = true;
+        for_each_written(node, [&](const std::string& name) { known.insert(name); });
+    }
+    // A view of one value (a concatenation makes a new tensor, which is better made once).
+    std::vector<bool> moves_at_end(count, false);
+    for (size_t i = count; i-- > 0;) {
+        const auto& name = graph.nodes[i].source_name();
+        if (!constant[i] || !(sources.moving_nodes.count(name) || sources.passthrough_nodes.count(name))) continue;
+        std::set<std::string> read;
+        for_each_read(graph.nodes[i], [&](const std::string& value) { read.insert(value); });
+        if (read.size() != 1) continue;
+        moves_at_end[i] = std::all_of(users[i].begin(), users[i].end(), [&](size_t u) { return !constant[u] || moves_at_end[u]; });
+    }
+    plan.at_load.assign(count, false);
+    for (size_t i = 0; i < count; ++i) {
+        if (constant[i] && !moves_at_end[i] && plan.where[i] == Where::OpenVINO) {
+            put_on_cpu(plan, i, "computed once at load by pt2ov's CPU kernels (it reads constants only); OpenVINO steps read "
+                                "the value as a Constant");
+        }
+        plan.at_load[i] = constant[i] && plan.where[i] == Where::Cpu;
+    }
+}
+
 // Pass 4: every node kept off OpenVINO needs a kernel; strict mode allows none.
 void pass4_kernels_exist(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
     std::string missing, refused;
@@ -231,8 +396,11 @@ void pass5_group_into_steps(const graph::Graph& graph, Plan& plan) {
         for (auto p : producers) users[p].push_back(i);
     }
     using Ready = std::priority_queue<size_t, std::vector<size_t>, std::greater<>>;
-    Ready ready[2];
-    auto kind_of = [&](size_t i) { return plan.where[i] == Where::OpenVINO ? 0 : 1; };
+    // 0: OpenVINO, 1: CPU, 2: CPU at load (pass 3c), all taken first: they read constants only,
+    // and so make one CPU step that runs at load instead of cutting OpenVINO steps.
+    Ready ready[3];
+    const auto at_load = [&](size_t i) { return i < plan.at_load.size() && plan.at_load[i]; };
+    auto kind_of = [&](size_t i) { return plan.where[i] == Where::OpenVINO ? 0 : at_load(i) ? 2 : 1; };
     for (size_t i = 0; i < count; ++i) {
         if (!pending[i]) ready[kind_of(i)].push(i);
     }
@@ -240,15 +408,19 @@ void pass5_group_into_steps(const graph::Graph& graph, Plan& plan) {
     int current = -1;
     for (size_t done = 0; done < count; ++done) {
         int kind = current;
-        if (kind < 0 || ready[kind].empty()) {
-            kind = ready[0].empty() ? 1 : ready[1].empty() ? 0 : (ready[0].top() < ready[1].top() ? 0 : 1);
+        int queue = current;
+        if (!ready[2].empty()) {
+            kind = 1;
+            queue = 2;
+        } else if (kind < 0 || ready[kind].empty()) {
+            kind = queue = ready[0].empty() ? 1 : ready[1].empty() ? 0 : (ready[0].top() < ready[1].top() ? 0 : 1);
         }
         if (kind != current) {
             plan.steps.push_back(Step{kind == 0 ? Where::OpenVINO : Where::Cpu, {}, {}, {}});
             current = kind;
         }
-        const size_t node = ready[kind].top();
-        ready[kind].pop();
+        const size_t node = ready[queue].top();
+        ready[queue].pop();
         plan.steps.back().nodes.push_back(static_cast<int>(node));
         for (auto user : users[node]) {
             if (--pending[user] == 0) ready[kind_of(user)].push(user);
@@ -292,7 +464,11 @@ constexpr int64_t kSmallStepElements = 16384;
 
 void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
     if (options.strict) return;
-    const bool has_cpu_steps = std::any_of(plan.steps.begin(), plan.steps.end(), [](const Step& s) { return s.where == Where::Cpu; });
+    // Nodes computed once at load (pass 3c) cost no call anything.
+    const auto at_call = [&](int i) { return static_cast<size_t>(i) >= plan.at_load.size() || !plan.at_load[i]; };
+    const bool has_cpu_steps = std::any_of(plan.steps.begin(), plan.steps.end(), [&](const Step& s) {
+        return s.where == Where::Cpu && std::any_of(s.nodes.begin(), s.nodes.end(), at_call);
+    });
     if (!has_cpu_steps) return;
     for (auto& step : plan.steps) {
         if (step.where != Where::OpenVINO) continue;
@@ -392,9 +568,14 @@ Plan place(const graph::Graph& graph, const std::map<std::string, std::string>& 
     plan.where.assign(graph.nodes.size(), Where::OpenVINO);
     plan.reason.assign(graph.nodes.size(), "converted by OpenVINO " + options.openvino_version);
     pass1_user_lists(graph, options, plan);
-    pass2_openvino_support(graph, unsupported, options, plan);
+    std::vector<bool> kept_compressed;  // the float16 decompression the user leaves to OpenVINO
+    if (options.compressed_weights) {
+        for (auto d : weight_decompression(graph, sources)) kept_compressed.push_back(d == Decompression::Half);
+    }
+    pass2_openvino_support(graph, unsupported, options, plan, kept_compressed);
     pass3_exact_wide_integers(graph, sources, options, plan);
     pass3b_all_on_cpu(graph, options, plan);
+    pass3c_computed_once_at_load(graph, sources, options, plan);
     pass4_kernels_exist(graph, options, plan);
     pass5_group_into_steps(graph, plan);
     pass6_small_steps_to_cpu(graph, options, plan);

@@ -27,6 +27,9 @@ struct PlacementOptions {
     // Non-empty: every node that has a CPU kernel runs on the CPU kernels, with this reason (a
     // small program whose placement Program::load times both ways: compile/planner.h).
     std::string all_on_cpu_reason;
+    // LoadOptions::compressed_weights: the float arithmetic that decompresses an integer weight
+    // stays on OpenVINO (pass 3c), which keeps the integers narrow.
+    bool compressed_weights = false;
 };
 
 enum class Where { OpenVINO, Cpu };
@@ -44,6 +47,9 @@ struct Step {
 struct Plan {
     std::vector<Where> where;          // per graph node
     std::vector<std::string> reason;   // per graph node
+    // per graph node: on the CPU and reading constants only, so computed once at load (pass 3c);
+    // such nodes come first, in a step of their own, and cut no OpenVINO step
+    std::vector<bool> at_load;
     std::vector<Step> steps;
 };
 

@@ -101,11 +101,15 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
     guard_ = std::make_unique<OutputGuard>(prepared, planned);
     const auto& plan_steps = planned.plan.steps;
     steps_.resize(plan_steps.size());
+    // The CPU steps first, and what they compute once at load (compile::computed_once_at_load):
+    // the OpenVINO steps that read those values get them as Constants.
     for (size_t s = 0; s < plan_steps.size(); ++s) {
         steps_[s].number = s + 1;
-        if (plan_steps[s].where == partition::Where::Cpu) {
-            build_cpu_step(plan_steps[s], steps_[s]);
-        } else {
+        if (plan_steps[s].where == partition::Where::Cpu) build_cpu_step(plan_steps[s], steps_[s]);
+    }
+    compute_constant_nodes(planned);
+    for (size_t s = 0; s < plan_steps.size(); ++s) {
+        if (plan_steps[s].where != partition::Where::Cpu) {
             const OpenVINOStep& lowered = planned.openvino_steps.at(s);
             if (before_compile) before_compile(s);
             build_openvino_step(s, lowered, plan_steps[s].nodes, options, config, steps_[s]);
@@ -120,7 +124,6 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
             }
         }
     }
-    compute_constant_nodes(planned);
     // The first call context is made at load: a failure to make infer requests shows there, and
     // a program called from one thread never makes another.
     if (buffers_.empty()) {

@@ -13,9 +13,16 @@
 #include <string>
 
 #include "common/error.h"
+#include "lower/constant_precompute.h"
 #include "lower/element_type.h"
 #include "lower/openvino_facts.h"
+#include "openvino/core/graph_util.hpp"
 #include "openvino/core/model.hpp"
+#include "openvino/op/constant.hpp"
+#include "openvino/op/convert.hpp"
+#include "openvino/op/reshape.hpp"
+#include "openvino/op/squeeze.hpp"
+#include "openvino/op/unsqueeze.hpp"
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/relu.hpp"
 #include "openvino/pass/serialize.hpp"
@@ -108,6 +115,15 @@ Scalar scalar_from(const ov::Tensor& tensor) {
 // E4 (docs/EXACTNESS.md): OpenVINO's CPU plugin computes int64 in 32 bits (openvino_facts
 // Int64BeyondThirtyTwoBits), so an int64 value beyond 32 bits that enters an OpenVINO step
 // would be cut. Such a call stops, naming the tensor.
+bool fits_32_bits(const StridedTensor& tensor) {
+    const auto dense = tensor.is_contiguous() ? tensor : contiguous_copy(tensor);
+    const auto* data = reinterpret_cast<const int64_t*>(dense.data);
+    for (int64_t i = 0; i < dense.numel(); ++i) {
+        if (!lower::openvino_facts::int64_passes_exactly(data[i])) return false;
+    }
+    return true;
+}
+
 void check_fits_32_bits(const StridedTensor& tensor, const std::string& value, const std::string& where) {
     const auto* data = reinterpret_cast<const int64_t*>(tensor.data);
     const int64_t count = tensor.numel();
@@ -183,6 +199,99 @@ OpenVINOConfig openvino_config(const compile::Settings& settings) {
     return made;
 }
 
+// A value computed once at load (compile::computed_once_at_load) enters the OpenVINO steps that
+// read it as a Constant over its memory, as a weight does, rather than as a Parameter bound at
+// every call: the plugin then prepares it once as it prepares weights (a matmul's weight is
+// packed at compile time, not read as an activation). The step's model is copied for this
+// (the planned one is shared with the report and any later plan); `parameters` loses the names
+// that became Constants. The ops of constants the plugin would compute wrongly are computed here
+// as for the archive's constants (lower/constant_precompute.h). An int64 value beyond 32 bits
+// stays a Parameter, refused at the call as any such input is.
+namespace {
+
+// Whether every reader of `producer`'s value converts it to another element type, through reshapes: the
+// integers of a weight the plugin decompresses, which it may hold in any integer type.
+bool only_converted(const ov::Node* producer, int depth = 0) {
+    const auto readers = producer->output(0).get_target_inputs();
+    if (readers.empty() || depth > 4) return false;
+    for (const auto& reader : readers) {
+        const auto* node = reader.get_node();
+        if (ov::is_type<ov::op::v0::Convert>(node)) continue;
+        const bool reshapes = ov::is_type<ov::op::v1::Reshape>(node) || ov::is_type<ov::op::v0::Unsqueeze>(node) ||
+                              ov::is_type<ov::op::v0::Squeeze>(node);
+        if (!reshapes || reader.get_index() != 0 || !only_converted(node, depth + 1)) return false;
+    }
+    return true;
+}
+
+// `tensor`'s integers as OpenVINO's 4-bit type, two to a byte, the first in the low nibble (as
+// NNCF packs them), when every one fits in 4 bits (u4: 0..15 from uint8, i4: -8..7 from int8).
+std::shared_ptr<ov::op::v0::Constant> as_four_bits(const StridedTensor& tensor) {
+    if (tensor.dtype != DType::UInt8 && tensor.dtype != DType::Int8) return nullptr;
+    const int64_t count = tensor.numel();
+    const auto* bytes = reinterpret_cast<const uint8_t*>(tensor.data);
+    const bool is_signed = tensor.dtype == DType::Int8;
+    for (int64_t i = 0; i < count; ++i) {
+        const int v = is_signed ? static_cast<int>(static_cast<int8_t>(bytes[i])) : static_cast<int>(bytes[i]);
+        if (is_signed ? (v < -8 || v > 7) : v > 15) return nullptr;
+    }
+    const ov::Shape shape(tensor.sizes.begin(), tensor.sizes.end());
+    auto constant = std::make_shared<ov::op::v0::Constant>(is_signed ? ov::element::i4 : ov::element::u4, shape);
+    auto* packed = static_cast<uint8_t*>(const_cast<void*>(constant->get_data_ptr()));
+    std::memset(packed, 0, constant->get_byte_size());
+    for (int64_t i = 0; i < count; ++i) packed[i / 2] |= static_cast<uint8_t>((bytes[i] & 0x0F) << (4 * (i % 2)));
+    return constant;
+}
+
+}  // namespace
+
+std::shared_ptr<ov::Model> Executor::with_values_made_at_load(const OpenVINOStep& lowered,
+                                                              std::vector<std::string>& parameters,
+                                                              bool compressed_weights) const {
+    const auto& graph = prepared_.graph;
+    const auto made_at_load = [&](const std::string& name) -> const StridedTensor* {
+        const int slot = slot_of(graph, name);
+        if (slot < 0 || static_cast<size_t>(slot) >= constants_.size()) return nullptr;
+        const auto& value = constants_[static_cast<size_t>(slot)];
+        if (!std::holds_alternative<StridedTensor>(value.value) || !reused_owners_.count(value.tensor().owner.get())) {
+            return nullptr;
+        }
+        const auto& tensor = value.tensor();
+        if (tensor.dtype == DType::Int64 && !fits_32_bits(tensor)) return nullptr;
+        return &tensor;
+    };
+    bool any = false;
+    for (const auto& name : parameters) any = any || made_at_load(name);
+    if (!any) return lowered.model;
+    auto model = lowered.model->clone();
+    const auto model_parameters = model->get_parameters();
+    std::vector<std::string> kept;
+    for (size_t p = 0; p < parameters.size() && p < model_parameters.size(); ++p) {
+        const StridedTensor* tensor = made_at_load(parameters[p]);
+        if (!tensor || lower::element_type(tensor->dtype) != model_parameters[p]->get_element_type()) {
+            kept.push_back(parameters[p]);
+            continue;
+        }
+        auto dense = std::make_shared<StridedTensor>(tensor->is_contiguous() ? *tensor : contiguous_copy(*tensor));
+        std::shared_ptr<ov::op::v0::Constant> constant;
+        // --compressed-weights: a weight's integers the plugin decompresses stay 4-bit where they fit.
+        if (compressed_weights && only_converted(model_parameters[p].get())) constant = as_four_bits(*dense);
+        if (!constant) {
+            const ov::Shape shape(dense->sizes.begin(), dense->sizes.end());
+            constant = std::make_shared<ov::op::v0::Constant>(lower::element_type(dense->dtype), shape, dense->data,
+                                                              std::shared_ptr<void>(dense, dense.get()));
+        }
+        constant->set_friendly_name(parameters[p]);
+        constant->get_output_tensor(0).set_names({parameters[p]});
+        ov::replace_node(model_parameters[p], constant);
+        model->remove_parameter(model_parameters[p]);
+    }
+    parameters = std::move(kept);
+    model->validate_nodes_and_infer_types();
+    lower::precompute_constant_ops(*model);
+    return model;
+}
+
 void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, const std::vector<int>& nodes, const LoadOptions& options,
                                    const ov::AnyMap& config, Step& built) {
     const auto& graph = prepared_.graph;
@@ -209,9 +318,11 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
     if (!lowered.model) return;
 
     auto step = std::make_unique<CompiledStep>();
-    dump_step("", index, lowered.model);
+    std::vector<std::string> parameters = lowered.parameters;
+    const std::shared_ptr<ov::Model> model = with_values_made_at_load(lowered, parameters, options.compressed_weights);
+    dump_step("", index, model);
     try {
-        step->compiled = shared_core().compile_model(lowered.model, options.device, config);
+        step->compiled = shared_core().compile_model(model, options.device, config);
         dump_step(".compiled", index, step->compiled.get_runtime_model());
     } catch (const std::exception& e) {
         const std::string message = prepared_.where + ": OpenVINO could not compile step " + std::to_string(index + 1) +
@@ -219,12 +330,12 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
         if (!device_compiles_anything(options.device)) throw UnsupportedError(message);
         throw StepCompileFailure(message, index, e.what());
     }
-    for (const auto& name : lowered.parameters) {
+    for (const auto& name : parameters) {
         step->parameter_slots.push_back(slot_of(graph, name));
         step->parameter_names.push_back(name);
     }
     for (const auto& input : step->compiled.inputs()) step->parameter_types.push_back(input.get_element_type());
-    const auto folded = find_results_compiled_into_inputs(step->compiled, lowered.parameters);
+    const auto folded = find_results_compiled_into_inputs(step->compiled, parameters);
     std::set<std::string> program_outputs;
     for (const auto& out : graph.outputs) program_outputs.insert(out.name);
     const auto compiled_outputs = step->compiled.outputs();

@@ -80,6 +80,7 @@ std::string cache_file(const std::string& path, const LoadOptions& options, std:
     key.add(std::to_string(options.int64_input_limit));
     key.add(options.openvino_state ? "state" : "no state");
     key.add(options.quantized_reference ? "quantized reference" : "quantized int8");
+    key.add(options.compressed_weights ? "weights compressed" : "weights decompressed at load");
     for (const auto& op : options.cpu_ops) key.add(op);
     key.add("|");
     for (const auto& node : options.cpu_nodes) key.add(node);

@@ -56,7 +56,8 @@ void write_request(const fs::path& file, const std::string& path, const LoadOpti
         << "int64_input_limit\t" << options.int64_input_limit << "\n"
         << "openvino_state\t" << (options.openvino_state ? 1 : 0) << "\n"
         << "strict\t" << (options.strict ? 1 : 0) << "\n"
-        << "quantized_reference\t" << (options.quantized_reference ? 1 : 0) << "\n";
+        << "quantized_reference\t" << (options.quantized_reference ? 1 : 0) << "\n"
+        << "compressed_weights\t" << (options.compressed_weights ? 1 : 0) << "\n";
     for (const auto& op : options.cpu_ops) out << "cpu_op\t" << escape_line(op) << "\n";
     for (const auto& node : options.cpu_nodes) out << "cpu_node\t" << escape_line(node) << "\n";
     for (const auto& [node, why] : failures) out << "failure\t" << escape_line(node) << "\t" << escape_line(why) << "\n";
@@ -90,6 +91,7 @@ Request read_request(const std::string& file) {
         else if (key == "openvino_state") request.options.openvino_state = value == "1";
         else if (key == "strict") request.options.strict = value == "1";
         else if (key == "quantized_reference") request.options.quantized_reference = value == "1";
+        else if (key == "compressed_weights") request.options.compressed_weights = value == "1";
         else if (key == "cpu_op") request.options.cpu_ops.push_back(value);
         else if (key == "cpu_node") request.options.cpu_nodes.push_back(value);
         else if (key == "failure") {

@@ -187,6 +187,21 @@ def inspect_json(pt2, *options, measure_placement: bool = False) -> dict:
         pytest.fail(f"inspect --json did not print valid JSON ({e})\n{describe(proc)}")
 
 
+def steps_at_call(steps: list[dict]) -> list[dict]:
+    """inspect's steps without the nodes computed once at load (what reads constants only): the
+    steps a call runs, neighbours of one kind merged."""
+    kept: list[dict] = []
+    for step in steps:
+        nodes = [n for n in step["nodes"] if "computed once at load" not in n["reason"]]
+        if not nodes:
+            continue
+        if kept and kept[-1]["kind"] == step["kind"]:
+            kept[-1]["nodes"] = kept[-1]["nodes"] + nodes
+        else:
+            kept.append({**step, "nodes": nodes})
+    return kept
+
+
 def call_function_nodes(pt2: os.PathLike) -> dict[str, str]:
     """name -> str(target) of every call_function node of the program saved at `pt2`."""
     ep = torch.export.load(str(pt2))

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import describe, inspect_json, run_cli, run_engine_in, write_inputs
+from conftest import describe, inspect_json, run_cli, run_engine_in, steps_at_call, write_inputs
 
 TOKENS_PER_CALL = 2
 CACHE_LEN = 16
@@ -70,10 +70,10 @@ def _run(tmp_path, pt2, calls, *options):
 @pytest.mark.parametrize("form", ["exported", "decomposed"])
 def test_the_promise_keeps_index_arithmetic_on_openvino_exactly(saved, form, tmp_path):
     paths, expected = saved
-    without = [step["kind"] for step in inspect_json(paths[form])["methods"]["forward"]["steps"]]
+    without = [step["kind"] for step in steps_at_call(inspect_json(paths[form])["methods"]["forward"]["steps"])]
     assert "cpu" in without, f"{form}: without the promise the int64 arithmetic should run on the CPU kernels"
-    promised = inspect_json(paths[form], "--int64-input-limit", "64")["methods"]["forward"]
-    assert [step["kind"] for step in promised["steps"]] == ["openvino"], promised["steps"]
+    promised = steps_at_call(inspect_json(paths[form], "--int64-input-limit", "64")["methods"]["forward"]["steps"])
+    assert [step["kind"] for step in promised] == ["openvino"], promised
     for k, options in enumerate(([], ["--int64-input-limit", "64"])):
         outputs = run_engine_in(tmp_path, paths[form], _calls(), extra_args=options, tag=f"promise{k}_")
         for i, (got, (total, seen)) in enumerate(zip(outputs, expected)):

@@ -355,6 +355,102 @@ def test_compressed_weights_are_eager_exactly(tmp_path, mode):
         np.abs(actual[0] - to_numpy(expected)).max()
 
 
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+def test_a_weight_is_decompressed_once_at_load(tmp_path, mode):
+    """Every node that reads constants only (the unpacking, the float16 arithmetic, the
+    conversions) is computed once at load in a CPU step of its own; the one OpenVINO step reads
+    the float32 weights as Constants, so a call runs nothing but that step."""
+    torch.manual_seed(11)
+    x = torch.randn(3, 16)
+    with torch.no_grad():
+        ep = torch.export.export(CompressedWeights().eval(), (x,))
+    if mode == "decomposed":
+        ep = ep.run_decompositions()
+    pt2 = tmp_path / "compressed.pt2"
+    torch.export.save(ep, pt2)
+    steps = inspect_json(pt2)["methods"]["forward"]["steps"]
+    assert [step["kind"] for step in steps] == ["cpu", "openvino"], [(s["kind"], s["nodes"]) for s in steps]
+    assert all("computed once at load" in node["reason"] for node in steps[0]["nodes"]), steps[0]["nodes"]
+
+
+class Int4Weights(torch.nn.Module):
+    """NNCF's two int4 forms, as compress_weights exports them: symmetric (the unpacked nibbles
+    as int8 minus 8, times a float16 scale per group of 8) and asymmetric (the nibbles and packed
+    zero points converted to float16 and subtracted, times the scale), each weight reshaped and
+    converted to float32 for a linear layer."""
+
+    def __init__(self):
+        super().__init__()
+        g = torch.Generator().manual_seed(2606)
+        self.register_buffer("w_sym", torch.randint(0, 256, (32, 4, 4), generator=g, dtype=torch.uint8))
+        self.register_buffer("s_sym", (torch.rand(32, 4, 1, generator=g) * 0.05 + 0.001).half())
+        self.register_buffer("w_asym", torch.randint(0, 256, (16, 4, 4), generator=g, dtype=torch.uint8))
+        self.register_buffer("z_asym", torch.randint(0, 256, (16, 2, 1), generator=g, dtype=torch.uint8))
+        self.register_buffer("s_asym", (torch.rand(16, 4, 1, generator=g) * 0.05 + 0.001).half())
+
+    @staticmethod
+    def unpack(packed, *shape):
+        return torch.stack([packed & 15, packed >> 4], dim=-1).reshape(*shape)
+
+    def weights(self, rounded=True):
+        """The float weights as eager computes them (float16 products), or (rounded=False) as
+        (q - zero point) * scale in float64, as OpenVINO's kernels compute them (E9)."""
+        dtype = torch.float16 if rounded else torch.float64
+        sym = (self.unpack(self.w_sym, 32, 4, 8).to(torch.int8) - 8).to(dtype) * self.s_sym.to(dtype)
+        asym = (self.unpack(self.w_asym, 16, 4, 8).to(dtype) - self.unpack(self.z_asym, 16, 4, 1).to(dtype)) \
+            * self.s_asym.to(dtype)
+        return sym.reshape(32, 32), asym.reshape(16, 32)
+
+    def forward(self, x):
+        sym, asym = self.weights()
+        h = torch.nn.functional.linear(x, sym.to(torch.float32))
+        return torch.nn.functional.linear(torch.relu(h), asym.to(torch.float32))
+
+
+@pytest.mark.parametrize("mode", ["exported", "decomposed"])
+def test_compressed_weights_stay_four_bits_on_openvino(tmp_path, mode, monkeypatch):
+    """--compressed-weights: the nibbles enter OpenVINO as u4/i4 Constants (4 bits each in
+    memory), the plugin's matmuls read them compressed, and the outputs are what the float32
+    decompression (q - z) * s gives: within E5 of it, and from eager (which rounds each weight
+    to float16) within the bound E9 states, sum_k |x_k| * |w_eager - w_exact| per output. The
+    default stays eager's bit for bit."""
+    module = Int4Weights().eval()
+    torch.manual_seed(12)
+    x = torch.randn(5, 32)
+    with torch.no_grad():
+        ep = torch.export.export(module, (x,))
+        expected = module(x).numpy()
+    if mode == "decomposed":
+        ep = ep.run_decompositions()
+    pt2 = tmp_path / "int4.pt2"
+    torch.export.save(ep, pt2)
+    (default,) = run_engine_in(tmp_path, pt2, [(x,)], tag="default")
+    assert np.array_equal(default[0].view(np.uint32), expected.view(np.uint32)), np.abs(default[0] - expected).max()
+
+    reasons = [n["reason"] for step in inspect_json(pt2, "--compressed-weights")["methods"]["forward"]["steps"]
+               for n in step["nodes"]]
+    assert any("--compressed-weights" in r for r in reasons), reasons
+    dumps = tmp_path / "dumps"
+    dumps.mkdir()
+    monkeypatch.setenv("PT2OV_DUMP_OPENVINO", str(dumps))
+    (actual,) = run_engine_in(tmp_path, pt2, [(x,)], extra_args=["--compressed-weights"], tag="compressed")
+    models = "".join(p.read_text() for p in dumps.glob("step*.xml") if "compiled" not in p.name)
+    assert 'element_type="u4"' in models and 'element_type="i4"' in models, models[:2000]
+
+    sym, asym = module.weights(rounded=False)
+    sym_eager, asym_eager = (w.to(torch.float64) for w in module.weights())
+    x64 = x.to(torch.float64)
+    h_exact = torch.relu(x64 @ sym.T)
+    exact = (h_exact @ asym.T).numpy()
+    assert np.allclose(actual[0], exact, rtol=1e-4, atol=1e-5), np.abs(actual[0] - exact).max()
+    # E9's bound from eager: each weight's float16 rounding carried through both layers.
+    h_bound = x64.abs() @ (sym - sym_eager).abs().T
+    bound = (h_bound @ asym_eager.abs().T + h_exact.abs() @ (asym - asym_eager).abs().T).numpy()
+    off = np.abs(actual[0].astype(np.float64) - expected)
+    assert (off <= bound * (1 + 1e-3) + 1e-5).all(), (off.max(), bound.max())
+    assert off.max() > 0, "the float16 rounding of eager's weights should show"
+
+
 class IntMatmul(torch.nn.Module):
     """torch._int_mm as torchao's dynamic int8 linear calls it (int8 x int8 -> int32), with an
     inner dim past 1,024 (summed in exact slices) and one within it."""

@@ -474,7 +474,9 @@ register(
         make_inputs=_abs_folded_inputs,
         notes="(p * 2).abs() + x at x = 0 for a buffer p = [-0.5, 2, -3] came back [-1, 4, -6] from OpenVINO 2026.4.1 "
         "(openvino_facts AbsOfFoldedConstantRankOne): a rank-1 Abs of a folded constant expression lost its abs; "
-        "every rank-1 Abs is now computed at rank 2 in the converted model (lower/plugin_workarounds.cpp).",
+        "every rank-1 Abs is now computed at rank 2 in the converted model (lower/plugin_workarounds.cpp). Since "
+        "constants' arithmetic is computed once at load on the CPU kernels, `p * 2` no longer reaches OpenVINO "
+        "(except under --strict, where the rewrite still holds).",
     )
 )
 
@@ -493,7 +495,9 @@ class AbsOfConcat(nn.Module):
 
 
 def _abs_concat_inputs(variant):
-    return (torch.tensor([0.7]) if variant == 0 else torch.tensor([-1.3]),)
+    # 4,096 values: a step this size stays on OpenVINO beside the CPU kernels' log1p (a smaller
+    # one would run on the CPU kernels, cheaper there, and the fault never show).
+    return (torch.full((4096,), 0.7) if variant == 0 else torch.linspace(-1.3, 1.1, 4096),)
 
 
 register(

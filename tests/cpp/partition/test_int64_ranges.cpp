@@ -5,6 +5,7 @@
 #include "../fixtures/graph_builder.h"
 #include "graph/schema.h"
 #include "partition/int64_ranges.h"
+#include "partition/passes.h"
 #include "partition/plan.h"
 
 namespace pt2ov::partition {
@@ -13,6 +14,16 @@ namespace {
 using graph::int_arg;
 using graph::tensor_arg;
 using test::GraphBuilder;
+
+// The 64-bit rule alone (pass 3): these graphs compute from an arange of constant size, which
+// place() would compute once at load on the CPU kernels (pass 3c) whatever pass 3 decides.
+Plan place_by_int64_rule(const graph::Graph& graph, const ValueSources& sources) {
+    Plan plan;
+    plan.where.assign(graph.nodes.size(), Where::OpenVINO);
+    plan.reason.assign(graph.nodes.size(), "converted");
+    pass3_exact_wide_integers(graph, sources, {}, plan);
+    return plan;
+}
 
 constexpr int64_t kLarge = 1 << 20;  // elements: too big for the small-step rule
 
@@ -96,7 +107,7 @@ TEST(Int64Ranges, PlacementKeepsBoundedArithmeticOnOpenVINO) {
     resolve(b);
     ValueSources sources;
     sources.runtime_inputs = {"user"};
-    const Plan plan = place(b.graph, {}, sources, {});
+    const Plan plan = place_by_int64_rule(b.graph, sources);
     EXPECT_EQ(plan.where[0], Where::OpenVINO);
     EXPECT_EQ(plan.where[1], Where::OpenVINO) << plan.reason[1];
     EXPECT_EQ(plan.where[2], Where::OpenVINO) << plan.reason[2];
@@ -143,7 +154,7 @@ TEST(Int64Ranges, PlacementKeepsBoundedNonNegativeDivisionOnOpenVINO) {
     resolve(b);
     ValueSources sources;
     sources.runtime_inputs = {"user"};
-    const Plan plan = place(b.graph, {}, sources, {});
+    const Plan plan = place_by_int64_rule(b.graph, sources);
     EXPECT_EQ(plan.where[2], Where::OpenVINO) << plan.reason[2];
     EXPECT_EQ(plan.where[4], Where::Cpu);
     EXPECT_NE(plan.reason[4].find("rounding toward -inf"), std::string::npos) << plan.reason[4];

@@ -176,6 +176,62 @@ TEST(Placement, StepsAreMaximalAndFollowDependencies) {
     EXPECT_EQ(plan.steps[2].outputs, (std::vector<std::string>{"d"}));
 }
 
+// Pass 3c: what reads constants only is computed once at load on the CPU kernels, in one step
+// taken first, except the moves at the end of such a chain (a weight's transpose), which stay in
+// the OpenVINO step that reads them; that CPU step cuts no OpenVINO step and makes no small
+// OpenVINO step go to the CPU; --strict keeps everything on OpenVINO.
+TEST(Placement, WhatReadsConstantsOnlyIsComputedOnceAtLoad) {
+    GraphBuilder b;
+    b.sizes = {1 << 20};
+    b.value("x");
+    b.value("w");
+    b.node("a", "aten.sin.default", {"x"});
+    b.node("s", "aten.mul.Tensor", {"w", "w"});         // 1: constants only
+    b.node("t", "aten.neg.default", {"s"});             // 2: reads what 1 made
+    b.node("v", "aten.alias.default", {"t"});           // 3: a move at the end of the chain
+    b.node("d", "aten.add.Tensor", {"a", "v"});
+    b.graph.outputs = {tensor("d")};
+    ValueSources sources = inputs({"x"});
+    sources.constants = {"w"};
+    sources.moving_nodes = {"v"};
+    const Plan plan = place(b.graph, {}, sources, {});
+    EXPECT_EQ(plan.where[0], Where::OpenVINO);
+    for (int i : {1, 2}) {
+        EXPECT_EQ(plan.where[i], Where::Cpu);
+        EXPECT_TRUE(plan.at_load[i]);
+        EXPECT_EQ(plan.reason[i].rfind("computed once at load", 0), 0u) << plan.reason[i];
+    }
+    EXPECT_EQ(plan.where[3], Where::OpenVINO) << plan.reason[3];
+    EXPECT_FALSE(plan.at_load[3]);
+    ASSERT_EQ(plan.steps.size(), 2u);
+    EXPECT_EQ(plan.steps[0].where, Where::Cpu);
+    EXPECT_EQ(plan.steps[0].nodes, (std::vector<int>{1, 2}));
+    EXPECT_EQ(plan.steps[1].nodes, (std::vector<int>{0, 3, 4}));
+    EXPECT_EQ(plan.steps[1].inputs, (std::vector<std::string>{"x", "t"}));
+
+    PlacementOptions strict;
+    strict.strict = true;
+    const Plan kept = place(b.graph, {}, sources, strict);
+    ASSERT_EQ(kept.steps.size(), 1u);
+    EXPECT_EQ(kept.steps[0].where, Where::OpenVINO);
+}
+
+// A small program whose only CPU work is done at load stays whole on OpenVINO at every call.
+TEST(Placement, WorkAtLoadMakesNoSmallStepGoToTheCpu) {
+    GraphBuilder b;  // 16 elements per tensor
+    b.value("x");
+    b.value("w");
+    b.node("s", "aten.mul.Tensor", {"w", "w"});
+    b.node("a", "aten.add.Tensor", {"x", "s"});
+    b.graph.outputs = {tensor("a")};
+    ValueSources sources = inputs({"x"});
+    sources.constants = {"w"};
+    const Plan plan = place(b.graph, {}, sources, {});
+    ASSERT_EQ(plan.steps.size(), 2u);
+    EXPECT_TRUE(plan.at_load[0]);
+    EXPECT_EQ(plan.where[1], Where::OpenVINO) << plan.reason[1];
+}
+
 TEST(Placement, SmallStepsBetweenCpuStepsRunOnTheCpu) {
     GraphBuilder b;  // 16 elements per tensor
     b.value("x");

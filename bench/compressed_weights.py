@@ -1,0 +1,187 @@
+"""An int4-weight language model: memory and speed of its weights, compressed and not.
+
+A Llama-like decoder (transformers' LlamaForCausalLM, random weights, seeded; 8 layers, hidden
+1024, vocabulary 32,000) is compressed by NNCF (`compress_weights`, INT4_ASYM, groups of 128:
+the linear layers' weights 4-bit, the embedding and head 8-bit, float16 scales), exported with
+torch.export (forward over 32 token ids, no cache) and run, each side in a fresh process:
+
+  pt2ov                  default: each weight decompressed once at load, exactly as eager
+                         decompresses it, held as float32 (docs/EXACTNESS.md E9)
+  pt2ov compressed       --compressed-weights: the integers stay 4/8-bit in OpenVINO's kernels
+  eager                  the NNCF module under torch.inference_mode() (decompresses every call)
+  OpenVINO alone         convert_model of the same ExportedProgram, f32 hint
+
+Resident weights = the process's resident set after load and one call, minus the same process
+before the load (OpenVINO's plugin already initialized by a small program), over the archive's
+constant bytes (the compressed size). Prints a table and writes bench/results-compressed.json.
+Run: `make bench-compressed` (quiet machine; the load average goes in the JSON).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent
+SEQUENCE = 32
+
+
+def resident_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def make_program(path: pathlib.Path, layers: int, hidden: int) -> None:
+    import torch
+    import nncf
+
+    # transformers imports torchvision, whose CPU ops this torch cannot load: the architectures'
+    # models file defines their schemas first.
+    sys.path.insert(0, str(ROOT))
+    import tests.architectures.models  # noqa: F401
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(2606)
+    config = LlamaConfig(vocab_size=32000, hidden_size=hidden, intermediate_size=hidden * 11 // 4, num_hidden_layers=layers,
+                         num_attention_heads=hidden // 64, num_key_value_heads=hidden // 64, use_cache=False)
+    model = LlamaForCausalLM(config).eval()
+
+    class Logits(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, ids):
+            return self.inner(input_ids=ids, use_cache=False).logits
+
+    ids = torch.randint(0, 32000, (1, SEQUENCE), generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        module = torch.export.export(Logits(model), (ids,)).module()
+        compressed = nncf.compress_weights(module, mode=nncf.CompressWeightsMode.INT4_ASYM, group_size=128)
+        ep = torch.export.export(compressed, (ids,))
+    torch.export.save(ep, path)
+    torch.save(ids, path.with_suffix(".ids.pt"))
+
+
+def side(path: pathlib.Path, which: str, calls: int) -> dict:
+    """One side in this (fresh) process: resident bytes added by load + one call, latency."""
+    import gc
+
+    import numpy as np
+    import torch
+    import torch.ao.quantization.fx._decomposed  # noqa: F401
+
+    ids = torch.load(path.with_suffix(".ids.pt"))
+    ep = torch.export.load(str(path))
+    expected = None
+    if which != "eager":
+        with torch.inference_mode():
+            expected = ep.module()(ids).numpy()
+    import openvino as ov
+
+    # The plugin initialized before the baseline: its code and arenas are not the weights'.
+    warm = ov.Core().compile_model(ov.Model([ov.opset13.relu(ov.opset13.parameter([4], ov.Type.f32))], []), "CPU")
+    warm(np.zeros(4, np.float32))
+    if which == "eager":
+        module = ep.module()
+        del ep
+    gc.collect()
+    before = resident_bytes()
+    start = time.perf_counter()
+    if which.startswith("pt2ov"):
+        import pt2ov
+
+        program = pt2ov.load(str(path), compressed_weights=which == "pt2ov compressed", measure_placement=False)
+        call = lambda: program(ids)  # noqa: E731
+    elif which == "openvino":
+        model = ov.convert_model(ep)
+        compiled = ov.Core().compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32",
+                                                          "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0"})
+        del model, ep
+        call = lambda: torch.from_numpy(compiled(ids.numpy())[0])  # noqa: E731
+    else:
+        def call():
+            with torch.inference_mode():
+                return module(ids)
+    out = call()
+    load_s = time.perf_counter() - start
+    gc.collect()
+    resident = resident_bytes() - before
+    times = []
+    for _ in range(calls):
+        t = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t)
+    got = (out[0] if isinstance(out, (list, tuple)) else out).numpy()
+    result = {"resident_bytes": resident, "load_s": load_s, "p50_ms": float(np.median(times) * 1e3)}
+    if expected is not None:
+        result["relative_diff"] = float(np.abs(got.astype(np.float64) - expected).max() / np.abs(expected).max())
+        result["exact"] = bool(np.array_equal(got, expected))
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--work", default=str(ROOT / "build" / "bench-compressed"))
+    parser.add_argument("--layers", type=int, default=8)
+    parser.add_argument("--hidden", type=int, default=1024)
+    parser.add_argument("--calls", type=int, default=20)
+    parser.add_argument("--side", help=argparse.SUPPRESS)
+    parser.add_argument("--json", default=str(HERE / "results-compressed.json"))
+    args = parser.parse_args()
+    work = pathlib.Path(args.work)
+    path = work / f"llama_{args.layers}x{args.hidden}_int4.pt2"
+    if args.side:
+        print(json.dumps(side(path, args.side, args.calls)))
+        return 0
+    work.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        # In a process of its own: NNCF and transformers stay out of the measured ones.
+        subprocess.run([sys.executable, "-c", f"import sys, pathlib; sys.path.insert(0, {str(HERE)!r}); "
+                        f"import compressed_weights as c; c.make_program(pathlib.Path({str(path)!r}), {args.layers}, "
+                        f"{args.hidden})"],
+                       check=True)
+    import torch
+
+    ep = torch.export.load(str(path))
+    compressed = sum(t.numel() * t.element_size() for t in list(ep.state_dict.values()) + list(ep.constants.values())
+                     if isinstance(t, torch.Tensor))
+    del ep
+    rows = {}
+    for which in ("pt2ov", "pt2ov compressed", "eager", "openvino"):
+        proc = subprocess.run([sys.executable, __file__, "--work", str(work), "--layers", str(args.layers), "--hidden",
+                               str(args.hidden), "--calls", str(args.calls), "--side", which],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            rows[which] = {"error": (proc.stderr.strip().splitlines() or ["?"])[-1][:160]}
+        else:
+            rows[which] = json.loads(proc.stdout.strip().splitlines()[-1])
+        print(which, rows[which], file=sys.stderr, flush=True)
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+    print(f"Llama-like decoder, {args.layers} layers, hidden {args.hidden}, NNCF INT4_ASYM (group 128), "
+          f"{SEQUENCE} tokens; compressed size {compressed / 2**20:.1f} MiB; {cpu}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.2f}")
+    print("| side | resident weights (MiB) | / compressed size | load (s) | call p50 (ms) | max diff / max |eager| |")
+    print("|---|---:|---:|---:|---:|---|")
+    for which, r in rows.items():
+        if "error" in r:
+            print(f"| {which} | error: {r['error']} | | | | |")
+            continue
+        diff = "-" if "relative_diff" not in r else ("exact" if r["exact"] else f"{r['relative_diff']:.2e}")
+        print(f"| {which} | {r['resident_bytes'] / 2**20:.1f} | {r['resident_bytes'] / compressed:.2f}x | "
+              f"{r['load_s']:.2f} | {r['p50_ms']:.2f} | {diff} |")
+    pathlib.Path(args.json).write_text(json.dumps({
+        "model": {"layers": args.layers, "hidden": args.hidden, "sequence": SEQUENCE, "compressed_bytes": compressed},
+        "machine": {"cpu": cpu, "cores": os.cpu_count(), "loadavg": os.getloadavg(), "python": platform.python_version()},
+        "rows": rows}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
