@@ -7,7 +7,7 @@ BUILD := build
 JOBS ?= 2
 comma := ,
 
-.PHONY: all setup deps venv build quantized test test-cpp test-e2e test-conformance conformance test-state test-python test-wheel test-random random-programs demo clean
+.PHONY: bench-compressed all setup deps venv build quantized test test-cpp test-e2e test-conformance conformance test-state test-python test-wheel test-random random-programs demo clean
 
 all: build
 
@@ -197,8 +197,17 @@ architectures: build
 # Installs the quantization packages (requirements-quant.txt). Not in `make test`.
 .PHONY: quantized
 quantized: build
+	$(PY) -m pip install -q -r requirements-models.txt
 	$(PY) -m pip install -q -r requirements-quant.txt -c requirements.txt
 	PYTHONPATH=$(BUILD)/python $(PY) -m tests.quantized.flows --work $(BUILD)/quantized
+
+# An int4-weight Llama-like decoder (NNCF): resident memory, load and call time of pt2ov (default
+# and --compressed-weights), eager and OpenVINO alone, each in a fresh process
+# (bench/compressed_weights.py). Not part of `make test`; run on a quiet machine.
+bench-compressed: build
+	$(PY) -m pip install -q -r requirements-models.txt
+	$(PY) -m pip install -q -r requirements-quant.txt -c requirements.txt
+	PYTHONPATH=$(BUILD)/python $(PY) bench/compressed_weights.py --work $(BUILD)/bench-compressed
 
 # libFuzzer targets (fuzz/): clang with -fsanitize=fuzzer,address,undefined in build-fuzz/, each
 # run for FUZZ_SECONDS one after the other on its seed corpus (fuzz/corpus/, read only; new

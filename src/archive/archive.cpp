@@ -303,6 +303,10 @@ const std::byte* StoredTensor::data() const {
 
 Archive::~Archive() { unmap(base_, size_); }
 
+void Archive::release_resident_pages() const {
+    if (file_backed_ && base_) ::madvise(const_cast<std::byte*>(base_), size_, MADV_DONTNEED);
+}
+
 namespace {
 
 [[noreturn]] void not_an_archive(const ZipView& zip, const std::string& path) {
@@ -426,6 +430,7 @@ std::shared_ptr<const Archive> Archive::open(const std::string& path) {
         unmap(archive->base_, archive->size_);
         archive->base_ = copy.data;
         archive->size_ = copy.size;
+        archive->file_backed_ = false;
     }
     return archive;
 }

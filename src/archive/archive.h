@@ -63,6 +63,13 @@ public:
     // with the page cache; this counts what a caller pays for: mapped entry data).
     size_t mapped_bytes() const { return size_; }
 
+    // Drops the pages of the file mapping from this process's resident set (madvise DONTNEED):
+    // once a program is loaded, OpenVINO holds its own copies of most weights, and what is read
+    // again comes back from the page cache at its first read, unchanged (the mapping is private
+    // and read-only). Nothing for an archive copied into aligned memory, whose pages are its only
+    // copy.
+    void release_resident_pages() const;
+
     // True when the named entry exists (relative to root()).
     bool has_entry(const std::string& relative_name) const;
 
@@ -79,6 +86,7 @@ private:
     std::string root_;
     const std::byte* base_ = nullptr;  // the mapping
     size_t size_ = 0;
+    bool file_backed_ = true;  // false: an aligned anonymous copy
     std::map<std::string, Entry> entries_;  // by name relative to root_
     std::map<std::string, StoredTensor> read_tensor_config(const std::string& config_entry,
                                                            const std::string& data_folder) const;

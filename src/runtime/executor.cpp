@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <malloc.h>
 #include <map>
 #include <string>
 
@@ -124,6 +126,15 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
             }
         }
     }
+    release_values_only_load_reads();
+    // OpenVINO holds its own copies of the weights it compiled; what a call reads of the archive
+    // again comes back from the page cache at its first read.
+    if (prepared_.archive) prepared_.archive->release_resident_pages();
+#ifdef __GLIBC__
+    // What load computed and freed (unpacked weights, converted models) goes back to the system:
+    // glibc keeps freed blocks of this size in its heap otherwise (800 MB of an int4 Llama's).
+    malloc_trim(0);
+#endif
     // The first call context is made at load: a failure to make infer requests shows there, and
     // a program called from one thread never makes another.
     if (buffers_.empty()) {
@@ -191,6 +202,40 @@ void Executor::compute_constant_nodes(const PlannedMethod& planned) {
             }
             cpu.computed_at_load = true;
         }
+    }
+}
+
+// A value computed at load that no call reads (an unpacking's intermediates; a weight an
+// OpenVINO step took as a Constant, which keeps the memory for as long as the plugin holds it)
+// is released once every step is built.
+void Executor::release_values_only_load_reads() {
+    std::vector<bool> made_at_load(constants_.size(), false), read_by_calls(constants_.size(), false);
+    const auto mark = [&](int slot) {
+        if (slot >= 0 && static_cast<size_t>(slot) < read_by_calls.size()) read_by_calls[static_cast<size_t>(slot)] = true;
+    };
+    std::function<void(const graph::Argument&)> mark_argument = [&](const graph::Argument& arg) {
+        mark(arg.slot);
+        for (const auto& item : arg.items) mark_argument(item);
+    };
+    for (const auto& step : steps_) {
+        for (const auto& cpu : step.cpu_nodes) {
+            if (cpu.computed_at_load) {
+                for (int slot : cpu.output_slots) {
+                    if (slot >= 0) made_at_load[static_cast<size_t>(slot)] = true;
+                }
+            } else {
+                for (const auto& arg : cpu.node->resolved_inputs) mark_argument(arg);
+            }
+        }
+        if (step.compiled) {
+            for (int slot : step.compiled->parameter_slots) mark(slot);
+        }
+        for (const auto& made : step.made) mark(made.source_slot);
+    }
+    for (const auto& output : outputs_) mark(output.slot);
+    for (size_t slot = 0; slot < constants_.size(); ++slot) {
+        // (Its owner stays listed in reused_owners_: another value may view the same memory.)
+        if (made_at_load[slot] && !read_by_calls[slot]) constants_[slot] = RuntimeValue{};
     }
 }
 

@@ -197,6 +197,7 @@ private:
 
     // Runs the CPU nodes that read constants only, once, and keeps their values as constants.
     void compute_constant_nodes(const PlannedMethod& planned);
+    void release_values_only_load_reads();
     std::shared_ptr<ov::Model> with_values_made_at_load(const OpenVINOStep& lowered, std::vector<std::string>& parameters,
                                                         bool compressed_weights) const;
     void build_cpu_step(const partition::Step& step, Step& built);
