@@ -72,11 +72,11 @@ bool division_exact_on_openvino(const graph::Graph& graph, const Int64Ranges& ra
 // `(q - zero_points) * scales` in float32). Nodes of constants only (parameters, buffers never
 // mutated, lifted constants, what other such nodes make), each a conversion, a subtraction, a
 // product or a view, reading a weight's integers (8 bits or fewer, less integer zero points),
-// floats of constants (the scales) or another such node. They stay on OpenVINO (pass 3c), whose CPU plugin keeps the integers narrow
-// and decompresses them in its kernels (int8 ones, between FakeQuantizes): in float32 it
-// computes each op as eager does; in float16 it does not round the products (fact
-// HalfIntermediatesKeptInFloat), so those stay only under --compressed-weights (E9) and are
-// otherwise computed once at load.
+// floats of constants (the scales) or another such node. They stay on OpenVINO (pass 3c),
+// whose CPU plugin keeps the integers narrow and decompresses them in its kernels (int8 ones,
+// between FakeQuantizes): in float32 it computes each op as eager does; in float16 it does not
+// round the products (fact HalfIntermediatesKeptInFloat), so those stay only under
+// --compressed-weights (E9) and are otherwise computed once at load.
 enum class Decompression : char { None, Float32, Half };
 
 std::vector<Decompression> weight_decompression(const graph::Graph& graph, const ValueSources& sources) {

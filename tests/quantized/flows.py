@@ -121,7 +121,7 @@ class DecoderLM(torch.nn.Module):
         from transformers import LlamaConfig, LlamaForCausalLM
 
         torch.manual_seed(5)
-        config = LlamaConfig(vocab_size=1000, hidden_size=128, intermediate_size=352, num_hidden_layers=2,
+        config = LlamaConfig(vocab_size=1000, hidden_size=128, intermediate_size=384, num_hidden_layers=2,
                              num_attention_heads=4, num_key_value_heads=2, use_cache=False)
         self.inner = LlamaForCausalLM(config).eval()
 
