@@ -49,7 +49,8 @@ def write_report(path: pathlib.Path = DOC) -> str:
             counts[form][r["status"]] += 1
             if r["status"] == "refused":
                 refusals[_reason(r["detail"])] += 1
-            steps = "" if "steps" not in r else f"{r['steps']} ({r.get('cpu_steps', 0)} CPU)"
+            at_load = f", {r['at_load_steps']} at load" if r.get("at_load_steps") else ""
+            steps = "" if "steps" not in r else f"{r['steps']} ({r.get('cpu_steps', 0)} CPU{at_load})"
             ov = r.get("openvino", "")
             if ov and ov != "pass":
                 ov += ": " + _cell(r.get("openvino_detail", ""), 100)
