@@ -10,10 +10,13 @@ torch.export (forward over 32 token ids, no cache) and run, each side in a fresh
   pt2ov compressed       --compressed-weights: the integers stay 4/8-bit in OpenVINO's kernels
   eager                  the NNCF module under torch.inference_mode() (decompresses every call)
   OpenVINO alone         convert_model of the same ExportedProgram, f32 hint
+  OpenVINO IR            pt2ov's own OpenVINO model of the program under --compressed-weights,
+                         saved as IR and read by OpenVINO alone (its weights mapped from the .bin)
 
-Resident weights = the process's resident set after load and one call, minus the same process
-before the load (OpenVINO's plugin already initialized by a small program), over the archive's
-constant bytes (the compressed size). Prints a table and writes bench/results-compressed.json.
+Resident weights = what can hold weights (the process's anonymous resident memory and the
+resident pages of the archive's mapping; not the shared libraries' code pages a first call
+touches) after load and one call, minus the same before the load (OpenVINO's plugin already
+initialized by a small program), over the archive's constant bytes (the compressed size). Prints a table and writes bench/results-compressed.json.
 Run: `make bench-compressed` (quiet machine; the load average goes in the JSON).
 """
 from __future__ import annotations
@@ -32,9 +35,24 @@ ROOT = HERE.parent
 SEQUENCE = 32
 
 
-def resident_bytes() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+def resident_bytes(archive: pathlib.Path | None = None) -> int:
+    """What can hold weights: the process's anonymous resident memory, and the resident pages
+    of the archive's own mapping (not the pages of shared libraries' code a first call touches)."""
+    anonymous = 0
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("RssAnon:"):
+                anonymous = int(line.split()[1]) * 1024
+    mapped, current = 0, ""
+    if archive is not None:
+        with open("/proc/self/smaps") as f:
+            for line in f:
+                head = line.split(maxsplit=1)[0]
+                if not head.endswith(":"):
+                    current = line.strip()
+                elif head == "Rss:" and current.endswith(str(archive)):
+                    mapped += int(line.split()[1]) * 1024
+    return anonymous + mapped
 
 
 def make_program(path: pathlib.Path, layers: int, hidden: int) -> None:
@@ -87,13 +105,22 @@ def side(path: pathlib.Path, which: str, calls: int) -> dict:
     warm = ov.Core().compile_model(ov.Model([ov.opset13.relu(parameter)], [parameter]), "CPU")
     warm(np.zeros(4, np.float32))
     gc.collect()
-    before = resident_bytes()
+    before = resident_bytes(path.with_suffix(".ir.bin") if which == "openvino IR" else path)
     start = time.perf_counter()
     if which.startswith("pt2ov"):
         import pt2ov
 
         program = pt2ov.load(str(path), compressed_weights=which == "pt2ov compressed", measure_placement=False)
         call = lambda: program(ids)  # noqa: E731
+    elif which == "openvino IR":
+        # pt2ov's own OpenVINO model of the program (--compressed-weights), as OpenVINO reads an IR:
+        # its weights mapped from the .bin file.
+        core = ov.Core()
+        model = core.read_model(str(path.with_suffix(".ir.xml")))
+        compiled = core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32",
+                                                     "DYNAMIC_QUANTIZATION_GROUP_SIZE": "0", "KV_CACHE_PRECISION": "f32"})
+        del model
+        call = lambda: torch.from_numpy(compiled(ids.numpy())[0])  # noqa: E731
     elif which == "openvino":
         ep = torch.export.load(str(path))
         model = ov.convert_model(ep)
@@ -110,7 +137,7 @@ def side(path: pathlib.Path, which: str, calls: int) -> dict:
     out = call()
     load_s = time.perf_counter() - start
     gc.collect()
-    resident = resident_bytes() - before
+    resident = resident_bytes(path.with_suffix(".ir.bin") if which == "openvino IR" else path) - before
     times = []
     for _ in range(calls):
         t = time.perf_counter()
@@ -154,8 +181,19 @@ def main() -> int:
     compressed = sum(t.numel() * t.element_size() for t in list(ep.state_dict.values()) + list(ep.constants.values())
                      if isinstance(t, torch.Tensor))
     del ep
+    if not path.with_suffix(".ir.xml").exists():
+        # pt2ov's OpenVINO model of the program, written by a load with PT2OV_DUMP_OPENVINO: the
+        # one step that holds the weights (the largest), for "openvino IR".
+        dump = work / "dump"
+        dump.mkdir(exist_ok=True)
+        subprocess.run([sys.executable, "-c", f"import pt2ov; pt2ov.load({str(path)!r}, compressed_weights=True, "
+                        "measure_placement=False)"], check=True, env={**os.environ, "PT2OV_DUMP_OPENVINO": str(dump)})
+        step = max((x for x in dump.glob("step*.xml") if "compiled" not in x.name),
+                   key=lambda x: x.with_suffix(".bin").stat().st_size)
+        step.replace(path.with_suffix(".ir.xml"))
+        step.with_suffix(".bin").replace(path.with_suffix(".ir.bin"))
     rows = {}
-    for which in ("pt2ov", "pt2ov compressed", "eager", "openvino"):
+    for which in ("pt2ov", "pt2ov compressed", "eager", "openvino", "openvino IR"):
         proc = subprocess.run([sys.executable, __file__, "--work", str(work), "--layers", str(args.layers), "--hidden",
                                str(args.hidden), "--calls", str(args.calls), "--side", which],
                               capture_output=True, text=True)

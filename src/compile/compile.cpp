@@ -72,6 +72,7 @@ PreparedMethod prepare(const std::string& path, const Settings& settings) {
     bind_signature(method);
     check_cpu_ops(method, options.cpu_ops);
     method.int64_input_limit = options.int64_input_limit;
+    method.compressed_weights = options.compressed_weights;
     graph::number_values(method.graph);  // last: the rewrites made their values
     method.archive_ms = ms_since(start);
     return method;

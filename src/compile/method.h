@@ -39,6 +39,8 @@ struct PreparedMethod {
     // LoadOptions::int64_input_limit: the bound every int64 user input's values are checked
     // against on each call, and that placement may count on; 0 when none was promised.
     int64_t int64_input_limit = 0;
+    // LoadOptions::compressed_weights: weight decompression left to OpenVINO (lower/subgraph.h).
+    bool compressed_weights = false;
     double archive_ms = 0;
 };
 

@@ -309,8 +309,10 @@ partition::ValueSources value_sources(const PreparedMethod& prepared) {
 lower::Subgraph subgraph_of(const partition::Step& step) { return {step.inputs, step.nodes, step.outputs}; }
 
 lower::Conversion convert_step(const PreparedMethod& method, const partition::Step& step) {
+    lower::Subgraph subgraph = subgraph_of(step);
+    subgraph.keep_weight_decompression = method.compressed_weights;
     return with_context(method.where, [&] {
-        return lower::convert_subgraph(method.graph, subgraph_of(step), method.constants, method.archive);
+        return lower::convert_subgraph(method.graph, subgraph, method.constants, method.archive);
     });
 }
 

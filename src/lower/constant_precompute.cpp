@@ -116,8 +116,31 @@ std::vector<Workaround> precompute_constant_ops(ov::Model& model) {
     return made;
 }
 
-std::vector<Workaround> fold_half_constant_arithmetic(ov::Model& model) {
+namespace {
+
+// Whether `op` reads a Convert of an integer Constant of 8 bits or fewer, through ops of constants.
+bool decompresses_narrow_integers(const ov::Node* op, std::map<const ov::Node*, bool>& memo) {
+    if (auto it = memo.find(op); it != memo.end()) return it->second;
+    memo[op] = false;
+    bool found = false;
+    if (ov::is_type<ov::op::v0::Convert>(op)) {
+        const auto* source = op->get_input_node_ptr(0);
+        const auto& type = op->get_input_element_type(0);
+        found = ov::is_type<ov::op::v0::Constant>(source) && type.is_integral_number() && type != ov::element::boolean &&
+                type.bitwidth() <= 8;
+    }
+    for (size_t i = 0; !found && i < op->get_input_size(); ++i) {
+        found = decompresses_narrow_integers(op->get_input_node_ptr(i), memo);
+    }
+    memo[op] = found;
+    return found;
+}
+
+}  // namespace
+
+std::vector<Workaround> fold_half_constant_arithmetic(ov::Model& model, bool keep_weight_decompression) {
     std::vector<Workaround> made;
+    std::map<const ov::Node*, bool> decompression;
     if (openvino_facts::ignored("HalfConstantArithmeticInFloat")) return made;
     const auto sixteen_bit = [](const ov::element::Type& type) {
         return type == ov::element::f16 || type == ov::element::bf16;
@@ -135,7 +158,8 @@ std::vector<Workaround> fold_half_constant_arithmetic(ov::Model& model) {
         for (const auto& input : op->input_values()) from_constants &= constant.count(input.get_node()) > 0;
         if (!from_constants) continue;
         constant.insert(op.get());
-        if (!ov::is_type<ov::op::v0::Convert>(op) && op->get_output_size() == 1 && sixteen_bit(op->get_output_element_type(0))) {
+        if (!ov::is_type<ov::op::v0::Convert>(op) && op->get_output_size() == 1 && sixteen_bit(op->get_output_element_type(0)) &&
+            !(keep_weight_decompression && decompresses_narrow_integers(op.get(), decompression))) {
             targets.push_back(op);
         }
     }

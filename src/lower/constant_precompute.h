@@ -23,6 +23,9 @@ std::vector<Workaround> precompute_constant_ops(ov::Model& model);
 // which rounds each element in the op's type as PyTorch does; the plugin would keep such a
 // subgraph as a weight decompression computed in float32 (openvino_facts
 // HalfConstantArithmeticInFloat). Returns one Workaround per 16-bit op replaced.
-std::vector<Workaround> fold_half_constant_arithmetic(ov::Model& model);
+// With keep_weight_decompression (--compressed-weights), an op that reads, through other ops of
+// constants, a Convert of a narrow integer Constant (8 bits or fewer: a weight's integers) is
+// left to the plugin, which keeps the weight compressed and decompresses it in float32 (E9).
+std::vector<Workaround> fold_half_constant_arithmetic(ov::Model& model, bool keep_weight_decompression = false);
 
 }  // namespace pt2ov::lower

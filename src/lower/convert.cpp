@@ -74,7 +74,7 @@ Conversion convert_subgraph(const graph::Graph& graph, const Subgraph& subgraph,
         lower_to_low_precision(*model, graph, context->ids, subgraph, constants);
         work_around_plugin_faults(*model);
         precompute_constant_ops(*model);
-        fold_half_constant_arithmetic(*model);
+        fold_half_constant_arithmetic(*model, subgraph.keep_weight_decompression);
         return model;
     });
     conversion.unconverted = find_unconverted(*conversion.model, graph);

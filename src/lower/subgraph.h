@@ -16,6 +16,9 @@ struct Subgraph {
     std::vector<std::string> inputs;   // values fed by the runtime, in Parameter order
     std::vector<int> nodes;            // indexes into Graph::nodes, in execution order
     std::vector<std::string> outputs;  // values read back, in Result order
+    // LoadOptions::compressed_weights: a float16 weight decompression of narrow integer
+    // Constants is left to the plugin (EXACTNESS.md E9), not folded at conversion.
+    bool keep_weight_decompression = false;
 };
 
 // The memory behind a constant value (a parameter, buffer or lifted constant), by value name.

@@ -243,6 +243,51 @@ std::shared_ptr<ov::op::v0::Constant> as_four_bits(const StridedTensor& tensor) 
     return constant;
 }
 
+// The packed bytes behind `value` when it is NNCF's unpacking of a uint8 constant into its low
+// and high nibbles, `stack([c & 15, c >> 4], -1)` (after run_decompositions(): a cat of the two
+// unsqueezed): OpenVINO's u4 holds two values to a byte, the first in the low nibble, so `c`'s
+// own bytes are the u4 tensor and no copy is needed. Null for anything else.
+const archive::StoredTensor* packed_nibbles_behind(const graph::Graph& graph, const lower::ConstantMap& constants,
+                                                   const std::string& value) {
+    using graph::op_id;
+    const auto* made = graph.find_value(value);
+    if (!made || made->producer < 0) return nullptr;
+    const auto& join = graph.nodes[static_cast<size_t>(made->producer)];
+    const bool stack = join.op == op_id("aten.stack.default");
+    if ((!stack && join.op != op_id("aten.cat.default")) || join.arity() < 1 || join.arg(0).items.size() != 2) return nullptr;
+    if (join.arity() < 2 || join.arg(1).kind != graph::Argument::Kind::Int || join.arg(1).int_value != -1) {
+        // stack/cat along the last dim only (its default 0 would be another layout)
+        if (!(join.arity() >= 2 && join.arg(1).kind == graph::Argument::Kind::Int &&
+              join.arg(1).int_value == static_cast<int64_t>(made->meta.rank()) - 1)) {
+            return nullptr;
+        }
+    }
+    const auto part = [&](size_t k, std::initializer_list<graph::OpId> ops, int64_t literal) -> std::string {
+        const auto& item = join.arg(0).items[k];
+        const auto* v = graph.find_value(item.name);
+        if (!v || v->producer < 0) return {};
+        const graph::Node* node = &graph.nodes[static_cast<size_t>(v->producer)];
+        if (!stack) {  // cat: each half unsqueezed at the end first
+            if (node->op != op_id("aten.unsqueeze.default") || node->arity() < 1) return {};
+            const auto* inner = graph.find_value(node->arg(0).name);
+            if (!inner || inner->producer < 0) return {};
+            node = &graph.nodes[static_cast<size_t>(inner->producer)];
+        }
+        if (!graph::is_one_of(node->op, ops) || node->arity() < 2) return {};
+        const auto& amount = node->arg(1);
+        if (amount.kind != graph::Argument::Kind::Int || amount.int_value != literal) return {};
+        return node->arg(0).name;
+    };
+    const std::string low = part(0, {op_id("aten.bitwise_and.Scalar"), op_id("aten.__and__.Scalar")}, 15);
+    const std::string high = part(1, {op_id("aten.bitwise_right_shift.Tensor_Scalar"), op_id("aten.__rshift__.Scalar")}, 4);
+    if (low.empty() || low != high) return nullptr;
+    const auto it = constants.find(low);
+    if (it == constants.end() || !it->second || it->second->meta.dtype != DType::UInt8) return nullptr;
+    const auto sizes = it->second->meta.static_sizes();
+    if (!lower::is_contiguous(sizes, it->second->meta.static_strides())) return nullptr;
+    return it->second;
+}
+
 }  // namespace
 
 std::shared_ptr<ov::Model> Executor::with_values_made_at_load(const OpenVINOStep& lowered,
@@ -274,8 +319,25 @@ std::shared_ptr<ov::Model> Executor::with_values_made_at_load(const OpenVINOStep
         }
         auto dense = std::make_shared<StridedTensor>(tensor->is_contiguous() ? *tensor : contiguous_copy(*tensor));
         std::shared_ptr<ov::op::v0::Constant> constant;
-        // --compressed-weights: a weight's integers the plugin decompresses stay 4-bit where they fit.
-        if (compressed_weights && only_converted(model_parameters[p].get())) constant = as_four_bits(*dense);
+        // --compressed-weights: a weight's integers the plugin decompresses stay 4-bit where they
+        // fit, over the archive's own bytes where NNCF packed them (whose pages the archive drops
+        // from the resident set after load: the plugin keeps its own packed copy).
+        if (compressed_weights && only_converted(model_parameters[p].get())) {
+            const auto* packed = dense->dtype == DType::UInt8
+                                     ? packed_nibbles_behind(graph, prepared_.constants, parameters[p])
+                                     : nullptr;
+            int64_t packed_bytes = packed ? 1 : 0;
+            if (packed) {
+                for (int64_t size : packed->meta.static_sizes()) packed_bytes *= size;
+            }
+            if (packed && packed_bytes * 2 == dense->numel()) {
+                constant = std::make_shared<ov::op::v0::Constant>(ov::element::u4, ov::Shape(dense->sizes.begin(), dense->sizes.end()),
+                                                                  packed->data(), std::const_pointer_cast<void>(
+                                                                      std::static_pointer_cast<const void>(prepared_.archive)));
+            } else {
+                constant = as_four_bits(*dense);
+            }
+        }
         if (!constant) {
             const ov::Shape shape(dense->sizes.begin(), dense->sizes.end());
             constant = std::make_shared<ov::op::v0::Constant>(lower::element_type(dense->dtype), shape, dense->data,
