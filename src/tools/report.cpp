@@ -6,6 +6,19 @@
 
 namespace pt2ov::tools {
 
+namespace {
+
+// A CPU step whose every node is computed once at load (what reads constants only): no call runs it.
+bool runs_at_load_only(const PlacementReport::Step& step) {
+    if (step.kind != "cpu" || step.nodes.empty()) return false;
+    for (const auto& node : step.nodes) {
+        if (node.reason.find("computed once at load") == std::string::npos) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 std::string report_text(const std::vector<PlacementReport>& reports) {
     std::string text;
     for (const auto& report : reports) {
@@ -15,7 +28,8 @@ std::string report_text(const std::vector<PlacementReport>& reports) {
                             node_count, report.steps.size(), report.openvino_version);
         for (size_t i = 0; i < report.steps.size(); ++i) {
             const auto& step = report.steps[i];
-            text += fmt::format("  step {}: {} ({} node(s))\n", i + 1, step.kind, step.nodes.size());
+            text += fmt::format("  step {}: {}{} ({} node(s))\n", i + 1, step.kind,
+                                runs_at_load_only(step) ? ", computed once at load" : "", step.nodes.size());
             for (const auto& node : step.nodes) {
                 text += fmt::format("    {:<28} {:<44} {}\n", node.name, node.target, node.reason);
             }
@@ -56,7 +70,7 @@ std::string report_json(const std::vector<PlacementReport>& reports) {
             for (const auto& node : step.nodes) {
                 nodes.push_back({{"name", node.name}, {"target", node.target}, {"reason", node.reason}});
             }
-            steps.push_back({{"kind", step.kind}, {"nodes", nodes}});
+            steps.push_back({{"kind", step.kind}, {"at_load", runs_at_load_only(step)}, {"nodes", nodes}});
         }
         nlohmann::json state = nlohmann::json::array();
         for (const auto& buffer : report.state) {

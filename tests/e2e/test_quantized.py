@@ -371,6 +371,9 @@ def test_a_weight_is_decompressed_once_at_load(tmp_path, mode):
     steps = inspect_json(pt2)["methods"]["forward"]["steps"]
     assert [step["kind"] for step in steps] == ["cpu", "openvino"], [(s["kind"], s["nodes"]) for s in steps]
     assert all("computed once at load" in node["reason"] for node in steps[0]["nodes"]), steps[0]["nodes"]
+    assert [step["at_load"] for step in steps] == [True, False]
+    text = run_cli(["inspect", pt2])
+    assert text.returncode == 0 and "step 1: cpu, computed once at load (" in text.stdout, describe(text)
 
 
 class Int4Weights(torch.nn.Module):
