@@ -66,18 +66,14 @@ bool division_exact_on_openvino(const graph::Graph& graph, const Int64Ranges& ra
            lower::openvino_facts::integer_division_exact(dividend->min, dividend->max, divisor->min, divisor->max);
 }
 
-// The float arithmetic that turns a weight stored as integers of 8 bits or fewer into its float
-// values, as NNCF's weight compression writes it: `(float(q) - float(zero_point)) * scale`, in
-// the scale's float16, reshaped, then widened to float32 (and PT2E's dequantize_per_channel,
-// `(q - zero_points) * scales` in float32). Nodes of constants only (parameters, buffers never
-// mutated, lifted constants, what other such nodes make), each a conversion, a subtraction, a
-// product or a view, reading a weight's integers (8 bits or fewer, less integer zero points),
-// floats of constants (the scales) or another such node. They stay on OpenVINO (pass 3c),
-// whose CPU plugin keeps the integers narrow and decompresses them in its kernels (int8 ones,
-// between FakeQuantizes): in float32 it computes each op as eager does; in float16 it does not
-// round the products (fact HalfIntermediatesKeptInFloat), so those stay only under
-// --compressed-weights (E9) and are otherwise computed once at load.
-enum class Decompression : char { None, Float32, Half };
+// Whether every value `node` reads is in `known` (constants, and what nodes of constants made).
+bool reads_only(const graph::Node& node, const std::set<std::string>& known) {
+    bool only = true;
+    for_each_read(node, [&](const std::string& name) { only = only && known.count(name) > 0; });
+    return only;
+}
+
+}  // namespace
 
 std::vector<Decompression> weight_decompression(const graph::Graph& graph, const ValueSources& sources) {
     using graph::op_id;
@@ -94,7 +90,6 @@ std::vector<Decompression> weight_decompression(const graph::Graph& graph, const
         return value && value->kind == graph::ValueKind::Tensor && !dtype_is_floating(value->meta.dtype) &&
                value->meta.dtype != DType::Bool;
     };
-    const auto narrow_integer = [&](const std::string& name) { return weight_integers.count(name) > 0; };
     for (const auto& name : sources.constants) {
         const auto* value = graph.find_value(name);
         if (value && value->kind == graph::ValueKind::Tensor &&
@@ -104,9 +99,7 @@ std::vector<Decompression> weight_decompression(const graph::Graph& graph, const
     }
     for (size_t i = 0; i < count; ++i) {
         const auto& node = graph.nodes[i];
-        bool reads_constants = !node.outputs.empty();
-        for_each_read(node, [&](const std::string& name) { reads_constants = reads_constants && known.count(name) > 0; });
-        if (!reads_constants) continue;
+        if (node.outputs.empty() || !reads_only(node, known)) continue;
         for_each_written(node, [&](const std::string& name) { known.insert(name); });
         if (node.outputs.size() != 1 || node.outputs[0].kind != ArgKind::Tensor) continue;
         const auto& made = graph.value(node.outputs[0].name).meta;
@@ -139,7 +132,7 @@ std::vector<Decompression> weight_decompression(const graph::Graph& graph, const
             const auto* value = graph.find_value(name);
             if (!value || value->kind != graph::ValueKind::Tensor) return;
             in_half = in_half || is_half(value->meta.dtype);
-            if (decompressed.count(name) || (!view && narrow_integer(name))) {
+            if (decompressed.count(name) || (!view && weight_integers.count(name))) {
                 from_integers = true;  // PT2E's dequantize multiplies the integers by the scales directly
             } else if (!(arithmetic && dtype_is_floating(value->meta.dtype))) {
                 only_weight_parts = false;  // a scale (or a view of it) is a float of constants; nothing else is a part
@@ -152,8 +145,6 @@ std::vector<Decompression> weight_decompression(const graph::Graph& graph, const
     }
     return found;
 }
-
-}  // namespace
 
 // Pass 1: the user's lists always win over "OpenVINO supports it".
 void pass1_user_lists(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
@@ -183,12 +174,12 @@ void pass1_user_lists(const graph::Graph& graph, const PlacementOptions& options
 // --strict it is refused (pass 4), and without a kernel no engine runs it: an error, never a
 // wrong number.
 void pass2_openvino_support(const graph::Graph& graph, const std::map<std::string, std::string>& unsupported,
-                            const PlacementOptions& options, Plan& plan, const std::vector<bool>& kept_compressed) {
+                            const PlacementOptions& options, Plan& plan, const std::vector<Decompression>& decompression) {
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
         auto it = unsupported.find(graph.nodes[i].source_name());
         if (it != unsupported.end()) {
             put_on_cpu(plan, i, "OpenVINO " + options.openvino_version + " cannot convert it: " + it->second);
-        } else if (i < kept_compressed.size() && kept_compressed[i]) {
+        } else if (options.compressed_weights && i < decompression.size() && decompression[i] == Decompression::Half) {
             if (plan.where[i] == Where::Cpu) continue;  // the user's list stands
             // --compressed-weights: the plugin's float32 decompression is the user's choice (E9).
             plan.reason[i] = "weight decompression left to OpenVINO " + options.openvino_version +
@@ -288,13 +279,12 @@ void pass3b_all_on_cpu(const graph::Graph& graph, const PlacementOptions& option
 // converts to moves alone (a weight's transpose before its matmul, a reshape): they stay in the
 // OpenVINO step that reads them, which folds them into its Constant without a copy of ours.
 void pass3c_computed_once_at_load(const graph::Graph& graph, const ValueSources& sources, const PlacementOptions& options,
-                                  Plan& plan) {
+                                  const std::vector<Decompression>& decompression, Plan& plan) {
     if (options.strict) return;
     const size_t count = graph.nodes.size();
     std::set<std::string> known(sources.constants.begin(), sources.constants.end());
     std::vector<bool> constant(count, false);
     // A weight's decompression stays on OpenVINO in float32, and in float16 under --compressed-weights.
-    const std::vector<Decompression> decompression = weight_decompression(graph, sources);
     const auto stays = [&](size_t i) {
         return decompression[i] == Decompression::Float32 ||
                (decompression[i] == Decompression::Half && options.compressed_weights);
@@ -318,16 +308,16 @@ void pass3c_computed_once_at_load(const graph::Graph& graph, const ValueSources&
             const auto* value = graph.find_value(name);
             floats = floats && value && value->kind == graph::ValueKind::Tensor && dtype_is_floating(value->meta.dtype);
         });
-        feeds_decompression[i] = decompression[i] == Decompression::None && !users[i].empty() && std::all_of(users[i].begin(), users[i].end(), [&](size_t u) {
-            return decompression[u] == Decompression::Float32 || feeds_decompression[u] || (floats && stays(u));
-        });
+        feeds_decompression[i] = decompression[i] == Decompression::None && !users[i].empty() &&
+                                 std::all_of(users[i].begin(), users[i].end(), [&](size_t u) {
+                                     return decompression[u] == Decompression::Float32 || feeds_decompression[u] ||
+                                            (floats && stays(u));
+                                 });
     }
     for (size_t i = 0; i < count; ++i) {  // nodes are in an order that runs
         const auto& node = graph.nodes[i];
         if (node.outputs.empty() || !kernels::find_kernel(node.op) || stays(i) || feeds_decompression[i]) continue;
-        bool reads_constants = true;
-        for_each_read(node, [&](const std::string& name) { reads_constants = reads_constants && known.count(name) > 0; });
-        if (!reads_constants) continue;
+        if (!reads_only(node, known)) continue;
         constant[i] = true;
         for_each_written(node, [&](const std::string& name) { known.insert(name); });
     }
@@ -568,14 +558,11 @@ Plan place(const graph::Graph& graph, const std::map<std::string, std::string>& 
     plan.where.assign(graph.nodes.size(), Where::OpenVINO);
     plan.reason.assign(graph.nodes.size(), "converted by OpenVINO " + options.openvino_version);
     pass1_user_lists(graph, options, plan);
-    std::vector<bool> kept_compressed;  // the float16 decompression the user leaves to OpenVINO
-    if (options.compressed_weights) {
-        for (auto d : weight_decompression(graph, sources)) kept_compressed.push_back(d == Decompression::Half);
-    }
-    pass2_openvino_support(graph, unsupported, options, plan, kept_compressed);
+    const std::vector<Decompression> decompression = weight_decompression(graph, sources);
+    pass2_openvino_support(graph, unsupported, options, plan, decompression);
     pass3_exact_wide_integers(graph, sources, options, plan);
     pass3b_all_on_cpu(graph, options, plan);
-    pass3c_computed_once_at_load(graph, sources, options, plan);
+    pass3c_computed_once_at_load(graph, sources, options, decompression, plan);
     pass4_kernels_exist(graph, options, plan);
     pass5_group_into_steps(graph, plan);
     pass6_small_steps_to_cpu(graph, options, plan);

@@ -115,25 +115,25 @@ Scalar scalar_from(const ov::Tensor& tensor) {
 // E4 (docs/EXACTNESS.md): OpenVINO's CPU plugin computes int64 in 32 bits (openvino_facts
 // Int64BeyondThirtyTwoBits), so an int64 value beyond 32 bits that enters an OpenVINO step
 // would be cut. Such a call stops, naming the tensor.
-bool fits_32_bits(const StridedTensor& tensor) {
-    const auto dense = tensor.is_contiguous() ? tensor : contiguous_copy(tensor);
-    const auto* data = reinterpret_cast<const int64_t*>(dense.data);
-    for (int64_t i = 0; i < dense.numel(); ++i) {
-        if (!lower::openvino_facts::int64_passes_exactly(data[i])) return false;
-    }
-    return true;
-}
-
-void check_fits_32_bits(const StridedTensor& tensor, const std::string& value, const std::string& where) {
+// The first value of a contiguous int64 tensor that OpenVINO would cut, if any.
+std::optional<int64_t> first_beyond_32_bits(const StridedTensor& tensor) {
     const auto* data = reinterpret_cast<const int64_t*>(tensor.data);
     const int64_t count = tensor.numel();
     for (int64_t i = 0; i < count; ++i) {
-        const int64_t v = data[i];
-        if (!lower::openvino_facts::int64_passes_exactly(v)) {
-            throw Error(where + ": int64 tensor '" + value + "' holds " + std::to_string(v) +
-                        ", beyond 32 bits, and would enter OpenVINO, whose CPU plugin computes int64 in 32 bits; "
-                        "keep its readers on the CPU with --cpu-node (pt2ov inspect names them)");
-        }
+        if (!lower::openvino_facts::int64_passes_exactly(data[i])) return data[i];
+    }
+    return std::nullopt;
+}
+
+bool fits_32_bits(const StridedTensor& tensor) {
+    return !first_beyond_32_bits(tensor.is_contiguous() ? tensor : contiguous_copy(tensor));
+}
+
+void check_fits_32_bits(const StridedTensor& tensor, const std::string& value, const std::string& where) {
+    if (const auto v = first_beyond_32_bits(tensor)) {
+        throw Error(where + ": int64 tensor '" + value + "' holds " + std::to_string(*v) +
+                    ", beyond 32 bits, and would enter OpenVINO, whose CPU plugin computes int64 in 32 bits; "
+                    "keep its readers on the CPU with --cpu-node (pt2ov inspect names them)");
     }
 }
 
@@ -199,14 +199,6 @@ OpenVINOConfig openvino_config(const compile::Settings& settings) {
     return made;
 }
 
-// A value computed once at load (compile::computed_once_at_load) enters the OpenVINO steps that
-// read it as a Constant over its memory, as a weight does, rather than as a Parameter bound at
-// every call: the plugin then prepares it once as it prepares weights (a matmul's weight is
-// packed at compile time, not read as an activation). The step's model is copied for this
-// (the planned one is shared with the report and any later plan); `parameters` loses the names
-// that became Constants. The ops of constants the plugin would compute wrongly are computed here
-// as for the archive's constants (lower/constant_precompute.h). An int64 value beyond 32 bits
-// stays a Parameter, refused at the call as any such input is.
 namespace {
 
 // Whether every reader of `producer`'s value converts it to another element type, through reshapes: the
@@ -255,13 +247,10 @@ const archive::StoredTensor* packed_nibbles_behind(const graph::Graph& graph, co
     const auto& join = graph.nodes[static_cast<size_t>(made->producer)];
     const bool stack = join.op == op_id("aten.stack.default");
     if ((!stack && join.op != op_id("aten.cat.default")) || join.arity() < 1 || join.arg(0).items.size() != 2) return nullptr;
-    if (join.arity() < 2 || join.arg(1).kind != graph::Argument::Kind::Int || join.arg(1).int_value != -1) {
-        // stack/cat along the last dim only (its default 0 would be another layout)
-        if (!(join.arity() >= 2 && join.arg(1).kind == graph::Argument::Kind::Int &&
-              join.arg(1).int_value == static_cast<int64_t>(made->meta.rank()) - 1)) {
-            return nullptr;
-        }
-    }
+    // Along the last dim only, as -1 or spelt out (the default 0 would be another layout).
+    if (join.arity() < 2 || join.arg(1).kind != graph::Argument::Kind::Int) return nullptr;
+    const int64_t dim = join.arg(1).int_value;
+    if (dim != -1 && dim != static_cast<int64_t>(made->meta.rank()) - 1) return nullptr;
     const auto part = [&](size_t k, std::initializer_list<graph::OpId> ops, int64_t literal) -> std::string {
         const auto& item = join.arg(0).items[k];
         const auto* v = graph.find_value(item.name);
@@ -290,6 +279,14 @@ const archive::StoredTensor* packed_nibbles_behind(const graph::Graph& graph, co
 
 }  // namespace
 
+// A value computed once at load (compile::computed_once_at_load) enters the OpenVINO steps that
+// read it as a Constant over its memory, as a weight does, rather than as a Parameter bound at
+// every call: the plugin then prepares it once as it prepares weights (a matmul's weight is
+// packed at compile time, not read as an activation). The step's model is copied for this
+// (the planned one is shared with the report and any later plan); `parameters` loses the names
+// that became Constants. The ops of constants the plugin would compute wrongly are computed here
+// as for the archive's constants (lower/constant_precompute.h). An int64 value beyond 32 bits
+// stays a Parameter, refused at the call as any such input is.
 std::shared_ptr<ov::Model> Executor::with_values_made_at_load(const OpenVINOStep& lowered,
                                                               std::vector<std::string>& parameters,
                                                               bool compressed_weights) const {
@@ -305,14 +302,14 @@ std::shared_ptr<ov::Model> Executor::with_values_made_at_load(const OpenVINOStep
         if (tensor.dtype == DType::Int64 && !fits_32_bits(tensor)) return nullptr;
         return &tensor;
     };
-    bool any = false;
-    for (const auto& name : parameters) any = any || made_at_load(name);
-    if (!any) return lowered.model;
+    std::vector<const StridedTensor*> values;
+    for (const auto& name : parameters) values.push_back(made_at_load(name));
+    if (std::none_of(values.begin(), values.end(), [](const StridedTensor* v) { return v != nullptr; })) return lowered.model;
     auto model = lowered.model->clone();
     const auto model_parameters = model->get_parameters();
     std::vector<std::string> kept;
     for (size_t p = 0; p < parameters.size() && p < model_parameters.size(); ++p) {
-        const StridedTensor* tensor = made_at_load(parameters[p]);
+        const StridedTensor* tensor = values[p];
         if (!tensor || lower::element_type(tensor->dtype) != model_parameters[p]->get_element_type()) {
             kept.push_back(parameters[p]);
             continue;
