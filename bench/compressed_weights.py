@@ -16,7 +16,11 @@ torch.export (forward over 32 token ids, no cache) and run, each side in a fresh
 Resident weights = what can hold weights (the process's anonymous resident memory and the
 resident pages of the archive's mapping; not the shared libraries' code pages a first call
 touches) after load and one call, minus the same before the load (OpenVINO's plugin already
-initialized by a small program), over the archive's constant bytes (the compressed size). Prints a table and writes bench/results-compressed.json.
+initialized by a small program), over the archive's constant bytes (the compressed size). That
+total also holds the activations and the logits (4 MiB at 32 tokens, each time they are made or
+copied): --sequence 1 (one token per call, as a decode step) leaves the weights nearly alone.
+--mode int4_sym: NNCF's INT4_SYM instead of INT4_ASYM.
+Prints a table and writes bench/results-compressed.json.
 Run: `make bench-compressed` (quiet machine; the load average goes in the JSON).
 """
 from __future__ import annotations
@@ -55,7 +59,10 @@ def resident_bytes(archive: pathlib.Path | None = None) -> int:
     return anonymous + mapped
 
 
-def make_program(path: pathlib.Path, layers: int, hidden: int) -> None:
+MODES = {"int4_asym": "INT4_ASYM", "int4_sym": "INT4_SYM"}
+
+
+def make_program(path: pathlib.Path, layers: int, hidden: int, mode: str = "int4_asym", sequence: int = SEQUENCE) -> None:
     import torch
     import nncf
 
@@ -78,10 +85,10 @@ def make_program(path: pathlib.Path, layers: int, hidden: int) -> None:
         def forward(self, ids):
             return self.inner(input_ids=ids, use_cache=False).logits
 
-    ids = torch.randint(0, 32000, (1, SEQUENCE), generator=torch.Generator().manual_seed(1))
+    ids = torch.randint(0, 32000, (1, sequence), generator=torch.Generator().manual_seed(1))
     with torch.no_grad():
         module = torch.export.export(Logits(model), (ids,)).module()
-        compressed = nncf.compress_weights(module, mode=nncf.CompressWeightsMode.INT4_ASYM, group_size=128)
+        compressed = nncf.compress_weights(module, mode=getattr(nncf.CompressWeightsMode, MODES[mode]), group_size=128)
         ep = torch.export.export(compressed, (ids,))
     torch.export.save(ep, path)
     torch.save(ids, path.with_suffix(".ids.pt"))
@@ -149,26 +156,15 @@ def side(path: pathlib.Path, which: str, calls: int) -> dict:
             "exact": bool(np.array_equal(got, expected))}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--work", default=str(ROOT / "build" / "bench-compressed"))
-    parser.add_argument("--layers", type=int, default=8)
-    parser.add_argument("--hidden", type=int, default=1024)
-    parser.add_argument("--calls", type=int, default=20)
-    parser.add_argument("--side", help=argparse.SUPPRESS)
-    parser.add_argument("--json", default=str(HERE / "results-compressed.json"))
-    args = parser.parse_args()
-    work = pathlib.Path(args.work)
-    path = work / f"llama_{args.layers}x{args.hidden}_int4.pt2"
-    if args.side:
-        print(json.dumps(side(path, args.side, args.calls)))
-        return 0
-    work.mkdir(parents=True, exist_ok=True)
+def prepare(work: pathlib.Path, layers: int, hidden: int, mode: str, sequence: int = SEQUENCE) -> tuple[pathlib.Path, int]:
+    """The program (made once, kept in `work`), eager's output and pt2ov's OpenVINO model of it as
+    IR; returns the archive's path and its constant bytes (the compressed size)."""
+    path = work / (f"llama_{layers}x{hidden}_{mode}.pt2" if sequence == SEQUENCE else f"llama_{layers}x{hidden}_{mode}_s{sequence}.pt2")
     if not path.exists():
         # In a process of its own: NNCF and transformers stay out of the measured ones.
         subprocess.run([sys.executable, "-c", f"import sys, pathlib; sys.path.insert(0, {str(HERE)!r}); "
-                        f"import compressed_weights as c; c.make_program(pathlib.Path({str(path)!r}), {args.layers}, "
-                        f"{args.hidden})"],
+                        f"import compressed_weights as c; c.make_program(pathlib.Path({str(path)!r}), {layers}, "
+                        f"{hidden}, {mode!r}, {sequence})"],
                        check=True)
     import numpy as np
     import torch
@@ -184,7 +180,7 @@ def main() -> int:
     if not path.with_suffix(".ir.xml").exists():
         # pt2ov's OpenVINO model of the program, written by a load with PT2OV_DUMP_OPENVINO: the
         # one step that holds the weights (the largest), for "openvino IR".
-        dump = work / "dump"
+        dump = work / f"dump-{path.stem}"
         dump.mkdir(exist_ok=True)
         subprocess.run([sys.executable, "-c", f"import pt2ov; pt2ov.load({str(path)!r}, compressed_weights=True, "
                         "measure_placement=False)"], check=True, env={**os.environ, "PT2OV_DUMP_OPENVINO": str(dump)})
@@ -192,10 +188,31 @@ def main() -> int:
                    key=lambda x: x.with_suffix(".bin").stat().st_size)
         step.replace(path.with_suffix(".ir.xml"))
         step.with_suffix(".bin").replace(path.with_suffix(".ir.bin"))
+    return path, compressed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--work", default=str(ROOT / "build" / "bench-compressed"))
+    parser.add_argument("--layers", type=int, default=8)
+    parser.add_argument("--hidden", type=int, default=1024)
+    parser.add_argument("--mode", choices=sorted(MODES), default="int4_asym")
+    parser.add_argument("--sequence", type=int, default=SEQUENCE,
+                        help="tokens per call (1: a decode step's activations, next to nothing beside the weights)")
+    parser.add_argument("--calls", type=int, default=20)
+    parser.add_argument("--side", help=argparse.SUPPRESS)
+    parser.add_argument("--path", help=argparse.SUPPRESS)
+    parser.add_argument("--json", default=str(HERE / "results-compressed.json"))
+    args = parser.parse_args()
+    if args.side:
+        print(json.dumps(side(pathlib.Path(args.path), args.side, args.calls)))
+        return 0
+    work = pathlib.Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    path, compressed = prepare(work, args.layers, args.hidden, args.mode, args.sequence)
     rows = {}
     for which in ("pt2ov", "pt2ov compressed", "eager", "openvino", "openvino IR"):
-        proc = subprocess.run([sys.executable, __file__, "--work", str(work), "--layers", str(args.layers), "--hidden",
-                               str(args.hidden), "--calls", str(args.calls), "--side", which],
+        proc = subprocess.run([sys.executable, __file__, "--path", str(path), "--calls", str(args.calls), "--side", which],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             rows[which] = {"error": (proc.stderr.strip().splitlines() or ["?"])[-1][:160]}
@@ -203,8 +220,8 @@ def main() -> int:
             rows[which] = json.loads(proc.stdout.strip().splitlines()[-1])
         print(which, rows[which], file=sys.stderr, flush=True)
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
-    print(f"Llama-like decoder, {args.layers} layers, hidden {args.hidden}, NNCF INT4_ASYM (group 128), "
-          f"{SEQUENCE} tokens; compressed size {compressed / 2**20:.1f} MiB; {cpu}, {os.cpu_count()} cores, "
+    print(f"Llama-like decoder, {args.layers} layers, hidden {args.hidden}, NNCF {MODES[args.mode]} (group 128), "
+          f"{args.sequence} tokens; compressed size {compressed / 2**20:.1f} MiB; {cpu}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.2f}")
     print("| side | resident weights (MiB) | / compressed size | load (s) | call p50 (ms) | max diff / max |eager| |")
     print("|---|---:|---:|---:|---:|---|")
@@ -216,7 +233,8 @@ def main() -> int:
         print(f"| {which} | {r['resident_bytes'] / 2**20:.1f} | {r['resident_bytes'] / compressed:.2f}x | "
               f"{r['load_s']:.2f} | {r['p50_ms']:.2f} | {diff} |")
     pathlib.Path(args.json).write_text(json.dumps({
-        "model": {"layers": args.layers, "hidden": args.hidden, "sequence": SEQUENCE, "compressed_bytes": compressed},
+        "model": {"layers": args.layers, "hidden": args.hidden, "mode": args.mode, "sequence": args.sequence,
+                  "compressed_bytes": compressed},
         "machine": {"cpu": cpu, "cores": os.cpu_count(), "loadavg": os.getloadavg(), "python": platform.python_version()},
         "rows": rows}, indent=2) + "\n")
     return 0
