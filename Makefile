@@ -14,9 +14,10 @@ all: build
 deps:
 	@PYTHON_BOOT=$(PYTHON_BOOT) bash scripts/install-deps.sh
 
-$(VENV)/.installed: requirements.txt requirements-random.txt requirements-nnsmith.txt
+$(VENV)/.installed: requirements.txt requirements-random.txt requirements-nnsmith.txt requirements-models.txt
 	@test -x $(PY) || $(PYTHON_BOOT) -m venv $(VENV)
 	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q -r requirements-models.txt -c requirements.txt
 	$(PY) -m pip install -q -r requirements-random.txt -c requirements.txt
 	$(PY) -m pip install -q --no-deps -r requirements-nnsmith.txt
 	@touch $@
@@ -241,10 +242,11 @@ MUTATION_SEED ?= 0
 fuzz-mutations: build
 	$(PY) -m fuzz.mutate_archives --n $(MUTATIONS) --seed $(MUTATION_SEED) --workers $(JOBS)
 
-# A transformers causal LM with a static KV cache (examples/make_llm.py), decoded token by token by
-# examples/llm_decode.cpp and compared with eager at each step (tests/e2e/test_llm_decode.py).
-# Not in `make test`: transformers takes ~150 MB in the venv (requirements-models.txt).
+# The language-model tests alone: a transformers causal LM with a static KV cache decoded token by
+# token by examples/llm_decode.cpp (tests/e2e/test_llm_decode.py) and pt2ov.Generator on every
+# family of examples/export_llm.py (tests/e2e/test_generate.py), each compared with eager at each
+# step. Both run in `make test` too (the venv holds requirements-models.txt).
 .PHONY: test-llm
 test-llm: build
 	$(PY) -m pip install -q -r requirements-models.txt
-	$(PY) -m pytest tests/e2e/test_llm_decode.py -q
+	$(PY) -m pytest tests/e2e/test_llm_decode.py tests/e2e/test_generate.py -q

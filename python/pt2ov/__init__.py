@@ -5,6 +5,7 @@
     actions, = program(image, state)                   # torch in, torch out; numpy in, numpy out
     program.inputs, program.outputs, program.report    # names, dtypes, shapes; the placement
     pt2ov.inspect("policy.pt2")                        # what `pt2ov inspect --json` prints
+    pt2ov.Generator(program, pt2ov.Tokenizer(dir))     # text generation (pt2ov.generate's docs)
 
 Errors are ``pt2ov.Error`` and its subclasses ``ArchiveError``, ``UnsupportedError``,
 ``InputError`` and ``InternalError`` (a bug in pt2ov), with the command line's one-line messages. ``python -m pt2ov run|inspect|bench``
@@ -22,10 +23,11 @@ import numpy as np
 
 from . import _pt2ov
 from ._pt2ov import ArchiveError, Error, InputError, InternalError, UnsupportedError
+from .generate import GenerationResult, Generator, Tokenizer
 
 __all__ = [
-    "ArchiveError", "Error", "IOInfo", "InputError", "InternalError", "Program", "UnsupportedError", "compile",
-    "inspect", "load", "methods", "openvino_version",
+    "ArchiveError", "Error", "GenerationResult", "Generator", "IOInfo", "InputError", "InternalError", "Program",
+    "Tokenizer", "UnsupportedError", "compile", "inspect", "load", "methods", "openvino_version",
 ]
 __version__ = "0.1.0"
 

@@ -4,6 +4,8 @@ from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
 
+from .generate import GenerationResult as GenerationResult, Generator as Generator, Tokenizer as Tokenizer
+
 __version__: str
 
 class Error(RuntimeError): ...

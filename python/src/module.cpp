@@ -2,8 +2,8 @@
 // public face; this module is its engine room). Over the public API only (include/pt2ov/) and
 // the tools' report formatting (src/tools/report.h).
 //
-// Three files, one concern each: this one the binding (the module, its exceptions, Program,
-// each input routed by its type); numpy_abi.cpp numpy's C ABI without its headers; dlpack.cpp
+// Four files, one concern each: this one the binding (the module, its exceptions, Program,
+// each input routed by its type); generate.cpp text generation (Tokenizer, Generator); numpy_abi.cpp numpy's C ABI without its headers; dlpack.cpp
 // torch's DLPack entry points without its headers (input.cpp what they share). A numpy array
 // is read from its own fields, a torch tensor through DLPack's C exchange API where torch has
 // it (else the DLPack capsule torch's C side makes of it), anything else with __dlpack__ or
@@ -27,6 +27,7 @@
 
 #include "common/text.h"
 #include "dlpack.h"
+#include "generate.h"
 #include "input.h"
 #include "numpy_abi.h"
 #include "pt2ov/pt2ov.h"
@@ -361,4 +362,6 @@ NB_MODULE(_pt2ov, m) {
     });
     m.def("methods", [](const std::string& path) { return pt2ov::Program::methods(path); }, nb::arg("path"));
     m.def("openvino_version", &pt2ov::openvino_version);
+
+    bind_generate(m, [](nb::handle program) -> pt2ov::Program& { return nb::cast<PyProgram&>(program).program; });
 }

@@ -1,12 +1,15 @@
 // The pt2ov command: parses flags and calls the library (README.md, "The command line").
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "common/text.h"
+#include "pt2ov/generate.h"
 #include "pt2ov/pt2ov.h"
 #include "tools/benchmark.h"
 #include "tools/npz_io.h"
@@ -135,6 +138,82 @@ int inspect_command(const std::string& model, bool json, pt2ov::LoadOptions opti
     return 0;
 }
 
+struct GenerateArguments {
+    std::string model;
+    std::string tokenizer;
+    std::string prompt;
+    std::string prompt_ids;
+    pt2ov::GenerationConfig config;
+    bool json = false;
+};
+
+std::vector<int64_t> parse_token_list(const std::string& text, const std::string& flag) {
+    std::vector<int64_t> tokens;
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, comma - start);
+        size_t used = 0;
+        int64_t value = 0;
+        try {
+            value = std::stoll(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (item.empty() || used != item.size()) {
+            throw pt2ov::InputError(fmt::format("{}: '{}' is not a token id (give ids separated by commas: 12,7,200)", flag, item));
+        }
+        tokens.push_back(value);
+        start = comma + 1;
+    }
+    return tokens;
+}
+
+int generate_command(const GenerateArguments& arguments, const pt2ov::LoadOptions& options) {
+    if (arguments.prompt.empty() == arguments.prompt_ids.empty()) {
+        throw pt2ov::InputError("give the prompt as text (--prompt, with --tokenizer) or as token ids (--prompt-ids), one of them");
+    }
+    if (!arguments.prompt.empty() && arguments.tokenizer.empty()) {
+        throw pt2ov::InputError("--prompt is text: give --tokenizer DIR (openvino_tokenizer.xml and openvino_detokenizer.xml, "
+                                "as examples/export_llm.py writes them), or the token ids with --prompt-ids");
+    }
+    std::optional<pt2ov::Tokenizer> tokenizer;
+    if (!arguments.tokenizer.empty()) tokenizer.emplace(pt2ov::Tokenizer::load(arguments.tokenizer));
+    auto program = pt2ov::Program::load(arguments.model, options);
+    pt2ov::Generator generator(program, tokenizer ? &*tokenizer : nullptr);
+    const std::vector<int64_t> prompt =
+        arguments.prompt.empty() ? parse_token_list(arguments.prompt_ids, "--prompt-ids") : tokenizer->encode(arguments.prompt);
+    // Streams the text (or the token ids) to stdout as each token is chosen.
+    const auto stream = [&](int64_t token, const std::string& text) {
+        if (arguments.json) return true;
+        if (tokenizer) {
+            std::cout << text << std::flush;
+        } else {
+            std::cout << token << ' ' << std::flush;
+        }
+        return true;
+    };
+    const auto result = generator.generate(prompt, arguments.config, stream);
+    double sum = 0;
+    for (double ms : result.token_ms) sum += ms;
+    const double per_token = result.token_ms.empty() ? 0.0 : sum / static_cast<double>(result.token_ms.size());
+    if (arguments.json) {
+        nlohmann::json out = {{"tokens", result.tokens},
+                              {"text", result.text},
+                              {"stop_reason", result.stop_reason},
+                              {"prompt_tokens", result.prompt_tokens},
+                              {"time_to_first_token_ms", result.time_to_first_token_ms},
+                              {"ms_per_token", per_token}};
+        std::cout << out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    } else {
+        std::cout << "\n";
+        std::cerr << fmt::format("{} prompt tokens, {} new ({}); first token {:.1f} ms, then {:.2f} ms per token\n",
+                                 result.prompt_tokens, result.tokens.size(), result.stop_reason,
+                                 result.time_to_first_token_ms, per_token);
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -186,6 +265,43 @@ int main(int argc, char** argv) {
     add_placement_options(*bench, bench_options);
     bench->footer(kExitStatusHelp);
 
+    pt2ov::LoadOptions generate_options;
+    GenerateArguments generate_arguments;
+    auto* generate = app.add_subcommand(
+        "generate", "Generate text with a causal language model exported with a static KV cache\n"
+                    "(examples/export_llm.py): the prompt in one call, then one token per call; the text\n"
+                    "streams to stdout, the timings go to stderr.");
+    generate->add_option("model", generate_arguments.model, "The .pt2 archive")->required();
+    generate->add_option("--tokenizer", generate_arguments.tokenizer,
+                         "Folder of openvino_tokenizer.xml and openvino_detokenizer.xml (openvino-tokenizers' conversion "
+                         "of the model's Hugging Face tokenizer)");
+    generate->add_option("--prompt", generate_arguments.prompt, "The prompt as text (needs --tokenizer)");
+    generate->add_option("--prompt-ids", generate_arguments.prompt_ids, "The prompt as token ids: 12,7,200");
+    generate->add_option("--max-new-tokens", generate_arguments.config.max_new_tokens, "At most this many new tokens")
+        ->default_val(128)
+        ->check(CLI::Range(0, 1 << 30));
+    generate->add_option("--stop-token", generate_arguments.config.stop_tokens,
+                         "Stop after this token (repeatable); default: the tokenizer's end-of-sequence token");
+    generate->add_option("--temperature", generate_arguments.config.temperature,
+                         "0: greedy (the highest logit); > 0: draw from softmax(logits / T)")
+        ->default_val(0.0f)
+        ->check(CLI::Range(0.0f, 1e6f));
+    generate->add_option("--top-k", generate_arguments.config.top_k, "Draw among the k highest logits (0: all)")
+        ->default_val(0)
+        ->check(CLI::Range(0, 1 << 30));
+    generate->add_option("--top-p", generate_arguments.config.top_p,
+                         "Draw among the fewest highest tokens whose probabilities reach p (1: all)")
+        ->default_val(1.0f)
+        ->check(CLI::Range(1e-6f, 1.0f));
+    generate->add_option("--repetition-penalty", generate_arguments.config.repetition_penalty,
+                         "Divide the positive logits of tokens already seen by this (multiply the negative ones); 1: off")
+        ->default_val(1.0f)
+        ->check(CLI::Range(1e-6f, 1e6f));
+    generate->add_option("--seed", generate_arguments.config.seed, "Seed of the draws (same seed, same tokens)")->default_val(0);
+    generate->add_flag("--json", generate_arguments.json, "Print one JSON object (tokens, text, stop reason, timings)");
+    add_placement_options(*generate, generate_options);
+    generate->footer(kExitStatusHelp);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -199,6 +315,7 @@ int main(int argc, char** argv) {
     try {
         if (*run) return run_command(run_model, run_inputs, run_outputs, run_state_in, run_state_out, run_options);
         if (*inspect) return inspect_command(inspect_model, inspect_json, inspect_options);
+        if (*generate) return generate_command(generate_arguments, generate_options);
         if (*bench) {
             const auto result = pt2ov::tools::benchmark_file(bench_model, bench_inputs, bench_options, bench_loop);
             std::cout << (bench_json ? pt2ov::tools::benchmark_json(result) + "\n" : pt2ov::tools::benchmark_text(result));

@@ -1,0 +1,229 @@
+"""Text generation (pt2ov.Generator, `pt2ov generate`) against eager PyTorch, per decoder family.
+
+Each family of examples/export_llm.py (transformers' Llama, Qwen2, Qwen3, Phi-3, Gemma, Mistral,
+GPT-2; a tiny config with random weights) is exported with its static cache, as exported and
+after run_decompositions(). Greedy generation of 128 new tokens must give eager's tokens, token
+for token, and each step's logits within E5 of eager's. Then what a user of the API relies on:
+the prompt in chunks, a conversation over several generate() calls, reset, sampling reproducible
+across runs and thread counts, streaming, the tokenizer's round trip, and the errors.
+
+Needs transformers (requirements-models.txt, installed by `make test`).
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+from conftest import REPO_ROOT
+from tests.models import DEFAULT_ATOL, DEFAULT_RTOL
+
+sys.path.insert(0, str(REPO_ROOT / "examples"))
+sys.path.insert(0, str(REPO_ROOT / "build" / "python"))
+import export_llm  # noqa: E402
+import pt2ov  # noqa: E402
+
+PROMPT_LEN = 8
+NEW_TOKENS = 128
+CACHE = 160
+PT2OV = REPO_ROOT / "build" / "pt2ov"
+
+
+def example_prompt(vocab: int, length: int = PROMPT_LEN, seed: int = 1) -> list[int]:
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randint(2, vocab, (length,), generator=generator).tolist()
+
+
+@pytest.fixture(scope="module", params=sorted(export_llm.FAMILIES))
+def family(request, tmp_path_factory):
+    """One family's archives (as exported, decomposed), its wrapper and eager's greedy run."""
+    folder = tmp_path_factory.mktemp(request.param)
+    # Seed 1: with seed 0, Phi-3's random weights repeat one token from this prompt on.
+    model = export_llm.make_model(request.param, "tiny", seed=1, max_cache_len=CACHE)
+    wrapper = export_llm.make_wrapper(model, CACHE)
+    ep = export_llm.export(wrapper, CACHE)
+    paths = {"exported": folder / "model.pt2", "decomposed": folder / "model_decomposed.pt2"}
+    torch.export.save(ep, str(paths["exported"]))
+    torch.export.save(ep.run_decompositions(), str(paths["decomposed"]))
+    prompt = example_prompt(model.config.vocab_size)
+    tokens, logits = export_llm.greedy_eager(wrapper, torch.tensor([prompt]), NEW_TOKENS)
+    return {"name": request.param, "paths": paths, "wrapper": wrapper, "prompt": prompt, "tokens": tokens,
+            "logits": [t.numpy() for t in logits], "vocab": model.config.vocab_size}
+
+
+def assert_steps_match(got_logits, got_tokens, expected_logits, expected_tokens, what: str):
+    """Each step's logits within E5 of eager's, then the tokens; the first step that differs is named."""
+    for step, (have, want) in enumerate(zip(got_logits, expected_logits)):
+        np.testing.assert_allclose(have, want, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, err_msg=f"{what}: step {step}")
+        if got_tokens[step] != expected_tokens[step]:
+            pytest.fail(f"{what}: step {step} chose {got_tokens[step]}, eager {expected_tokens[step]} "
+                        f"(logits {have[got_tokens[step]]} and {have[expected_tokens[step]]})")
+    assert got_tokens == expected_tokens, what
+
+
+@pytest.mark.parametrize("form", ["exported", "decomposed"])
+def test_greedy_generation_equals_eager(family, form):
+    program = pt2ov.load(family["paths"][form])
+    generator = pt2ov.Generator(program)
+    assert generator.cache_length == CACHE and generator.vocabulary_size == family["vocab"]
+    result = generator.generate(family["prompt"], max_new_tokens=NEW_TOKENS, output_logits=True)
+    assert result.stop_reason == "max_new_tokens" and result.prompt_tokens == PROMPT_LEN
+    assert len(set(family["tokens"])) > 8, "the random model decodes too few distinct tokens to test anything"
+    assert_steps_match(result.logits, result.tokens, family["logits"], family["tokens"], f"{family['name']} {form}")
+    # A new conversation gives the same bits: reset_state gave back the archive's cache.
+    generator.reset()
+    again = generator.generate(family["prompt"], max_new_tokens=NEW_TOKENS, output_logits=True)
+    assert again.tokens == result.tokens and np.array_equal(again.logits, result.logits)
+
+
+@pytest.fixture(scope="module")
+def llama(tmp_path_factory):
+    """A tiny Llama with a tokenizer (trained here, converted by openvino-tokenizers), and one
+    exported to take at most 4 tokens per call."""
+    folder = tmp_path_factory.mktemp("llama-text")
+    model = export_llm.make_model("llama", "tiny", seed=0, max_cache_len=CACHE)
+    wrapper = export_llm.make_wrapper(model, CACHE)
+    torch.export.save(export_llm.export(wrapper, CACHE), str(folder / "model.pt2"))
+    torch.export.save(export_llm.export(wrapper, CACHE, max_tokens_per_call=4), str(folder / "model_chunks.pt2"))
+    tokenizer = export_llm.train_tokenizer(model.config.vocab_size)
+    export_llm.save_tokenizer(tokenizer, folder)
+    return {"folder": folder, "wrapper": wrapper, "tokenizer": tokenizer, "vocab": model.config.vocab_size}
+
+
+def eager_greedy(wrapper, ids: list[int], steps: int) -> list[int]:
+    tokens, _ = export_llm.greedy_eager(wrapper, torch.tensor([ids]), steps)
+    return tokens
+
+
+def test_command_line_generates_eager_tokens(llama):
+    prompt = example_prompt(llama["vocab"])
+    proc = subprocess.run([str(PT2OV), "generate", str(llama["folder"] / "model.pt2"), "--prompt-ids",
+                           ",".join(map(str, prompt)), "--max-new-tokens", "64", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["tokens"] == eager_greedy(llama["wrapper"], prompt, 64) and out["stop_reason"] == "max_new_tokens"
+    assert out["prompt_tokens"] == PROMPT_LEN and out["time_to_first_token_ms"] > 0 and out["ms_per_token"] > 0
+
+
+def test_a_prompt_longer_than_one_call_goes_in_chunks(llama):
+    generator = pt2ov.Generator(pt2ov.load(llama["folder"] / "model_chunks.pt2"))
+    assert generator.max_tokens_per_call == 4
+    prompt = example_prompt(llama["vocab"], length=10)
+    result = generator.generate(prompt, max_new_tokens=32)
+    assert result.tokens == eager_greedy(llama["wrapper"], prompt, 32)
+
+
+def test_a_conversation_continues_where_the_last_reply_stopped(llama):
+    generator = pt2ov.Generator(pt2ov.load(llama["folder"] / "model.pt2"))
+    first, second = example_prompt(llama["vocab"], 6, seed=2), example_prompt(llama["vocab"], 5, seed=3)
+    reply = generator.generate(first, max_new_tokens=10).tokens
+    # The last token of a reply is fed with the next prompt.
+    assert generator.position == len(first) + len(reply) - 1
+    follow = generator.generate(second, max_new_tokens=10)
+    assert follow.prompt_tokens == len(second) + 1
+    assert follow.tokens == eager_greedy(llama["wrapper"], first + reply + second, 10)
+    generator.reset()
+    assert generator.position == 0 and generator.generate(first, max_new_tokens=10).tokens == reply
+
+
+def test_sampling_with_a_seed_is_reproducible_across_runs_and_thread_counts(llama):
+    config = dict(max_new_tokens=48, temperature=0.8, top_k=40, top_p=0.9, repetition_penalty=1.2)
+    prompt = example_prompt(llama["vocab"])
+    runs = []
+    for threads in (1, 2, 1):
+        generator = pt2ov.Generator(pt2ov.load(llama["folder"] / "model.pt2", num_threads=threads))
+        runs.append(generator.generate(prompt, seed=11, **config).tokens)
+    assert runs[0] == runs[1] == runs[2]
+    other = pt2ov.Generator(pt2ov.load(llama["folder"] / "model.pt2")).generate(prompt, seed=12, **config).tokens
+    assert other != runs[0]
+    greedy = eager_greedy(llama["wrapper"], prompt, 48)
+    assert runs[0] != greedy, "a draw at temperature 0.8 over random logits should leave the greedy path"
+
+
+def test_tokenizer_round_trips_as_hugging_face(llama):
+    tokenizer = pt2ov.Tokenizer(llama["folder"])
+    hf = llama["tokenizer"]
+    texts = [export_llm.MULTILINGUAL_TEXT] + export_llm.MULTILINGUAL_TEXT.splitlines() + ["", " ", "unseen wörds ✓"]
+    for text in texts:
+        ids = tokenizer.encode(text)
+        assert ids == hf(text)["input_ids"], repr(text)
+        assert tokenizer.decode(ids) == hf.decode(ids, skip_special_tokens=True), repr(text)
+    assert tokenizer.decode(tokenizer.encode(export_llm.MULTILINGUAL_TEXT)) == export_llm.MULTILINGUAL_TEXT
+    assert tokenizer.eos_token_id == hf.eos_token_id and tokenizer.bos_token_id == hf.bos_token_id
+    assert tokenizer.vocabulary_size == len(hf)
+
+
+def test_text_streams_as_it_is_generated(llama):
+    tokenizer = pt2ov.Tokenizer(llama["folder"])
+    generator = pt2ov.Generator(pt2ov.load(llama["folder"] / "model.pt2"), tokenizer)
+    pieces = []
+    # Stops at the tokenizer's end of sequence (</s>, 1) by default.
+    result = generator.generate("The quick brown fox", max_new_tokens=40,
+                                on_token=lambda token, text: pieces.append((token, text)))
+    assert [t for t, _ in pieces] == result.tokens
+    assert "".join(text for _, text in pieces) == result.text == llama["tokenizer"].decode(result.tokens,
+                                                                                            skip_special_tokens=True)
+    expected = eager_greedy(llama["wrapper"], tokenizer.encode("The quick brown fox"), len(result.tokens))
+    assert result.tokens == expected
+    generator.reset()
+    streamed = []
+    for i, (token, text) in enumerate(generator.stream("The quick brown fox", max_new_tokens=40)):
+        streamed.append(token)
+        if i == 4:
+            break
+    # Leaving the loop stopped generation after that token: 5 chosen, 4 fed after the prompt.
+    assert streamed == result.tokens[:5]
+    assert generator.position == len(tokenizer.encode("The quick brown fox")) + 4
+
+
+def test_command_line_streams_text(llama):
+    proc = subprocess.run([str(PT2OV), "generate", str(llama["folder"] / "model.pt2"), "--tokenizer", str(llama["folder"]),
+                           "--prompt", "The quick brown fox", "--max-new-tokens", "24", "--stop-token", "1"],
+                          capture_output=True, timeout=300)  # bytes: text mode would turn "\r" into "\n"
+    assert proc.returncode == 0, proc.stderr
+    hf = llama["tokenizer"]
+    tokens = eager_greedy(llama["wrapper"], hf("The quick brown fox")["input_ids"], 24)
+    if 1 in tokens:
+        tokens = tokens[:tokens.index(1) + 1]
+    assert proc.stdout.decode() == hf.decode(tokens, skip_special_tokens=True) + "\n"
+    assert b"prompt tokens" in proc.stderr and b"ms per token" in proc.stderr
+
+
+def test_bad_requests_get_one_clear_error(llama, tmp_path):
+    program = pt2ov.load(llama["folder"] / "model.pt2")
+    generator = pt2ov.Generator(program)
+    with pytest.raises(pt2ov.InputError, match="do not fit: the cache holds 160 positions"):
+        generator.generate([5] * (CACHE + 1))
+    with pytest.raises(pt2ov.InputError, match="stop token 9999 is outside the vocabulary"):
+        generator.generate([5, 6], stop_tokens=[9999])
+    with pytest.raises(pt2ov.InputError, match="prompt token 1 is 512, outside the vocabulary"):
+        generator.generate([5, 512])
+    with pytest.raises(pt2ov.InputError, match="the prompt is empty"):
+        generator.generate([])
+    with pytest.raises(pt2ov.InputError, match="top_p"):
+        generator.generate([5], top_p=0.0)
+    with pytest.raises(pt2ov.InputError, match="needs a tokenizer"):
+        generator.generate("text without a tokenizer")
+    assert generator.position == 0, "a refused request must leave the conversation as it was"
+    # A tokenizer of more tokens than the program's logits: not made for each other.
+    big = export_llm.train_tokenizer(1024)
+    export_llm.save_tokenizer(big, tmp_path)
+    small_model = export_llm.make_model("llama", "tiny", max_cache_len=16)
+    small_model.resize_token_embeddings(128)
+    small = tmp_path / "small.pt2"
+    torch.export.save(export_llm.export(export_llm.make_wrapper(small_model, 16), 16), str(small))
+    with pytest.raises(pt2ov.InputError, match="tokenizer .* has \\d+ tokens and the program's logits 128"):
+        pt2ov.Generator(pt2ov.load(small), pt2ov.Tokenizer(tmp_path))
+    # A program that is not a language model with a static cache.
+    with pytest.raises(pt2ov.UnsupportedError, match="text generation needs a causal language model"):
+        pt2ov.Generator(pt2ov.load(REPO_ROOT / "examples" / "policy.pt2"))
+    with pytest.raises(pt2ov.Error, match="openvino_tokenizer.xml is missing"):
+        pt2ov.Tokenizer(tmp_path / "nowhere")
+    proc = subprocess.run([str(PT2OV), "generate", str(llama["folder"] / "model.pt2"), "--prompt", "hi"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "--tokenizer" in proc.stderr
