@@ -210,6 +210,21 @@ bench-compressed: build
 	$(PY) -m pip install -q -r requirements-quant.txt -c requirements.txt
 	PYTHONPATH=$(BUILD)/python $(PY) bench/compressed_weights.py --work $(BUILD)/bench-compressed
 
+# Text generation beside OpenVINO GenAI (bench/llm_generate.py): a decoder of Qwen2.5-0.5B's shape
+# with random weights in f32, int8 and int4, pt2ov (C++ and Python) against optimum-intel's export
+# run by openvino_genai.LLMPipeline and eager; writes bench/results-llm.json. The peer runs in a
+# venv of its own, build/llm-peer-venv (requirements-llm-peer.txt: optimum-intel needs an older
+# transformers). Not in `make test`; a quiet machine only.
+LLM_PEER_VENV := $(BUILD)/llm-peer-venv
+$(LLM_PEER_VENV)/.installed: requirements-llm-peer.txt
+	@test -x $(LLM_PEER_VENV)/bin/python || $(PYTHON_BOOT) -m venv $(LLM_PEER_VENV)
+	$(LLM_PEER_VENV)/bin/python -m pip install -q -r requirements-llm-peer.txt
+	@touch $@
+.PHONY: bench-llm
+bench-llm: build $(LLM_PEER_VENV)/.installed
+	$(PY) -m pip install -q -r requirements-quant.txt -c requirements.txt
+	PYTHONPATH=$(BUILD)/python $(PY) bench/llm_generate.py --peer-venv $(LLM_PEER_VENV) $(LLM_ARGS)
+
 # libFuzzer targets (fuzz/): clang with -fsanitize=fuzzer,address,undefined in build-fuzz/, each
 # run for FUZZ_SECONDS one after the other on its seed corpus (fuzz/corpus/, read only; new
 # inputs go to build-fuzz/corpus/). FUZZ_RUNS=N runs each for N executions instead, however long

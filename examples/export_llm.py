@@ -7,7 +7,7 @@ From a config with random weights (seeded; nothing is downloaded), or a Hugging 
 have (`--model FOLDER`, its own tokenizer with it). Writes to `--out`:
 
   model.pt2            the program: takes input_ids (1, seq) and cache_position (seq,) int64 and
-                       returns the last position's logits (1, 1, vocab), the cache in its buffers
+                       returns the last position's logits (1, 1, vocab) in float32, the cache in its buffers
                        (transformers' StaticCache, as its ExecuTorch export wrapper holds it);
                        seq is dynamic up to --max-cache-len, so one program prefills and decodes
   model_decomposed.pt2 with --decomposed: the same after ep.run_decompositions()
@@ -127,7 +127,7 @@ def make_wrapper(model, max_cache_len: int = 128):
                 layer.cumulative_length.copy_(cache_position[0])
             out = self.model(input_ids=input_ids, attention_mask=None, cache=self.static_cache, use_cache=True,
                              logits_to_keep=1)
-            return out.logits
+            return out.logits.float()  # a bfloat16 model's too: the generator reads float32 logits
 
     return LastLogits(model, batch_size=1, max_cache_len=max_cache_len).eval()
 

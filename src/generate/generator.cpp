@@ -122,7 +122,7 @@ Generator::Generator(Program& program, const Tokenizer* tokenizer) : impl_(std::
     }
     if (logits < 0) {
         throw UnsupportedError(std::string(kExpected) + "; no output is float32 logits with a static vocabulary (outputs: " +
-                               names_of(outputs) + ")");
+                               names_of(outputs) + "; a model in another dtype returns logits.float())");
     }
     g.logits_output = static_cast<size_t>(logits);
     g.vocabulary = outputs[g.logits_output].shape.back();

@@ -321,11 +321,16 @@ void pass3c_computed_once_at_load(const graph::Graph& graph, const ValueSources&
         constant[i] = true;
         for_each_written(node, [&](const std::string& name) { known.insert(name); });
     }
-    // A view of one value (a concatenation makes a new tensor, which is better made once).
+    // A view of one value (a concatenation makes a new tensor, which is better made once). Only
+    // where OpenVINO runs it: a node an earlier pass put on the CPU kernels (a converter fault:
+    // NNCF's int8 `q - 8` saturates on the plugin) would run there at every call instead.
     std::vector<bool> moves_at_end(count, false);
     for (size_t i = count; i-- > 0;) {
         const auto& name = graph.nodes[i].source_name();
-        if (!constant[i] || !(sources.moving_nodes.count(name) || sources.passthrough_nodes.count(name))) continue;
+        if (!constant[i] || plan.where[i] != Where::OpenVINO ||
+            !(sources.moving_nodes.count(name) || sources.passthrough_nodes.count(name))) {
+            continue;
+        }
         std::set<std::string> read;
         for_each_read(graph.nodes[i], [&](const std::string& value) { read.insert(value); });
         if (read.size() != 1) continue;

@@ -22,6 +22,7 @@
 #include "openvino/op/convert.hpp"
 #include "openvino/op/reshape.hpp"
 #include "openvino/op/squeeze.hpp"
+#include "openvino/op/subtract.hpp"
 #include "openvino/op/unsqueeze.hpp"
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/relu.hpp"
@@ -277,6 +278,70 @@ const archive::StoredTensor* packed_nibbles_behind(const graph::Graph& graph, co
     return it->second;
 }
 
+// The packed bytes behind NNCF's symmetric int4 weight, `to(stack([c & 15, c >> 4], -1), int8) - 8`:
+// the nibbles less 8. Null for anything else.
+const archive::StoredTensor* offset_nibbles_behind(const graph::Graph& graph, const lower::ConstantMap& constants,
+                                                   const std::string& value) {
+    using graph::op_id;
+    const auto* made = graph.find_value(value);
+    if (!made || made->producer < 0 || made->meta.dtype != DType::Int8) return nullptr;
+    const auto& sub = graph.nodes[static_cast<size_t>(made->producer)];
+    if (!graph::is_one_of(sub.op, {op_id("aten.sub.Tensor"), op_id("aten.sub.Scalar")}) || sub.arity() < 2 ||
+        sub.arg(1).kind != graph::Argument::Kind::Int || sub.arg(1).int_value != 8) {
+        return nullptr;
+    }
+    if (sub.arity() > 2 && !(sub.arg(2).kind == graph::Argument::Kind::Int && sub.arg(2).int_value == 1)) return nullptr;
+    const auto* converted = graph.find_value(sub.arg(0).name);
+    if (!converted || converted->producer < 0) return nullptr;
+    const auto& to = graph.nodes[static_cast<size_t>(converted->producer)];
+    if (!graph::is_one_of(to.op, {op_id("aten.to.dtype"), op_id("aten._to_copy.default"),
+                                  op_id("prims.convert_element_type.default")}) || to.arity() < 1) {
+        return nullptr;
+    }
+    return packed_nibbles_behind(graph, constants, to.arg(0).name);
+}
+
+// The Converts that read `producer`'s value, through reshapes (only_converted holds).
+void converts_reading(const ov::Node* producer, std::vector<ov::Node*>& found) {
+    for (const auto& reader : producer->output(0).get_target_inputs()) {
+        auto* node = reader.get_node();
+        if (ov::is_type<ov::op::v0::Convert>(node)) {
+            found.push_back(node);
+        } else {
+            converts_reading(node, found);
+        }
+    }
+}
+
+// NNCF's symmetric int4 weight as OpenVINO's own asymmetric form: the archive's packed nibbles
+// as a u4 Constant (no copy), and 8 taken off after each Convert to a float type, where it is
+// exact (the nibbles less 8 lie in -8..7). The plugin then reads it as a weight with a zero point
+// of 8, 4 bits in memory, as it reads NNCF's asymmetric weights. False (the model unchanged) when
+// a Convert is not to a float type.
+bool replace_with_offset_nibbles(const std::shared_ptr<ov::op::v0::Parameter>& parameter, const archive::StoredTensor& packed,
+                                 const std::shared_ptr<const void>& owner, const std::string& name) {
+    std::vector<ov::Node*> converts;
+    converts_reading(parameter.get(), converts);
+    for (const auto* convert : converts) {
+        if (!convert->get_output_element_type(0).is_real()) return false;
+    }
+    const ov::Shape shape = parameter->get_shape();
+    auto constant = std::make_shared<ov::op::v0::Constant>(ov::element::u4, shape, packed.data(),
+                                                           std::const_pointer_cast<void>(owner));
+    constant->set_friendly_name(name);
+    constant->get_output_tensor(0).set_names({name});
+    ov::replace_node(parameter, constant);
+    for (auto* convert : converts) {
+        const auto type = convert->get_output_element_type(0);
+        auto eight = std::make_shared<ov::op::v0::Constant>(type, ov::Shape{}, std::vector<float>{8.0f});
+        const auto readers = convert->output(0).get_target_inputs();
+        auto less = std::make_shared<ov::op::v1::Subtract>(convert->output(0), eight);
+        less->set_friendly_name(convert->get_friendly_name() + "/less_8");
+        for (auto reader : readers) reader.replace_source_output(less);
+    }
+    return true;
+}
+
 }  // namespace
 
 // A value computed once at load (compile::computed_once_at_load) enters the OpenVINO steps that
@@ -313,6 +378,19 @@ std::shared_ptr<ov::Model> Executor::with_values_made_at_load(const OpenVINOStep
         if (!tensor || lower::element_type(tensor->dtype) != model_parameters[p]->get_element_type()) {
             kept.push_back(parameters[p]);
             continue;
+        }
+        // --compressed-weights and NNCF's symmetric int4: the archive's bytes, 8 off in OpenVINO.
+        if (compressed_weights && tensor->dtype == DType::Int8 && only_converted(model_parameters[p].get())) {
+            const auto* packed = offset_nibbles_behind(graph, prepared_.constants, parameters[p]);
+            int64_t packed_bytes = packed ? 1 : 0;
+            if (packed) {
+                for (int64_t size : packed->meta.static_sizes()) packed_bytes *= size;
+            }
+            if (packed && packed_bytes * 2 == tensor->numel() &&
+                replace_with_offset_nibbles(model_parameters[p], *packed, prepared_.archive, parameters[p])) {
+                model->remove_parameter(model_parameters[p]);
+                continue;
+            }
         }
         auto dense = std::make_shared<StridedTensor>(tensor->is_contiguous() ? *tensor : contiguous_copy(*tensor));
         std::shared_ptr<ov::op::v0::Constant> constant;

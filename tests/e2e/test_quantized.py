@@ -11,12 +11,14 @@ naming them.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import torch
 import torch.ao.quantization.fx._decomposed  # noqa: F401  registers torch.ops.quantized_decomposed
 
-from conftest import describe, inspect_json, run_cli, run_engine_in
+from conftest import describe, inspect_json, run_cli, run_engine_in, steps_at_call
 from tests.models.compare import to_numpy
 
 qd = torch.ops.quantized_decomposed
@@ -378,7 +380,7 @@ def test_a_weight_is_decompressed_once_at_load(tmp_path, mode):
 
 class Int4Weights(torch.nn.Module):
     """NNCF's two int4 forms, as compress_weights exports them: symmetric (the unpacked nibbles
-    as int8 minus 8, times a float16 scale per group of 8) and asymmetric (the nibbles and packed
+    as int8 minus 8, reshaped into groups of 8, times a float16 scale per group) and asymmetric (the nibbles and packed
     zero points converted to float16 and subtracted, times the scale), each weight reshaped and
     converted to float32 for a linear layer."""
 
@@ -399,7 +401,10 @@ class Int4Weights(torch.nn.Module):
         """The float weights as eager computes them (float16 products), or (rounded=False) as
         (q - zero point) * scale in float64, as OpenVINO's kernels compute them (E9)."""
         dtype = torch.float16 if rounded else torch.float64
-        sym = (self.unpack(self.w_sym, 32, 4, 8).to(torch.int8) - 8).to(dtype) * self.s_sym.to(dtype)
+        # In NNCF's order: the nibbles made int8 and 8 taken off before the reshape into groups
+        # (the plugin would saturate that int8 subtraction, so it is pt2ov's, once at load).
+        nibbles = torch.stack([self.w_sym & 15, self.w_sym >> 4], dim=-1)
+        sym = (nibbles.to(torch.int8) - 8).reshape(32, 4, 8).to(dtype) * self.s_sym.to(dtype)
         asym = (self.unpack(self.w_asym, 16, 4, 8).to(dtype) - self.unpack(self.z_asym, 16, 4, 1).to(dtype)) \
             * self.s_asym.to(dtype)
         return sym.reshape(32, 32), asym.reshape(16, 32)
@@ -430,15 +435,25 @@ def test_compressed_weights_stay_four_bits_on_openvino(tmp_path, mode, monkeypat
     (default,) = run_engine_in(tmp_path, pt2, [(x,)], tag="default")
     assert np.array_equal(default[0].view(np.uint32), expected.view(np.uint32)), np.abs(default[0] - expected).max()
 
-    reasons = [n["reason"] for step in inspect_json(pt2, "--compressed-weights")["methods"]["forward"]["steps"]
-               for n in step["nodes"]]
+    compressed_steps = inspect_json(pt2, "--compressed-weights")["methods"]["forward"]["steps"]
+    reasons = [n["reason"] for step in compressed_steps for n in step["nodes"]]
     assert any("--compressed-weights" in r for r in reasons), reasons
+    # A call runs one OpenVINO step: the symmetric form's int8 `q - 8` (which the plugin would
+    # saturate, so it goes to the CPU kernels) is computed once at load, not at every call.
+    at_call = steps_at_call(compressed_steps)
+    assert [s["kind"] for s in at_call] == ["openvino"], [(s["kind"], [n["name"] for n in s["nodes"]]) for s in at_call]
     dumps = tmp_path / "dumps"
     dumps.mkdir()
     monkeypatch.setenv("PT2OV_DUMP_OPENVINO", str(dumps))
     (actual,) = run_engine_in(tmp_path, pt2, [(x,)], extra_args=["--compressed-weights"], tag="compressed")
     models = "".join(p.read_text() for p in dumps.glob("step*.xml") if "compiled" not in p.name)
-    assert 'element_type="u4"' in models and 'element_type="i4"' in models, models[:2000]
+    # Both weights as u4 Constants over the archive's packed bytes: the symmetric one's `q - 8`
+    # as a Subtract of 8 after its Convert (OpenVINO's zero-point form), no int8 or i4 copy.
+    assert models.count('element_type="u4"') >= 2 and 'element_type="i4"' not in models, models[:2000]
+    assert "less_8" in models, models[:2000]
+    compiled = "".join(p.read_text() for p in dumps.glob("step*.compiled.xml"))
+    matmuls = re.findall(r'type="FullyConnected">\s*<data [^>]*runtimePrecision="(\w+)"', compiled)
+    assert matmuls == ["u4", "u4"], matmuls
 
     sym, asym = module.weights(rounded=False)
     sym_eager, asym_eager = (w.to(torch.float64) for w in module.weights())

@@ -216,6 +216,38 @@ TEST(Placement, WhatReadsConstantsOnlyIsComputedOnceAtLoad) {
     EXPECT_EQ(kept.steps[0].where, Where::OpenVINO);
 }
 
+// A node of such a chain that an earlier pass put on the CPU kernels is computed at load too,
+// even where OpenVINO's conversion folded it away (a passthrough, as a move is): NNCF's int4
+// `q - 8` in int8, which the plugin would saturate, ran at every call before (with the chain's
+// unpacked integers handed to OpenVINO as a Parameter, not a 4-bit Constant).
+TEST(Placement, AConstantChainNodeOnTheCpuIsComputedAtLoadEvenWhereItLooksLikeAMove) {
+    GraphBuilder b;
+    b.sizes = {1 << 20};
+    b.value("x");
+    b.value("w");
+    b.node("s", "aten.neg.default", {"w"});       // 0: constants only
+    b.node("t", "aten.alias.default", {"s"});     // 1: a move (NNCF's conversion to int8)
+    b.node("u", "aten.exp.default", {"t"});       // 2: on the CPU kernels (NNCF's q - 8), folded by OpenVINO
+    b.node("v", "aten.alias.default", {"u"});     // 3: a move at the end of the chain (the reshape)
+    b.node("d", "aten.add.Tensor", {"x", "v"});   // 4
+    b.graph.outputs = {tensor("d")};
+    ValueSources sources = inputs({"x"});
+    sources.constants = {"w"};
+    sources.passthrough_nodes = {"u"};
+    sources.moving_nodes = {"t", "v"};
+    PlacementOptions options;
+    options.cpu_nodes = {"u"};
+    const Plan plan = place(b.graph, {}, sources, options);
+    for (int i : {0, 1, 2}) {
+        EXPECT_EQ(plan.where[i], Where::Cpu) << i << ": " << plan.reason[i];
+        EXPECT_TRUE(plan.at_load[i]) << i << ": " << plan.reason[i];
+    }
+    EXPECT_EQ(plan.where[3], Where::OpenVINO) << plan.reason[3];
+    ASSERT_EQ(plan.steps.size(), 2u);
+    EXPECT_EQ(plan.steps[0].nodes, (std::vector<int>{0, 1, 2}));
+    EXPECT_EQ(plan.steps[1].where, Where::OpenVINO);
+}
+
 // A small program whose only CPU work is done at load stays whole on OpenVINO at every call.
 TEST(Placement, WorkAtLoadMakesNoSmallStepGoToTheCpu) {
     GraphBuilder b;  // 16 elements per tensor
