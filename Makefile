@@ -219,6 +219,7 @@ LLM_PEER_VENV := $(BUILD)/llm-peer-venv
 $(LLM_PEER_VENV)/.installed: requirements-llm-peer.txt
 	@test -x $(LLM_PEER_VENV)/bin/python || $(PYTHON_BOOT) -m venv $(LLM_PEER_VENV)
 	$(LLM_PEER_VENV)/bin/python -m pip install -q -r requirements-llm-peer.txt
+	$(LLM_PEER_VENV)/bin/python -m pip uninstall -q -y torchvision
 	@touch $@
 .PHONY: bench-llm
 bench-llm: build $(LLM_PEER_VENV)/.installed

@@ -6,8 +6,9 @@ weight format:
 
   pt2ov C++        examples/export_llm.py (the program with its static cache; int8/int4 by NNCF's
                    compress_weights: INT8_ASYM, INT4_ASYM groups of 128 with the embedding and
-                   head int8), run by `build/pt2ov generate` (int8/int4 with --compressed-weights)
-  pt2ov Python     the same program through pt2ov.Generator
+                   head int8), run by `build/pt2ov generate` (int8/int4 with --compressed-weights;
+                   its default --int64-input-limit, 2^24)
+  pt2ov Python     the same program through pt2ov.Generator.load (the same options)
   GenAI            optimum-intel's export of the same folder (`optimum-cli export openvino
                    --weight-format fp32|int8|int4`, its defaults: asymmetric, groups of 128) run by
                    openvino_genai.LLMPipeline, twice: as shipped (the CPU plugin's defaults,
@@ -86,7 +87,7 @@ def side(args) -> dict:
         sys.path.insert(0, str(ROOT / "build" / "python"))
         import pt2ov
 
-        generator = pt2ov.Generator(pt2ov.load(args.model, compressed_weights=args.compressed))
+        generator = pt2ov.Generator.load(args.model, compressed_weights=args.compressed)
         result = generator.generate(ids, max_new_tokens=new)
         return {"ttft_ms": result.time_to_first_token_ms, "tpot_ms": result.ms_per_token, "tokens": result.tokens,
                 "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
@@ -168,6 +169,8 @@ def main() -> int:
     parser.add_argument("--peer-venv", default=str(ROOT / "build" / "llm-peer-venv"))
     parser.add_argument("--json", default=str(HERE / "results-llm.json"))
     parser.add_argument("--sides", default="pt2ov-cpp,pt2ov-python,genai,genai-same-precision,eager")
+    parser.add_argument("--prepare-only", action="store_true",
+                        help="make the programs and the peer's exports, measure nothing (exports need no quiet machine)")
     parser.add_argument("--side", help=argparse.SUPPRESS)
     parser.add_argument("--model", help=argparse.SUPPRESS)
     parser.add_argument("--prompt-ids", help=argparse.SUPPRESS)
@@ -203,6 +206,10 @@ def main() -> int:
             subprocess.run([sys.executable, str(ROOT / "examples" / "export_llm.py"), "--model", str(hf), "--weights", weights,
                             "--max-cache-len", str(cache), "--out", str(program_dir)], check=True)
         compressed = weights in ("int8", "int4")
+        if args.prepare_only:
+            if peer_python.exists():
+                optimum_export(peer_python, hf, weights, work / f"optimum-{args.family}-{args.size}-{weights}")
+            continue
         rows = {}
         for which in sides:
             if which == "eager" and weights != "f32":
@@ -221,6 +228,8 @@ def main() -> int:
                 rows[which], _ = run_measured(command, env={"PYTHONPATH": str(ROOT / "build" / "python")})
             print(weights, which, {k: v for k, v in rows[which].items() if k != "tokens"}, file=sys.stderr, flush=True)
         results[weights] = rows
+    if args.prepare_only:
+        return 0
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
     print(f"{args.family} of {args.size}'s shape, random weights; prompt {args.prompt} tokens, {args.new} new, greedy; "
           f"{cpu}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")

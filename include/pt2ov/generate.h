@@ -2,7 +2,7 @@
 // (transformers' TorchExportableModuleWithStaticCache, examples/export_llm.py, ExecuTorch's Llama
 // export), whose cache is the program's mutated buffers.
 //
-//   auto program = pt2ov::Program::load("qwen.pt2");
+//   auto program = pt2ov::Program::load("qwen.pt2", pt2ov::Generator::load_options());
 //   auto tokenizer = pt2ov::Tokenizer::load("qwen-tokenizer/");
 //   pt2ov::Generator generator(program, &tokenizer);
 //   std::string text = generator.generate_text("Once upon a time", {}).text;
@@ -96,6 +96,15 @@ using TokenCallback = std::function<bool(int64_t token, const std::string& text)
 
 class Generator {
 public:
+    // The load options a program for generation is best loaded with: `given`, with
+    // int64_input_limit set to 2^24 when it is 0. A generator feeds token ids below the vocabulary
+    // and positions below the cache's length, both far within that bound, so the promise holds by
+    // construction, and the position arithmetic of the cache update then stays on OpenVINO (with
+    // the cache as OpenVINO state: one OpenVINO step per call, where without it each layer's cache
+    // update runs on pt2ov's CPU kernels between OpenVINO steps).
+    static LoadOptions load_options(LoadOptions given = {});
+    static constexpr int64_t kInt64InputLimit = int64_t{1} << 24;
+
     // Over `program` (and, for text, `tokenizer`), both kept by reference: they must outlive the
     // generator. Throws UnsupportedError when the program is not a language model with a static
     // cache (saying which input or output does not fit), InputError when the tokenizer's

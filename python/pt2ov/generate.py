@@ -1,8 +1,7 @@
 """Text generation over a loaded program (the C++ library's pt2ov::Generator).
 
     import pt2ov
-    program = pt2ov.load("qwen/model.pt2", compressed_weights=True)
-    generator = pt2ov.Generator(program, pt2ov.Tokenizer("qwen/"))
+    generator = pt2ov.Generator.load("qwen/model.pt2", pt2ov.Tokenizer("qwen/"), compressed_weights=True)
     print(generator.generate("Once upon a time", max_new_tokens=64).text)
     for token, text in generator.stream("And then", temperature=0.7, seed=1):
         print(text, end="", flush=True)
@@ -66,12 +65,28 @@ class GenerationResult:
         return sum(self.token_ms) / len(self.token_ms) if self.token_ms else 0.0
 
 
+# Every token id and position a generator feeds lies below this (pt2ov::Generator::kInt64InputLimit).
+INT64_INPUT_LIMIT = 1 << 24
+
+
 class Generator:
     """Generation over ``program`` (a :class:`pt2ov.Program`), with ``tokenizer`` for text."""
 
     def __init__(self, program, tokenizer: Optional[Tokenizer] = None):
         self._generator = _pt2ov._Generator(program, tokenizer)
+        self.program = program
         self.tokenizer = tokenizer
+
+    @classmethod
+    def load(cls, path: Union[str, os.PathLike], tokenizer: Optional[Tokenizer] = None, **load_options) -> "Generator":
+        """Loads the program at ``path`` with :func:`pt2ov.load`'s options, ``int64_input_limit``
+        defaulting to 2**24: a generator feeds ids below the vocabulary and positions below the
+        cache's length, so the promise holds by construction, and the cache update then stays on
+        OpenVINO (one OpenVINO step per call, the cache as its state)."""
+        from . import load
+
+        load_options.setdefault("int64_input_limit", INT64_INPUT_LIMIT)
+        return cls(load(path, **load_options), tokenizer)
 
     def generate(self, prompt: Union[str, Sequence[int]], *, max_new_tokens: int = 128, stop_tokens: Sequence[int] = (),
                  temperature: float = 0.0, top_k: int = 0, top_p: float = 1.0, repetition_penalty: float = 1.0,

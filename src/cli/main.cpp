@@ -300,6 +300,12 @@ int main(int argc, char** argv) {
     generate->add_option("--seed", generate_arguments.config.seed, "Seed of the draws (same seed, same tokens)")->default_val(0);
     generate->add_flag("--json", generate_arguments.json, "Print one JSON object (tokens, text, stop reason, timings)");
     add_placement_options(*generate, generate_options);
+    // The generator's ids and positions lie far within 2^24 by construction (Generator::load_options).
+    generate->get_option("--int64-input-limit")
+        ->default_val(pt2ov::Generator::kInt64InputLimit)
+        ->description("Every token id and position lies within [0, N]: the generator feeds nothing beyond the vocabulary "
+                      "and the cache, so the default 2^24 holds for any model, and keeps the cache update on OpenVINO "
+                      "(0: no promise, the position arithmetic runs on the CPU kernels)");
     generate->footer(kExitStatusHelp);
 
     try {

@@ -143,6 +143,11 @@ Generator::Generator(Program& program, const Tokenizer* tokenizer) : impl_(std::
     }
 }
 
+LoadOptions Generator::load_options(LoadOptions given) {
+    if (given.int64_input_limit == 0) given.int64_input_limit = kInt64InputLimit;
+    return given;
+}
+
 Generator::Generator(Generator&&) noexcept = default;
 Generator& Generator::operator=(Generator&&) noexcept = default;
 Generator::~Generator() = default;

@@ -65,10 +65,19 @@ def assert_steps_match(got_logits, got_tokens, expected_logits, expected_tokens,
     assert got_tokens == expected_tokens, what
 
 
+@pytest.mark.parametrize("load", ["plain", "generator_options"])
 @pytest.mark.parametrize("form", ["exported", "decomposed"])
-def test_greedy_generation_equals_eager(family, form):
-    program = pt2ov.load(family["paths"][form])
-    generator = pt2ov.Generator(program)
+def test_greedy_generation_equals_eager(family, form, load):
+    """plain: pt2ov.load's defaults (the cache's position arithmetic in int64 on the CPU kernels);
+    generator_options: Generator.load's promise of ids and positions within 2^24 (all on OpenVINO,
+    the cache as its state)."""
+    if load == "plain":
+        generator = pt2ov.Generator(pt2ov.load(family["paths"][form]))
+    else:
+        generator = pt2ov.Generator.load(family["paths"][form])
+        states = generator.program.report["state"]
+        caches = [s for s in states if len(s["shape"]) == 4]
+        assert caches and all("OpenVINO state" in s["carried"] for s in caches), states
     assert generator.cache_length == CACHE and generator.vocabulary_size == family["vocab"]
     result = generator.generate(family["prompt"], max_new_tokens=NEW_TOKENS, output_logits=True)
     assert result.stop_reason == "max_new_tokens" and result.prompt_tokens == PROMPT_LEN
