@@ -173,18 +173,54 @@ void Executor::compute_constant_nodes(const PlannedMethod& planned) {
     if (once.empty()) return;
     Values values(graph.value_count);
     OutputGuard::Symbols symbols = guard_->start_call();
+    // A value made here that only later nodes made here read (an unpacking's intermediates) is
+    // released once the last of them ran, so that load never holds every weight's at once.
+    // What a call or an OpenVINO step reads stays, as do the inputs of a node left to the calls.
+    std::vector<int> load_readers(graph.value_count, 0);
+    std::vector<bool> kept(graph.value_count, false), made_here(graph.value_count, false);
+    const auto keep = [&](int slot) {
+        if (slot >= 0 && static_cast<size_t>(slot) < kept.size()) kept[static_cast<size_t>(slot)] = true;
+    };
+    std::function<void(const graph::Argument&, const std::function<void(int)>&)> each_slot =
+        [&](const graph::Argument& arg, const std::function<void(int)>& visit) {
+            visit(arg.slot);
+            for (const auto& item : arg.items) each_slot(item, visit);
+        };
+    for (size_t s = 0; s < steps_.size(); ++s) {
+        for (const auto& cpu : steps_[s].cpu_nodes) {
+            const bool at_load = once.count(static_cast<int>(cpu.node - graph.nodes.data())) > 0;
+            for (const auto& arg : cpu.node->resolved_inputs) {
+                each_slot(arg, [&](int slot) {
+                    if (!at_load) {
+                        keep(slot);
+                    } else if (slot >= 0) {
+                        ++load_readers[static_cast<size_t>(slot)];
+                    }
+                });
+            }
+        }
+        if (auto it = planned.openvino_steps.find(s); it != planned.openvino_steps.end()) {
+            for (const auto& name : it->second.parameters) keep(slot_of(graph, name));
+            for (const auto& alias : it->second.aliases) keep(slot_of(graph, alias.source));
+        }
+    }
+    for (const auto& output : outputs_) keep(output.slot);
     for (size_t s = 0; s < steps_.size(); ++s) {
         for (size_t position = 0; position < steps_[s].cpu_nodes.size(); ++position) {
             auto& cpu = steps_[s].cpu_nodes[position];
             if (!once.count(static_cast<int>(cpu.node - graph.nodes.data()))) continue;
             const auto resolve = [&](const graph::Argument& arg) -> const RuntimeValue& { return lookup(values, arg.slot); };
             std::vector<RuntimeValue> results;
+            bool computed = true;
             try {
                 results = cpu.kernel(kernels::KernelCall(*cpu.node, graph, resolve));
             } catch (const Error&) {
-                continue;  // left to every call, which reports it as it always has
+                computed = false;  // left to every call, which reports it as it always has
             }
-            if (results.size() < cpu.output_slots.size()) continue;
+            if (!computed || results.size() < cpu.output_slots.size()) {
+                for (const auto& arg : cpu.node->resolved_inputs) each_slot(arg, keep);
+                continue;
+            }
             for (size_t k = 0; k < cpu.output_slots.size(); ++k) {
                 if (cpu.output_slots[k] >= 0) values[static_cast<size_t>(cpu.output_slots[k])] = results[k];
             }
@@ -195,12 +231,22 @@ void Executor::compute_constant_nodes(const PlannedMethod& planned) {
                 if (slot < 0) continue;
                 constants_[static_cast<size_t>(slot)] = std::move(values[static_cast<size_t>(slot)]);
                 values[static_cast<size_t>(slot)] = RuntimeValue{};
+                made_here[static_cast<size_t>(slot)] = true;
                 // Read in place by every call, never handed out as is: an output gets a copy.
                 if (!constants_[static_cast<size_t>(slot)].is_scalar()) {
                     reused_owners_.insert(constants_[static_cast<size_t>(slot)].tensor().owner.get());
                 }
             }
             cpu.computed_at_load = true;
+            for (const auto& arg : cpu.node->resolved_inputs) {
+                each_slot(arg, [&](int slot) {
+                    if (slot < 0 || --load_readers[static_cast<size_t>(slot)] > 0 || kept[static_cast<size_t>(slot)] ||
+                        !made_here[static_cast<size_t>(slot)]) {
+                        return;
+                    }
+                    constants_[static_cast<size_t>(slot)] = RuntimeValue{};
+                });
+            }
         }
     }
 }
