@@ -1,6 +1,7 @@
 // pt2ov::Generator: prefill and decode on a program's own KV cache (its mutated buffers), the
 // next token chosen by generate::Sampler. Everything else is the engine's: Program::run for each
 // call, Program::reset_state for a new conversation.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>

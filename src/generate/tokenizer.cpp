@@ -3,6 +3,7 @@
 // over a C++ port of Hugging Face's `tokenizers` because it needs nothing but the extension
 // beside OpenVINO (no Rust toolchain) and covers the tokenizers GenAI covers (byte-level BPE,
 // SentencePiece, WordPiece); docs/GENERATE.md says more.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
