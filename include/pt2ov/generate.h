@@ -11,7 +11,8 @@
 // (seq,), or (1,): the first one's), and returns logits ((1, seq, vocab), or (1, vocab) / (1, 1,
 // vocab) when it returns the last position's only). The prompt goes in one call (in chunks of the
 // most tokens one call takes), then one token per call. A Generator keeps the conversation: each
-// generate() continues from where the last one stopped, until reset().
+// generate() continues from where the last one stopped, until reset(). One thread at a time uses
+// a Generator (its Program's calls are serialized anyway: the cache is its state).
 #pragma once
 
 #include <cstdint>
