@@ -201,7 +201,9 @@ void Executor::compute_constant_nodes(const PlannedMethod& planned) {
         }
         if (auto it = planned.openvino_steps.find(s); it != planned.openvino_steps.end()) {
             for (const auto& name : it->second.parameters) keep(slot_of(graph, name));
-            for (const auto& alias : it->second.aliases) keep(slot_of(graph, alias.source));
+            for (const auto& alias : it->second.aliases) {
+                if (!alias.source.empty()) keep(slot_of(graph, alias.source));  // a Constant alias has none
+            }
         }
     }
     for (const auto& output : outputs_) keep(output.slot);
