@@ -201,6 +201,7 @@ quantized: build
 	$(PY) -m pip install -q -r requirements-models.txt
 	$(PY) -m pip install -q -r requirements-quant.txt -c requirements.txt
 	PYTHONPATH=$(BUILD)/python $(PY) -m tests.quantized.flows --work $(BUILD)/quantized
+	$(PY) -m pytest tests/quantized -q
 
 # An int4-weight Llama-like decoder (NNCF): resident memory, load and call time of pt2ov (default
 # and --compressed-weights), eager and OpenVINO alone, each in a fresh process

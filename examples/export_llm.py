@@ -51,7 +51,7 @@ FAMILIES = {
 # Sizes by name: a tiny one for tests, and Qwen2.5-0.5B's shape (24 layers, hidden 896).
 SIZES = {
     "tiny": dict(layers=2, hidden=64, intermediate=128, heads=4, kv_heads=2, vocab=512),
-    "small": dict(layers=4, hidden=256, intermediate=688, heads=4, kv_heads=2, vocab=4096),
+    "small": dict(layers=4, hidden=256, intermediate=768, heads=4, kv_heads=2, vocab=4096),
     "qwen2.5-0.5b": dict(layers=24, hidden=896, intermediate=4864, heads=14, kv_heads=2, vocab=151936),
 }
 
@@ -152,7 +152,12 @@ def export(wrapper, max_cache_len: int = 128, weights: str = "f32", max_tokens_p
             module = ep.module()
             reset_cache(module)
             mode = nncf.CompressWeightsMode.INT8_ASYM if weights == "int8" else nncf.CompressWeightsMode.INT4_ASYM
-            options = {} if weights == "int8" else {"group_size": 128}
+            # Groups of 128, or the largest size that divides a layer's inputs where 128 does not
+            # (a small model's), as NNCF adjusts them.
+            options = {} if weights == "int8" else {
+                "group_size": 128,
+                "advanced_parameters": nncf.AdvancedCompressionParameters(
+                    group_size_fallback_mode=nncf.GroupSizeFallbackMode.ADJUST)}
             compressed = nncf.compress_weights(module, mode=mode, **options)
             ep = torch.export.export(compressed, args=(), kwargs=kwargs, dynamic_shapes=dynamic, strict=True)
     # Exporting ran forward, which wrote into the cache: zeros again, in the module and the program.
