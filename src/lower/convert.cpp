@@ -1,6 +1,7 @@
 #include "lower/convert.h"
 #include "lower/constant_precompute.h"
 #include "lower/low_precision.h"
+#include "lower/grouped_attention.h"
 #include "lower/plugin_workarounds.h"
 
 #include <mutex>
@@ -73,6 +74,7 @@ Conversion convert_subgraph(const graph::Graph& graph, const Subgraph& subgraph,
         frontend->normalize(model);
         lower_to_low_precision(*model, graph, context->ids, subgraph, constants);
         work_around_plugin_faults(*model);
+        attend_grouped_queries_by_broadcast(*model);
         precompute_constant_ops(*model);
         fold_half_constant_arithmetic(*model, subgraph.keep_weight_decompression);
         return model;
