@@ -47,8 +47,9 @@ ROOT = HERE.parent
 PT2OV = ROOT / "build" / "pt2ov"
 
 
-def run_measured(command: list[str], env: dict | None = None, timeout: int = 3600) -> tuple[dict, int]:
-    """Runs `command` (which prints one JSON object last) and returns it with the child's peak RSS."""
+def run_measured(command: list[str], env: dict | None = None, timeout: int = 3600) -> dict:
+    """Runs one side in a fresh process (which prints one JSON object last, its own peak RSS in
+    it) and returns that object, or {"error": ...}."""
     start = time.perf_counter()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **(env or {})})
@@ -56,14 +57,12 @@ def run_measured(command: list[str], env: dict | None = None, timeout: int = 360
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         proc.kill()
-        return {"error": f"timed out after {timeout} s"}, 0
-    # The child's own peak: wait4 through Popen leaves it in the children's rusage of this
-    # process, so each side runs from a fresh copy of this script (--side) and reads its own.
+        return {"error": f"timed out after {timeout} s"}
     if proc.returncode != 0:
-        return {"error": (err.strip().splitlines() or ["?"])[-1][:200]}, 0
+        return {"error": (err.strip().splitlines() or ["?"])[-1][:200]}
     result = json.loads(out.strip().splitlines()[-1])
     result["wall_s"] = time.perf_counter() - start
-    return result, result.get("peak_rss", 0)
+    return result
 
 
 def peak_rss_of_children() -> int:
@@ -220,12 +219,12 @@ def main() -> int:
                     continue
                 ov_dir = work / f"optimum-{args.family}-{args.size}-{weights}"
                 optimum_export(peer_python, hf, weights, ov_dir)
-                rows[which], _ = run_measured([str(peer_python), "-c", GENAI_SIDE, str(ov_dir), prompt_ids, str(args.new),
-                                               "1" if which == "genai-same-precision" else "0"])
+                rows[which] = run_measured([str(peer_python), "-c", GENAI_SIDE, str(ov_dir), prompt_ids, str(args.new),
+                                            "1" if which == "genai-same-precision" else "0"])
             else:
                 command = [sys.executable, __file__, "--side", which, "--model", str(program_dir / "model.pt2"),
                            "--prompt-ids", prompt_ids, "--new", str(args.new)] + (["--compressed"] if compressed else [])
-                rows[which], _ = run_measured(command, env={"PYTHONPATH": str(ROOT / "build" / "python")})
+                rows[which] = run_measured(command, env={"PYTHONPATH": str(ROOT / "build" / "python")})
             print(weights, which, {k: v for k, v in rows[which].items() if k != "tokens"}, file=sys.stderr, flush=True)
         results[weights] = rows
     if args.prepare_only:

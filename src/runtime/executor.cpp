@@ -167,6 +167,17 @@ void Executor::build_cpu_step(const partition::Step& step, Step& built) {
     }
 }
 
+namespace {
+
+// Calls `visit` with the slot of `arg` and of every item it lists, nested lists included.
+template <typename Visit>
+void for_each_slot(const graph::Argument& arg, const Visit& visit) {
+    visit(arg.slot);
+    for (const auto& item : arg.items) for_each_slot(item, visit);
+}
+
+}  // namespace
+
 void Executor::compute_constant_nodes(const PlannedMethod& planned) {
     const auto& graph = prepared_.graph;
     const std::set<int> once = compile::computed_once_at_load(prepared_, planned.plan);
@@ -181,16 +192,11 @@ void Executor::compute_constant_nodes(const PlannedMethod& planned) {
     const auto keep = [&](int slot) {
         if (slot >= 0 && static_cast<size_t>(slot) < kept.size()) kept[static_cast<size_t>(slot)] = true;
     };
-    std::function<void(const graph::Argument&, const std::function<void(int)>&)> each_slot =
-        [&](const graph::Argument& arg, const std::function<void(int)>& visit) {
-            visit(arg.slot);
-            for (const auto& item : arg.items) each_slot(item, visit);
-        };
     for (size_t s = 0; s < steps_.size(); ++s) {
         for (const auto& cpu : steps_[s].cpu_nodes) {
             const bool at_load = once.count(static_cast<int>(cpu.node - graph.nodes.data())) > 0;
             for (const auto& arg : cpu.node->resolved_inputs) {
-                each_slot(arg, [&](int slot) {
+                for_each_slot(arg, [&](int slot) {
                     if (!at_load) {
                         keep(slot);
                     } else if (slot >= 0) {
@@ -220,7 +226,7 @@ void Executor::compute_constant_nodes(const PlannedMethod& planned) {
                 computed = false;  // left to every call, which reports it as it always has
             }
             if (!computed || results.size() < cpu.output_slots.size()) {
-                for (const auto& arg : cpu.node->resolved_inputs) each_slot(arg, keep);
+                for (const auto& arg : cpu.node->resolved_inputs) for_each_slot(arg, keep);
                 continue;
             }
             for (size_t k = 0; k < cpu.output_slots.size(); ++k) {
@@ -241,7 +247,7 @@ void Executor::compute_constant_nodes(const PlannedMethod& planned) {
             }
             cpu.computed_at_load = true;
             for (const auto& arg : cpu.node->resolved_inputs) {
-                each_slot(arg, [&](int slot) {
+                for_each_slot(arg, [&](int slot) {
                     if (slot < 0 || --load_readers[static_cast<size_t>(slot)] > 0 || kept[static_cast<size_t>(slot)] ||
                         !made_here[static_cast<size_t>(slot)]) {
                         return;
@@ -261,10 +267,6 @@ void Executor::release_values_only_load_reads() {
     const auto mark = [&](int slot) {
         if (slot >= 0 && static_cast<size_t>(slot) < read_by_calls.size()) read_by_calls[static_cast<size_t>(slot)] = true;
     };
-    std::function<void(const graph::Argument&)> mark_argument = [&](const graph::Argument& arg) {
-        mark(arg.slot);
-        for (const auto& item : arg.items) mark_argument(item);
-    };
     for (const auto& step : steps_) {
         for (const auto& cpu : step.cpu_nodes) {
             if (cpu.computed_at_load) {
@@ -272,7 +274,7 @@ void Executor::release_values_only_load_reads() {
                     if (slot >= 0) made_at_load[static_cast<size_t>(slot)] = true;
                 }
             } else {
-                for (const auto& arg : cpu.node->resolved_inputs) mark_argument(arg);
+                for (const auto& arg : cpu.node->resolved_inputs) for_each_slot(arg, mark);
             }
         }
         if (step.compiled) {

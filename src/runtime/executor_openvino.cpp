@@ -301,6 +301,14 @@ const archive::StoredTensor* offset_nibbles_behind(const graph::Graph& graph, co
     return packed_nibbles_behind(graph, constants, to.arg(0).name);
 }
 
+// Whether `packed` (null: no) holds two nibbles to a byte for each of `count` values.
+bool holds_nibbles_of(const archive::StoredTensor* packed, int64_t count) {
+    if (!packed) return false;
+    int64_t bytes = 1;
+    for (int64_t size : packed->meta.static_sizes()) bytes *= size;
+    return bytes * 2 == count;
+}
+
 // The Converts that read `producer`'s value, through reshapes (only_converted holds).
 void converts_reading(const ov::Node* producer, std::vector<ov::Node*>& found) {
     for (const auto& reader : producer->output(0).get_target_inputs()) {
@@ -382,11 +390,7 @@ std::shared_ptr<ov::Model> Executor::with_values_made_at_load(const OpenVINOStep
         // --compressed-weights and NNCF's symmetric int4: the archive's bytes, 8 off in OpenVINO.
         if (compressed_weights && tensor->dtype == DType::Int8 && only_converted(model_parameters[p].get())) {
             const auto* packed = offset_nibbles_behind(graph, prepared_.constants, parameters[p]);
-            int64_t packed_bytes = packed ? 1 : 0;
-            if (packed) {
-                for (int64_t size : packed->meta.static_sizes()) packed_bytes *= size;
-            }
-            if (packed && packed_bytes * 2 == tensor->numel() &&
+            if (holds_nibbles_of(packed, tensor->numel()) &&
                 replace_with_offset_nibbles(model_parameters[p], *packed, prepared_.archive, parameters[p])) {
                 model->remove_parameter(model_parameters[p]);
                 continue;
@@ -401,11 +405,7 @@ std::shared_ptr<ov::Model> Executor::with_values_made_at_load(const OpenVINOStep
             const auto* packed = dense->dtype == DType::UInt8
                                      ? packed_nibbles_behind(graph, prepared_.constants, parameters[p])
                                      : nullptr;
-            int64_t packed_bytes = packed ? 1 : 0;
-            if (packed) {
-                for (int64_t size : packed->meta.static_sizes()) packed_bytes *= size;
-            }
-            if (packed && packed_bytes * 2 == dense->numel()) {
+            if (holds_nibbles_of(packed, dense->numel())) {
                 constant = std::make_shared<ov::op::v0::Constant>(ov::element::u4, ov::Shape(dense->sizes.begin(), dense->sizes.end()),
                                                                   packed->data(), std::const_pointer_cast<void>(
                                                                       std::static_pointer_cast<const void>(prepared_.archive)));
