@@ -54,6 +54,17 @@ struct LoadOptions {
     // (ReadValue/Assign) instead of being copied in and out of OpenVINO on every call; the
     // state API reads and writes it there. false: pt2ov carries every buffer between calls.
     bool openvino_state = true;
+    // A promise about the KV cache (what pt2ov::Generator makes): the name of a rank-1 int64
+    // input holding the cache positions each call writes, which run on without a gap: after
+    // load or reset_state the calls' positions are n, n + 1, ..., n + S - 1, n counting the
+    // positions given since. Each call checks it (InputError naming the input otherwise), and a
+    // static cache written at those positions and read only by attentions then stays in
+    // OpenVINO as state that grows by each call's positions (lower/appending_cache.h): no copy
+    // of the whole cache per call, and the CPU plugin's attention over the positions written.
+    // Such a state is read whole by read_state (the positions not yet written as the archive
+    // holds them) and cannot be written (write_state refuses it: load without the promise).
+    // Empty: no promise.
+    std::string appending_positions;
     // A small program (static shapes, every node with a CPU kernel, no mutated buffers, on the
     // CPU device) may run faster on pt2ov's CPU kernels than through an OpenVINO call, whose
     // fixed cost (several microseconds) then dominates. load() times both placements on zero

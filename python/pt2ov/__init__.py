@@ -130,7 +130,8 @@ class Program(_pt2ov._Program):
 
 def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cpu_ops=(), cpu_nodes=(),
              strict=False, num_threads=0, openvino_state=True, int64_input_limit=0, hint="latency",
-             measure_placement=True, verify=False, quantized_reference=False, compressed_weights=False) -> tuple:
+             measure_placement=True, verify=False, quantized_reference=False, compressed_weights=False,
+             appending_positions="") -> tuple:
     def names(value, what):
         if isinstance(value, str):
             return [value]
@@ -142,14 +143,14 @@ def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cp
     return (str(method), str(device), str(precision), "" if cache_dir is None else os.fspath(cache_dir),
             names(cpu_ops, "cpu_ops"), names(cpu_nodes, "cpu_nodes"), bool(strict), int(num_threads),
             bool(openvino_state), int(int64_input_limit), str(hint), bool(measure_placement), bool(verify),
-            bool(quantized_reference), bool(compressed_weights))
+            bool(quantized_reference), bool(compressed_weights), str(appending_positions))
 
 
 def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU", precision: str = "f32",
          cache_dir: Optional[str | os.PathLike] = None, cpu_ops: Iterable[str] = (), cpu_nodes: Iterable[str] = (),
          strict: bool = False, num_threads: int = 0, openvino_state: bool = True, int64_input_limit: int = 0,
          hint: str = "latency", measure_placement: bool = True, verify: bool = False,
-         quantized_reference: bool = False, compressed_weights: bool = False) -> Program:
+         quantized_reference: bool = False, compressed_weights: bool = False, appending_positions: str = "") -> Program:
     """Reads the archive at ``path``, places and converts ``method`` and compiles it on ``device``.
 
     The options are the command line's: ``precision`` is OpenVINO's inference precision hint
@@ -171,10 +172,15 @@ def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU
     ``compressed_weights=True`` keeps a quantized program's integer weights (NNCF's int8/int4
     weight compression) compressed in memory and decompressed by OpenVINO's kernels, each weight
     within half a float16 step of eager's (docs/EXACTNESS.md E9; by default they are decompressed
-    once at load exactly as eager does and held as float32). Raises
+    once at load exactly as eager does and held as float32), ``appending_positions="cache_position"``
+    promises that this rank-1 int64 input holds the KV-cache positions each call writes, running
+    on without a gap from 0 after load or ``reset_state`` (checked on each call), so that a static
+    cache grows in OpenVINO by each call's positions instead of being copied whole every call
+    (:class:`Generator` loads with it). Raises
     :class:`Error` (ArchiveError, UnsupportedError, ...) with a message saying what to do."""
     args = _options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads, openvino_state,
-                    int64_input_limit, hint, measure_placement, verify, quantized_reference, compressed_weights)
+                    int64_input_limit, hint, measure_placement, verify, quantized_reference, compressed_weights,
+                    appending_positions)
     return Program(os.fspath(path), *args)
 
 

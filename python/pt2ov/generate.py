@@ -67,6 +67,7 @@ class GenerationResult:
 
 # Every token id and position a generator feeds lies below this (pt2ov::Generator::kInt64InputLimit).
 INT64_INPUT_LIMIT = 1 << 24
+APPENDING_POSITIONS = "cache_position"
 
 
 class Generator:
@@ -82,10 +83,14 @@ class Generator:
         """Loads the program at ``path`` with :func:`pt2ov.load`'s options, ``int64_input_limit``
         defaulting to 2**24: a generator feeds ids below the vocabulary and positions below the
         cache's length, so the promise holds by construction, and the cache update then stays on
-        OpenVINO (one OpenVINO step per call, the cache as its state)."""
+        OpenVINO (one OpenVINO step per call, the cache as its state); and ``appending_positions``
+        defaulting to "cache_position" (transformers' positions input): the generator feeds
+        positions running on from 0, so the static cache grows in OpenVINO by each call's positions,
+        read in place by the attention (``appending_positions=""``: the cache stays whole)."""
         from . import load
 
         load_options.setdefault("int64_input_limit", INT64_INPUT_LIMIT)
+        load_options.setdefault("appending_positions", APPENDING_POSITIONS)
         return cls(load(path, **load_options), tokenizer)
 
     def generate(self, prompt: Union[str, Sequence[int]], *, max_new_tokens: int = 128, stop_tokens: Sequence[int] = (),

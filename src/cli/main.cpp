@@ -52,6 +52,11 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
     command.add_flag("!--no-openvino-state", options.openvino_state,
                      "Carry every mutated buffer in pt2ov between calls; by default a buffer that one OpenVINO "
                      "step reads and updates, and nothing else reads, stays in OpenVINO as state (ReadValue/Assign)");
+    command.add_option("--appending-positions", options.appending_positions,
+                       "Promise that the rank-1 int64 input NAME holds the KV-cache positions each call writes, "
+                       "running on without a gap (0, 1, ... after load or reset): each call checks it, and a static "
+                       "cache written there stays in OpenVINO as state that grows by each call's positions, read in "
+                       "place by the attention (no whole-cache copy per call). Empty: no promise");
     command.add_flag("--quantized-reference", options.quantized_reference,
                      "Compute every quantize and dequantize of a quantized program with PyTorch's reference "
                      "arithmetic in float32 (eager's integers exactly, float speed); by default a quantize-"
@@ -306,6 +311,11 @@ int main(int argc, char** argv) {
         ->description("Every token id and position lies within [0, N]: the generator feeds nothing beyond the vocabulary "
                       "and the cache, so the default 2^24 holds for any model, and keeps the cache update on OpenVINO "
                       "(0: no promise, the position arithmetic runs on the CPU kernels)");
+    generate->get_option("--appending-positions")
+        ->default_val(std::string(pt2ov::Generator::kAppendingPositions))
+        ->description("The cache positions input, which the generator feeds running on from 0 (transformers' "
+                      "cache_position): the static cache then grows in OpenVINO by each call's positions, read in place "
+                      "by the attention. Empty: the cache stays whole, copied into OpenVINO's state at every call");
     generate->footer(kExitStatusHelp);
 
     try {

@@ -72,6 +72,7 @@ PreparedMethod prepare(const std::string& path, const Settings& settings) {
     bind_signature(method);
     check_cpu_ops(method, options.cpu_ops);
     method.int64_input_limit = options.int64_input_limit;
+    if (!options.appending_positions.empty()) method.appending_positions_input = appending_positions_input(method, options.appending_positions);
     method.compressed_weights = options.compressed_weights;
     graph::number_values(method.graph);  // last: the rewrites made their values
     method.archive_ms = ms_since(start);
@@ -93,7 +94,10 @@ PlannedMethod plan(const PreparedMethod& method, const Settings& settings,
     for (auto& [s, conversion] : placement.conversions) {
         planned.openvino_steps[s] = take_out_aliases(conversion.model, planned.plan.steps[s]);
     }
-    if (options.openvino_state) keep_state_in_openvino(method, planned.plan, planned.openvino_steps);
+    if (options.openvino_state) {
+        keep_state_in_openvino(method, planned.plan, planned.openvino_steps);
+        if (method.appending_positions_input >= 0) append_to_caches(method, planned.openvino_steps);
+    }
     planned.convert_ms = ms_since(start);
     planned.report = report(method, planned.plan, planned.openvino_steps);
     return planned;

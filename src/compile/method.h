@@ -39,6 +39,10 @@ struct PreparedMethod {
     // LoadOptions::int64_input_limit: the bound every int64 user input's values are checked
     // against on each call, and that placement may count on; 0 when none was promised.
     int64_t int64_input_limit = 0;
+    // LoadOptions::appending_positions: the user input (index) whose values each call checks
+    // run on from the previous call's, and whose value tells lowering where caches are written;
+    // -1 when none was promised.
+    int appending_positions_input = -1;
     // LoadOptions::compressed_weights: weight decompression left to OpenVINO (lower/subgraph.h).
     bool compressed_weights = false;
     double archive_ms = 0;
@@ -64,6 +68,9 @@ struct OpenVINOStep {
     // state-dict name, which is also each ov::op::util::Variable's id: the model reads them with
     // a ReadValue (no Parameter) and writes their new value with an Assign (no Result).
     std::vector<std::string> states;
+    // Those of `states` held as a state that grows by each call's positions
+    // (lower/appending_cache.h), with the static cache's capacity.
+    std::map<std::string, int64_t> appending_states;
 };
 
 struct PlannedMethod {

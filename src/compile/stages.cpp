@@ -1,5 +1,7 @@
 #include "compile/stages.h"
 
+#include "lower/appending_cache.h"
+
 #include <algorithm>
 #include <limits>
 #include <optional>
@@ -632,6 +634,40 @@ void keep_state_in_openvino(const PreparedMethod& method, const partition::Plan&
     }
 }
 
+int appending_positions_input(const PreparedMethod& method, const std::string& name) {
+    std::string inputs;
+    for (size_t i = 0; i < method.input_infos.size(); ++i) {
+        const IOInfo& info = method.input_infos[i];
+        inputs += (inputs.empty() ? "'" : ", '") + info.name + "'";
+        if (info.name != name) continue;
+        if (method.mutated_buffers.empty()) {
+            throw InputError(method.where + ": appending_positions ('" + name +
+                             "') promises something about a KV cache, and the program mutates no buffer; load it without");
+        }
+        if (info.dtype != DType::Int64 || info.shape.size() != 1) {
+            throw InputError(method.where + ": appending_positions names '" + name + "', which must be a rank-1 int64 input; it is " +
+                             std::string(dtype_name(info.dtype)) + " of rank " + std::to_string(info.shape.size()));
+        }
+        return static_cast<int>(i);
+    }
+    throw InputError(method.where + ": appending_positions names '" + name + "', which is no input of the program (its inputs: " +
+                     inputs + ")");
+}
+
+void append_to_caches(const PreparedMethod& method, std::map<size_t, OpenVINOStep>& openvino_steps) {
+    const std::string& positions = method.user_inputs.at(static_cast<size_t>(method.appending_positions_input));
+    for (auto& [index, step] : openvino_steps) {
+        if (step.states.empty() || !step.model) continue;
+        // The step reads the positions as the Parameter of the user input's value.
+        const auto it = std::find(step.parameters.begin(), step.parameters.end(), positions);
+        if (it == step.parameters.end()) continue;
+        const auto parameter = step.model->get_parameters().at(static_cast<size_t>(it - step.parameters.begin()));
+        for (const auto& cache : lower::append_to_static_caches(*step.model, parameter->get_friendly_name())) {
+            step.appending_states[cache.variable] = cache.capacity;
+        }
+    }
+}
+
 namespace {
 
 // Whether every value `arg` reads is in `known` (a constant or made by a node computed once);
@@ -786,12 +822,18 @@ PlacementReport report(const PreparedMethod& prepared, const partition::Plan& pl
                 if (auto it = openvino_steps.find(s); it != openvino_steps.end()) {
                     for (const auto& alias : it->second.aliases) aliased |= alias.value == value_name;
                 }
-                bool in_openvino_state = false;
+                bool in_openvino_state = false, appending = false;
                 if (auto it = openvino_steps.find(s); it != openvino_steps.end()) {
                     const auto& states = it->second.states;
                     in_openvino_state = std::find(states.begin(), states.end(), spec.target) != states.end();
+                    appending = it->second.appending_states.count(spec.target) > 0;
                 }
-                if (in_openvino_state) {
+                if (appending) {
+                    state.update = "openvino";
+                    state.carried = "OpenVINO state in the step's infer request, grown by each call's positions (the "
+                                    "appending positions promise: only the positions written are held, and the attention "
+                                    "reads them in place); pt2ov copies it out only when read_state asks";
+                } else if (in_openvino_state) {
                     state.update = "openvino";
                     state.carried = "OpenVINO state (ReadValue/Assign) in the step's infer request; pt2ov copies it out "
                                     "only when read_state asks";

@@ -78,6 +78,15 @@ OpenVINOStep take_out_aliases(std::shared_ptr<ov::Model> model, const partition:
 void keep_state_in_openvino(const PreparedMethod& method, const partition::Plan& plan,
                             std::map<size_t, OpenVINOStep>& openvino_steps);
 
+// Stage append to caches (under LoadOptions::appending_positions): in each step holding
+// state, the static caches written at the promised positions become states that grow by each
+// call's positions (lower/appending_cache.h); OpenVINOStep::appending_states names them.
+void append_to_caches(const PreparedMethod& method, std::map<size_t, OpenVINOStep>& openvino_steps);
+
+// Which user input LoadOptions::appending_positions names: a rank-1 int64 input of a program
+// that mutates buffers, or an InputError saying what it is instead.
+int appending_positions_input(const PreparedMethod& method, const std::string& name);
+
 // Stage report: every node with its step and the reason it runs there, in execution order,
 // and the constants' memory.
 // The nodes of CPU steps that read nothing but constants (parameters, buffers never mutated,

@@ -146,6 +146,7 @@ Generator::Generator(Program& program, const Tokenizer* tokenizer) : impl_(std::
 
 LoadOptions Generator::load_options(LoadOptions given) {
     if (given.int64_input_limit == 0) given.int64_input_limit = kInt64InputLimit;
+    if (given.appending_positions.empty()) given.appending_positions = kAppendingPositions;
     return given;
 }
 

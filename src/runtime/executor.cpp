@@ -116,6 +116,10 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
             if (before_compile) before_compile(s);
             build_openvino_step(s, lowered, plan_steps[s].nodes, options, config, steps_[s]);
             for (const auto& target : lowered.states) buffers_.at(buffer_of_target.at(target)).openvino_step = static_cast<int>(s);
+            for (const auto& [target, capacity] : lowered.appending_states) {
+                buffers_.at(buffer_of_target.at(target)).appends = true;
+                appending_capacity_ = appending_capacity_ ? std::min(appending_capacity_, capacity) : capacity;
+            }
             if (auto* compiled = steps_[s].compiled.get()) {
                 for (auto& result : compiled->results) result.mutated_buffer = buffer_of_slot[result.slot];
                 // As wide as the plugin would have made the step's own arena.
@@ -143,7 +147,8 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
         state_context_ = make_context();
         // A variable without an initial value starts as zeros: it starts as the archive's.
         for (const auto& buffer : buffers_) {
-            if (buffer.openvino_step >= 0) set_openvino_state(buffer, buffer.initial);
+            // An appending cache starts empty (its ReadValue's initial value).
+            if (buffer.openvino_step >= 0 && !buffer.appends) set_openvino_state(buffer, buffer.initial);
         }
     }
     contexts_made_ = 1;

@@ -178,6 +178,9 @@ private:
         std::array<kernels::StridedTensor, 2> halves;
         int openvino_step = -1;  // the step holding it as OpenVINO state, or -1: pt2ov carries it
         int split = -1;          // the split buffer (splits_) it is one index of dim 0 of, or -1
+        // Held as a state that grows by each call's positions (LoadOptions::appending_positions,
+        // lower/appending_cache.h): OpenVINO holds dim 2's first appended_ positions only.
+        bool appends = false;
     };
     // A buffer run as one MutatedBuffer per index of its dim 0 (graph::BufferSplit): the state
     // API reads and writes it whole, under its own name.
@@ -232,6 +235,9 @@ private:
     std::vector<MutatedBuffer*> buffers_named(const std::string& name, const char* what);
     // A buffer's state copied into `destination` (contiguous), or set from `value`.
     void read_buffer(const MutatedBuffer& buffer, std::byte* destination) const;
+    // LoadOptions::appending_positions, kept: the call's positions run on from appended_ and fit
+    // the appending caches; returns how many the call gives (0 without the promise).
+    int64_t appending_positions_of(const std::vector<Tensor>& inputs) const;
     void write_buffer(MutatedBuffer& buffer, const kernels::StridedTensor& value);
     // The OpenVINO variable holding a buffer kept as OpenVINO state.
     ov::VariableState openvino_variable(const MutatedBuffer& buffer) const;
@@ -251,6 +257,10 @@ private:
     std::vector<Output> outputs_;
     size_t user_output_count_ = 0;
     std::vector<MutatedBuffer> buffers_;  // written under state_mutex_ only
+    // LoadOptions::appending_positions: the positions given since load or reset_state (under
+    // state_mutex_), and how many the appending caches hold (0: no cache appends).
+    int64_t appended_ = 0;
+    int64_t appending_capacity_ = 0;
     std::vector<Split> splits_;
     // Memory kept across calls that no call context owns (state halves, constants OpenVINO
     // hands back): never handed out as is. Fixed at load but for the state halves, which

@@ -197,6 +197,7 @@ void Executor::run_step_alone(size_t step, ValueTable& values) {
 void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs,
                         Values* captured) {
     check_inputs(prepared_, inputs);
+    const int64_t appending = appending_positions_of(inputs);
     if (!outputs.empty() && outputs.size() != user_output_count_) {
         throw InputError(prepared_.where + ": " + std::to_string(outputs.size()) + " output tensors given, the program has " +
                          std::to_string(user_output_count_) + " outputs");
@@ -265,6 +266,7 @@ void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs,
         if (next_state[b]) buffers_[b].state = std::move(*next_state[b]);
     }
     outputs = std::move(results);
+    appended_ += appending;
     if (captured) *captured = std::move(values);
 }
 

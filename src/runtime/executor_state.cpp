@@ -67,6 +67,30 @@ void Executor::read_buffer(const MutatedBuffer& buffer, std::byte* destination) 
     }
     const ov::Tensor held = with_context(prepared_.where + ": OpenVINO could not read state '" + buffer.name + "'",
                                          [&] { return openvino_variable(buffer).get_state(); });
+    if (buffer.appends) {
+        // OpenVINO holds [B, H, n, D] of the cache [B, H, capacity, D]; the positions from n on
+        // were never written since load or reset_state: they hold the archive's values.
+        const auto& sizes = buffer.initial.sizes;
+        const ov::Shape shape = held.get_shape();
+        if (held.get_element_type() != lower::element_type(buffer.initial.dtype) || shape.size() != 4 ||
+            static_cast<int64_t>(shape[0]) != sizes[0] || static_cast<int64_t>(shape[1]) != sizes[1] ||
+            static_cast<int64_t>(shape[2]) > sizes[2] || static_cast<int64_t>(shape[3]) != sizes[3]) {
+            throw InternalError(prepared_.where + ": OpenVINO holds appending state '" + buffer.name + "' as " +
+                                held.get_element_type().get_type_name() + " " + shape.to_string());
+        }
+        StridedTensor whole = buffer.initial;
+        whole.strides = kernels::contiguous_strides(whole.sizes);
+        whole.data = destination;
+        whole.owner = nullptr;
+        kernels::copy_into(buffer.initial, whole);
+        const size_t row = static_cast<size_t>(sizes[3]) * buffer.initial.element_size();
+        const size_t written = shape[2];
+        const auto* from = static_cast<const std::byte*>(held.data());
+        for (int64_t bh = 0; bh < sizes[0] * sizes[1]; ++bh) {
+            if (written) std::memcpy(destination + static_cast<size_t>(bh * sizes[2]) * row, from + bh * written * row, written * row);
+        }
+        return;
+    }
     // OpenVINO's CPU plugin holds a 0-d state as shape [1]: the elements are what must match.
     if (held.get_element_type() != lower::element_type(buffer.initial.dtype) ||
         static_cast<int64_t>(held.get_size()) != buffer.initial.numel()) {
@@ -116,6 +140,11 @@ void Executor::write_state(const std::string& name, const Tensor& value) {
                          std::string(dtype_name(value.dtype())) + " of shape " + shape_text(value.shape()));
     }
     if (value.numel() > 0 && !value.data()) throw InputError(prepared_.where + ": state '" + name + "': the value has no data");
+    if (buffers.front()->appends) {
+        throw InputError(prepared_.where + ": state '" + name +
+                         "' is a cache held under the appending positions promise, which grows by each call's positions "
+                         "and cannot be written; reset_state empties it, or load the program without the promise to write it");
+    }
     const StridedTensor whole = view_of(value);
     if (buffers.front()->split < 0) {
         write_buffer(*buffers.front(), whole);
@@ -130,13 +159,40 @@ void Executor::write_state(const std::string& name, const Tensor& value) {
 
 void Executor::reset_state() {
     std::lock_guard lock(state_mutex_);
+    appended_ = 0;
     for (auto& buffer : buffers_) {
-        if (buffer.openvino_step >= 0) {
+        if (buffer.appends) {
+            with_context(prepared_.where + ": OpenVINO could not reset state '" + buffer.name + "'",
+                         [&] { openvino_variable(buffer).reset(); });
+        } else if (buffer.openvino_step >= 0) {
             set_openvino_state(buffer, buffer.initial);
         } else {
             buffer.state = buffer.initial;
         }
     }
+}
+
+int64_t Executor::appending_positions_of(const std::vector<Tensor>& inputs) const {
+    const int index = prepared_.appending_positions_input;
+    if (index < 0) return 0;
+    const Tensor& positions = inputs.at(static_cast<size_t>(index));
+    const auto* values = static_cast<const int64_t*>(positions.data());
+    const int64_t count = positions.numel();
+    const std::string who = "input " + std::to_string(index) + " ('" + prepared_.input_infos[index].name + "')";
+    for (int64_t k = 0; k < count; ++k) {
+        if (values[k] == appended_ + k) continue;
+        throw InputError(prepared_.where + ": " + who + " holds " + std::to_string(values[k]) + " at index " +
+                         std::to_string(k) + " where the appending positions promise " + std::to_string(appended_ + k) +
+                         ": each call's positions run on from the previous call's (" + std::to_string(appended_) +
+                         " given since load or reset_state); call reset_state to start again at 0, or load the program "
+                         "without the promise");
+    }
+    if (appending_capacity_ > 0 && appended_ + count > appending_capacity_) {
+        throw InputError(prepared_.where + ": " + who + " runs to position " + std::to_string(appended_ + count - 1) +
+                         ", and the program's cache holds " + std::to_string(appending_capacity_) +
+                         " positions (0 to " + std::to_string(appending_capacity_ - 1) + "); call reset_state to start again");
+    }
+    return count;
 }
 
 kernels::StridedTensor Executor::next_state_buffer(MutatedBuffer& buffer, DType dtype, const std::vector<int64_t>& sizes) {

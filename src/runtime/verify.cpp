@@ -55,6 +55,7 @@ void write_request(const fs::path& file, const std::string& path, const LoadOpti
         << "threads\t" << options.num_threads << "\n"
         << "int64_input_limit\t" << options.int64_input_limit << "\n"
         << "openvino_state\t" << (options.openvino_state ? 1 : 0) << "\n"
+        << "appending_positions\t" << escape_line(options.appending_positions) << "\n"
         << "strict\t" << (options.strict ? 1 : 0) << "\n"
         << "quantized_reference\t" << (options.quantized_reference ? 1 : 0) << "\n"
         << "compressed_weights\t" << (options.compressed_weights ? 1 : 0) << "\n";
@@ -89,6 +90,7 @@ Request read_request(const std::string& file) {
         else if (key == "threads") request.options.num_threads = std::stoi(value);
         else if (key == "int64_input_limit") request.options.int64_input_limit = std::stoll(value);
         else if (key == "openvino_state") request.options.openvino_state = value == "1";
+        else if (key == "appending_positions") request.options.appending_positions = value;
         else if (key == "strict") request.options.strict = value == "1";
         else if (key == "quantized_reference") request.options.quantized_reference = value == "1";
         else if (key == "compressed_weights") request.options.compressed_weights = value == "1";

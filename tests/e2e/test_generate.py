@@ -65,19 +65,25 @@ def assert_steps_match(got_logits, got_tokens, expected_logits, expected_tokens,
     assert got_tokens == expected_tokens, what
 
 
-@pytest.mark.parametrize("load", ["plain", "generator_options"])
+@pytest.mark.parametrize("load", ["plain", "whole_cache", "generator_options"])
 @pytest.mark.parametrize("form", ["exported", "decomposed"])
 def test_greedy_generation_equals_eager(family, form, load):
     """plain: pt2ov.load's defaults (the cache's position arithmetic in int64 on the CPU kernels);
-    generator_options: Generator.load's promise of ids and positions within 2^24 (all on OpenVINO,
-    the cache as its state)."""
+    whole_cache: the promise of ids and positions within 2^24 (all on OpenVINO, the whole cache as
+    its state); generator_options: Generator.load's promises, positions appended besides (the
+    cache grows in OpenVINO's state, read in place by the plugin's attention, where the program
+    keeps the attention one op: as exported; after run_decompositions() it is matmuls and a
+    softmax, and the cache stays whole)."""
     if load == "plain":
         generator = pt2ov.Generator(pt2ov.load(family["paths"][form]))
     else:
-        generator = pt2ov.Generator.load(family["paths"][form])
+        generator = pt2ov.Generator.load(family["paths"][form],
+                                         **({"appending_positions": ""} if load == "whole_cache" else {}))
         states = generator.program.report["state"]
         caches = [s for s in states if len(s["shape"]) == 4]
         assert caches and all("OpenVINO state" in s["carried"] for s in caches), states
+        appends = load == "generator_options" and form == "exported"
+        assert all(("grown by each call's positions" in s["carried"]) == appends for s in caches), states
     assert generator.cache_length == CACHE and generator.vocabulary_size == family["vocab"]
     result = generator.generate(family["prompt"], max_new_tokens=NEW_TOKENS, output_logits=True)
     assert result.stop_reason == "max_new_tokens" and result.prompt_tokens == PROMPT_LEN
@@ -236,3 +242,92 @@ def test_bad_requests_get_one_clear_error(llama, tmp_path):
     proc = subprocess.run([str(PT2OV), "generate", str(llama["folder"] / "model.pt2"), "--prompt", "hi"],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "--tokenizer" in proc.stderr
+
+
+def test_appending_positions_are_a_promise_each_call_checks(llama):
+    """Program.load(appending_positions=...): the positions must run on from the last call's; the
+    cache grown in OpenVINO reads back whole as eager's buffer; reset starts it again; it cannot
+    be written; the option names a rank-1 int64 input of a program with state."""
+    path = llama["folder"] / "model.pt2"
+    program = pt2ov.load(path, int64_input_limit=1 << 24, appending_positions="cache_position")
+    caches = [s for s in program.report["state"] if len(s["shape"]) == 4]
+    assert caches and all("grown by each call's positions" in s["carried"] for s in caches)
+    prompt = example_prompt(llama["vocab"], length=5)
+    ids = np.array([prompt], dtype=np.int64)
+    wrapper = llama["wrapper"]
+    export_llm.reset_cache(wrapper)
+    with torch.no_grad():
+        expected = wrapper(torch.tensor(ids), torch.arange(5)).numpy()
+        expected_next = wrapper(torch.tensor([[7]]), torch.tensor([5])).numpy()
+    got = program(ids, np.arange(5, dtype=np.int64))[0]
+    np.testing.assert_allclose(got, expected, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL)
+    # A gap, a repeat, or a position past the cache: refused, naming the input, the state as it was.
+    for positions, message in ((np.array([6]), "holds 6 at index 0 where the appending positions promise 5"),
+                               (np.array([4]), "holds 4 at index 0 where the appending positions promise 5")):
+        with pytest.raises(pt2ov.InputError, match=f"'cache_position'.*{message}"):
+            program(np.array([[7]], dtype=np.int64), positions.astype(np.int64))
+    got_next = program(np.array([[7]], dtype=np.int64), np.array([5], dtype=np.int64))[0]
+    np.testing.assert_allclose(got_next, expected_next, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL)
+    # The state reads back as the whole static buffer: the 6 positions written, the rest as stored.
+    names = [s["name"] for s in caches]
+    eager_buffers = dict(wrapper.named_buffers())
+    for name in names:
+        whole = program.read_state(name)
+        want = eager_buffers[name].numpy()
+        assert whole.shape == want.shape
+        np.testing.assert_allclose(whole, want, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, err_msg=name)
+        assert not whole[:, :, 6:].any()
+    with pytest.raises(pt2ov.InputError, match="cannot be written"):
+        program.write_state(names[0], np.zeros(caches[0]["shape"], dtype=np.float32))
+    program.reset_state()
+    assert not program.read_state(names[0]).any()
+    np.testing.assert_array_equal(program(ids, np.arange(5, dtype=np.int64))[0], got)
+    program.reset_state()
+    with pytest.raises(pt2ov.InputError, match="runs to position 160, and the program's cache holds 160 positions"):
+        for start in range(0, CACHE + 1, 1):
+            program(np.array([[7]], dtype=np.int64), np.array([start], dtype=np.int64))
+    # The option itself: an input of the program, rank-1 int64, in a program with state.
+    with pytest.raises(pt2ov.InputError, match="names 'positions', which is no input of the program .*'cache_position'"):
+        pt2ov.load(path, appending_positions="positions")
+    with pytest.raises(pt2ov.InputError, match="must be a rank-1 int64 input; it is int64 of rank 2"):
+        pt2ov.load(path, appending_positions="input_ids")
+    with pytest.raises(pt2ov.InputError, match="mutates no buffer"):
+        pt2ov.load(REPO_ROOT / "examples" / "policy.pt2", appending_positions="state")
+
+
+class RingCache(torch.nn.Module):
+    """A cache written at position % 4 (a sliding window's ring), attended through a mask over
+    its 4 slots: not the cache the appending rewrite may grow, whatever the positions."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("keys", torch.zeros(1, 2, 4, 8))
+        self.register_buffer("values", torch.zeros(1, 2, 4, 8))
+        self.project = torch.nn.Linear(8, 16)
+
+    def forward(self, x, cache_position):
+        k, v = self.project(x).view(1, 1, 2, 8).transpose(1, 2).chunk(2, dim=1)
+        k = k.expand(1, 2, 1, 8)
+        v = v.expand(1, 2, 1, 8)
+        slot = cache_position % 4
+        self.keys.index_copy_(2, slot, k)
+        self.values.index_copy_(2, slot, v)
+        mask = torch.arange(4).view(1, 1, 1, 4) <= cache_position.view(1, 1, 1, 1)
+        q = torch.ones(1, 2, 1, 8)
+        return torch.nn.functional.scaled_dot_product_attention(q, self.keys, self.values, attn_mask=mask)
+
+
+def test_a_cache_written_elsewhere_than_the_positions_stays_whole(tmp_path):
+    module = RingCache().eval()
+    path = tmp_path / "ring.pt2"
+    example = (torch.randn(1, 8), torch.tensor([0]))
+    torch.export.save(torch.export.export(module, example), str(path))
+    program = pt2ov.load(path, int64_input_limit=1 << 24, appending_positions="cache_position")
+    assert not any("grown" in s["carried"] for s in program.report["state"]), program.report["state"]
+    generator = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for position in range(7):
+            x = torch.randn(1, 8, generator=generator)
+            want = module(x, torch.tensor([position])).numpy()
+            got = program(x.numpy(), np.array([position], dtype=np.int64))[0]
+            np.testing.assert_allclose(got, want, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, err_msg=f"position {position}")
