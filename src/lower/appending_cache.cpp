@@ -213,6 +213,8 @@ std::vector<AppendedCache> append_to_static_caches(ov::Model& model, const std::
 
     std::vector<AppendedCache> appended;
     std::shared_ptr<ov::Node> beam;  // the batch order the plugin's fused attention takes (identity)
+    std::shared_ptr<ov::Node> held;  // how many positions the caches hold after this call
+    std::map<Out, Out> sliced_masks;
     for (const auto& [key, attention] : attentions) {
         if (ports_found[key] != 3 || attention->get_causal() || attention->get_input_size() < 4) continue;
         const Cache& keys = by_attention[key].first;
@@ -293,16 +295,22 @@ std::vector<AppendedCache> append_to_static_caches(ov::Model& model, const std::
             return std::make_shared<ov::op::v1::Reshape>(
                 widened, i64s({0, kv_heads * group, -1, static_cast<int64_t>(keys.shape[3])}), true);
         };
-        // The mask over the positions the cache now holds.
-        auto held = std::make_shared<ov::op::v8::Gather>(std::make_shared<ov::op::v3::ShapeOf>(all_keys, ov::element::i64),
-                                                         i64s({2}), i64s({0}));
-        Out sliced = std::make_shared<ov::op::v8::Slice>(mask, i64s({0}), held, i64s({1}), i64s({-1}));
-        if (mask.get_element_type() == ov::element::boolean) {
-            // True attends: 0 added; false: -inf, as the attention reads a boolean mask.
-            const auto type = attention->get_output_element_type(0);
-            sliced = std::make_shared<ov::op::v1::Select>(
-                sliced, ov::op::v0::Constant::create(type, ov::Shape{}, {0.0f}),
-                ov::op::v0::Constant::create(type, ov::Shape{}, {-std::numeric_limits<float>::infinity()}));
+        // The mask over the positions the cache now holds: as many as the last position + 1
+        // (the promise), one slice for every attention that reads the same mask.
+        if (!held) {
+            auto last = std::make_shared<ov::op::v8::Gather>(positions, i64s({-1}), i64s({0}));
+            held = std::make_shared<ov::op::v1::Add>(std::make_shared<ov::op::v0::Convert>(last, ov::element::i64), i64s({1}));
+        }
+        auto& sliced = sliced_masks[mask];
+        if (!sliced.get_node()) {
+            sliced = std::make_shared<ov::op::v8::Slice>(mask, i64s({0}), held, i64s({1}), i64s({-1}));
+            if (mask.get_element_type() == ov::element::boolean) {
+                // True attends: 0 added; false: -inf, as the attention reads a boolean mask.
+                const auto type = attention->get_output_element_type(0);
+                sliced = std::make_shared<ov::op::v1::Select>(
+                    sliced, ov::op::v0::Constant::create(type, ov::Shape{}, {0.0f}),
+                    ov::op::v0::Constant::create(type, ov::Shape{}, {-std::numeric_limits<float>::infinity()}));
+            }
         }
         ov::OutputVector inputs{query, repeated(all_keys), repeated(all_values), sliced};
         for (size_t i = 4; i < attention->get_input_size(); ++i) inputs.push_back(attention->input_value(i));
