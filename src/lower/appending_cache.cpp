@@ -326,7 +326,25 @@ std::vector<AppendedCache> append_to_static_caches(ov::Model& model, const std::
         appended.push_back({keys.assign->get_variable_id(), capacity});
         appended.push_back({values.assign->get_variable_id(), capacity});
     }
-    if (!appended.empty()) model.validate_nodes_and_infer_types();
+    if (appended.empty()) return appended;
+    // The CPU plugin sizes the fused attention's buffers at compile by the upper bounds of the
+    // inputs' dynamic dims (Qwen2.5-0.5B's shape, 272 positions: 250 MB more at load than the
+    // whole peak of OpenVINO GenAI's); unbounded, it sizes them as calls come. The executor
+    // checks every input's dims against the program's ranges before a call: the model needs no
+    // bounds.
+    for (const auto& parameter : model.get_parameters()) {
+        ov::PartialShape shape = parameter->get_partial_shape();
+        if (shape.rank().is_dynamic()) continue;
+        bool bounded = false;
+        for (auto& dim : shape) {
+            if (dim.is_dynamic() && dim.get_interval().has_upper_bound()) {
+                dim = ov::Dimension::dynamic();
+                bounded = true;
+            }
+        }
+        if (bounded) parameter->set_partial_shape(shape);
+    }
+    model.validate_nodes_and_infer_types();
     return appended;
 }
 

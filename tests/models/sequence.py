@@ -111,6 +111,54 @@ register(
 
 
 # ---------------------------------------------------------------------------------------------
+class GroupedQuerySdpa(nn.Module):
+    """Grouped-query attention through F.scaled_dot_product_attention(enable_gqa=True): 4 query
+    heads over 2 key/value heads, once with a boolean causal mask and once causal by the flag.
+    OpenVINO 2026.4.1's PyTorch frontend drops enable_gqa, and the step then failed to compile:
+    pt2ov refused the program naming an unrelated node."""
+
+    def __init__(self, dim=16, heads=4, kv_heads=2):
+        super().__init__()
+        self.heads, self.kv_heads, self.width = heads, kv_heads, dim // heads
+        self.q = nn.Linear(dim, dim)
+        self.kv = nn.Linear(dim, 2 * kv_heads * self.width)
+        self.out = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q = self.q(x).view(b, t, self.heads, self.width).transpose(1, 2)
+        k, v = self.kv(x).view(b, t, 2 * self.kv_heads, self.width).transpose(1, 2).chunk(2, dim=1)
+        mask = torch.ones(t, t, dtype=torch.bool).tril()
+        masked = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask, enable_gqa=True)
+        causal = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        return self.out((masked + causal).transpose(1, 2).reshape(b, t, d))
+
+
+def _make_grouped_query_sdpa():
+    torch.manual_seed(23)
+    return GroupedQuerySdpa().eval()
+
+
+def _grouped_query_sdpa_inputs(variant):
+    torch.manual_seed(430 + variant)
+    b, t = SIZES[variant]
+    return (torch.randn(b, t, 16),)
+
+
+_gqa_b, _gqa_t = _batch_seq_dims()
+register(
+    ModelCase(
+        name="sdpa_grouped_query",
+        make_module=_make_grouped_query_sdpa,
+        make_inputs=_grouped_query_sdpa_inputs,
+        dynamic_shapes=({0: _gqa_b, 1: _gqa_t},),
+        notes="F.scaled_dot_product_attention(enable_gqa=True), 4 query heads on 2 key/value heads; batch and "
+              "sequence dynamic.",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------
 class EmbeddingModel(nn.Module):
     def __init__(self):
         super().__init__()

@@ -1,8 +1,8 @@
 // Neural-network layers of the training IR: pad in every mode, group_norm, _weight_norm, the 1-d
 // pools (through their 2-d forms, as PyTorch computes them), max_pool3d, convolutions (plain and
 // transposed, padding='same', 'valid' or numbers, batched or not) as the core aten.convolution,
-// alpha dropouts in eval mode, and the backward
-// ops of softmax and dropout that programs of gradients contain.
+// alpha dropouts in eval mode, grouped-query attention (enable_gqa) as the keys and values
+// repeated, and the backward ops of softmax and dropout that programs of gradients contain.
 #include <algorithm>
 #include <limits>
 
@@ -334,6 +334,45 @@ void dropout_backward(Builder& b) {
     b.output(0, "aten.mul.Tensor", {grad, scaled});
 }
 
+// scaled_dot_product_attention with enable_gqa: the keys and values repeated to every query head
+// (each of the key heads, group times in a row: PyTorch's math path repeat_interleaves along dim
+// -3), then the attention without the flag. OpenVINO 2026.4.1's PyTorch frontend drops the flag,
+// and an attention of fewer key heads than query heads then fails to compile. Spelled as
+// transformers' repeat_kv spells it (unsqueeze, expand, a copy, view), which lowering turns
+// into an attention that broadcasts the key heads instead of copying them
+// (lower/grouped_attention.h).
+void grouped_query_attention(Builder& b) {
+    const Argument flag = b.arg(7, "enable_gqa");
+    if (flag.kind != Kind::Bool || !flag.bool_value) b.decline();
+    const Argument query = b.arg(0, "query"), key = b.arg(1, "key"), value = b.arg(2, "value");
+    const TensorMeta &q = b.meta(query), &k = b.meta(key), &v = b.meta(value);
+    if (q.rank() != 4 || k.rank() != 4 || v.rank() != 4) {
+        b.refuse("is an attention with enable_gqa=True over inputs not of rank 4 (batch, heads, sequence, width); "
+                 "pt2ov runs grouped-query attention of rank 4");
+    }
+    if (!q.sizes[1].is_static() || !k.sizes[1].is_static() || !v.sizes[1].is_static() || *k.sizes[1].value <= 0 ||
+        *k.sizes[1].value != *v.sizes[1].value || *q.sizes[1].value % *k.sizes[1].value != 0) {
+        b.refuse("is an attention with enable_gqa=True whose head counts are not static, or whose query heads are not a "
+                 "multiple of its key and value heads");
+    }
+    const int64_t heads = *q.sizes[1].value, kv_heads = *k.sizes[1].value, group = heads / kv_heads;
+    auto repeated = [&](const Argument& x, const TensorMeta& m) -> Argument {
+        if (group == 1) return x;
+        std::vector<Dim> wide = {m.sizes[0], m.sizes[1], static_dim(1), m.sizes[2], m.sizes[3]};
+        const Argument one = b.op("aten.unsqueeze.default", {x, int_arg(2)}, contiguous_meta(m.dtype, wide));
+        wide[2] = static_dim(group);
+        const Argument spread = b.op("aten.expand.default", {one, sizes_arg(b, wide, {x})}, contiguous_meta(m.dtype, wide));
+        const Argument copy = b.op("aten.clone.default", {spread}, contiguous_meta(m.dtype, wide));
+        const std::vector<Dim> sizes = {m.sizes[0], static_dim(heads), m.sizes[2], m.sizes[3]};
+        return b.op("aten.view.default", {copy, sizes_arg(b, sizes, {x})}, contiguous_meta(m.dtype, sizes));
+    };
+    Keywords keywords;
+    if (b.arg(6, "scale").kind != Kind::None) keywords.emplace_back("scale", b.arg(6, "scale"));
+    b.output(0, "aten.scaled_dot_product_attention.default",
+             {query, repeated(key, k), repeated(value, v), b.arg(3, "attn_mask"), b.arg(4, "dropout_p"), b.arg(5, "is_causal")},
+             keywords);
+}
+
 void eval_dropout(Builder& b) {
     const Argument train = b.arg(2, "train");
     if (train.kind == Kind::Bool && train.bool_value) b.refuse("is a dropout in training mode; export the module in eval mode");
@@ -343,6 +382,7 @@ void eval_dropout(Builder& b) {
 }  // namespace
 
 PT2OV_DECOMPOSITION("aten.pad.default", pad);
+PT2OV_DECOMPOSITION("aten.scaled_dot_product_attention.default", grouped_query_attention);
 PT2OV_DECOMPOSITION("aten.replication_pad1d.default", replication_pad<1>);
 PT2OV_DECOMPOSITION("aten.replication_pad2d.default", replication_pad<2>);
 PT2OV_DECOMPOSITION("aten.replication_pad3d.default", replication_pad<3>);
