@@ -7,7 +7,7 @@ BUILD := build
 JOBS ?= 2
 comma := ,
 
-.PHONY: bench-compressed all setup deps venv build quantized test test-cpp test-e2e test-conformance conformance test-state test-python test-wheel test-random random-programs demo clean
+.PHONY: bench-compressed all setup deps venv build serve-client-venv quantized test test-cpp test-e2e test-conformance conformance test-state test-python test-wheel test-random random-programs demo clean
 
 all: build
 
@@ -38,7 +38,17 @@ build: setup
 test-cpp: build
 	ctest --test-dir $(BUILD) --output-on-failure
 
-test-e2e: build
+# The model server's test clients (tritonclient, requirements-serve.txt) in a venv of their own:
+# tritonclient pins a protobuf .venv does not have (tests/e2e/test_serve.py drives them).
+SERVE_CLIENT_VENV := $(BUILD)/serve-client-venv
+$(SERVE_CLIENT_VENV)/.installed: requirements-serve.txt
+	@test -x $(SERVE_CLIENT_VENV)/bin/python || $(PYTHON_BOOT) -m venv $(SERVE_CLIENT_VENV)
+	$(SERVE_CLIENT_VENV)/bin/python -m pip install -q -r requirements-serve.txt
+	@touch $@
+
+serve-client-venv: $(SERVE_CLIENT_VENV)/.installed
+
+test-e2e: build serve-client-venv
 	$(PY) -m pytest tests/e2e -q
 
 # a fixed subset of the OpInfo conformance sweep: known failures as strict xfails, ~40 passing ops

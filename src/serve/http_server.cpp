@@ -65,6 +65,12 @@ std::unique_ptr<httplib::Server> make_http_server(const ServerState& state) {
     // A client keeps its connection for many requests (httplib's default closes it after 5).
     server->set_keep_alive_max_count(1u << 30);
     server->set_tcp_nodelay(true);
+    // httplib's default also sets SO_REUSEPORT, with which a second server on a port in use
+    // binds without error and takes half its connections: reuse of the address only.
+    server->set_socket_options([](int socket) {
+        int yes = 1;
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
 
     server->Get("/v2/health/live", [](const httplib::Request&, httplib::Response& response) {
         send_json(response, 200, {{"live", true}});

@@ -48,6 +48,8 @@ void serve(const ModelRepository& repository, const ServeOptions& options) {
                                                                                   : static_cast<int>(options.max_body_bytes);
         builder.SetMaxReceiveMessageSize(limit);
         builder.SetMaxSendMessageSize(-1);
+        // gRPC sets SO_REUSEPORT by default on Linux: a port in use would be shared silently.
+        builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
         grpc_server = builder.BuildAndStart();
         if (!grpc_server || bound_port == 0) {
             throw InputError(fmt::format("cannot listen for gRPC on {}:{} (in use, or not an address of this machine): "
