@@ -1,21 +1,11 @@
 // The gRPC half of the protocol: GRPCInferenceService of grpc_predict_v2.proto (ServerLive,
-// ServerReady, ModelReady, ServerMetadata, ModelMetadata, ModelInfer), and the conversion of
-// its messages to and from the protocol-neutral InferRequest/InferResponse.
+// ServerReady, ModelReady, ServerMetadata, ModelMetadata, ModelInfer) on gRPC C++'s sync server.
 #pragma once
 
 #include "grpc_predict_v2.grpc.pb.h"
-#include "serve/inference.h"
 #include "serve/server.h"
 
 namespace pt2ov::serve {
-
-// A ModelInferRequest as an InferRequest: each input from raw_input_contents (all inputs, in
-// order) or from its typed `contents`. RequestError (BadRequest) naming the input at fault.
-// Pure, for the fuzz target and the tests.
-InferRequest decode_grpc_request(const inference::ModelInferRequest& message);
-
-// An InferResponse as a ModelInferResponse: every output's bytes in raw_output_contents.
-void encode_grpc_response(const InferResponse& response, inference::ModelInferResponse& message);
 
 class InferenceService final : public inference::GRPCInferenceService::Service {
 public:

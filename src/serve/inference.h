@@ -1,5 +1,4 @@
-// An inference request as both protocols decode it, checked against the model and run on the
-// model's shared Program; and the limit on how many run at once.
+// An inference request run on the model's shared Program, and the limit on how many run at once.
 #pragma once
 
 #include <condition_variable>
@@ -8,42 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "pt2ov/tensor.h"
 #include "serve/repository.h"
+#include "serve/request.h"
 
 namespace pt2ov::serve {
-
-struct InputTensor {
-    std::string name;
-    DType dtype = DType::Float32;
-    std::vector<int64_t> shape;
-    Tensor tensor;  // decoded, owning its memory
-};
-
-struct RequestedOutput {
-    std::string name;
-    std::optional<bool> binary;  // REST: the output's "binary_data" parameter, when given
-};
-
-struct InferRequest {
-    std::string id;
-    std::vector<InputTensor> inputs;
-    std::vector<RequestedOutput> outputs;  // empty: every output
-    bool binary_outputs = false;           // REST: the request's "binary_data_output" parameter
-};
-
-struct OutputTensor {
-    std::string name;
-    Tensor tensor;
-    bool binary = false;  // REST: sent as binary data
-};
-
-struct InferResponse {
-    std::string model_name;
-    std::string model_version;
-    std::string id;
-    std::vector<OutputTensor> outputs;
-};
 
 // At most `limit` inferences run at once over the whole server (0: no limit); the others wait,
 // in the order the condition variable wakes them. The wait is the queue time of the metrics.

@@ -38,6 +38,8 @@ std::string prometheus_text(const std::vector<LabelledMetrics>& models) {
          &ModelMetrics::queue_ns},
         {"pt2ov_inference_compute_seconds_total", "Time inference requests spent running the program", true,
          &ModelMetrics::compute_ns},
+        {"pt2ov_program_runs_total",
+         "Runs of the program; fewer than the requests when dynamic batching joins them", false, &ModelMetrics::runs},
     };
     std::string out;
     for (const auto& family : families) {

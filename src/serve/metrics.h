@@ -15,6 +15,7 @@ struct ModelMetrics {
     std::atomic<uint64_t> failures{0};    // of those, answered with an error
     std::atomic<uint64_t> queue_ns{0};    // summed: waiting for a free inference slot
     std::atomic<uint64_t> compute_ns{0};  // summed: inside Program::run
+    std::atomic<uint64_t> runs{0};        // Program::run calls: fewer than requests when batched
 };
 
 struct LabelledMetrics {

@@ -63,7 +63,7 @@ ModelSource scan_model_folder(const fs::path& folder, const LoadOptions& default
     source.folder = folder.string();
     source.options = defaults;
     const fs::path config = folder / "config.json";
-    if (fs::exists(config)) apply_model_config(read_json_file(config), config.string(), source.name, source.options);
+    if (fs::exists(config)) apply_model_config(read_json_file(config), config.string(), source);
     for (const auto& entry : fs::directory_iterator(folder)) {
         if (!entry.is_directory()) continue;
         const std::string version = entry.path().filename().string();
@@ -97,8 +97,10 @@ ModelSource scan_model_folder(const fs::path& folder, const LoadOptions& default
 
 }  // namespace
 
-void apply_model_config(const json& config, const std::string& where, std::string& name, LoadOptions& options) {
+void apply_model_config(const json& config, const std::string& where, ModelSource& source) {
     if (!config.is_object()) throw InputError(fmt::format("{}: must be a JSON object", where));
+    std::string& name = source.name;
+    LoadOptions& options = source.options;
     for (const auto& [key, value] : config.items()) {
         if (key == "name") {
             name = config_value<std::string>(value, key, where, "a string");
@@ -139,11 +141,24 @@ void apply_model_config(const json& config, const std::string& where, std::strin
             options.quantized_reference = config_value<bool>(value, key, where, "true or false");
         } else if (key == "compressed_weights") {
             options.compressed_weights = config_value<bool>(value, key, where, "true or false");
+        } else if (key == "dynamic_batching") {
+            const char* expected = "{\"max_batch_size\": N, \"window_us\": M}";
+            if (!value.is_object()) throw InputError(fmt::format("{}: \"dynamic_batching\" must be {}", where, expected));
+            source.batching = {8, 500};
+            for (const auto& [field, number] : value.items()) {
+                if (field == "max_batch_size") {
+                    source.batching.max_batch_size = config_value<int64_t>(number, "dynamic_batching.max_batch_size", where, "an integer");
+                } else if (field == "window_us") {
+                    source.batching.window_us = config_value<int64_t>(number, "dynamic_batching.window_us", where, "an integer");
+                } else {
+                    throw InputError(fmt::format("{}: unknown key \"dynamic_batching.{}\" (it takes {})", where, field, expected));
+                }
+            }
         } else {
             throw InputError(fmt::format(
                 "{}: unknown key \"{}\" (the keys: name, device, precision, method, cache_dir, cpu_ops, cpu_nodes, "
                 "strict, num_threads, performance_hint, int64_input_limit, openvino_state, measure_placement, "
-                "verify, quantized_reference, compressed_weights)",
+                "verify, quantized_reference, compressed_weights, dynamic_batching)",
                 where, key));
         }
     }
@@ -204,7 +219,11 @@ ModelRepository ModelRepository::load(const std::vector<ModelSource>& sources) {
                 }
             }();
             auto model = std::unique_ptr<Model>(
-                new Model{source.name, std::to_string(number), path, std::move(program), {}});
+                new Model{source.name, std::to_string(number), path, std::move(program), {}, nullptr});
+            if (source.batching.max_batch_size > 0) {
+                batching_check(fmt::format("model '{}' version {}", source.name, number), model->program, source.batching);
+                model->batcher = std::make_unique<Batcher>(model->program, source.batching, model->metrics.runs);
+            }
             repository.models_[source.name].emplace(number, std::move(model));
         }
     }

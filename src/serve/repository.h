@@ -20,6 +20,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "pt2ov/pt2ov.h"
+#include "serve/batching.h"
 #include "serve/metrics.h"
 
 namespace pt2ov::serve {
@@ -30,6 +31,7 @@ struct ModelSource {
     std::string folder;                                 // the model's folder ("" for a lone .pt2)
     std::map<int64_t, std::string> versions;            // version number -> its model.pt2
     LoadOptions options;                                // the defaults, then config.json's keys
+    BatchingConfig batching;                            // config.json's "dynamic_batching"
 };
 
 // Reads the repository's layout and each config.json; loads no program. Throws pt2ov::Error
@@ -38,9 +40,9 @@ struct ModelSource {
 // models of one name.
 std::vector<ModelSource> scan_repository(const std::string& path, const LoadOptions& defaults);
 
-// Applies a model's config.json to `options` (and its "name" to `name`); `where` names the file
-// in errors. Exposed for the tests.
-void apply_model_config(const nlohmann::json& config, const std::string& where, std::string& name, LoadOptions& options);
+// Applies a model's config.json to `source` (its name, load options, batching); `where` names the
+// file in errors. Exposed for the tests.
+void apply_model_config(const nlohmann::json& config, const std::string& where, ModelSource& source);
 
 // A loaded version of a model: its program, shared by every request to it (Program::run is
 // thread-safe), and its counters.
@@ -50,12 +52,13 @@ struct Model {
     std::string path;
     Program program;
     ModelMetrics metrics;
+    std::unique_ptr<Batcher> batcher;  // set when config.json asks for dynamic batching; destroyed first
 };
 
 class ModelRepository {
 public:
-    // Loads every version of every source (Program::load); the first failure throws, naming the
-    // model, the version and the file.
+    // Loads every version of every source (Program::load) and checks its dynamic batching
+    // (batching_check); the first failure throws, naming the model, the version and the file.
     static ModelRepository load(const std::vector<ModelSource>& sources);
 
     // The model `name` at `version` ("" for the default, the highest). RequestError (NotFound)

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "serve/inference.h"
+#include "serve/request.h"
 
 namespace pt2ov::serve {
 

@@ -101,8 +101,14 @@ def repository(tmp_path_factory):
                dynamic_shapes=({0: batch},))
     modules[("dtypes", 1)] = Dtypes()
     export(modules[("dtypes", 1)], tuple(DTYPE_INPUTS.values()), root / "dtypes" / "1" / "model.pt2")
+    modules[("batched", 1)] = Mlp(33)
+    export(modules[("batched", 1)], (mlp_input(2),), root / "batched" / "1" / "model.pt2", dynamic_shapes=({0: batch},))
     for name in ("mlp", "dtypes"):
         (root / name / "config.json").write_text(json.dumps({"measure_placement": False}))
+    # Requests within 200 ms joined into batches of up to 8 rows: the window is wide so that the
+    # test's concurrent requests surely meet.
+    (root / "batched" / "config.json").write_text(json.dumps(
+        {"measure_placement": False, "dynamic_batching": {"max_batch_size": 8, "window_us": 200000}}))
     programs = {key: pt2ov.load(root / key[0] / str(key[1]) / "model.pt2", measure_placement=False) for key in modules}
     return root, modules, programs
 
@@ -443,7 +449,7 @@ RAW_REST_ERRORS = [
                                                                    datatype="INT64")]},
      b"", 400, "is not an integer"),
     ("unknown model", "nope", {"inputs": [fp32_input([1, 8])]}, b"", 404,
-     "unknown model 'nope' (this server has: dtypes, mlp)"),
+     "unknown model 'nope' (this server has: batched, dtypes, mlp)"),
     ("oversized body", "mlp", {"inputs": [fp32_input([1, 8], [0.5] * (MAX_BODY_BYTES // 4))]}, b"", 413,
      f"over the server's limit of {MAX_BODY_BYTES} bytes"),
 ]
@@ -546,6 +552,55 @@ def test_grpc_typed_contents_equal_raw(client, repository):
                                "contents": {"fp32_contents": x.flatten().tolist()}}])
     assert reply == {"result": {"outputs": 2}}, reply
     mlp_request(client, "grpc", repository, 1)
+
+
+# --- dynamic batching -------------------------------------------------------------------------
+def test_dynamic_batching_gives_each_request_its_own_result(server, repository):
+    """Concurrent requests of 1 to 3 rows to a model with dynamic batching: each gets the bytes
+    the in-process program gives its rows alone, and the program ran fewer times than requests."""
+    import threading
+    _, modules, programs = repository
+    program = programs[("batched", 1)]
+    sizes = [1, 2, 1, 3, 1, 2]  # 10 rows: at least two batches of at most 8
+    inputs = [mlp_input(rows, seed=100 + i) for i, rows in enumerate(sizes)]
+    replies = [None] * len(sizes)
+    start = threading.Barrier(len(sizes))
+
+    def send(i):
+        document = {"inputs": [{"name": "x", "datatype": "FP32", "shape": list(inputs[i].shape),
+                                "data": inputs[i].flatten().tolist()}]}
+        start.wait()
+        replies[i] = http_infer(server, "batched", document)
+
+    before = metrics(server)
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(sizes))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    after = metrics(server)
+    for i, (status, body, _) in enumerate(replies):
+        assert status == 200, body
+        outputs = {o["name"]: np.array(o["data"], dtype=np.int64 if o["datatype"] == "INT64" else np.float32)
+                   .reshape(o["shape"]) for o in json.loads(body)["outputs"]}
+        check_against_program_and_eager(outputs, program, modules[("batched", 1)], (inputs[i],),
+                                        f"batched request {i} of {sizes[i]} rows")
+    key = '{model="batched",version="1"}'
+    requests = after[f"pt2ov_inference_requests_total{key}"] - before.get(f"pt2ov_inference_requests_total{key}", 0)
+    runs = after[f"pt2ov_program_runs_total{key}"] - before.get(f"pt2ov_program_runs_total{key}", 0)
+    assert requests == len(sizes) and 2 <= runs < len(sizes), f"{requests} requests in {runs} runs"
+
+
+def test_dynamic_batching_refused_where_it_cannot_apply(repository, tmp_path):
+    root, _, _ = repository
+    (tmp_path / "static" / "1").mkdir(parents=True)
+    (tmp_path / "static" / "1" / "model.pt2").write_bytes((root / "dtypes" / "1" / "model.pt2").read_bytes())
+    (tmp_path / "static" / "config.json").write_text(json.dumps({"dynamic_batching": {"max_batch_size": 4}}))
+    proc = subprocess.run([str(pt2ov_binary()), "serve", str(tmp_path), "--http-port", str(free_port()),
+                           "--grpc-port", str(free_port())], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert ("model 'static' version 1: dynamic_batching cannot apply: 'i64' has no dynamic dim 0 to batch along"
+            in proc.stderr), proc.stderr
 
 
 # --- metrics, start-up, shutdown ---------------------------------------------------------------

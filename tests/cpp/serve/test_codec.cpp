@@ -13,7 +13,7 @@
 #include "serve/codec.h"
 #include "serve/datatype.h"
 #include "serve/error.h"
-#include "serve/grpc_service.h"
+#include "serve/grpc_messages.h"
 #include "serve/rest_messages.h"
 
 namespace pt2ov::serve {

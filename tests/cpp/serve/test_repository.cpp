@@ -50,7 +50,8 @@ TEST_F(ServeRepository, ReadsModelsVersionsAndConfig) {
     write("mlp/1/model.pt2", "x");
     write("mlp/10/model.pt2", "x");
     write("mlp/config.json", R"({"precision": "bf16", "cpu_ops": ["aten.sin"], "int64_input_limit": 1000,
-                                 "performance_hint": "throughput", "measure_placement": false})");
+                                 "performance_hint": "throughput", "measure_placement": false,
+                                 "dynamic_batching": {"max_batch_size": 16}})");
     write("other/3/model.pt2", "x");
     write("README.md", "not a model");
     LoadOptions defaults;
@@ -65,6 +66,9 @@ TEST_F(ServeRepository, ReadsModelsVersionsAndConfig) {
     EXPECT_EQ(sources[0].options.int64_input_limit, 1000);
     EXPECT_EQ(sources[0].options.performance_hint, "throughput");
     EXPECT_FALSE(sources[0].options.measure_placement);
+    EXPECT_EQ(sources[0].batching.max_batch_size, 16);
+    EXPECT_EQ(sources[0].batching.window_us, 500);  // the default window
+    EXPECT_EQ(sources[1].batching.max_batch_size, 0);
     EXPECT_EQ(sources[1].name, "other");
     EXPECT_EQ(sources[1].options.precision, "f32");
 }
@@ -90,6 +94,10 @@ TEST_F(ServeRepository, RefusesEachMistakeNamingTheFile) {
     write("m/config.json", R"({"name": "k"})");
     write("k/1/model.pt2", "x");
     refused("a second model named 'k'");
+    write("m/config.json", R"({"dynamic_batching": {"max_batch": 4}})");
+    refused("unknown key \"dynamic_batching.max_batch\"");
+    write("m/config.json", R"({"dynamic_batching": 4})");
+    refused("\"dynamic_batching\" must be {\"max_batch_size\": N, \"window_us\": M}");
     write("m/config.json", "{oops");
     refused("not valid JSON");
 }
@@ -163,6 +171,21 @@ TEST_F(ServeRepository, InferenceGivesWhatProgramRunGives) {
     refused_request(bad, "model 'tiny' has no output 'nope'");
     EXPECT_EQ(model.metrics.requests.load(), 6u);
     EXPECT_EQ(model.metrics.failures.load(), 5u);
+    EXPECT_EQ(model.metrics.runs.load(), 1u);
+}
+
+TEST_F(ServeRepository, DynamicBatchingIsRefusedForAProgramWithoutADynamicBatch) {
+    fs::create_directories(root_ / "tiny/1");
+    fs::copy_file(test::fixture("tiny.pt2"), root_ / "tiny/1/model.pt2");
+    write("tiny/config.json", R"({"measure_placement": false, "dynamic_batching": {"max_batch_size": 4}})");
+    try {
+        ModelRepository::load(scan_repository(root_.string(), {}));
+        FAIL() << "expected dynamic batching refused";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("model 'tiny' version 1: dynamic_batching cannot apply:"), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("has no dynamic dim 0"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace
