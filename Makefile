@@ -245,7 +245,7 @@ bench-llm: build $(LLM_PEER_VENV)/.installed
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
 FUZZ_LIMIT := $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
-FUZZ_TARGETS := fuzz_archive:archive fuzz_program_json:program_json fuzz_npz:npz fuzz_kernels:kernels
+FUZZ_TARGETS := fuzz_archive:archive fuzz_program_json:program_json fuzz_npz:npz fuzz_kernels:kernels fuzz_serve_request:serve_request
 .PHONY: fuzz fuzz-build
 fuzz-build: deps
 	@bash scripts/install-deps.sh --fuzz
