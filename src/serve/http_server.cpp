@@ -72,6 +72,26 @@ std::unique_ptr<httplib::Server> make_http_server(const ServerState& state) {
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
     });
 
+    // Before any body is read: cpp-httplib decompresses a compressed body and reads a chunked one
+    // with no regard for the payload limit (a 200 KB gzip body became 200 MB in memory), so the
+    // limit holds only for a plain body of a declared length. Neither is what protocol clients
+    // send by default; both are refused, and the connection closed, its body unread.
+    server->set_pre_routing_handler([](const httplib::Request& request, httplib::Response& response) {
+        const std::string encoding = request.get_header_value("Content-Encoding");
+        if (!encoding.empty() && encoding != "identity") {
+            response.set_header("Connection", "close");
+            send_error(response, 415, fmt::format("Content-Encoding '{}': pt2ov serve takes uncompressed bodies only "
+                                                  "(turn the client's request compression off)",
+                                                  encoding));
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        if (request.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos) {
+            response.set_header("Connection", "close");
+            send_error(response, 411, "a chunked body: pt2ov serve takes a body of a declared Content-Length only");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
     server->Get("/v2/health/live", [](const httplib::Request&, httplib::Response& response) {
         send_json(response, 200, {{"live", true}});
     });

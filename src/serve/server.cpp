@@ -48,6 +48,11 @@ void serve(const ModelRepository& repository, const ServeOptions& options) {
                                                                                   : static_cast<int>(options.max_body_bytes);
         builder.SetMaxReceiveMessageSize(limit);
         builder.SetMaxSendMessageSize(-1);
+        // gRPC 1.51 inflates a compressed message whole before it compares its size with the
+        // limit (a 200 KB gzip message took 215 MB before it was refused): compressed messages
+        // are not taken at all, as compressed REST bodies are not.
+        builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_GZIP, false);
+        builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_DEFLATE, false);
         // gRPC sets SO_REUSEPORT by default on Linux: a port in use would be shared silently.
         builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
         grpc_server = builder.BuildAndStart();

@@ -8,7 +8,8 @@ Requests (each returns {"result": ...} or {"error": "...", "status": "..."}):
   {"op": "call", "protocol": "http"|"grpc", "method": NAME, "args": [...]}   a client method
   {"op": "infer", "protocol": ..., "model": M, "version": V, "inputs": [{"name", "datatype",
    "array", "binary"}], "outputs": [{"name", "binary"}] | null}              -> {"outputs": {name: array}}
-  {"op": "grpc_raw", "request": {ModelInferRequest as JSON}}                 the stub, unchecked
+  {"op": "grpc_raw", "request": {ModelInferRequest as JSON}, "gzip": bool, "pad_id": N}
+                                                                             the stub, unchecked
 """
 from __future__ import annotations
 
@@ -99,9 +100,13 @@ def handle(request, clients, modules, stub):
         names = [output["name"] for output in described["outputs"]]
         return {"outputs": {name: encode_array(response.as_numpy(name)) for name in names}, "response": described}
     if op == "grpc_raw":
+        import grpc
         message = service_pb2.ModelInferRequest()
         json_format.ParseDict(request["request"], message)
-        response = stub.ModelInfer(message)
+        if "pad_id" in request:  # a message that compresses well: an id of that many bytes
+            message.id = "a" * request["pad_id"]
+        compression = grpc.Compression.Gzip if request.get("gzip") else None
+        response = stub.ModelInfer(message, compression=compression)
         return {"outputs": len(response.outputs)}
     raise ValueError(f"unknown op {op}")
 

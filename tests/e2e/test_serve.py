@@ -475,6 +475,38 @@ def test_rest_bad_request_then_a_good_one(server, client, repository, case):
     assert after[mlp_key] == before[mlp_key] + 1 + (model == "mlp" and known)
 
 
+def test_compressed_and_chunked_bodies_are_refused_before_they_are_read(server, client, repository):
+    """A gzip body of 200 KB that inflates past the body limit, and a chunked body past it: both
+    would be read whole by the HTTP and gRPC libraries before the limit applies, so both are
+    refused outright, and the server's memory stays where it was."""
+    import gzip
+    padding = b'"' + b"a" * (MAX_BODY_BYTES * 64) + b'"'
+    bomb = gzip.compress(b'{"inputs": [], "pad": ' + padding + b"}")
+    assert len(bomb) < MAX_BODY_BYTES
+    before = peak_rss_kb(server)
+    status, body, _ = server.http("POST", "/v2/models/mlp/infer", bomb, {"Content-Encoding": "gzip"})
+    assert status == 415 and "takes uncompressed bodies only" in json.loads(body)["error"]
+    connection = http.client.HTTPConnection("127.0.0.1", server.http_port, timeout=REPLY_TIMEOUT_S)
+    connection.request("POST", "/v2/models/mlp/infer", body=iter([b"x" * 65536] * (MAX_BODY_BYTES // 65536 + 2)),
+                       encode_chunked=True)
+    response = connection.getresponse()
+    assert response.status == 411 and "declared Content-Length" in json.loads(response.read())["error"]
+    connection.close()
+    reply = client.ask({"op": "grpc_raw", "gzip": True, "pad_id": MAX_BODY_BYTES * 64,
+                        "request": {"model_name": "mlp", "inputs": []}})
+    assert reply.get("status") == "StatusCode.UNIMPLEMENTED" and "gzip" in reply["error"], reply
+    assert peak_rss_kb(server) - before < 16 * 1024, "the refused bodies were read into memory"
+    mlp_request(client, "http-json", repository, 1)
+    mlp_request(client, "grpc", repository, 1)
+
+
+def peak_rss_kb(server) -> int:
+    for line in pathlib.Path(f"/proc/{server.process.pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmHWM")
+
+
 def test_rest_unknown_version_and_path(server, client, repository):
     status, body, _ = http_infer(server, "mlp/versions/9", {"inputs": [fp32_input([1, 8])]})
     assert status == 404 and "model 'mlp' has no version '9' (its versions: 1, 2)" in json.loads(body)["error"]
