@@ -340,6 +340,12 @@ int main(int argc, char** argv) {
                       "RESOURCE_EXHAUSTED")
         ->default_val(size_t{64} << 20)
         ->check(CLI::Range(size_t{1024}, size_t{1} << 40));
+    serve->add_option("--max-json-bytes", serve_options.max_json_bytes,
+                      "Largest JSON part of a REST request (the whole body, or what Inference-Header-Content-Length "
+                      "gives): beyond, 413 before it is read. JSON costs about 19x its size in memory while parsed; "
+                      "send large tensors as binary data")
+        ->default_val(size_t{8} << 20)
+        ->check(CLI::Range(size_t{1024}, size_t{1} << 40));
     serve->add_option("--max-concurrent-inferences", serve_options.max_concurrent_inferences,
                       "At most this many inferences run at once over all models; the others wait (their wait is "
                       "the metrics' queue time). 0: no limit")

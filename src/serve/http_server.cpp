@@ -2,6 +2,9 @@
 
 #include <httplib.h>
 
+#include <charconv>
+#include <optional>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -76,7 +79,8 @@ std::unique_ptr<httplib::Server> make_http_server(const ServerState& state) {
     // with no regard for the payload limit (a 200 KB gzip body became 200 MB in memory), so the
     // limit holds only for a plain body of a declared length. Neither is what protocol clients
     // send by default; both are refused, and the connection closed, its body unread.
-    server->set_pre_routing_handler([](const httplib::Request& request, httplib::Response& response) {
+    server->set_pre_routing_handler([json_limit = state.options.max_json_bytes](const httplib::Request& request,
+                                                                                  httplib::Response& response) {
         const std::string encoding = request.get_header_value("Content-Encoding");
         if (!encoding.empty() && encoding != "identity") {
             response.set_header("Connection", "close");
@@ -88,6 +92,26 @@ std::unique_ptr<httplib::Server> make_http_server(const ServerState& state) {
         if (request.get_header_value("Transfer-Encoding").find("chunked") != std::string::npos) {
             response.set_header("Connection", "close");
             send_error(response, 411, "a chunked body: pt2ov serve takes a body of a declared Content-Length only");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        // The JSON's length is known from the headers: the body's, or the binary-data header's.
+        const auto declared = [&](const char* header) -> std::optional<size_t> {
+            const std::string text = request.get_header_value(header);
+            size_t value = 0;
+            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+            return value;
+        };
+        const auto body_length = declared("Content-Length");
+        auto json_length = request.has_header(kHeaderLength) ? declared(kHeaderLength) : body_length;
+        // A header length beyond the body is the handler's to refuse (400), saying so.
+        if (json_length && body_length && *json_length > *body_length) json_length.reset();
+        if (json_length && *json_length > json_limit) {
+            response.set_header("Connection", "close");
+            send_error(response, 413, fmt::format("the request's JSON is {} bytes, over the server's limit of {} bytes "
+                                                  "for JSON (pt2ov serve --max-json-bytes): send large tensors as "
+                                                  "binary data",
+                                                  *json_length, json_limit));
             return httplib::Server::HandlerResponse::Handled;
         }
         return httplib::Server::HandlerResponse::Unhandled;

@@ -15,6 +15,9 @@ struct ServeOptions {
     int http_port = 8000;   // 0: no REST
     int grpc_port = 8001;   // 0: no gRPC
     size_t max_body_bytes = size_t{64} << 20;  // a request body (REST) or message (gRPC) beyond: refused
+    // A REST request's JSON beyond: refused before it is read. Parsing JSON takes about 19 bytes
+    // of memory per byte of it, so JSON has a lower limit than binary data.
+    size_t max_json_bytes = size_t{8} << 20;
     int max_concurrent_inferences = 0;          // 0: no limit
     int http_threads = 32;                      // REST connections served at once (one thread each)
 };

@@ -32,6 +32,7 @@ import pt2ov  # noqa: E402
 
 CLIENT_PYTHON = REPO_ROOT / "build" / "serve-client-venv" / "bin" / "python"
 MAX_BODY_BYTES = 1 << 20
+MAX_JSON_BYTES = 1 << 18
 START_TIMEOUT_S = 120
 REPLY_TIMEOUT_S = 60
 PROTOCOLS = ["http", "grpc"]
@@ -126,7 +127,8 @@ class Server:
         self.log = open(target.parent / f"serve-{self.http_port}.log", "w+")
         self.process = subprocess.Popen(
             [str(pt2ov_binary()), "serve", str(target), "--host", "127.0.0.1", "--http-port", str(self.http_port),
-             "--grpc-port", str(self.grpc_port), "--max-body-bytes", str(MAX_BODY_BYTES), *extra],
+             "--grpc-port", str(self.grpc_port), "--max-body-bytes", str(MAX_BODY_BYTES),
+             "--max-json-bytes", str(MAX_JSON_BYTES), *extra],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
@@ -450,8 +452,12 @@ RAW_REST_ERRORS = [
      b"", 400, "is not an integer"),
     ("unknown model", "nope", {"inputs": [fp32_input([1, 8])]}, b"", 404,
      "unknown model 'nope' (this server has: batched, dtypes, mlp)"),
-    ("oversized body", "mlp", {"inputs": [fp32_input([1, 8], [0.5] * (MAX_BODY_BYTES // 4))]}, b"", 413,
-     f"over the server's limit of {MAX_BODY_BYTES} bytes"),
+    ("oversized body", "mlp",
+     {"inputs": [{"name": "x", "datatype": "FP32", "shape": [MAX_BODY_BYTES // 32, 8],
+                  "parameters": {"binary_data_size": MAX_BODY_BYTES}}]}, b"\0" * MAX_BODY_BYTES, 413,
+     f"the request body is over the server's limit of {MAX_BODY_BYTES} bytes"),
+    ("oversized JSON", "mlp", {"inputs": [fp32_input([1, 8], [0.5] * (MAX_JSON_BYTES // 4))]}, b"", 413,
+     f"over the server's limit of {MAX_JSON_BYTES} bytes for JSON (pt2ov serve --max-json-bytes)"),
 ]
 
 
