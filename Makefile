@@ -48,6 +48,21 @@ $(SERVE_CLIENT_VENV)/.installed: requirements-serve.txt
 
 serve-client-venv: $(SERVE_CLIENT_VENV)/.installed
 
+# KServe's own clients against pt2ov serve (tests/serve_kserve/), not in `make test`: kserve's
+# venv (requirements-kserve.txt, build/kserve-venv, also bench/serve_latency.py --kserve's peer)
+# is large.
+KSERVE_VENV := $(BUILD)/kserve-venv
+$(KSERVE_VENV)/.installed: requirements-kserve.txt
+	@test -x $(KSERVE_VENV)/bin/python || $(PYTHON_BOOT) -m venv $(KSERVE_VENV)
+	$(KSERVE_VENV)/bin/python -m pip install -q -r requirements-kserve.txt
+	@touch $@
+
+kserve-venv: $(KSERVE_VENV)/.installed
+
+.PHONY: kserve-venv test-serve-kserve
+test-serve-kserve: build kserve-venv
+	$(PY) -m pytest tests/serve_kserve -q
+
 test-e2e: build serve-client-venv
 	$(PY) -m pytest tests/e2e -q
 

@@ -1,8 +1,8 @@
 """The alternative to `pt2ov serve` that docs/SERVING.md weighs: KServe's Python ModelServer
 (kserve 0.21.0) over the pt2ov Python module, serving one .pt2 as model "mlp" over the same
 Open Inference Protocol. bench/serve_latency.py --kserve runs it with build/kserve-venv's python
-(kserve pins its own protobuf and grpcio, so it has a venv of its own) and the pt2ov module
-from build/python:
+(`make kserve-venv`, requirements-kserve.txt: kserve pins its own protobuf and grpcio, so it has
+a venv of its own) and the pt2ov module from build/python:
 
     PYTHONPATH=build/python build/kserve-venv/bin/python bench/kserve_peer.py MODEL.pt2 HTTP_PORT GRPC_PORT
 """

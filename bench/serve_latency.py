@@ -133,8 +133,7 @@ def main() -> None:
     parser.add_argument("--json", type=pathlib.Path)
     parser.add_argument("--kserve", action="store_true",
                         help="also KServe's Python ModelServer over the pt2ov module (bench/kserve_peer.py, in "
-                             "build/kserve-venv: python3 -m venv build/kserve-venv && build/kserve-venv/bin/pip "
-                             "install kserve==0.21.0 openvino==2026.4.1 numpy==2.4.6)")
+                             "build/kserve-venv: make kserve-venv)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
