@@ -31,6 +31,8 @@ void serve(const ModelRepository& repository, const ServeOptions& options) {
     sigaddset(&stop_signals, SIGINT);
     sigaddset(&stop_signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+    // A client that closes its connection while its answer is written must not end the server.
+    signal(SIGPIPE, SIG_IGN);
 
     InferenceSlots slots(options.max_concurrent_inferences);
     const ServerState state{repository, slots, options};
