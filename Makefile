@@ -63,6 +63,20 @@ kserve-venv: $(KSERVE_VENV)/.installed
 test-serve-kserve: build kserve-venv
 	$(PY) -m pytest tests/serve_kserve -q
 
+# examples/ray_serve on a local two-node Ray cluster (tests/serve_ray/), not in `make test`:
+# Ray's venv (requirements-ray.txt, build/ray-venv) is large.
+RAY_VENV := $(BUILD)/ray-venv
+$(RAY_VENV)/.installed: requirements-ray.txt
+	@test -x $(RAY_VENV)/bin/python || $(PYTHON_BOOT) -m venv $(RAY_VENV)
+	$(RAY_VENV)/bin/python -m pip install -q -r requirements-ray.txt
+	@touch $@
+
+ray-venv: $(RAY_VENV)/.installed
+
+.PHONY: ray-venv test-serve-ray
+test-serve-ray: build ray-venv
+	$(PY) -m pytest tests/serve_ray -q
+
 test-e2e: build serve-client-venv
 	$(PY) -m pytest tests/e2e -q
 
