@@ -7,7 +7,7 @@ BUILD := build
 JOBS ?= 2
 comma := ,
 
-.PHONY: bench-compressed all setup deps venv build quantized test test-cpp test-e2e test-conformance conformance test-state test-python test-wheel test-random random-programs demo clean
+.PHONY: bench-compressed all setup deps venv build serve-client-venv quantized test test-cpp test-e2e test-conformance conformance test-state test-python test-wheel test-random random-programs demo clean
 
 all: build
 
@@ -38,7 +38,46 @@ build: setup
 test-cpp: build
 	ctest --test-dir $(BUILD) --output-on-failure
 
-test-e2e: build
+# The model server's test clients (tritonclient, requirements-serve.txt) in a venv of their own:
+# tritonclient pins a protobuf .venv does not have (tests/e2e/test_serve.py drives them).
+SERVE_CLIENT_VENV := $(BUILD)/serve-client-venv
+$(SERVE_CLIENT_VENV)/.installed: requirements-serve.txt
+	@test -x $(SERVE_CLIENT_VENV)/bin/python || $(PYTHON_BOOT) -m venv $(SERVE_CLIENT_VENV)
+	$(SERVE_CLIENT_VENV)/bin/python -m pip install -q -r requirements-serve.txt
+	@touch $@
+
+serve-client-venv: $(SERVE_CLIENT_VENV)/.installed
+
+# KServe's own clients against pt2ov serve (tests/serve_kserve/), not in `make test`: kserve's
+# venv (requirements-kserve.txt, build/kserve-venv, also bench/serve_latency.py --kserve's peer)
+# is large.
+KSERVE_VENV := $(BUILD)/kserve-venv
+$(KSERVE_VENV)/.installed: requirements-kserve.txt
+	@test -x $(KSERVE_VENV)/bin/python || $(PYTHON_BOOT) -m venv $(KSERVE_VENV)
+	$(KSERVE_VENV)/bin/python -m pip install -q -r requirements-kserve.txt
+	@touch $@
+
+kserve-venv: $(KSERVE_VENV)/.installed
+
+.PHONY: kserve-venv test-serve-kserve
+test-serve-kserve: build kserve-venv
+	$(PY) -m pytest tests/serve_kserve -q
+
+# examples/ray_serve on a local two-node Ray cluster (tests/serve_ray/), not in `make test`:
+# Ray's venv (requirements-ray.txt, build/ray-venv) is large.
+RAY_VENV := $(BUILD)/ray-venv
+$(RAY_VENV)/.installed: requirements-ray.txt
+	@test -x $(RAY_VENV)/bin/python || $(PYTHON_BOOT) -m venv $(RAY_VENV)
+	$(RAY_VENV)/bin/python -m pip install -q -r requirements-ray.txt
+	@touch $@
+
+ray-venv: $(RAY_VENV)/.installed
+
+.PHONY: ray-venv test-serve-ray
+test-serve-ray: build ray-venv
+	$(PY) -m pytest tests/serve_ray -q
+
+test-e2e: build serve-client-venv
 	$(PY) -m pytest tests/e2e -q
 
 # a fixed subset of the OpInfo conformance sweep: known failures as strict xfails, ~40 passing ops
@@ -235,7 +274,7 @@ bench-llm: build $(LLM_PEER_VENV)/.installed
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
 FUZZ_LIMIT := $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS))
-FUZZ_TARGETS := fuzz_archive:archive fuzz_program_json:program_json fuzz_npz:npz fuzz_kernels:kernels
+FUZZ_TARGETS := fuzz_archive:archive fuzz_program_json:program_json fuzz_npz:npz fuzz_kernels:kernels fuzz_serve_request:serve_request
 .PHONY: fuzz fuzz-build
 fuzz-build: deps
 	@bash scripts/install-deps.sh --fuzz

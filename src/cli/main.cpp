@@ -11,6 +11,8 @@
 #include "common/text.h"
 #include "pt2ov/generate.h"
 #include "pt2ov/pt2ov.h"
+#include "serve/repository.h"
+#include "serve/server.h"
 #include "tools/benchmark.h"
 #include "tools/npz_io.h"
 #include "tools/report.h"
@@ -219,6 +221,15 @@ int generate_command(const GenerateArguments& arguments, const pt2ov::LoadOption
     return 0;
 }
 
+int serve_command(const std::string& repository_path, const pt2ov::serve::ServeOptions& options,
+                  const pt2ov::LoadOptions& defaults) {
+    const auto sources = pt2ov::serve::scan_repository(repository_path, defaults);
+    std::cerr << fmt::format("pt2ov serve: loading {} model(s) from {}\n", sources.size(), repository_path);
+    const auto repository = pt2ov::serve::ModelRepository::load(sources);
+    pt2ov::serve::serve(repository, options);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -318,6 +329,51 @@ int main(int argc, char** argv) {
                       "by the attention. Empty: the cache stays whole, copied into OpenVINO's state at every call");
     generate->footer(kExitStatusHelp);
 
+    pt2ov::serve::ServeOptions serve_options;
+    pt2ov::LoadOptions serve_defaults;
+    std::string serve_repository;
+    auto* serve = app.add_subcommand(
+        "serve", "Serve programs over the Open Inference Protocol (KServe v2), REST and gRPC, until SIGINT/SIGTERM.\n"
+                 "REPO is a model repository (REPO/NAME/1/model.pt2, REPO/NAME/2/model.pt2, ..., an optional\n"
+                 "REPO/NAME/config.json of load options) or one .pt2 file, served as version 1 of a model named\n"
+                 "after its stem. Every model is loaded before the server listens. docs/SERVING.md has the rest.");
+    serve->add_option("repository", serve_repository, "Model repository folder, or one .pt2 file")->required();
+    serve->add_option("--host", serve_options.host, "Address to listen on (both protocols)")->default_val("0.0.0.0");
+    serve->add_option("--http-port", serve_options.http_port, "REST port (0: no REST)")
+        ->default_val(8000)
+        ->check(CLI::Range(0, 65535));
+    serve->add_option("--grpc-port", serve_options.grpc_port, "gRPC port (0: no gRPC)")
+        ->default_val(8001)
+        ->check(CLI::Range(0, 65535));
+    serve->add_option("--max-body-bytes", serve_options.max_body_bytes,
+                      "Largest request accepted: a REST body beyond is answered 413, a gRPC message beyond "
+                      "RESOURCE_EXHAUSTED")
+        ->default_val(size_t{64} << 20)
+        ->check(CLI::Range(size_t{1024}, size_t{1} << 40));
+    serve->add_option("--max-json-bytes", serve_options.max_json_bytes,
+                      "Largest JSON part of a REST request (the whole body, or what Inference-Header-Content-Length "
+                      "gives): beyond, 413 before it is read. JSON costs about 19x its size in memory while parsed; "
+                      "send large tensors as binary data")
+        ->default_val(size_t{8} << 20)
+        ->check(CLI::Range(size_t{1024}, size_t{1} << 40));
+    serve->add_option("--max-concurrent-inferences", serve_options.max_concurrent_inferences,
+                      "At most this many inferences run at once over all models; the others wait (their wait is "
+                      "the metrics' queue time). 0: no limit")
+        ->default_val(0)
+        ->check(CLI::Range(0, 1 << 20));
+    serve->add_option("--http-threads", serve_options.http_threads,
+                      "REST connections served at once (cpp-httplib serves each keep-alive connection on a thread)")
+        ->default_val(32)
+        ->check(CLI::Range(1, 4096));
+    serve->add_option("--performance-hint", serve_defaults.performance_hint,
+                      "OpenVINO performance hint of models whose config.json gives none: latency (one stream, "
+                      "fastest alone) or throughput (parallel streams, for many concurrent requests)")
+        ->check(CLI::IsMember({"latency", "throughput"}))
+        ->default_val("latency");
+    serve->add_option("--device", serve_defaults.device, "OpenVINO device of models whose config.json gives none")
+        ->default_val("CPU");
+    serve->footer(kExitStatusHelp);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -332,6 +388,7 @@ int main(int argc, char** argv) {
         if (*run) return run_command(run_model, run_inputs, run_outputs, run_state_in, run_state_out, run_options);
         if (*inspect) return inspect_command(inspect_model, inspect_json, inspect_options);
         if (*generate) return generate_command(generate_arguments, generate_options);
+        if (*serve) return serve_command(serve_repository, serve_options, serve_defaults);
         if (*bench) {
             const auto result = pt2ov::tools::benchmark_file(bench_model, bench_inputs, bench_options, bench_loop);
             std::cout << (bench_json ? pt2ov::tools::benchmark_json(result) + "\n" : pt2ov::tools::benchmark_text(result));

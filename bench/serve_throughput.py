@@ -1,0 +1,156 @@
+"""The model server's throughput beside in-process calls (issue 28's load bar): ResNet-18
+(torchvision's architecture, written out here, random weights, batch 1, f32, the throughput hint) served by `pt2ov serve` to N
+concurrent tritonclient clients (gRPC, one client and thread each, in build/serve-client-venv),
+against the same program called in process from M threads (the pt2ov module, which releases
+the GIL), each side for a fixed time after a warm-up. Prints requests per second of each and
+their ratio.
+
+    .venv/bin/python bench/serve_throughput.py [--clients 16] [--threads 4] [--seconds 20]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import numpy as np
+import torch
+from torch import nn
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "build" / "python"))
+import pt2ov  # noqa: E402
+
+class BasicBlock(nn.Module):
+    def __init__(self, inputs: int, outputs: int, stride: int):
+        super().__init__()
+        self.conv1 = nn.Conv2d(inputs, outputs, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(outputs)
+        self.conv2 = nn.Conv2d(outputs, outputs, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(outputs)
+        self.downsample = None
+        if stride != 1 or inputs != outputs:
+            self.downsample = nn.Sequential(nn.Conv2d(inputs, outputs, 1, stride, bias=False), nn.BatchNorm2d(outputs))
+
+    def forward(self, x):
+        out = self.bn2(self.conv2(self.bn1(self.conv1(x)).relu()))
+        return (out + (x if self.downsample is None else self.downsample(x))).relu()
+
+
+class ResNet18(nn.Module):
+    """torchvision.models.resnet18's layers (torchvision's own import fails in .venv)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64), nn.ReLU(),
+                                  nn.MaxPool2d(3, 2, 1))
+        layers, width = [], 64
+        for outputs, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+            layers += [BasicBlock(width, outputs, stride), BasicBlock(outputs, outputs, 1)]
+            width = outputs
+        self.layers = nn.Sequential(*layers)
+        self.fc = nn.Linear(512, 1000)
+
+    def forward(self, x):
+        return self.fc(self.layers(self.stem(x)).mean((2, 3)))
+
+
+CLIENT = r"""
+import json, sys, threading, time
+import numpy as np
+import tritonclient.grpc as grpcclient
+url, clients, seconds, x_path, name = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
+x = np.load(x_path)
+counts = [0] * clients
+def work(i, until):
+    client = grpcclient.InferenceServerClient(url)
+    item = grpcclient.InferInput(name, list(x.shape), "FP32")
+    item.set_data_from_numpy(x)
+    while time.perf_counter() < until:
+        client.infer("resnet18", [item])
+        counts[i] += 1
+for phase, length in (("warmup", 3.0), ("measure", seconds)):
+    counts = [0] * clients
+    until = time.perf_counter() + length
+    threads = [threading.Thread(target=work, args=(i, until)) for i in range(clients)]
+    start = time.perf_counter()
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    elapsed = time.perf_counter() - start
+print(json.dumps({"requests": sum(counts), "seconds": elapsed}))
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        path = tmp / "repo" / "resnet18" / "1" / "model.pt2"
+        path.parent.mkdir(parents=True)
+        torch.manual_seed(0)
+        x = torch.randn(1, 3, 224, 224)
+        torch.export.save(torch.export.export(ResNet18().eval(), (x,)), path)
+        (path.parent.parent / "config.json").write_text(json.dumps({"performance_hint": "throughput",
+                                                                     "measure_placement": False}))
+        np.save(tmp / "x.npy", x.numpy())
+
+        program = pt2ov.load(path, hint="throughput", measure_placement=False)
+        name = program.inputs[0].name
+        inputs = x.numpy()
+        counts = [0] * args.threads
+
+        def work(i, until):
+            while time.perf_counter() < until:
+                program(inputs)
+                counts[i] += 1
+
+        for length in (3.0, args.seconds):
+            counts = [0] * args.threads
+            until = time.perf_counter() + length
+            threads = [threading.Thread(target=work, args=(i, until)) for i in range(args.threads)]
+            start = time.perf_counter()
+            [t.start() for t in threads]
+            [t.join() for t in threads]
+            in_process = sum(counts) / (time.perf_counter() - start)
+        del program
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        log = open(tmp / "server.log", "w")
+        server = subprocess.Popen([str(REPO / "build" / "pt2ov"), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
+                                   "--http-port", "0", "--grpc-port", str(port)], stderr=log)
+        try:
+            while "ready" not in (tmp / "server.log").read_text():
+                if server.poll() is not None:
+                    raise SystemExit((tmp / "server.log").read_text())
+                time.sleep(0.1)
+            client = subprocess.run([str(REPO / "build" / "serve-client-venv" / "bin" / "python"), "-c", CLIENT,
+                                     f"127.0.0.1:{port}", str(args.clients), str(args.seconds), str(tmp / "x.npy"), name],
+                                    capture_output=True, text=True)
+            if client.returncode:
+                raise SystemExit(client.stderr)
+        finally:
+            server.terminate()
+            server.wait()
+    served = json.loads(client.stdout)
+    served_rate = served["requests"] / served["seconds"]
+    print(json.dumps({"in_process_threads": args.threads, "in_process_per_s": round(in_process, 2),
+                      "clients": args.clients, "served_per_s": round(served_rate, 2),
+                      "ratio": round(served_rate / in_process, 3), "cpus": os.cpu_count(),
+                      "load_average": os.getloadavg()[0]}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+#include "serve/server.h"
+
+#include <httplib.h>
+#include <grpcpp/grpcpp.h>
+#include <signal.h>
+
+#include <iostream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "pt2ov/error.h"
+#include "serve/grpc_service.h"
+#include "serve/http_server.h"
+
+namespace pt2ov::serve {
+
+std::string server_version() {
+#ifdef PT2OV_VERSION
+    return PT2OV_VERSION;
+#else
+    return "unknown";
+#endif
+}
+
+void serve(const ModelRepository& repository, const ServeOptions& options) {
+    // SIGINT and SIGTERM are taken by sigwait below, on this thread; every thread started from
+    // here on inherits the mask, so neither signal ends the process mid-request.
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+    // A client that closes its connection while its answer is written must not end the server.
+    signal(SIGPIPE, SIG_IGN);
+
+    InferenceSlots slots(options.max_concurrent_inferences);
+    const ServerState state{repository, slots, options};
+
+    std::unique_ptr<InferenceService> service;
+    std::unique_ptr<grpc::Server> grpc_server;
+    if (options.grpc_port > 0) {
+        service = std::make_unique<InferenceService>(state);
+        grpc::ServerBuilder builder;
+        int bound_port = 0;
+        builder.AddListeningPort(fmt::format("{}:{}", options.host, options.grpc_port), grpc::InsecureServerCredentials(),
+                                 &bound_port);
+        builder.RegisterService(service.get());
+        const int limit = options.max_body_bytes > static_cast<size_t>(INT32_MAX) ? INT32_MAX
+                                                                                  : static_cast<int>(options.max_body_bytes);
+        builder.SetMaxReceiveMessageSize(limit);
+        builder.SetMaxSendMessageSize(-1);
+        // gRPC 1.51 inflates a compressed message whole before it compares its size with the
+        // limit (a 200 KB gzip message took 215 MB before it was refused): compressed messages
+        // are not taken at all, as compressed REST bodies are not.
+        builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_GZIP, false);
+        builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_DEFLATE, false);
+        // gRPC sets SO_REUSEPORT by default on Linux: a port in use would be shared silently.
+        builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+        grpc_server = builder.BuildAndStart();
+        if (!grpc_server || bound_port == 0) {
+            throw InputError(fmt::format("cannot listen for gRPC on {}:{} (in use, or not an address of this machine): "
+                                         "give another --grpc-port or --host",
+                                         options.host, options.grpc_port));
+        }
+    }
+
+    std::unique_ptr<httplib::Server> http_server;
+    std::thread http_thread;
+    if (options.http_port > 0) {
+        http_server = make_http_server(state);
+        if (!http_server->bind_to_port(options.host, options.http_port)) {
+            if (grpc_server) grpc_server->Shutdown();
+            throw InputError(fmt::format("cannot listen for HTTP on {}:{} (in use, or not an address of this machine): "
+                                         "give another --http-port or --host",
+                                         options.host, options.http_port));
+        }
+        http_thread = std::thread([&] { http_server->listen_after_bind(); });
+    }
+    std::cerr << fmt::format("pt2ov serve: {} model(s) ready; HTTP {}, gRPC {}\n", repository.model_names().size(),
+                             options.http_port > 0 ? fmt::format("{}:{}", options.host, options.http_port) : "off",
+                             options.grpc_port > 0 ? fmt::format("{}:{}", options.host, options.grpc_port) : "off")
+              << std::flush;
+
+    int signal_number = 0;
+    sigwait(&stop_signals, &signal_number);
+    std::cerr << "pt2ov serve: stopping\n";
+    if (http_server) {
+        http_server->stop();
+        http_thread.join();
+    }
+    if (grpc_server) grpc_server->Shutdown();
+}
+
+}  // namespace pt2ov::serve
