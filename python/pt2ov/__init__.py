@@ -6,6 +6,8 @@
     program.inputs, program.outputs, program.report    # names, dtypes, shapes; the placement
     pt2ov.inspect("policy.pt2")                        # what `pt2ov inspect --json` prints
     pt2ov.Generator(program, pt2ov.Tokenizer(dir))     # text generation (pt2ov.generate's docs)
+    with pt2ov.serve("models/", http_port=8000):       # `pt2ov serve`: the Open Inference Protocol
+        ...                                            # over REST and gRPC (docs/SERVING.md)
 
 Errors are ``pt2ov.Error`` and its subclasses ``ArchiveError``, ``UnsupportedError``,
 ``InputError`` and ``InternalError`` (a bug in pt2ov), with the command line's one-line messages. ``python -m pt2ov run|inspect|bench``
@@ -27,7 +29,7 @@ from .generate import GenerationResult, Generator, Tokenizer
 
 __all__ = [
     "ArchiveError", "Error", "GenerationResult", "Generator", "IOInfo", "InputError", "InternalError", "Program",
-    "Tokenizer", "UnsupportedError", "compile", "inspect", "load", "methods", "openvino_version",
+    "Server", "Tokenizer", "UnsupportedError", "compile", "inspect", "load", "methods", "openvino_version", "serve",
 ]
 __version__ = "0.1.0"
 
@@ -223,3 +225,78 @@ def compile(model: Any, example_inputs: Optional[Sequence] = None, *, dynamic_sh
         torch.export.save(ep, path)
         return load(path, **load_options)
 
+
+
+class Server:
+    """A running ``pt2ov serve`` process, as :func:`serve` starts it; a context manager that stops
+    it on exit."""
+
+    def __init__(self, process, host: str, http_port: int, grpc_port: int):
+        self.process = process
+        self.host, self.http_port, self.grpc_port = host, http_port, grpc_port
+
+    @property
+    def http_url(self) -> str:
+        return f"http://{self.host}:{self.http_port}"
+
+    @property
+    def grpc_url(self) -> str:
+        return f"{self.host}:{self.grpc_port}"
+
+    def stop(self, timeout: float = 30.0) -> int:
+        """SIGTERM, then the exit status (0: stopped cleanly)."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=timeout)
+            except Exception:
+                self.process.kill()
+                self.process.wait()
+        if self.process.stderr:
+            self.process.stderr.close()
+        return self.process.returncode
+
+    def __enter__(self) -> "Server":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def serve(repository: str | os.PathLike, *, host: str = "127.0.0.1", http_port: int = 8000, grpc_port: int = 8001,
+          arguments: Sequence[str] = (), ready_timeout: float = 300.0) -> Server:
+    """Starts ``pt2ov serve REPOSITORY`` (a model repository folder or one ``.pt2``; docs/SERVING.md)
+    in a process of its own, the package's command, and returns once every model is loaded and it
+    answers (REST's ``/v2/health/ready``, or the command's "ready" line when REST is off).
+    ``arguments`` are more of the command's flags (``["--performance-hint", "throughput"]``). Raises
+    :class:`Error` with the command's message when it cannot start (a bad repository, a model that
+    does not load, a port in use)."""
+    import subprocess
+    import time
+    import urllib.request
+
+    from .__main__ import command
+
+    process = subprocess.Popen([command(), "serve", os.fspath(repository), "--host", host, "--http-port",
+                                str(http_port), "--grpc-port", str(grpc_port), *arguments],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    server = Server(process, host, http_port, grpc_port)
+    deadline = time.monotonic() + ready_timeout
+    while True:
+        if process.poll() is not None:
+            message = process.stderr.read().strip().splitlines()
+            server.stop()
+            raise Error(message[-1] if message else f"pt2ov serve exited {process.returncode}")
+        if http_port:
+            try:
+                with urllib.request.urlopen(f"{server.http_url}/v2/health/ready", timeout=5) as response:
+                    if response.status == 200:
+                        return server
+            except OSError:
+                pass
+        elif "ready" in process.stderr.readline():
+            return server
+        if time.monotonic() > deadline:
+            server.stop()
+            raise Error(f"pt2ov serve did not answer within {ready_timeout} s")
+        time.sleep(0.05)
