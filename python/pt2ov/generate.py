@@ -71,7 +71,10 @@ APPENDING_POSITIONS = "cache_position"
 
 
 class Generator:
-    """Generation over ``program`` (a :class:`pt2ov.Program`), with ``tokenizer`` for text."""
+    """Generation over ``program`` (a :class:`pt2ov.Program`), with ``tokenizer`` for text.
+
+    Making one runs the program once on one token and resets its state, so that OpenVINO's
+    first-inference setup (the CPU plugin's weight packing) is paid here, not by the first reply."""
 
     def __init__(self, program, tokenizer: Optional[Tokenizer] = None):
         self._generator = _pt2ov._Generator(program, tokenizer)

@@ -142,6 +142,14 @@ Generator::Generator(Program& program, const Tokenizer* tokenizer) : impl_(std::
         throw InputError("generate: the tokenizer's end-of-sequence token " + std::to_string(tokenizer->eos_token_id()) +
                          " is beyond the program's vocabulary (" + std::to_string(g.vocabulary) + ")");
     }
+    // OpenVINO's first-inference setup, paid here rather than by the first reply; the state
+    // goes back to the archive's.
+    const int64_t first = 0;
+    g.feed(&first, 1);
+    g.program->reset_state();
+    g.history.clear();
+    g.position = 0;
+    g.logits.clear();
 }
 
 LoadOptions Generator::load_options(LoadOptions given) {
