@@ -146,10 +146,7 @@ Generator::Generator(Program& program, const Tokenizer* tokenizer) : impl_(std::
     // goes back to the archive's.
     const int64_t first = 0;
     g.feed(&first, 1);
-    g.program->reset_state();
-    g.history.clear();
-    g.position = 0;
-    g.logits.clear();
+    reset();
 }
 
 LoadOptions Generator::load_options(LoadOptions given) {

@@ -3,6 +3,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "openvino/core/graph_util.hpp"
@@ -187,10 +188,12 @@ std::vector<AppendedCache> append_to_static_caches(ov::Model& model, const std::
     }
     if (!positions || positions->get_partial_shape().rank() != 1) return {};
 
-    // Each attention's K and V caches.
-    std::map<ov::Node*, std::pair<Cache, Cache>> by_attention;
-    std::map<ov::Node*, std::shared_ptr<ov::op::v13::ScaledDotProductAttention>> attentions;
-    std::map<ov::Node*, int> ports_found;
+    // Each attention's K and V caches, as found.
+    struct Caches {
+        std::shared_ptr<ov::op::v13::ScaledDotProductAttention> attention;
+        std::optional<Cache> keys, values;
+    };
+    std::map<ov::Node*, Caches> attentions;
     for (const auto& sink : model.get_sinks()) {
         const auto assign = ov::as_type_ptr<ov::op::v6::Assign>(sink);
         Cache cache;
@@ -205,20 +208,20 @@ std::vector<AppendedCache> append_to_static_caches(ov::Model& model, const std::
             only_attention = only_attention && attention_use(target, use);
         }
         if (!only_attention || uses != 1) continue;
-        ov::Node* key = use.attention.get();
-        attentions[key] = use.attention;
-        (use.port == 1 ? by_attention[key].first : by_attention[key].second) = cache;
-        ports_found[key] |= use.port == 1 ? 1 : 2;
+        Caches& found = attentions[use.attention.get()];
+        found.attention = use.attention;
+        (use.port == 1 ? found.keys : found.values) = cache;
     }
 
     std::vector<AppendedCache> appended;
     std::shared_ptr<ov::Node> beam;  // the batch order the plugin's fused attention takes (identity)
     std::shared_ptr<ov::Node> held;  // how many positions the caches hold after this call
     std::map<Out, Out> sliced_masks;
-    for (const auto& [key, attention] : attentions) {
-        if (ports_found[key] != 3 || attention->get_causal() || attention->get_input_size() < 4) continue;
-        const Cache& keys = by_attention[key].first;
-        const Cache& values = by_attention[key].second;
+    for (const auto& [node, found] : attentions) {
+        const auto& attention = found.attention;
+        if (!found.keys || !found.values || attention->get_causal() || attention->get_input_size() < 4) continue;
+        const Cache& keys = *found.keys;
+        const Cache& values = *found.values;
         if (keys.shape[2] != values.shape[2] || keys.shape[0] != values.shape[0]) continue;
         const int64_t capacity = static_cast<int64_t>(keys.shape[2]);
         const bool grouped = attention->get_input_partial_shape(0).rank() == 5;
