@@ -38,12 +38,18 @@ build: setup
 test-cpp: build
 	ctest --test-dir $(BUILD) --output-on-failure
 
+# The recipe of a venv of its own under build/ (its .installed marker is the target) from the
+# requirements file that is the target's first prerequisite.
+define venv_from_requirements
+@test -x $(@D)/bin/python || $(PYTHON_BOOT) -m venv $(@D)
+$(@D)/bin/python -m pip install -q -r $<
+endef
+
 # The model server's test clients (tritonclient, requirements-serve.txt) in a venv of their own:
 # tritonclient pins a protobuf .venv does not have (tests/e2e/test_serve.py drives them).
 SERVE_CLIENT_VENV := $(BUILD)/serve-client-venv
 $(SERVE_CLIENT_VENV)/.installed: requirements-serve.txt
-	@test -x $(SERVE_CLIENT_VENV)/bin/python || $(PYTHON_BOOT) -m venv $(SERVE_CLIENT_VENV)
-	$(SERVE_CLIENT_VENV)/bin/python -m pip install -q -r requirements-serve.txt
+	$(venv_from_requirements)
 	@touch $@
 
 serve-client-venv: $(SERVE_CLIENT_VENV)/.installed
@@ -53,8 +59,7 @@ serve-client-venv: $(SERVE_CLIENT_VENV)/.installed
 # is large.
 KSERVE_VENV := $(BUILD)/kserve-venv
 $(KSERVE_VENV)/.installed: requirements-kserve.txt
-	@test -x $(KSERVE_VENV)/bin/python || $(PYTHON_BOOT) -m venv $(KSERVE_VENV)
-	$(KSERVE_VENV)/bin/python -m pip install -q -r requirements-kserve.txt
+	$(venv_from_requirements)
 	@touch $@
 
 kserve-venv: $(KSERVE_VENV)/.installed
@@ -67,8 +72,7 @@ test-serve-kserve: build kserve-venv
 # Ray's venv (requirements-ray.txt, build/ray-venv) is large.
 RAY_VENV := $(BUILD)/ray-venv
 $(RAY_VENV)/.installed: requirements-ray.txt
-	@test -x $(RAY_VENV)/bin/python || $(PYTHON_BOOT) -m venv $(RAY_VENV)
-	$(RAY_VENV)/bin/python -m pip install -q -r requirements-ray.txt
+	$(venv_from_requirements)
 	@touch $@
 
 ray-venv: $(RAY_VENV)/.installed
@@ -257,8 +261,7 @@ bench-compressed: build
 # transformers). Not in `make test`; a quiet machine only.
 LLM_PEER_VENV := $(BUILD)/llm-peer-venv
 $(LLM_PEER_VENV)/.installed: requirements-llm-peer.txt
-	@test -x $(LLM_PEER_VENV)/bin/python || $(PYTHON_BOOT) -m venv $(LLM_PEER_VENV)
-	$(LLM_PEER_VENV)/bin/python -m pip install -q -r requirements-llm-peer.txt
+	$(venv_from_requirements)
 	$(LLM_PEER_VENV)/bin/python -m pip uninstall -q -y torchvision
 	@touch $@
 .PHONY: bench-llm

@@ -10,6 +10,15 @@
 namespace pt2ov::serve {
 namespace {
 
+// The index of the input or output named `name` (the last, as names are unique), infos.size() when none.
+size_t position_of(const std::vector<IOInfo>& infos, const std::string& name) {
+    size_t position = infos.size();
+    for (size_t i = 0; i < infos.size(); ++i) {
+        if (infos[i].name == name) position = i;
+    }
+    return position;
+}
+
 std::vector<std::string> names_of(const std::vector<IOInfo>& infos) {
     std::vector<std::string> names;
     for (const auto& info : infos) names.push_back(info.name);
@@ -50,10 +59,7 @@ std::vector<Tensor> ordered_inputs(const std::string& model, const std::vector<I
                                    const InferRequest& request) {
     std::vector<const InputTensor*> by_position(infos.size(), nullptr);
     for (const auto& input : request.inputs) {
-        size_t position = infos.size();
-        for (size_t i = 0; i < infos.size(); ++i) {
-            if (infos[i].name == input.name) position = i;
-        }
+        const size_t position = position_of(infos, input.name);
         if (position == infos.size()) {
             throw bad_request(fmt::format("model '{}' has no input '{}' (its inputs: {})", model, input.name,
                                           fmt::join(names_of(infos), ", ")));
@@ -84,10 +90,7 @@ std::vector<std::pair<size_t, bool>> chosen_outputs(const std::string& model, co
     }
     std::set<std::string> seen;
     for (const auto& wanted : request.outputs) {
-        size_t position = infos.size();
-        for (size_t i = 0; i < infos.size(); ++i) {
-            if (infos[i].name == wanted.name) position = i;
-        }
+        const size_t position = position_of(infos, wanted.name);
         if (position == infos.size()) {
             throw bad_request(fmt::format("model '{}' has no output '{}' (its outputs: {})", model, wanted.name,
                                           fmt::join(names_of(infos), ", ")));

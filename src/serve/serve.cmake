@@ -26,14 +26,7 @@ file(GLOB PT2OV_SERVE_SOURCES CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/src
 # Like the tools, the server uses the public API only (and the header-only bfloat16 and text
 # helpers): refused at configure time otherwise.
 file(GLOB PT2OV_SERVE_FILES "${CMAKE_CURRENT_SOURCE_DIR}/src/serve/*.cpp" "${CMAKE_CURRENT_SOURCE_DIR}/src/serve/*.h")
-foreach(file IN LISTS PT2OV_SERVE_FILES)
-    file(STRINGS "${file}" includes REGEX "^#include \"")
-    foreach(line IN LISTS includes)
-        if(NOT line MATCHES "^#include \"(pt2ov/|serve/|grpc_predict_v2|common/bfloat16\\.h\"|common/text\\.h\")")
-            message(FATAL_ERROR "${file}: '${line}': the server uses the public API (include/pt2ov/) only")
-        endif()
-    endforeach()
-endforeach()
+pt2ov_require_public_api("the server uses" "serve/|grpc_predict_v2" ${PT2OV_SERVE_FILES})
 add_library(pt2ov_serve STATIC ${PT2OV_SERVE_SOURCES} ${PT2OV_SERVE_PROTO_SOURCES})
 target_include_directories(pt2ov_serve PUBLIC "${CMAKE_CURRENT_SOURCE_DIR}/src" "${PT2OV_SERVE_GENERATED}")
 target_link_libraries(pt2ov_serve

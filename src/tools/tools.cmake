@@ -10,16 +10,24 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET GLOBAL libzip)
 
-function(pt2ov_add_tools_library name root)
-    file(GLOB sources CONFIGURE_DEPENDS "${root}/src/tools/*.cpp" "${root}/src/tools/*.h")
-    foreach(file IN LISTS sources)
+# Fails the configure step when one of `files` includes a project header other than the public
+# API (include/pt2ov/), the header-only bfloat16 and text helpers, or headers matching
+# `own_headers` (a regex of include-path prefixes): the tools and the server build on the
+# public API only. `what` names them in the message.
+function(pt2ov_require_public_api what own_headers)
+    foreach(file IN LISTS ARGN)
         file(STRINGS "${file}" includes REGEX "^#include \"")
         foreach(line IN LISTS includes)
-            if(NOT line MATCHES "^#include \"(pt2ov/|tools/|common/bfloat16\\.h\"|common/text\\.h\")")
-                message(FATAL_ERROR "${file}: '${line}': the tools use the public API (include/pt2ov/) only")
+            if(NOT line MATCHES "^#include \"(pt2ov/|${own_headers}|common/bfloat16\\.h\"|common/text\\.h\")")
+                message(FATAL_ERROR "${file}: '${line}': ${what} the public API (include/pt2ov/) only")
             endif()
         endforeach()
     endforeach()
+endfunction()
+
+function(pt2ov_add_tools_library name root)
+    file(GLOB sources CONFIGURE_DEPENDS "${root}/src/tools/*.cpp" "${root}/src/tools/*.h")
+    pt2ov_require_public_api("the tools use" "tools/" ${sources})
     list(FILTER sources INCLUDE REGEX "\\.cpp$")
     add_library(${name} STATIC ${sources})
     target_include_directories(${name} PUBLIC "${root}/src")
