@@ -178,17 +178,18 @@ int64_t Executor::appending_positions_of(const std::vector<Tensor>& inputs) cons
     const Tensor& positions = inputs.at(static_cast<size_t>(index));
     const auto* values = static_cast<const int64_t*>(positions.data());
     const int64_t count = positions.numel();
-    const std::string who = "input " + std::to_string(index) + " ('" + prepared_.input_infos[index].name + "')";
+    // Built only on failure: this runs on every call.
+    auto who = [&] { return "input " + std::to_string(index) + " ('" + prepared_.input_infos[index].name + "')"; };
     for (int64_t k = 0; k < count; ++k) {
         if (values[k] == appended_ + k) continue;
-        throw InputError(prepared_.where + ": " + who + " holds " + std::to_string(values[k]) + " at index " +
+        throw InputError(prepared_.where + ": " + who() + " holds " + std::to_string(values[k]) + " at index " +
                          std::to_string(k) + " where the appending positions promise " + std::to_string(appended_ + k) +
                          ": each call's positions run on from the previous call's (" + std::to_string(appended_) +
                          " given since load or reset_state); call reset_state to start again at 0, or load the program "
                          "without the promise");
     }
     if (appending_capacity_ > 0 && appended_ + count > appending_capacity_) {
-        throw InputError(prepared_.where + ": " + who + " runs to position " + std::to_string(appended_ + count - 1) +
+        throw InputError(prepared_.where + ": " + who() + " runs to position " + std::to_string(appended_ + count - 1) +
                          ", and the program's cache holds " + std::to_string(appending_capacity_) +
                          " positions (0 to " + std::to_string(appending_capacity_ - 1) + "); call reset_state to start again");
     }
