@@ -183,7 +183,9 @@ public:
     // `directory`/step<N>.xml and .bin, N numbering the steps as the report does (from 1); a step
     // whose every output pt2ov makes itself has no model and no file. Compiles nothing; a
     // missing folder is made. Returns the .xml paths written. For setting pt2ov's OpenVINO steps
-    // beside OpenVINO's own conversion (bench/runner.cpp's `dump`, benchmark_app).
+    // beside OpenVINO's own conversion (bench/runner.cpp's `dump`, benchmark_app). A step whose RMS
+    // norms load leaves to the plugin's fusion is written as load compiles it first; load checks the
+    // fusion and compiles again where it did not happen (docs/EXACTNESS.md, ReduceFusedArithmeticWrong).
     static std::vector<std::string> write_openvino_models(const std::string& path, const std::string& directory,
                                                           const LoadOptions& options = {});
 

@@ -429,7 +429,10 @@ const std::vector<Fact>& all() {
          "plugin does not fuse (lower/plugin_workarounds): for integers before any unary arithmetic or binary "
          "arithmetic with a constant, for floats before binary arithmetic with a constant of more than one element "
          "and before a chain of fused unary and scalar arithmetic that ends in a Divide by or of a constant (a ShapeOf of a "
-         "static value and a ConvertLike's type operand count as constants, as the plugin folds them)"},
+         "static value and a ConvertLike's type operand count as constants, as the plugin folds them); an RMS norm's "
+         "reduction (x * rsqrt(mean(x^2, -1) + eps), its last dim of known size) is left bare for the plugin to fuse "
+         "the whole norm into one RMS node, and the compiled model is checked for that: where the norm was not fused, "
+         "the step is compiled again with the barrier"},
         {"FloatToInt64CutTo32Bits", "2026.4.1",
          "Convert from a floating type to int64 goes through int32 on the CPU plugin: 3e9 gives -2**31 (PyTorch "
          "3000000000), and inf, -inf, NaN give -2**31 where PyTorch on x86 gives -2**63 (NNSmith seed 30589: "

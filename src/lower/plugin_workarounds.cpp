@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <set>
 
 #include "lower/decoder.h"
 #include "lower/openvino_facts.h"
@@ -31,7 +32,10 @@
 #include "openvino/op/maximum.hpp"
 #include "openvino/op/not_equal.hpp"
 #include "openvino/op/reduce_max.hpp"
+#include "openvino/op/reduce_mean.hpp"
 #include "openvino/op/reduce_min.hpp"
+#include "openvino/op/power.hpp"
+#include "openvino/op/sqrt.hpp"
 #include "openvino/op/relu.hpp"
 #include "openvino/op/select.hpp"
 #include "openvino/op/sigmoid.hpp"
@@ -499,17 +503,90 @@ bool needs_unfused_reduce(const ov::Output<ov::Node>& out, bool integral, int de
     return false;
 }
 
+// The one reader of `value`, or null when it has none or several.
+ov::Node* only_reader(const ov::Output<ov::Node>& value) {
+    const auto readers = value.get_target_inputs();
+    return readers.size() == 1 ? readers.begin()->get_node() : nullptr;
+}
+
+bool is_scalar_from_constants(const ov::Output<ov::Node>& value) {
+    const auto& shape = value.get_partial_shape();
+    return from_constants(value) && shape.is_static() && ov::shape_size(shape.to_shape()) == 1;
+}
+
+// An RMS norm as transformers writes it, x * rsqrt(mean(x^2, -1, keepdim) + eps), then
+// optionally a cast and a weight: Power(x, c) -> ReduceMean(last axis, of a known size,
+// keep_dims) -> Add(eps) ->
+// Sqrt -> Divide(1, .) -> Multiply(x, .) [-> Convert] [-> Multiply(w, .)], each op read by the
+// next alone. Returns the names of the ops after the reduction (the plugin's RMS node is named
+// after the last of them), empty when `reduce` is not such a norm's.
+std::vector<std::string> rms_norm_after(const std::shared_ptr<ov::Node>& reduce) {
+    auto mean = ov::as_type_ptr<ov::op::v1::ReduceMean>(reduce);
+    if (!mean || !mean->get_keep_dims() || !mean->get_output_element_type(0).is_real()) return {};
+    const auto rank = mean->get_input_partial_shape(0).rank();
+    auto axes = ov::as_type_ptr<ov::op::v0::Constant>(mean->get_input_node_shared_ptr(1));
+    if (rank.is_dynamic() || !axes || ov::shape_size(axes->get_shape()) != 1) return {};
+    const auto axis = axes->cast_vector<int64_t>().front();
+    if (axis != rank.get_length() - 1 && axis != -1) return {};
+    // The plugin fuses a norm over a dim of known size only (the weight's).
+    if (mean->get_input_partial_shape(0)[rank.get_length() - 1].is_dynamic()) return {};
+    auto* square = ov::as_type<ov::op::v1::Power>(mean->get_input_node_ptr(0));
+    if (!square || !is_scalar_from_constants(square->input_value(1))) return {};
+    const auto x = square->input_value(0);
+    std::vector<std::string> names;
+    auto* add = ov::as_type<ov::op::v1::Add>(only_reader(mean->output(0)));
+    if (!add || !is_scalar_from_constants(add->input_value(add->input_value(0) == mean->output(0) ? 1 : 0))) return {};
+    auto* root = ov::as_type<ov::op::v0::Sqrt>(only_reader(add->output(0)));
+    if (!root) return {};
+    auto* inverse = ov::as_type<ov::op::v1::Divide>(only_reader(root->output(0)));
+    if (!inverse || inverse->input_value(1) != root->output(0) || !is_scalar_from_constants(inverse->input_value(0))) return {};
+    auto* scaled = ov::as_type<ov::op::v1::Multiply>(only_reader(inverse->output(0)));
+    if (!scaled || (scaled->input_value(0) != x && scaled->input_value(1) != x)) return {};
+    for (const ov::Node* node : {static_cast<ov::Node*>(add), static_cast<ov::Node*>(root), static_cast<ov::Node*>(inverse),
+                                 static_cast<ov::Node*>(scaled)}) {
+        names.push_back(node->get_friendly_name());
+    }
+    ov::Node* last = scaled;
+    if (auto* cast = ov::as_type<ov::op::v0::Convert>(only_reader(last->output(0)))) {
+        names.push_back(cast->get_friendly_name());
+        last = cast;
+    }
+    if (auto* weighted = ov::as_type<ov::op::v1::Multiply>(only_reader(last->output(0)))) {
+        names.push_back(weighted->get_friendly_name());
+    }
+    return names;
+}
+
+// The rt_info key of a reduction left to the plugin's RMS fusion: the names of the ops after it.
+constexpr const char* kExpectedRmsFusion = "pt2ov_expected_rms_fusion";
+
+void put_barrier_after(const std::shared_ptr<ov::Node>& op) {
+    const auto users = op->output(0).get_target_inputs();
+    auto barrier = std::make_shared<ov::op::v1::Maximum>(op->output(0), op->output(0));
+    tag_like(barrier, op);
+    barrier->set_friendly_name(op->get_friendly_name() + "/unfused");
+    for (auto user : users) user.replace_source_output(barrier->output(0));
+}
+
 bool unfuse_reduce_arithmetic(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
     const bool reduce = ov::is_type<ov::op::util::ArithmeticReductionKeepDims>(op);
     if (!reduce || openvino_facts::ignored("ReduceFusedArithmeticWrong")) return false;
     const auto type = op->get_output_element_type(0);
     if (type == ov::element::boolean || type.is_dynamic()) return false;
     if (!needs_unfused_reduce(op->output(0), type.is_integral_number())) return false;
-    const auto users = op->output(0).get_target_inputs();
-    auto barrier = std::make_shared<ov::op::v1::Maximum>(op->output(0), op->output(0));
-    tag_like(barrier, op);
-    barrier->set_friendly_name(op->get_friendly_name() + "/unfused");
-    for (auto user : users) user.replace_source_output(barrier->output(0));
+    // An RMS norm's reduction is left bare: the plugin fuses the whole norm into one RMS node,
+    // no Reduce with fused arithmetic is left, and the barrier would keep it from fusing (the
+    // norm then runs as 8 nodes, about 2 % of a small language model's time a token). The
+    // compiled model is checked for it (expected_fusions_missed); a load recompiles with the
+    // barrier where the plugin did not fuse.
+    if (auto after = rms_norm_after(op); !after.empty()) {
+        std::string names;
+        for (const auto& name : after) names += name + '\n';
+        op->get_rt_info()[kExpectedRmsFusion] = names;
+        made.push_back({"ReduceFusedArithmeticWrong", op->get_friendly_name() + " (left to the RMS fusion)"});
+        return false;
+    }
+    put_barrier_after(op);
     made.push_back({"ReduceFusedArithmeticWrong", op->get_friendly_name()});
     return true;
 }
@@ -638,6 +715,61 @@ std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
     for (const auto& op : model.get_ordered_ops()) wrapped |= shift_rows_by_first(op, made);
     if (wrapped) model.validate_nodes_and_infer_types();
     return made;
+}
+
+std::vector<std::string> expected_fusions_missed(const ov::Model& model, const ov::Model& compiled) {
+    // The compiled model names each node by the ops it runs (originalLayersNames, comma-separated).
+    std::set<std::string> anywhere, in_rms;
+    for (const auto& node : compiled.get_ops()) {
+        const auto& info = node->get_rt_info();
+        const auto names = info.find("originalLayersNames");
+        const auto type = info.find("layerType");
+        if (names == info.end()) continue;
+        const bool rms = type != info.end() && type->second.as<std::string>() == "RMS";
+        std::string list = names->second.as<std::string>();
+        for (size_t start = 0; start <= list.size();) {
+            const size_t end = std::min(list.find(',', start), list.size());
+            const std::string name = list.substr(start, end - start);
+            anywhere.insert(name);
+            if (rms) in_rms.insert(name);
+            start = end + 1;
+        }
+    }
+    std::vector<std::string> missed;
+    for (const auto& op : model.get_ops()) {
+        const auto& info = op->get_rt_info();
+        const auto mark = info.find(kExpectedRmsFusion);
+        if (mark == info.end()) continue;
+        // Fused: the reduction runs in no node of its own or another's, and an RMS node runs
+        // the ops after it.
+        bool in_an_rms_node = false;
+        const std::string after = mark->second.as<std::string>();
+        for (size_t start = 0; start < after.size();) {
+            const size_t end = after.find('\n', start);
+            in_an_rms_node |= in_rms.count(after.substr(start, end - start)) > 0;
+            start = end + 1;
+        }
+        if (anywhere.count(op->get_friendly_name()) || !in_an_rms_node) missed.push_back(op->get_friendly_name());
+    }
+    return missed;
+}
+
+size_t bar_expected_fusions(ov::Model& model) {
+    size_t barred = 0;
+    for (const auto& op : model.get_ordered_ops()) {
+        if (op->get_rt_info().erase(kExpectedRmsFusion) == 0) continue;
+        put_barrier_after(op);
+        ++barred;
+    }
+    if (barred) model.validate_nodes_and_infer_types();
+    return barred;
+}
+
+bool expects_fusions(const ov::Model& model) {
+    for (const auto& op : model.get_ops()) {
+        if (op->get_rt_info().count(kExpectedRmsFusion)) return true;
+    }
+    return false;
 }
 
 }  // namespace pt2ov::lower

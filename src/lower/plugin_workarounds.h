@@ -47,7 +47,11 @@ struct Workaround {
 //    elementwise op the plugin would fuse into it wrongly (integer: any unary arithmetic, or binary
 //    arithmetic with a constant; floating: binary arithmetic with a constant of more than one
 //    element, or a chain of unary and scalar arithmetic ending as a constant's divisor) reaches
-//    its users through Maximum(r, r), the same values, which the plugin does not fuse.
+//    its users through Maximum(r, r), the same values, which the plugin does not fuse. An RMS
+//    norm's reduction (x * rsqrt(mean(x^2, -1) + eps), each op read by the next alone) is left
+//    bare and marked instead: the plugin fuses the whole norm into one RMS node, leaving no Reduce
+//    to fuse arithmetic into, and whether it did is checked on the compiled model
+//    (expected_fusions_missed below).
 //  - HardSigmoidSaturatesBelowOne: every floating HSigmoid, and the decomposed form
 //    min(max(x + 3, 0), 6) / 6 the plugin would fuse into one, is written as Clamp((x + 3) / 6, 0, 1),
 //    PyTorch's values (the plugin's HSigmoid saturates at 0.99999994, and it fuses PyTorch's own
@@ -56,5 +60,15 @@ struct Workaround {
 //    shifted by each row's first element (MVN is the same; a row of equal values becomes exact
 //    zeros).
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
+
+// Whether work_around_plugin_faults left a reduction to a fusion of the plugin's.
+bool expects_fusions(const ov::Model& model);
+// The friendly names of the reductions work_around_plugin_faults left to the plugin's RMS fusion
+// that `compiled` (the plugin's runtime model of `model`) did not fuse: each must run in no node
+// of the compiled model, and an RMS node must run the ops after it. Empty when all were fused.
+std::vector<std::string> expected_fusions_missed(const ov::Model& model, const ov::Model& compiled);
+// Puts the ReduceFusedArithmeticWrong barrier after every reduction left to a fusion (for a
+// compile that did not fuse them, or a model compiled where nothing checks); returns how many.
+size_t bar_expected_fusions(ov::Model& model);
 
 }  // namespace pt2ov::lower

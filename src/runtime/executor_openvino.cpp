@@ -16,6 +16,7 @@
 #include "lower/constant_precompute.h"
 #include "lower/element_type.h"
 #include "lower/openvino_facts.h"
+#include "lower/plugin_workarounds.h"
 #include "openvino/core/graph_util.hpp"
 #include "openvino/core/model.hpp"
 #include "openvino/op/constant.hpp"
@@ -460,6 +461,14 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
     dump_step("", index, model);
     try {
         step->compiled = shared_core().compile_model(model, options.device, config);
+        // The reductions left to the plugin's RMS fusion (ReduceFusedArithmeticWrong) must be
+        // fused; where one was not, the step is compiled again with every one of them barred.
+        if (lower::expects_fusions(*model) &&
+            !lower::expected_fusions_missed(*model, *step->compiled.get_runtime_model()).empty()) {
+            auto barred = model->clone();
+            lower::bar_expected_fusions(*barred);
+            step->compiled = shared_core().compile_model(barred, options.device, config);
+        }
         dump_step(".compiled", index, step->compiled.get_runtime_model());
     } catch (const std::exception& e) {
         const std::string message = prepared_.where + ": OpenVINO could not compile step " + std::to_string(index + 1) +
