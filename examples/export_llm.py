@@ -48,9 +48,11 @@ FAMILIES = {
     "gpt2": "GPT2",
 }
 
-# Sizes by name: a tiny one for tests, and Qwen2.5-0.5B's shape (24 layers, hidden 896).
+# Sizes by name: a tiny one for tests, one whose weights pass 64 MiB (pt2ov's OpenVINO step then
+# infers on OpenVINO's own thread), and Qwen2.5-0.5B's shape (24 layers, hidden 896).
 SIZES = {
     "tiny": dict(layers=2, hidden=64, intermediate=128, heads=4, kv_heads=2, vocab=512),
+    "medium": dict(layers=2, hidden=512, intermediate=1536, heads=8, kv_heads=4, vocab=32768),
     "small": dict(layers=4, hidden=256, intermediate=768, heads=4, kv_heads=2, vocab=4096),
     "qwen2.5-0.5b": dict(layers=24, hidden=896, intermediate=4864, heads=14, kv_heads=2, vocab=151936),
 }

@@ -114,6 +114,9 @@ struct PlacementReport {
     struct Step {
         std::string kind;  // "openvino" or "cpu"
         std::vector<NodeInfo> nodes;
+        // An OpenVINO step with at least 64 MiB of weights, inferred by OpenVINO's own stream
+        // thread (the calling thread waits); lighter steps are inferred by the calling thread.
+        bool own_thread = false;
     };
     // A buffer the method mutates (its state, carried from call to call).
     struct State {

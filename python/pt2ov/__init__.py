@@ -111,7 +111,7 @@ class Program(_pt2ov._Program):
     @property
     def report(self) -> dict:
         """The placement, as ``pt2ov inspect --json`` gives it for this method:
-        ``{"steps": [{"kind", "nodes": [{"name", "target", "reason"}]}], "constants": {...},
+        ``{"steps": [{"kind", "own_thread", "nodes": [{"name", "target", "reason"}]}], "constants": {...},
         "openvino_version", "cpu_isa"}`` (``cpu_isa``: the x86-64 level pt2ov's CPU kernels run)."""
         return json.loads(self.report_json)["methods"][self.method]
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <span>
 
 #include "generate/sampling.h"
 #include "pt2ov/generate.h"
@@ -51,7 +52,11 @@ struct Generator::Impl {
     std::vector<int64_t> history;
     int64_t position = 0;
     int64_t pending = -1;
-    std::vector<float> logits;  // the last position's, of the last call
+    // The last call's outputs, given back to the next call of as many tokens: the program writes
+    // into them (no allocation a token). `logits` points at the last position's, in them.
+    std::vector<Tensor> outputs;
+    int64_t outputs_count = 0;
+    float* logits = nullptr;
 
     // Feeds `tokens` (at most max_per_call) at the current position; keeps the last position's logits.
     void feed(const int64_t* tokens, int64_t count) {
@@ -65,14 +70,15 @@ struct Generator::Impl {
         std::vector<Tensor> inputs(2);
         inputs[ids_input] = Tensor::view(DType::Int64, {1, count}, ids.data());
         inputs[positions_input] = Tensor::view(DType::Int64, {static_cast<int64_t>(positions.size())}, positions.data());
-        const std::vector<Tensor> outputs = program->run(inputs);
-        const Tensor& out = outputs.at(logits_output);
+        if (count != outputs_count) outputs.clear();  // another shape: the program allocates them
+        outputs_count = count;
+        program->run(inputs, outputs);
+        Tensor& out = outputs.at(logits_output);
         if (out.numel() < vocabulary || out.numel() % vocabulary != 0) {
             throw Error("generate: the program's logits have " + std::to_string(out.numel()) + " values for " +
                         std::to_string(count) + " token(s), not a multiple of the vocabulary (" + std::to_string(vocabulary) + ")");
         }
-        const float* last = out.data_as<const float>() + (out.numel() - vocabulary);
-        logits.assign(last, last + vocabulary);
+        logits = out.data_as<float>() + (out.numel() - vocabulary);
         position += count;
         history.insert(history.end(), tokens, tokens + count);
     }
@@ -221,14 +227,14 @@ GenerationResult Generator::generate(const std::vector<int64_t>& prompt, const G
     std::string printed;
     auto chosen_at = Clock::now();
     while (static_cast<int>(result.tokens.size()) < config.max_new_tokens) {
-        for (float value : g.logits) {
+        for (const float value : std::span<const float>(g.logits, static_cast<size_t>(g.vocabulary))) {
             if (std::isnan(value)) {
                 throw Error("generate: the logits at position " + std::to_string(g.position - 1) +
                             " hold NaN; the program computed no valid distribution");
             }
         }
-        if (config.output_logits) result.logits.push_back(g.logits);
-        const int64_t token = sampler.next(g.logits.data(), g.vocabulary, g.history);
+        if (config.output_logits) result.logits.emplace_back(g.logits, g.logits + g.vocabulary);
+        const int64_t token = sampler.next(g.logits, g.vocabulary, g.history);
         result.tokens.push_back(token);
         if (result.tokens.size() == 1) {
             result.time_to_first_token_ms = ms_since(start);

@@ -122,8 +122,10 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
             }
             if (auto* compiled = steps_[s].compiled.get()) {
                 for (auto& result : compiled->results) result.mutated_buffer = buffer_of_slot[result.slot];
-                // As wide as the plugin would have made the step's own arena.
-                if (in_callers_arena) {
+                // As wide as the plugin would have made the step's own arena. A step on its own
+                // thread needs none: while it infers, the calling thread waits (in no arena, when
+                // every step does, so no idle worker of the call's arena spins beside it).
+                if (in_callers_arena && !compiled->on_own_thread) {
                     const int threads = compiled->compiled.get_property(ov::inference_num_threads);
                     arena_threads_ = std::max(arena_threads_, std::max(threads, 1));
                 }

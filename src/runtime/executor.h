@@ -68,6 +68,10 @@ public:
     ValueTable run_capturing(const std::vector<Tensor>& inputs);
     void run_step_alone(size_t step, ValueTable& values);
     size_t step_count() const { return steps_.size(); }
+    // Whether OpenVINO's own stream thread infers step `index` (CompiledStep::on_own_thread).
+    bool infers_on_own_thread(size_t index) const {
+        return index < steps_.size() && steps_[index].compiled && steps_[index].compiled->on_own_thread;
+    }
     bool step_on_openvino(size_t step) const { return steps_.at(step).on_openvino; }
 
     // One call. `outputs` may hold caller tensors to write static outputs into (empty: allocate).
@@ -131,6 +135,10 @@ private:
             bool reused = false;
         };
         std::vector<Result> results;
+        // Inferred by the plugin's own stream thread, in the plugin's arena (start_async, then
+        // wait), rather than by the calling thread in the call's arena: a step heavy enough that
+        // the hand-over does not count (kOwnThreadWeightBytes).
+        bool on_own_thread = false;
     };
 
     // What one call context holds for one OpenVINO step.
@@ -226,9 +234,9 @@ private:
     void bind_inputs(const CompiledStep& step, StepContext& context, Values& values) const;
     std::vector<kernels::StridedTensor> bind_outputs(const CompiledStep& step, StepContext& context,
                                                      std::vector<Tensor>& caller_outputs);
-    void infer(StepContext& context, size_t number, int64_t& openvino_ns) const;
-    void collect(const CompiledStep& step, StepContext& context, Values& values,
-                 std::vector<kernels::StridedTensor>& bound) const;
+    void infer(const CompiledStep& step, StepContext& context, size_t number, int64_t& openvino_ns) const;
+    void collect(const CompiledStep& step, StepContext& context, Values& values, std::vector<kernels::StridedTensor>& bound,
+                 std::vector<Tensor>& caller_outputs) const;
     void make_values(const Step& step, Values& values) const;
 
     // The buffers behind a state name: one, or a split buffer's parts in index order.

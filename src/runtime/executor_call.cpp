@@ -221,7 +221,12 @@ void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs,
         guard_->check_step(s, values, symbols);
     }
 
+    // The caller's output tensors are the caller's memory: never handed out as a buffer's next
+    // state, which the caller could then write into (it reuses them call after call).
     std::set<const void*> taken;
+    for (const auto& given : outputs) {
+        if (!given.empty_handle() && given.owner()) taken.insert(given.owner().get());
+    }
     std::vector<std::optional<StridedTensor>> next_state(buffers_.size());
     std::vector<Tensor> results(user_output_count_);
     size_t k = 0;

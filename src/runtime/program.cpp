@@ -77,7 +77,11 @@ void settle_into(Program::Impl& impl, const std::string& path, const compile::Se
     if (verifier) settled.planned.report.verification = verifier->finish(settled);
     impl.planned = std::move(settled.planned);
     if (settled.cpu_plan_chosen) impl.executor = std::move(cpu_executor);
-    if (impl.executor) impl.timings = {impl.prepared.archive_ms, impl.planned.convert_ms, impl.executor->compile_ms()};
+    if (impl.executor) {
+        impl.timings = {impl.prepared.archive_ms, impl.planned.convert_ms, impl.executor->compile_ms()};
+        auto& steps = impl.planned.report.steps;
+        for (size_t s = 0; s < steps.size(); ++s) steps[s].own_thread = impl.executor->infers_on_own_thread(s);
+    }
 }
 
 }  // namespace

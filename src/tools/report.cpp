@@ -28,8 +28,9 @@ std::string report_text(const std::vector<PlacementReport>& reports) {
                             node_count, report.steps.size(), report.openvino_version);
         for (size_t i = 0; i < report.steps.size(); ++i) {
             const auto& step = report.steps[i];
-            text += fmt::format("  step {}: {}{} ({} node(s))\n", i + 1, step.kind,
-                                runs_at_load_only(step) ? ", computed once at load" : "", step.nodes.size());
+            text += fmt::format("  step {}: {}{}{} ({} node(s))\n", i + 1, step.kind,
+                                runs_at_load_only(step) ? ", computed once at load" : "",
+                                step.own_thread ? ", inferred by OpenVINO's own thread" : "", step.nodes.size());
             for (const auto& node : step.nodes) {
                 text += fmt::format("    {:<28} {:<44} {}\n", node.name, node.target, node.reason);
             }
@@ -70,7 +71,7 @@ std::string report_json(const std::vector<PlacementReport>& reports) {
             for (const auto& node : step.nodes) {
                 nodes.push_back({{"name", node.name}, {"target", node.target}, {"reason", node.reason}});
             }
-            steps.push_back({{"kind", step.kind}, {"at_load", runs_at_load_only(step)}, {"nodes", nodes}});
+            steps.push_back({{"kind", step.kind}, {"at_load", runs_at_load_only(step)}, {"own_thread", step.own_thread}, {"nodes", nodes}});
         }
         nlohmann::json state = nlohmann::json::array();
         for (const auto& buffer : report.state) {

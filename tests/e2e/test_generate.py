@@ -95,6 +95,35 @@ def test_greedy_generation_equals_eager(family, form, load):
     assert again.tokens == result.tokens and np.array_equal(again.logits, result.logits)
 
 
+def test_a_step_with_heavy_weights_infers_on_openvinos_own_thread(tmp_path):
+    """A step with 64 MiB of weights or more is inferred by OpenVINO's own stream thread (start_async,
+    then wait), as a decode step of a real model is; a tiny one by the calling thread. Both give
+    eager's tokens and logits, the cache appended in OpenVINO's state."""
+    model = export_llm.make_model("qwen2", "medium", seed=1, max_cache_len=CACHE)
+    wrapper = export_llm.make_wrapper(model, CACHE)
+    path = tmp_path / "model.pt2"
+    torch.export.save(export_llm.export(wrapper, CACHE), str(path))
+    prompt = example_prompt(model.config.vocab_size)
+    tokens, logits = export_llm.greedy_eager(wrapper, torch.tensor([prompt]), 32)
+    generator = pt2ov.Generator.load(path)
+    steps = generator.program.report["steps"]
+    assert [s["own_thread"] for s in steps if s["kind"] == "openvino"] == [True], steps
+    assert not any(s["own_thread"] for s in steps if s["kind"] == "cpu"), steps
+    result = generator.generate(prompt, max_new_tokens=32, output_logits=True)
+    assert len(set(tokens)) > 8, "the random model decodes too few distinct tokens to test anything"
+    assert_steps_match(result.logits, result.tokens, [t.numpy() for t in logits], tokens, "qwen2 medium")
+    # Calls whose inputs are refused raise on the calling thread, and the next call still runs.
+    with pytest.raises(pt2ov.InputError):
+        generator.generate([model.config.vocab_size + 5], max_new_tokens=1)
+    generator.reset()
+    assert generator.generate(prompt, max_new_tokens=32).tokens == tokens
+
+
+def test_a_light_step_infers_on_the_calling_thread(family):
+    steps = pt2ov.Generator.load(family["paths"]["exported"]).program.report["steps"]
+    assert [s["own_thread"] for s in steps] == [False] * len(steps), steps
+
+
 @pytest.fixture(scope="module")
 def llama(tmp_path_factory):
     """A tiny Llama with a tokenizer (trained here, converted by openvino-tokenizers), and one

@@ -1,8 +1,9 @@
 """The archives tests/cpp/runtime/test_openvino_state.cpp loads with and without OpenVINO state:
 a 0-d float32 counter with a float32 cache written by index_copy_, a 0-d int32 counter, a
 program whose OpenVINO step computes nothing but the state, and 0-d and 1-d int64 buffers
-(which OpenVINO's CPU plugin cannot hold as state), and two layers' caches stacked in one
-buffer written through per-layer views (split into a buffer per layer, graph/split_buffers.cpp).
+(which OpenVINO's CPU plugin cannot hold as state), two layers' caches stacked in one
+buffer written through per-layer views (split into a buffer per layer, graph/split_buffers.cpp),
+and programs that return their buffer's new value (float32 and int64).
 
 Usage: make_openvino_state_fixtures.py OUT_DIR (writes OUT_DIR/<name>.pt2 and OUT_DIR/ready)."""
 import pathlib
@@ -68,6 +69,18 @@ class StackedCache(torch.nn.Module):
         return out
 
 
+class ReturnsItsState(torch.nn.Module):
+    """The buffer's new value is also the output: one value, two destinations."""
+
+    def __init__(self, dtype, shape):
+        super().__init__()
+        self.register_buffer("total", torch.zeros(shape, dtype=dtype))
+
+    def forward(self, x):
+        self.total += x
+        return self.total
+
+
 def save(module, args, path):
     torch.export.save(torch.export.export(module.eval(), args), path)
 
@@ -81,6 +94,8 @@ def main(out_dir):
     save(OnlyState(), (torch.randn(4),), out / "only_state.pt2")
     save(Int64Cache(), (torch.tensor([5]), torch.tensor([1])), out / "int64_cache.pt2")
     save(StackedCache(), (torch.randn(1, 4), torch.tensor([2])), out / "stacked_cache.pt2")
+    save(ReturnsItsState(torch.float32, (4,)), (torch.randn(4),), out / "returns_float_state.pt2")
+    save(ReturnsItsState(torch.int64, ()), (torch.tensor(3),), out / "returns_int64_state.pt2")
     (out / "ready").write_text("ok\n")
 
 

@@ -203,6 +203,43 @@ TEST(OpenVINOState, Int64BuffersStayCarriedByPt2ov) {
     }
 }
 
+// A program that returns its buffer's new value (self.total += x; return self.total), called
+// with the caller's output tensors, the same ones call after call: the output is the caller's
+// memory and the state is not (E2). Scribbling on the output between calls changes nothing.
+TEST(OpenVINOState, StateReturnedIntoTheCallersOutputIsNotTheCallersMemory) {
+    for (const bool openvino_state : {true, false}) {
+        SCOPED_TRACE(openvino_state ? "OpenVINO state" : "carried by pt2ov");
+        {
+            Program program = Program::load(state_fixture("returns_float_state.pt2"), with_openvino_state(openvino_state));
+            std::vector<Tensor> outputs{Tensor::allocate(DType::Float32, {4})};
+            std::vector<float> want(4, 0.0f);
+            for (int c = 0; c < 4; ++c) {
+                const std::vector<float> x{0.5f * c, -1.0f, 3e-8f, 7.0f / (c + 1)};
+                for (size_t i = 0; i < 4; ++i) want[i] += x[i];
+                const void* given = outputs[0].data();
+                program.run({filled<float>(DType::Float32, {4}, x)}, outputs);
+                EXPECT_EQ(outputs[0].data(), given);
+                EXPECT_EQ(std::memcmp(outputs[0].data(), want.data(), 16), 0) << "call " << c;
+                std::fill_n(outputs[0].data_as<float>(), 4, 1e6f);  // the caller reuses its memory
+                const Tensor state = program.read_state("total");
+                EXPECT_EQ(std::memcmp(state.data(), want.data(), 16), 0) << "call " << c;
+            }
+        }
+        {
+            Program program = Program::load(state_fixture("returns_int64_state.pt2"), with_openvino_state(openvino_state));
+            std::vector<Tensor> outputs{Tensor::allocate(DType::Int64, {})};
+            int64_t want = 0;
+            for (int64_t c = 1; c <= 4; ++c) {
+                want += c * 1000;
+                program.run({filled<int64_t>(DType::Int64, {}, {c * 1000})}, outputs);
+                EXPECT_EQ(*outputs[0].data_as<int64_t>(), want) << "call " << c;
+                *outputs[0].data_as<int64_t>() = -7;
+                EXPECT_EQ(*program.read_state("total").data_as<int64_t>(), want) << "call " << c;
+            }
+        }
+    }
+}
+
 // Calls from several threads serialize on the one context holding the state: each call's
 // count is another, and the state ends at the number of calls.
 TEST(OpenVINOState, ConcurrentCallsCountEveryCallOnce) {
