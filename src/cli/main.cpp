@@ -1,4 +1,5 @@
 // The pt2ov command: parses flags and calls the library (README.md, "The command line").
+#include <chrono>
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -186,8 +187,11 @@ int generate_command(const GenerateArguments& arguments, const pt2ov::LoadOption
     }
     std::optional<pt2ov::Tokenizer> tokenizer;
     if (!arguments.tokenizer.empty()) tokenizer.emplace(pt2ov::Tokenizer::load(arguments.tokenizer));
+    const auto load_start = std::chrono::steady_clock::now();
     auto program = pt2ov::Program::load(arguments.model, options);
     pt2ov::Generator generator(program, tokenizer ? &*tokenizer : nullptr);
+    // The archive read, converted and compiled, and the generator's first-inference warm-up.
+    const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start).count();
     const std::vector<int64_t> prompt =
         arguments.prompt.empty() ? parse_token_list(arguments.prompt_ids, "--prompt-ids") : tokenizer->encode(arguments.prompt);
     // Streams the text (or the token ids) to stdout as each token is chosen.
@@ -209,6 +213,7 @@ int generate_command(const GenerateArguments& arguments, const pt2ov::LoadOption
                               {"text", result.text},
                               {"stop_reason", result.stop_reason},
                               {"prompt_tokens", result.prompt_tokens},
+                              {"load_ms", load_ms},
                               {"time_to_first_token_ms", result.time_to_first_token_ms},
                               {"ms_per_token", per_token}};
         std::cout << out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
