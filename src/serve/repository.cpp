@@ -1,5 +1,6 @@
 #include "serve/repository.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -97,70 +98,83 @@ ModelSource scan_model_folder(const fs::path& folder, const LoadOptions& default
 
 }  // namespace
 
+namespace {
+
+// One model configuration key: how it sets the model's source from its JSON value.
+struct ConfigKey {
+    const char* name;
+    void (*apply)(const json& value, const std::string& where, ModelSource& source);
+};
+
+template <typename T>
+T config_of(const json& value, const char* key, const std::string& where, const char* expected) {
+    return config_value<T>(value, key, where, expected);
+}
+
+std::string one_of(const json& value, const char* key, const std::string& where, std::initializer_list<const char*> allowed) {
+    auto text = config_value<std::string>(value, key, where, "a string");
+    std::string listed;
+    for (const char* choice : allowed) {
+        if (text == choice) return text;
+        listed += (listed.empty() ? "" : ", ") + std::string(choice);
+    }
+    throw InputError(fmt::format("{}: \"{}\" must be one of {}, not {}", where, key, listed, value.dump()));
+}
+
+void apply_batching(const json& value, const std::string& where, ModelSource& source) {
+    const char* expected = "{\"max_batch_size\": N, \"window_us\": M}";
+    if (!value.is_object()) throw InputError(fmt::format("{}: \"dynamic_batching\" must be {}", where, expected));
+    source.batching = {8, 500};
+    for (const auto& [field, number] : value.items()) {
+        if (field == "max_batch_size") {
+            source.batching.max_batch_size = config_value<int64_t>(number, "dynamic_batching.max_batch_size", where, "an integer");
+        } else if (field == "window_us") {
+            source.batching.window_us = config_value<int64_t>(number, "dynamic_batching.window_us", where, "an integer");
+        } else {
+            throw InputError(fmt::format("{}: unknown key \"dynamic_batching.{}\" (it takes {})", where, field, expected));
+        }
+    }
+}
+
+// The keys of a model's config.json, each a LoadOptions field of the same name but name and
+// dynamic_batching.
+const std::vector<ConfigKey>& config_keys() {
+    static const std::vector<ConfigKey> keys{
+        {"name", [](const json& v, const std::string& w, ModelSource& s) { s.name = config_of<std::string>(v, "name", w, "a string"); }},
+        {"device", [](const json& v, const std::string& w, ModelSource& s) { s.options.device = config_of<std::string>(v, "device", w, "a string"); }},
+        {"precision", [](const json& v, const std::string& w, ModelSource& s) { s.options.precision = one_of(v, "precision", w, {"f32", "f16", "bf16"}); }},
+        {"method", [](const json& v, const std::string& w, ModelSource& s) { s.options.method = config_of<std::string>(v, "method", w, "a string"); }},
+        {"cache_dir", [](const json& v, const std::string& w, ModelSource& s) { s.options.cache_dir = config_of<std::string>(v, "cache_dir", w, "a string"); }},
+        {"cpu_ops", [](const json& v, const std::string& w, ModelSource& s) { s.options.cpu_ops = config_of<std::vector<std::string>>(v, "cpu_ops", w, "a list of strings"); }},
+        {"cpu_nodes", [](const json& v, const std::string& w, ModelSource& s) { s.options.cpu_nodes = config_of<std::vector<std::string>>(v, "cpu_nodes", w, "a list of strings"); }},
+        {"strict", [](const json& v, const std::string& w, ModelSource& s) { s.options.strict = config_of<bool>(v, "strict", w, "true or false"); }},
+        {"num_threads", [](const json& v, const std::string& w, ModelSource& s) { s.options.num_threads = config_of<int>(v, "num_threads", w, "an integer"); }},
+        {"performance_hint", [](const json& v, const std::string& w, ModelSource& s) { s.options.performance_hint = one_of(v, "performance_hint", w, {"latency", "throughput"}); }},
+        {"int64_input_limit", [](const json& v, const std::string& w, ModelSource& s) { s.options.int64_input_limit = config_of<int64_t>(v, "int64_input_limit", w, "an integer"); }},
+        {"openvino_state", [](const json& v, const std::string& w, ModelSource& s) { s.options.openvino_state = config_of<bool>(v, "openvino_state", w, "true or false"); }},
+        {"measure_placement", [](const json& v, const std::string& w, ModelSource& s) { s.options.measure_placement = config_of<bool>(v, "measure_placement", w, "true or false"); }},
+        {"verify", [](const json& v, const std::string& w, ModelSource& s) { s.options.verify = config_of<bool>(v, "verify", w, "true or false"); }},
+        {"quantized_reference", [](const json& v, const std::string& w, ModelSource& s) { s.options.quantized_reference = config_of<bool>(v, "quantized_reference", w, "true or false"); }},
+        {"compressed_weights", [](const json& v, const std::string& w, ModelSource& s) { s.options.compressed_weights = config_of<bool>(v, "compressed_weights", w, "true or false"); }},
+        {"appending_positions", [](const json& v, const std::string& w, ModelSource& s) { s.options.appending_positions = config_of<std::string>(v, "appending_positions", w, "a string"); }},
+        {"dynamic_batching", apply_batching},
+    };
+    return keys;
+}
+
+}  // namespace
+
 void apply_model_config(const json& config, const std::string& where, ModelSource& source) {
     if (!config.is_object()) throw InputError(fmt::format("{}: must be a JSON object", where));
-    std::string& name = source.name;
-    LoadOptions& options = source.options;
+    const auto& keys = config_keys();
     for (const auto& [key, value] : config.items()) {
-        if (key == "name") {
-            name = config_value<std::string>(value, key, where, "a string");
-        } else if (key == "device") {
-            options.device = config_value<std::string>(value, key, where, "a string");
-        } else if (key == "precision") {
-            options.precision = config_value<std::string>(value, key, where, "a string");
-            if (options.precision != "f32" && options.precision != "f16" && options.precision != "bf16") {
-                throw InputError(fmt::format("{}: \"precision\" must be f32, f16 or bf16, not {}", where, value.dump()));
-            }
-        } else if (key == "method") {
-            options.method = config_value<std::string>(value, key, where, "a string");
-        } else if (key == "cache_dir") {
-            options.cache_dir = config_value<std::string>(value, key, where, "a string");
-        } else if (key == "cpu_ops") {
-            options.cpu_ops = config_value<std::vector<std::string>>(value, key, where, "a list of strings");
-        } else if (key == "cpu_nodes") {
-            options.cpu_nodes = config_value<std::vector<std::string>>(value, key, where, "a list of strings");
-        } else if (key == "strict") {
-            options.strict = config_value<bool>(value, key, where, "true or false");
-        } else if (key == "num_threads") {
-            options.num_threads = config_value<int>(value, key, where, "an integer");
-        } else if (key == "performance_hint") {
-            options.performance_hint = config_value<std::string>(value, key, where, "a string");
-            if (options.performance_hint != "latency" && options.performance_hint != "throughput") {
-                throw InputError(fmt::format("{}: \"performance_hint\" must be latency or throughput, not {}", where,
-                                             value.dump()));
-            }
-        } else if (key == "int64_input_limit") {
-            options.int64_input_limit = config_value<int64_t>(value, key, where, "an integer");
-        } else if (key == "openvino_state") {
-            options.openvino_state = config_value<bool>(value, key, where, "true or false");
-        } else if (key == "measure_placement") {
-            options.measure_placement = config_value<bool>(value, key, where, "true or false");
-        } else if (key == "verify") {
-            options.verify = config_value<bool>(value, key, where, "true or false");
-        } else if (key == "quantized_reference") {
-            options.quantized_reference = config_value<bool>(value, key, where, "true or false");
-        } else if (key == "compressed_weights") {
-            options.compressed_weights = config_value<bool>(value, key, where, "true or false");
-        } else if (key == "dynamic_batching") {
-            const char* expected = "{\"max_batch_size\": N, \"window_us\": M}";
-            if (!value.is_object()) throw InputError(fmt::format("{}: \"dynamic_batching\" must be {}", where, expected));
-            source.batching = {8, 500};
-            for (const auto& [field, number] : value.items()) {
-                if (field == "max_batch_size") {
-                    source.batching.max_batch_size = config_value<int64_t>(number, "dynamic_batching.max_batch_size", where, "an integer");
-                } else if (field == "window_us") {
-                    source.batching.window_us = config_value<int64_t>(number, "dynamic_batching.window_us", where, "an integer");
-                } else {
-                    throw InputError(fmt::format("{}: unknown key \"dynamic_batching.{}\" (it takes {})", where, field, expected));
-                }
-            }
-        } else {
-            throw InputError(fmt::format(
-                "{}: unknown key \"{}\" (the keys: name, device, precision, method, cache_dir, cpu_ops, cpu_nodes, "
-                "strict, num_threads, performance_hint, int64_input_limit, openvino_state, measure_placement, "
-                "verify, quantized_reference, compressed_weights, dynamic_batching)",
-                where, key));
+        const auto found = std::find_if(keys.begin(), keys.end(), [&](const ConfigKey& k) { return key == k.name; });
+        if (found == keys.end()) {
+            std::string names;
+            for (const auto& k : keys) names += (names.empty() ? "" : ", ") + std::string(k.name);
+            throw InputError(fmt::format("{}: unknown key \"{}\" (the keys: {})", where, key, names));
         }
+        found->apply(value, where, source);
     }
 }
 

@@ -51,6 +51,7 @@ TEST_F(ServeRepository, ReadsModelsVersionsAndConfig) {
     write("mlp/10/model.pt2", "x");
     write("mlp/config.json", R"({"precision": "bf16", "cpu_ops": ["aten.sin"], "int64_input_limit": 1000,
                                  "performance_hint": "throughput", "measure_placement": false,
+                                 "appending_positions": "cache_position",
                                  "dynamic_batching": {"max_batch_size": 16}})");
     write("other/3/model.pt2", "x");
     write("README.md", "not a model");
@@ -66,6 +67,7 @@ TEST_F(ServeRepository, ReadsModelsVersionsAndConfig) {
     EXPECT_EQ(sources[0].options.int64_input_limit, 1000);
     EXPECT_EQ(sources[0].options.performance_hint, "throughput");
     EXPECT_FALSE(sources[0].options.measure_placement);
+    EXPECT_EQ(sources[0].options.appending_positions, "cache_position");
     EXPECT_EQ(sources[0].batching.max_batch_size, 16);
     EXPECT_EQ(sources[0].batching.window_us, 500);  // the default window
     EXPECT_EQ(sources[1].batching.max_batch_size, 0);
@@ -86,7 +88,7 @@ TEST_F(ServeRepository, RefusesEachMistakeNamingTheFile) {
     write("m/config.json", R"({"precison": "f16"})");
     refused("unknown key \"precison\"");
     write("m/config.json", R"({"performance_hint": "fast"})");
-    refused("\"performance_hint\" must be latency or throughput");
+    refused("\"performance_hint\" must be one of latency, throughput");
     write("m/config.json", R"({"cpu_ops": "aten.sin"})");
     refused("\"cpu_ops\" must be a list of strings");
     write("m/config.json", R"({"name": "n/a"})");
