@@ -159,6 +159,48 @@ register(
 
 
 # ---------------------------------------------------------------------------------------------
+class PowerMeanNorm(nn.Module):
+    """transformers' RMSNorm (x * rsqrt(mean(x^2, -1) + eps) * w, in float32) with the power as a
+    parameter: with 2 the CPU plugin fuses it into one RMS node (pt2ov leaves its reduction
+    without the ReduceFusedArithmeticWrong barrier for that and checks the compiled model); with
+    4 the same form is not an RMS norm, the plugin does not fuse it, and the load compiles the
+    step again with the barrier."""
+
+    def __init__(self, power, dim=32):
+        super().__init__()
+        self.power = power
+        self.weight = nn.Parameter(torch.linspace(0.5, 1.5, dim))
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        h = self.proj(x)
+        variance = h.pow(self.power).mean(-1, keepdim=True)
+        return self.weight * (h * torch.rsqrt(variance + 1e-6))
+
+
+def _power_mean_norm_inputs(variant):
+    torch.manual_seed(470 + variant)
+    b, t = SIZES[variant]
+    return (torch.randn(b, t, 32),)
+
+
+for _power, _name in ((2, "rms_norm_fused"), (4, "power_mean_norm_unfused")):
+    _pm_b, _pm_t = _batch_seq_dims()
+    register(
+        ModelCase(
+            name=_name,
+            make_module=lambda power=_power: (torch.manual_seed(24), PowerMeanNorm(power).eval())[1],
+            make_inputs=_power_mean_norm_inputs,
+            dynamic_shapes=({0: _pm_b, 1: _pm_t},),
+            notes=f"transformers' RMSNorm form with x.pow({_power}); batch and sequence dynamic. "
+                  + ("The plugin fuses it into one RMS node (checked on the compiled model)." if _power == 2 else
+                     "Marked for the RMS fusion by its form, not fused by the plugin: the step is compiled again "
+                     "with the ReduceFusedArithmeticWrong barrier."),
+        )
+    )
+
+
+# ---------------------------------------------------------------------------------------------
 class EmbeddingModel(nn.Module):
     def __init__(self):
         super().__init__()
