@@ -3,6 +3,7 @@
 #include "lower/appending_cache.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <set>
@@ -17,12 +18,19 @@
 #include "lower/decoder.h"
 #include "lower/element_type.h"
 #include "lower/openvino_facts.h"
+#include "openvino/core/attribute_visitor.hpp"
 #include "openvino/op/assign.hpp"
 #include "openvino/op/constant.hpp"
 #include "openvino/op/fake_quantize.hpp"
+#include "openvino/op/multinomial.hpp"
 #include "openvino/op/parameter.hpp"
+#include "openvino/op/random_uniform.hpp"
 #include "openvino/op/read_value.hpp"
 #include "openvino/op/result.hpp"
+#include "openvino/op/util/assign_base.hpp"
+#include "openvino/op/util/framework_node.hpp"
+#include "openvino/op/util/multi_subgraph_base.hpp"
+#include "openvino/op/util/read_value_base.hpp"
 #include "openvino/op/util/variable.hpp"
 #include "partition/plan.h"
 
@@ -478,10 +486,91 @@ Placement place_and_convert(const PreparedMethod& method, Support& support, cons
     }
 }
 
+namespace {
+
+// An op's attributes as text, or nullopt when one is of a kind this does not read (then the op
+// is compared with no other).
+class AttributeText : public ov::AttributeVisitor {
+public:
+    std::string text;
+    bool readable = true;
+    void on_adapter(const std::string& name, ov::ValueAccessor<void>&) override { readable = false; (void)name; }
+    void on_adapter(const std::string& name, ov::ValueAccessor<std::string>& adapter) override { add(name, adapter.get()); }
+    void on_adapter(const std::string& name, ov::ValueAccessor<bool>& adapter) override { add(name, adapter.get() ? "1" : "0"); }
+    void on_adapter(const std::string& name, ov::ValueAccessor<int64_t>& adapter) override { add(name, std::to_string(adapter.get())); }
+    void on_adapter(const std::string& name, ov::ValueAccessor<double>& adapter) override { add(name, std::to_string(adapter.get())); }
+    void on_adapter(const std::string& name, ov::ValueAccessor<std::vector<int64_t>>& adapter) override {
+        std::string list;
+        for (int64_t v : adapter.get()) list += std::to_string(v) + ",";
+        add(name, list);
+    }
+
+private:
+    void add(const std::string& name, const std::string& value) { text += name + "=" + value + ";"; }
+};
+
+// Whether two outputs compute the same values: the same output, equal small Constants, or the
+// same pure op (no state, no randomness, no subgraph) with equal attributes on equal inputs.
+bool same_value(const ov::Output<ov::Node>& a, const ov::Output<ov::Node>& b, int depth = 0) {
+    if (a == b) return true;
+    if (depth > 8 || a.get_index() != b.get_index()) return false;
+    const auto* x = a.get_node();
+    const auto* y = b.get_node();
+    if (x->get_type_info() != y->get_type_info() || x->get_input_size() != y->get_input_size() ||
+        x->get_output_size() != y->get_output_size()) {
+        return false;
+    }
+    if (const auto* cx = ov::as_type<const ov::op::v0::Constant>(x)) {
+        const auto* cy = ov::as_type<const ov::op::v0::Constant>(y);
+        return cx->get_element_type() == cy->get_element_type() && cx->get_shape() == cy->get_shape() &&
+               cx->get_byte_size() <= 1024 && std::memcmp(cx->get_data_ptr(), cy->get_data_ptr(), cx->get_byte_size()) == 0;
+    }
+    if (x->get_input_size() == 0 || ov::is_type<ov::op::util::ReadValueBase>(x) || ov::is_type<ov::op::util::AssignBase>(x) ||
+        ov::is_type<ov::op::util::MultiSubGraphOp>(x) || ov::is_type<ov::op::v8::RandomUniform>(x) ||
+        ov::is_type<ov::op::v13::Multinomial>(x) || ov::is_type<ov::op::util::FrameworkNode>(x)) {
+        return false;
+    }
+    AttributeText ax, ay;
+    const_cast<ov::Node*>(x)->visit_attributes(ax);
+    const_cast<ov::Node*>(y)->visit_attributes(ay);
+    if (!ax.readable || !ay.readable || ax.text != ay.text) return false;
+    for (size_t i = 0; i < x->get_input_size(); ++i) {
+        if (!same_value(x->input_value(i), y->input_value(i), depth + 1)) return false;
+    }
+    return true;
+}
+
+// Results of a few elements that compute the same value from the same inputs read one output,
+// so that take_out_aliases makes all but the first a copy of it (SameAs). A decoder exported
+// with transformers' StaticLayer writes cache_position[0] + S into a buffer per layer: 24
+// int64 results, each also an add and a convert in the plugin, 0.15-0.5 ms a token of the
+// Qwen2.5-0.5B shape's 28.
+void merge_repeated_small_results(ov::Model& model) {
+    constexpr size_t kSmall = 64;
+    std::vector<ov::Output<ov::Node>> kept;
+    for (const auto& result : model.get_results()) {
+        const auto source = result->input_value(0);
+        const auto& shape = source.get_partial_shape();
+        if (shape.is_dynamic() || ov::shape_size(shape.to_shape()) > kSmall) continue;
+        const auto same = std::find_if(kept.begin(), kept.end(), [&](const ov::Output<ov::Node>& other) {
+            return other.get_element_type() == source.get_element_type() && same_value(other, source);
+        });
+        if (same == kept.end()) {
+            kept.push_back(source);
+        } else if (*same != source) {
+            result->input(0).replace_source_output(*same);
+        }
+    }
+}
+
+}  // namespace
+
 // The results OpenVINO would hand back as its own Parameters or Constants (it turns copies
 // into nothing), or that repeat another result's tensor, are taken out of the model; the
 // runtime makes them (a copy from the source, where a copy is what the program returns).
+// Small results computing the same value are made one first (merge_repeated_small_results).
 OpenVINOStep take_out_aliases(std::shared_ptr<ov::Model> model, const partition::Step& step) {
+    merge_repeated_small_results(*model);
     OpenVINOStep lowered;
     std::map<ov::Output<ov::Node>, std::string> first_reader;
     const auto results = model->get_results();

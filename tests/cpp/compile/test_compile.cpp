@@ -8,8 +8,11 @@
 #include "common/error.h"
 #include "compile/compile.h"
 #include "compile/stages.h"
+#include "openvino/op/add.hpp"
 #include "openvino/op/constant.hpp"
+#include "openvino/op/gather.hpp"
 #include "openvino/op/parameter.hpp"
+#include "openvino/op/random_uniform.hpp"
 #include "openvino/op/result.hpp"
 #include "openvino/op/sin.hpp"
 
@@ -245,6 +248,43 @@ TEST(CompileTakeOutAliases, InputsConstantsAndRepeatsLeaveTheModel) {
     EXPECT_EQ(lowered.aliases[1].source, "sine");
     EXPECT_EQ(lowered.aliases[2].kind, compile::Alias::Kind::Constant);
     EXPECT_EQ(lowered.aliases[2].constant, constant);
+}
+
+// Small results computing the same value from the same inputs (transformers' StaticLayer writes
+// cache_position[0] + S into a buffer per layer) become one result and copies of it; the same op
+// with another constant, a large result, or a random op's result stay results of their own.
+TEST(CompileTakeOutAliases, RepeatedSmallResultsBecomeOne) {
+    auto positions = std::make_shared<ov::op::v0::Parameter>(ov::element::i64, ov::Shape{4});
+    positions->set_friendly_name("positions");
+    auto first_plus = [&](int64_t amount) {
+        auto first = std::make_shared<ov::op::v8::Gather>(positions, ov::op::v0::Constant::create(ov::element::i64, {}, {0}),
+                                                          ov::op::v0::Constant::create(ov::element::i64, {}, {0}));
+        return std::make_shared<ov::op::v1::Add>(first, ov::op::v0::Constant::create(ov::element::i64, {}, {amount}))->output(0);
+    };
+    auto wide = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{100});
+    wide->set_friendly_name("wide");
+    auto sine_of_wide = [&] { return std::make_shared<ov::op::v0::Sin>(wide)->output(0); };
+    auto random = [&] {
+        return std::make_shared<ov::op::v8::RandomUniform>(ov::op::v0::Constant::create(ov::element::i64, {1}, {2}),
+                                                           ov::op::v0::Constant::create(ov::element::f32, {}, {0.0f}),
+                                                           ov::op::v0::Constant::create(ov::element::f32, {}, {1.0f}),
+                                                           ov::element::f32, 7, 9)->output(0);
+    };
+    auto model = std::make_shared<ov::Model>(
+        ov::OutputVector{first_plus(1), first_plus(1), first_plus(2), first_plus(1), sine_of_wide(), sine_of_wide(), random(), random()},
+        ov::ParameterVector{positions, wide});
+    partition::Step step;
+    step.inputs = {"positions", "wide"};
+    step.outputs = {"n0", "n1", "other", "n3", "big0", "big1", "draw0", "draw1"};
+    const auto lowered = compile::take_out_aliases(model, step);
+    EXPECT_EQ(lowered.results, (std::vector<std::string>{"n0", "other", "big0", "big1", "draw0", "draw1"}));
+    ASSERT_EQ(lowered.aliases.size(), 2u);
+    for (const auto& alias : lowered.aliases) {
+        EXPECT_EQ(alias.kind, compile::Alias::Kind::SameAs);
+        EXPECT_EQ(alias.source, "n0");
+    }
+    EXPECT_EQ(lowered.aliases[0].value, "n1");
+    EXPECT_EQ(lowered.aliases[1].value, "n3");
 }
 
 TEST(CompileTakeOutAliases, AModelOfOnlyAliasesIsDropped) {
