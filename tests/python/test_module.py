@@ -314,6 +314,38 @@ def test_four_threads_share_one_program(exported):
     assert not failures, failures
 
 
+def test_four_threads_share_a_program_inferred_on_openvinos_own_thread(tmp_path):
+    """A step with 64 MiB of weights is inferred by OpenVINO's own stream thread (start_async,
+    then wait); calls from four threads, each on a call context of its own, queue on it and
+    each gets its own input's outputs."""
+    torch.manual_seed(5)
+    module = torch.nn.Sequential(torch.nn.Linear(4096, 4096), torch.nn.GELU(), torch.nn.Linear(4096, 64)).eval()
+    path = tmp_path / "heavy.pt2"
+    torch.export.save(torch.export.export(module, (torch.randn(2, 4096),)), str(path))
+    program = pt2ov.load(path)
+    assert [s["own_thread"] for s in program.report["steps"]] == [True], program.report["steps"]
+    inputs = [torch.randn(2, 4096) for _ in range(6)]
+    with torch.no_grad():
+        wants = [module(x) for x in inputs]
+    failures = []
+
+    def work(t):
+        try:
+            for k in range(15):
+                i = (t + k) % len(inputs)
+                (out,) = program(inputs[i])
+                torch.testing.assert_close(out, wants[i], rtol=1e-4, atol=1e-5)
+        except Exception as e:  # reported by the main thread
+            failures.append(f"thread {t}: {e!r}")
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not failures, failures
+
+
 def test_inspect_report_methods_version(exported):
     path = exported.path("mlp")
     # Without timing, so that the three reports are the same to the byte.
