@@ -157,10 +157,7 @@ struct GenerateArguments {
 
 std::vector<int64_t> parse_token_list(const std::string& text, const std::string& flag) {
     std::vector<int64_t> tokens;
-    size_t start = 0;
-    while (start <= text.size()) {
-        const size_t comma = std::min(text.find(',', start), text.size());
-        const std::string item = text.substr(start, comma - start);
+    for (const auto& item : pt2ov::split(text, ',')) {
         size_t used = 0;
         int64_t value = 0;
         try {
@@ -172,7 +169,6 @@ std::vector<int64_t> parse_token_list(const std::string& text, const std::string
             throw pt2ov::InputError(fmt::format("{}: '{}' is not a token id (give ids separated by commas: 12,7,200)", flag, item));
         }
         tokens.push_back(value);
-        start = comma + 1;
     }
     return tokens;
 }

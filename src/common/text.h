@@ -2,7 +2,10 @@
 // the tools around the engine (which use the public API only) may include it too.
 #pragma once
 
+#include <algorithm>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace pt2ov {
 
@@ -22,6 +25,18 @@ inline std::string one_line(const std::string& message) {
         line += c;
     }
     return line;
+}
+
+// The items of `text` between `separator`s, empty ones included ("" is one empty item, "a,"
+// two).
+inline std::vector<std::string> split(std::string_view text, char separator) {
+    std::vector<std::string> items;
+    for (size_t start = 0;;) {
+        const size_t end = std::min(text.find(separator, start), text.size());
+        items.emplace_back(text.substr(start, end - start));
+        if (end == text.size()) return items;
+        start = end + 1;
+    }
 }
 
 }  // namespace pt2ov

@@ -488,13 +488,13 @@ Placement place_and_convert(const PreparedMethod& method, Support& support, cons
 
 namespace {
 
-// An op's attributes as text, or nullopt when one is of a kind this does not read (then the op
-// is compared with no other).
+// An op's attributes as text; not `readable` when one is of a kind this does not read (then the
+// op is compared with no other).
 class AttributeText : public ov::AttributeVisitor {
 public:
     std::string text;
     bool readable = true;
-    void on_adapter(const std::string& name, ov::ValueAccessor<void>&) override { readable = false; (void)name; }
+    void on_adapter(const std::string&, ov::ValueAccessor<void>&) override { readable = false; }
     void on_adapter(const std::string& name, ov::ValueAccessor<std::string>& adapter) override { add(name, adapter.get()); }
     void on_adapter(const std::string& name, ov::ValueAccessor<bool>& adapter) override { add(name, adapter.get() ? "1" : "0"); }
     void on_adapter(const std::string& name, ov::ValueAccessor<int64_t>& adapter) override { add(name, std::to_string(adapter.get())); }

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 
+#include "common/text.h"
 #include "pt2ov/error.h"
 
 namespace pt2ov::kernels {
@@ -79,13 +80,8 @@ bool cpu_has(CpuIsa level) {
 bool built_for(CpuIsa level) {
     if (level == CpuIsa::Baseline) return true;
     // PT2OV_ISA_OBJECT_LEVELS: the levels with an object, comma-separated (isa.cmake).
-    const std::string_view built = PT2OV_ISA_OBJECT_LEVELS;
-    for (size_t start = 0; start <= built.size();) {
-        const size_t comma = std::min(built.find(',', start), built.size());
-        if (built.substr(start, comma - start) == cpu_isa_name(level)) return true;
-        start = comma + 1;
-    }
-    return false;
+    const auto built = split(PT2OV_ISA_OBJECT_LEVELS, ',');
+    return std::find(built.begin(), built.end(), cpu_isa_name(level)) != built.end();
 }
 
 const isa::IsaKernels* isa_kernels_for(CpuIsa level, std::string* why_not) {

@@ -1,7 +1,5 @@
 #include "lower/constant_precompute.h"
 
-#include "lower/plugin_workarounds.h"
-
 #include <map>
 #include <set>
 

@@ -1,10 +1,12 @@
 #include "lower/plugin_workarounds.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <set>
 
+#include "common/text.h"
 #include "lower/decoder.h"
 #include "lower/openvino_facts.h"
 #include "openvino/core/graph_util.hpp"
@@ -581,7 +583,7 @@ bool unfuse_reduce_arithmetic(const std::shared_ptr<ov::Node>& op, std::vector<W
     // barrier where the plugin did not fuse.
     if (auto after = rms_norm_after(op); !after.empty()) {
         std::string names;
-        for (const auto& name : after) names += name + '\n';
+        for (const auto& name : after) names += (names.empty() ? "" : "\n") + name;
         op->get_rt_info()[kExpectedRmsFusion] = names;
         made.push_back({"ReduceFusedArithmeticWrong", op->get_friendly_name() + " (left to the RMS fusion)"});
         return false;
@@ -726,13 +728,9 @@ std::vector<std::string> expected_fusions_missed(const ov::Model& model, const o
         const auto type = info.find("layerType");
         if (names == info.end()) continue;
         const bool rms = type != info.end() && type->second.as<std::string>() == "RMS";
-        std::string list = names->second.as<std::string>();
-        for (size_t start = 0; start <= list.size();) {
-            const size_t end = std::min(list.find(',', start), list.size());
-            const std::string name = list.substr(start, end - start);
+        for (const auto& name : split(names->second.as<std::string>(), ',')) {
             anywhere.insert(name);
             if (rms) in_rms.insert(name);
-            start = end + 1;
         }
     }
     std::vector<std::string> missed;
@@ -742,13 +740,9 @@ std::vector<std::string> expected_fusions_missed(const ov::Model& model, const o
         if (mark == info.end()) continue;
         // Fused: the reduction runs in no node of its own or another's, and an RMS node runs
         // the ops after it.
-        bool in_an_rms_node = false;
-        const std::string after = mark->second.as<std::string>();
-        for (size_t start = 0; start < after.size();) {
-            const size_t end = after.find('\n', start);
-            in_an_rms_node |= in_rms.count(after.substr(start, end - start)) > 0;
-            start = end + 1;
-        }
+        const auto after = split(mark->second.as<std::string>(), '\n');
+        const bool in_an_rms_node =
+            std::any_of(after.begin(), after.end(), [&](const std::string& name) { return in_rms.count(name) > 0; });
         if (anywhere.count(op->get_friendly_name()) || !in_an_rms_node) missed.push_back(op->get_friendly_name());
     }
     return missed;

@@ -289,20 +289,17 @@ def test_stacked_cache_state_read_write_reset_between_calls(exported, tmp_path, 
         program.read_state("k_cache[0]")
 
 
-def test_four_threads_share_one_program(exported):
-    case = get_case("mlp")
-    program = pt2ov.load(exported.path("mlp"))
-    module = case.make_module()
-    inputs = [torch.randn(1 + t, *case.make_inputs(0)[0].shape[1:]) for t in range(4)]
-    with torch.no_grad():
-        wants = [module(x) for x in inputs]
+def assert_four_threads_get_eagers_outputs(program, inputs, wants, calls: int, pick):
+    """Four threads call `program` `calls` times each, thread t's k-th call on inputs[pick(t, k)];
+    every output must be eager's for that input."""
     failures = []
 
     def work(t):
         try:
-            for _ in range(25):
-                (out,) = program(inputs[t])
-                torch.testing.assert_close(out, wants[t], rtol=1e-4, atol=1e-5)
+            for k in range(calls):
+                i = pick(t, k)
+                (out,) = program(inputs[i])
+                torch.testing.assert_close(out, wants[i], rtol=1e-4, atol=1e-5)
         except Exception as e:  # reported by the main thread
             failures.append(f"thread {t}: {e!r}")
 
@@ -312,6 +309,16 @@ def test_four_threads_share_one_program(exported):
     for th in threads:
         th.join()
     assert not failures, failures
+
+
+def test_four_threads_share_one_program(exported):
+    case = get_case("mlp")
+    program = pt2ov.load(exported.path("mlp"))
+    module = case.make_module()
+    inputs = [torch.randn(1 + t, *case.make_inputs(0)[0].shape[1:]) for t in range(4)]
+    with torch.no_grad():
+        wants = [module(x) for x in inputs]
+    assert_four_threads_get_eagers_outputs(program, inputs, wants, calls=25, pick=lambda t, k: t)
 
 
 def test_four_threads_share_a_program_inferred_on_openvinos_own_thread(tmp_path):
@@ -327,23 +334,7 @@ def test_four_threads_share_a_program_inferred_on_openvinos_own_thread(tmp_path)
     inputs = [torch.randn(2, 4096) for _ in range(6)]
     with torch.no_grad():
         wants = [module(x) for x in inputs]
-    failures = []
-
-    def work(t):
-        try:
-            for k in range(15):
-                i = (t + k) % len(inputs)
-                (out,) = program(inputs[i])
-                torch.testing.assert_close(out, wants[i], rtol=1e-4, atol=1e-5)
-        except Exception as e:  # reported by the main thread
-            failures.append(f"thread {t}: {e!r}")
-
-    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    assert not failures, failures
+    assert_four_threads_get_eagers_outputs(program, inputs, wants, calls=15, pick=lambda t, k: (t + k) % len(inputs))
 
 
 def test_inspect_report_methods_version(exported):

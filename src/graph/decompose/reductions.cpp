@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/text.h"
 #include "graph/decompose/common.h"
 
 namespace pt2ov::graph::decompose {
@@ -651,13 +652,7 @@ void einsum(Builder& b) {
     if (equation.find("...") != std::string::npos) b.refuse("uses an ellipsis");
     const auto arrow = equation.find("->");
     const std::string inputs = equation.substr(0, arrow);
-    std::vector<std::string> terms;
-    for (size_t start = 0;;) {
-        const auto comma = inputs.find(',', start);
-        terms.push_back(inputs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
+    const std::vector<std::string> terms = split(inputs, ',');
     std::string output;
     if (arrow != std::string::npos) {
         output = equation.substr(arrow + 2);
