@@ -179,6 +179,19 @@ std::shared_ptr<ov::op::v0::Constant> i64s(const std::vector<int64_t>& values) {
     return ov::op::v0::Constant::create(ov::element::i64, ov::Shape{values.size()}, values);
 }
 
+// The only reader of a grouped (5-D) attention's output when it is the Reshape back to
+// [B, heads, L, D] that lower/grouped_attention.cpp writes (the batch kept, L inferred); null
+// otherwise.
+std::shared_ptr<ov::Node> folds_groups_back(const ov::Node& attention, int64_t heads, int64_t value_width) {
+    const auto targets = attention.output(0).get_target_inputs();
+    if (targets.size() != 1) return nullptr;
+    auto* reshape = ov::as_type<ov::op::v1::Reshape>(targets.begin()->get_node());
+    if (!reshape || !reshape->get_special_zero()) return nullptr;
+    const auto pattern = ov::as_type_ptr<ov::op::v0::Constant>(reshape->input_value(1).get_node_shared_ptr());
+    if (!pattern || pattern->cast_vector<int64_t>() != std::vector<int64_t>{0, heads, -1, value_width}) return nullptr;
+    return reshape->shared_from_this();
+}
+
 }  // namespace
 
 std::vector<AppendedCache> append_to_static_caches(ov::Model& model, const std::string& positions_parameter) {
@@ -319,13 +332,23 @@ std::vector<AppendedCache> append_to_static_caches(ov::Model& model, const std::
         for (size_t i = 4; i < attention->get_input_size(); ++i) inputs.push_back(attention->input_value(i));
         auto fused = std::make_shared<ov::op::v13::ScaledDotProductAttention>(inputs, false);
         ov::copy_runtime_info(attention, fused);
-        std::shared_ptr<ov::Node> result = fused;
-        if (grouped) {
-            result = std::make_shared<ov::op::v1::Reshape>(fused, i64s({0, kv_heads, group, -1, value_width}), true);
-            ov::copy_runtime_info(attention, result);
+        // The grouped form's reader folds [B, KV heads, group, L, D] back to [B, heads, L, D]
+        // (lower/grouped_attention.cpp): that reader takes the fused attention's output as it
+        // is, and no Reshape pair is left after every attention.
+        const auto fold = grouped ? folds_groups_back(*attention, kv_heads * group, value_width) : nullptr;
+        if (fold) {
+            fused->set_friendly_name(fold->get_friendly_name());
+            ov::copy_runtime_info({attention, fold}, fused);
+            fold->output(0).replace(fused->output(0));
+        } else {
+            std::shared_ptr<ov::Node> result = fused;
+            if (grouped) {
+                result = std::make_shared<ov::op::v1::Reshape>(fused, i64s({0, kv_heads, group, -1, value_width}), true);
+                ov::copy_runtime_info(attention, result);
+            }
+            result->set_friendly_name(attention->get_friendly_name());
+            ov::replace_node(attention, result);
         }
-        result->set_friendly_name(attention->get_friendly_name());
-        ov::replace_node(attention, result);
         appended.push_back({keys.assign->get_variable_id(), capacity});
         appended.push_back({values.assign->get_variable_id(), capacity});
     }

@@ -2,7 +2,9 @@
 // positions[0] + arange(S)) and read by an attention over its whole capacity becomes a state that
 // grows by each call's positions; over calls whose positions run on from 0 the outputs agree
 // with the static form within E5. A cache written elsewhere (a ring: positions % capacity) or read
-// by another op than the attention is left as it is.
+// by another op than the attention is left as it is. The grouped-query form (K and V repeated
+// to every query head, lower/grouped_attention first) grows the same way and leaves no Reshape
+// between the attention and its reader.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "lower/appending_cache.h"
+#include "lower/grouped_attention.h"
 #include "openvino/op/add.hpp"
 #include "openvino/op/assign.hpp"
 #include "openvino/op/broadcast.hpp"
@@ -43,10 +46,11 @@ std::shared_ptr<Node> i64(const std::vector<int64_t>& values) {
 enum class Index { Positions, FirstPlusArange, Ring };
 enum class Reader { AttentionOnly, AlsoAResult };
 
-// q, k, v [1, 2, S, 8] and positions [S]; the caches [1, 2, 16, 8] written at `index`, an
-// attention over them masked to the positions up to each query's.
-std::shared_ptr<Model> static_cache_attention(Index index, Reader reader = Reader::AttentionOnly) {
-    auto q = std::make_shared<op::v0::Parameter>(element::f32, PartialShape{1, kHeads, -1, kWidth});
+// q [1, 2 * group, S, 8], k, v [1, 2, S, 8] and positions [S]; the caches [1, 2, 16, 8] written
+// at `index`, an attention over them (repeated to every query head when group > 1, as
+// transformers' repeat_kv writes it) masked to the positions up to each query's.
+std::shared_ptr<Model> static_cache_attention(Index index, Reader reader = Reader::AttentionOnly, int64_t group = 1) {
+    auto q = std::make_shared<op::v0::Parameter>(element::f32, PartialShape{1, kHeads * group, -1, kWidth});
     auto k = std::make_shared<op::v0::Parameter>(element::f32, PartialShape{1, kHeads, -1, kWidth});
     auto v = std::make_shared<op::v0::Parameter>(element::f32, PartialShape{1, kHeads, -1, kWidth});
     auto positions = std::make_shared<op::v0::Parameter>(element::i64, PartialShape{-1});
@@ -81,8 +85,14 @@ std::shared_ptr<Model> static_cache_attention(Index index, Reader reader = Reade
         if (reader == Reader::AlsoAResult && name == "keys") extra.push_back(written);
         return written;
     };
-    auto keys = cache(k, "keys");
-    auto values = cache(v, "values");
+    auto repeated = [&](const Output<Node>& cache) -> Output<Node> {
+        if (group == 1) return cache;
+        auto widened = std::make_shared<op::v3::Broadcast>(std::make_shared<op::v0::Unsqueeze>(cache, i64({2})),
+                                                           i64({1, kHeads, group, kCapacity, kWidth}));
+        return std::make_shared<op::v1::Reshape>(widened, i64({1, kHeads * group, kCapacity, kWidth}), false);
+    };
+    auto keys = repeated(cache(k, "keys"));
+    auto values = repeated(cache(v, "values"));
     auto slots = std::make_shared<op::v4::Range>(op::v0::Constant::create(element::i64, Shape{}, {0}),
                                                  op::v0::Constant::create(element::i64, Shape{}, {kCapacity}),
                                                  op::v0::Constant::create(element::i64, Shape{}, {1}), element::i64);
@@ -103,7 +113,8 @@ Tensor random(const Shape& shape, std::mt19937& engine) {
 }
 
 // The attention's output of calls of `lengths` tokens, positions running on from 0.
-std::vector<std::vector<float>> run_calls(const std::shared_ptr<Model>& model, const std::vector<size_t>& lengths) {
+std::vector<std::vector<float>> run_calls(const std::shared_ptr<Model>& model, const std::vector<size_t>& lengths,
+                                          int64_t group = 1) {
     static Core core;
     // As pt2ov compiles (openvino_facts KvCacheQuantizedByDefault): the plugin's fused attention
     // would otherwise keep the cache in 8 bits.
@@ -115,7 +126,7 @@ std::vector<std::vector<float>> run_calls(const std::shared_ptr<Model>& model, c
     for (size_t length : lengths) {
         Tensor positions(element::i64, Shape{length});
         for (size_t i = 0; i < length; ++i) positions.data<int64_t>()[i] = next++;
-        request.set_input_tensor(0, random({1, kHeads, length, kWidth}, engine));
+        request.set_input_tensor(0, random({1, static_cast<size_t>(kHeads * group), length, kWidth}, engine));
         request.set_input_tensor(1, random({1, kHeads, length, kWidth}, engine));
         request.set_input_tensor(2, random({1, kHeads, length, kWidth}, engine));
         request.set_input_tensor(3, positions);
@@ -126,10 +137,11 @@ std::vector<std::vector<float>> run_calls(const std::shared_ptr<Model>& model, c
     return outputs;
 }
 
-void expect_same_calls(Index index) {
+void expect_same_calls(Index index, int64_t group = 1) {
     const std::vector<size_t> lengths = {5, 1, 3, 1, 1};
-    const auto expected = run_calls(static_cache_attention(index), lengths);
-    auto model = static_cache_attention(index);
+    const auto expected = run_calls(static_cache_attention(index, Reader::AttentionOnly, group), lengths, group);
+    auto model = static_cache_attention(index, Reader::AttentionOnly, group);
+    if (group > 1) ASSERT_EQ(pt2ov::lower::attend_grouped_queries_by_broadcast(*model), 1u);
     const auto appended = pt2ov::lower::append_to_static_caches(*model, "cache_position");
     ASSERT_EQ(appended.size(), 2u);
     for (const auto& cache : appended) EXPECT_EQ(cache.capacity, kCapacity) << cache.variable;
@@ -139,7 +151,13 @@ void expect_same_calls(Index index) {
     for (const auto& variable : model->get_variables()) {
         EXPECT_TRUE(variable->get_info().data_shape[2].is_dynamic()) << variable->get_info().variable_id;
     }
-    const auto got = run_calls(model, lengths);
+    if (group > 1) {
+        const auto reader = model->get_results().at(0)->input_value(0).get_node_shared_ptr();
+        EXPECT_TRUE(ov::is_type<op::v13::ScaledDotProductAttention>(reader))
+            << "the result reads the attention itself, not " << reader->get_type_name();
+        EXPECT_EQ(reader->get_output_partial_shape(0).rank().get_length(), 4);
+    }
+    const auto got = run_calls(model, lengths, group);
     ASSERT_EQ(got.size(), expected.size());
     for (size_t c = 0; c < got.size(); ++c) {
         ASSERT_EQ(got[c].size(), expected[c].size());
@@ -153,6 +171,10 @@ TEST(AppendingCache, ACacheWrittenAtThePositionsGrowsWithTheSameResults) { expec
 
 TEST(AppendingCache, ACacheWrittenAtTheFirstPositionPlusArangeGrowsWithTheSameResults) {
     expect_same_calls(Index::FirstPlusArange);
+}
+
+TEST(AppendingCache, AGroupedQueryCacheGrowsWithTheSameResultsAndNoReshapeAfterTheAttention) {
+    expect_same_calls(Index::Positions, 2);
 }
 
 TEST(AppendingCache, ARingCacheStaysWhole) {
