@@ -27,8 +27,16 @@ round; a row is the run of median ms per token. The peer runs in a venv of its
 own (optimum-intel 2.2.0 needs transformers < 5.6): build/llm-peer-venv, made from
 requirements-llm-peer.txt by `make bench-llm`.
 
+Then, paired (--pairs N, 8; 0 skips it): pt2ov Python and GenAI at pt2ov's precision loaded side
+by side in one process of the peer's venv (one OpenVINO library: both pin 2026.4.1, which the
+script checks), generating in turn N times each, the first of the two swapping every pair. Fresh
+processes run minutes apart, and on a shared 2-core VM the memory bandwidth a decode token
+needs moves by 10-30 % over minutes (seen on both machines here); a pair runs within seconds,
+so the ratio of each pair is far steadier than the ratio of two medians. The pair row gives the
+median of the pairs' ratios. Python's per-token time is C++'s within 1 % (the rows above).
+
     .venv/bin/python bench/llm_generate.py [--weights f32,int8,int4] [--size qwen2.5-0.5b]
-                                           [--prompt 128] [--new 128] [--rounds 3]
+                                           [--prompt 128] [--new 128] [--rounds 3] [--pairs 8]
                                            [--json bench/results-llm.json]
 
 A quiet machine only (the load average goes with the figures).
@@ -155,6 +163,56 @@ GENAI_SIDE = textwrap.dedent("""
                       "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
 """)
 
+# Runs in the peer's venv with pt2ov's module on the path: pt2ov.Generator and GenAI's
+# LLMPipeline at pt2ov's precision in one process, generating in turn.
+PAIRED_SIDES = textwrap.dedent("""
+    import json, statistics, sys
+    import numpy as np
+    import openvino as ov
+    import openvino_genai
+    import pt2ov
+    program, folder, prompt, new, pairs, compressed = (sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]),
+                                                       int(sys.argv[5]), sys.argv[6] == "1")
+    # One OpenVINO library serves both (the first loaded): they must be one release.
+    if not ov.get_version().startswith(pt2ov.openvino_version().split("-")[0]):
+        raise SystemExit(f"the peer's OpenVINO {ov.get_version()} is not pt2ov's {pt2ov.openvino_version()}")
+    ids = [int(t) for t in prompt.split(",")]
+    pipe = openvino_genai.LLMPipeline(folder, "CPU", INFERENCE_PRECISION_HINT="f32", DYNAMIC_QUANTIZATION_GROUP_SIZE="0",
+                                      KV_CACHE_PRECISION="f32")
+    config = openvino_genai.GenerationConfig()
+    config.max_new_tokens = new
+    config.min_new_tokens = new
+    config.ignore_eos = True
+    config.do_sample = False
+    tensor = np.array([ids], dtype=np.int64)
+    inputs = openvino_genai.TokenizedInputs(ov.Tensor(tensor), ov.Tensor(np.ones_like(tensor)))
+    generator = pt2ov.Generator.load(program, compressed_weights=compressed)
+
+    def genai():
+        result = pipe.generate(inputs, config)
+        return result.perf_metrics.get_tpot().mean, [int(t) for t in result.tokens[0]]
+
+    def ours():
+        generator.reset()
+        result = generator.generate(ids, max_new_tokens=new)
+        return result.ms_per_token, list(result.tokens)
+
+    genai()
+    ours()
+    runs = []
+    for p in range(pairs):
+        order = [("pt2ov", ours), ("genai", genai)] if p % 2 == 0 else [("genai", genai), ("pt2ov", ours)]
+        got = {name: run() for name, run in order}
+        runs.append({"pt2ov_ms": got["pt2ov"][0], "genai_ms": got["genai"][0], "same_tokens": got["pt2ov"][1] == got["genai"][1]})
+        print(f"pair {p + 1}: pt2ov {runs[-1]['pt2ov_ms']:.2f} GenAI {runs[-1]['genai_ms']:.2f} ms a token", file=sys.stderr,
+              flush=True)
+    ratios = [r["pt2ov_ms"] / r["genai_ms"] for r in runs]
+    print(json.dumps({"pt2ov_ms": statistics.median(r["pt2ov_ms"] for r in runs),
+                      "genai_ms": statistics.median(r["genai_ms"] for r in runs), "ratio": statistics.median(ratios),
+                      "ratios": ratios, "same_tokens": all(r["same_tokens"] for r in runs), "pairs": runs}))
+""")
+
+
 # Runs in the peer's venv: optimum-intel's export of the Hugging Face folder.
 def optimum_export(peer_python: pathlib.Path, model: pathlib.Path, weights: str, out: pathlib.Path) -> None:
     if (out / "openvino_model.xml").exists():
@@ -182,6 +240,9 @@ def main() -> int:
                         help="runs of every side, in turn (the order reversed every other round); each row is the "
                              "run of median ms per token, the others kept in the JSON (per-token times move by "
                              "several %% between runs on a small machine)")
+    parser.add_argument("--pairs", type=int, default=8,
+                        help="then pt2ov Python and GenAI at pt2ov's precision in one process, generating in turn this "
+                             "many times each; the ratio is the median of the pairs' (0: skip)")
     parser.add_argument("--prepare-only", action="store_true",
                         help="make the programs and the peer's exports, measure nothing (exports need no quiet machine)")
     parser.add_argument("--side", help=argparse.SUPPRESS)
@@ -253,6 +314,13 @@ def main() -> int:
             rows[which] = dict(good[(len(good) - 1) // 2])
             rows[which]["tpot_runs_ms"] = [r["tpot_ms"] for r in made if "error" not in r]
             rows[which]["ttft_runs_ms"] = [r["ttft_ms"] for r in made if "error" not in r]
+        if args.pairs > 0 and peer_python.exists():
+            ov_dir = work / f"optimum-{args.family}-{args.size}-{weights}"
+            optimum_export(peer_python, hf, weights, ov_dir)
+            rows["paired"] = run_measured([str(peer_python), "-c", PAIRED_SIDES, str(program_dir / "model.pt2"), str(ov_dir),
+                                           prompt_ids, str(args.new), str(args.pairs), "1" if compressed else "0"],
+                                          env={"PYTHONPATH": str(ROOT / "build" / "python")})
+            print(weights, "paired", {k: v for k, v in rows["paired"].items() if k != "pairs"}, file=sys.stderr, flush=True)
         results[weights] = rows
     if args.prepare_only:
         return 0
@@ -265,6 +333,8 @@ def main() -> int:
     for weights, rows in results.items():
         reference = rows.get("pt2ov-cpp", {}).get("tokens")
         for which, r in rows.items():
+            if which == "paired":
+                continue
             if "error" in r:
                 print(f"| {weights} | {which} | error: {r['error']} | | | | | |")
                 continue
@@ -274,8 +344,21 @@ def main() -> int:
             every = " ".join(f"{t:.2f}" for t in r["tpot_runs_ms"])
             print(f"| {weights} | {which} | {r['load_ms']:.0f} | {r['ttft_ms']:.1f} | {r['tpot_ms']:.2f} | {every} | "
                   f"{r['peak_rss'] / 2**20:.0f} | {same} |")
+    paired = {weights: rows["paired"] for weights, rows in results.items() if "paired" in rows}
+    if paired:
+        print(f"\npaired: pt2ov Python and GenAI at pt2ov's precision in one process, {args.pairs} generations each in turn")
+        print("| weights | pt2ov (ms a token) | GenAI (ms a token) | pt2ov / GenAI, median of pairs | every pair | same tokens |")
+        print("|---|---:|---:|---:|---|---|")
+        for weights, r in paired.items():
+            if "error" in r:
+                print(f"| {weights} | error: {r['error']} | | | | |")
+                continue
+            every = " ".join(f"{x:.3f}" for x in r["ratios"])
+            print(f"| {weights} | {r['pt2ov_ms']:.2f} | {r['genai_ms']:.2f} | {r['ratio']:.3f} | {every} | "
+                  f"{'all' if r['same_tokens'] else 'no'} |")
     pathlib.Path(args.json).write_text(json.dumps({
-        "model": {"family": args.family, "size": args.size, "prompt": args.prompt, "new": args.new, "rounds": args.rounds},
+        "model": {"family": args.family, "size": args.size, "prompt": args.prompt, "new": args.new, "rounds": args.rounds,
+                  "pairs": args.pairs},
         "machine": {"cpu": cpu, "cores": os.cpu_count(), "loadavg": os.getloadavg(), "python": platform.python_version()},
         "results": results}, indent=2) + "\n")
     return 0
