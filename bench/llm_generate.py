@@ -27,13 +27,16 @@ round; a row is the run of median ms per token. The peer runs in a venv of its
 own (optimum-intel 2.2.0 needs transformers < 5.6): build/llm-peer-venv, made from
 requirements-llm-peer.txt by `make bench-llm`.
 
-Then, paired (--pairs N, 8; 0 skips it): pt2ov Python and GenAI at pt2ov's precision loaded side
-by side in one process of the peer's venv (one OpenVINO library: both pin 2026.4.1, which the
-script checks), generating in turn N times each, the first of the two swapping every pair. Fresh
-processes run minutes apart, and on a shared 2-core VM the memory bandwidth a decode token
-needs moves by 10-30 % over minutes (seen on both machines here); a pair runs within seconds,
-so the ratio of each pair is far steadier than the ratio of two medians. The pair row gives the
-median of the pairs' ratios. Python's per-token time is C++'s within 1 % (the rows above).
+Then, in one process (--pairs N, 8; 0 skips it): pt2ov Python, GenAI at pt2ov's precision and a
+second GenAI pipeline on the same export (the control) loaded side by side in the peer's venv
+(one OpenVINO library: both pin 2026.4.1, which the script checks), generating in turn N times
+each, the order changing every round. Fresh processes run minutes apart, and on a shared 2-core
+VM the memory bandwidth a decode token needs moves by 10-30 % over minutes (seen on both
+machines here); a round runs within seconds, so the ratio within each round is far steadier
+than the ratio of two medians. The row gives the median of the rounds' ratios, pt2ov's to
+GenAI's and the control's to GenAI's: two equal sides in one process are not equal to the
+measurement (each packs its weights into other memory), and the control says by how much.
+Python's per-token time is C++'s within 1 % (the rows above).
 
     .venv/bin/python bench/llm_generate.py [--weights f32,int8,int4] [--size qwen2.5-0.5b]
                                            [--prompt 128] [--new 128] [--rounds 3] [--pairs 8]
@@ -166,7 +169,7 @@ GENAI_SIDE = textwrap.dedent("""
 # Runs in the peer's venv with pt2ov's module on the path: pt2ov.Generator and GenAI's
 # LLMPipeline at pt2ov's precision in one process, generating in turn.
 PAIRED_SIDES = textwrap.dedent("""
-    import json, statistics, sys
+    import itertools, json, statistics, sys
     import numpy as np
     import openvino as ov
     import openvino_genai
@@ -197,19 +200,32 @@ PAIRED_SIDES = textwrap.dedent("""
         result = generator.generate(ids, max_new_tokens=new)
         return result.ms_per_token, list(result.tokens)
 
-    genai()
-    ours()
+    # The control: a second pipeline on the same export. Its ratio to the first is what the
+    # measurement itself makes of two equal sides (their weights packed into other memory).
+    control_pipe = openvino_genai.LLMPipeline(folder, "CPU", INFERENCE_PRECISION_HINT="f32",
+                                              DYNAMIC_QUANTIZATION_GROUP_SIZE="0", KV_CACHE_PRECISION="f32")
+
+    def control():
+        result = control_pipe.generate(inputs, config)
+        return result.perf_metrics.get_tpot().mean, [int(t) for t in result.tokens[0]]
+
+    sides = {"pt2ov": ours, "genai": genai, "control": control}
+    for run in sides.values():
+        run()
+    orders = list(itertools.permutations(sides))
     runs = []
     for p in range(pairs):
-        order = [("pt2ov", ours), ("genai", genai)] if p % 2 == 0 else [("genai", genai), ("pt2ov", ours)]
-        got = {name: run() for name, run in order}
-        runs.append({"pt2ov_ms": got["pt2ov"][0], "genai_ms": got["genai"][0], "same_tokens": got["pt2ov"][1] == got["genai"][1]})
-        print(f"pair {p + 1}: pt2ov {runs[-1]['pt2ov_ms']:.2f} GenAI {runs[-1]['genai_ms']:.2f} ms a token", file=sys.stderr,
-              flush=True)
+        got = {name: sides[name]() for name in orders[p % len(orders)]}
+        runs.append({"pt2ov_ms": got["pt2ov"][0], "genai_ms": got["genai"][0], "control_ms": got["control"][0],
+                     "same_tokens": got["pt2ov"][1] == got["genai"][1] == got["control"][1]})
+        print(f"round {p + 1}: pt2ov {runs[-1]['pt2ov_ms']:.2f}, GenAI {runs[-1]['genai_ms']:.2f}, GenAI again "
+              f"{runs[-1]['control_ms']:.2f} ms a token", file=sys.stderr, flush=True)
     ratios = [r["pt2ov_ms"] / r["genai_ms"] for r in runs]
+    control_ratios = [r["control_ms"] / r["genai_ms"] for r in runs]
     print(json.dumps({"pt2ov_ms": statistics.median(r["pt2ov_ms"] for r in runs),
                       "genai_ms": statistics.median(r["genai_ms"] for r in runs), "ratio": statistics.median(ratios),
-                      "ratios": ratios, "same_tokens": all(r["same_tokens"] for r in runs), "pairs": runs}))
+                      "ratios": ratios, "control_ratio": statistics.median(control_ratios), "control_ratios": control_ratios,
+                      "same_tokens": all(r["same_tokens"] for r in runs), "pairs": runs}))
 """)
 
 
@@ -241,8 +257,9 @@ def main() -> int:
                              "run of median ms per token, the others kept in the JSON (per-token times move by "
                              "several %% between runs on a small machine)")
     parser.add_argument("--pairs", type=int, default=8,
-                        help="then pt2ov Python and GenAI at pt2ov's precision in one process, generating in turn this "
-                             "many times each; the ratio is the median of the pairs' (0: skip)")
+                        help="then pt2ov Python, GenAI at pt2ov's precision and a second GenAI pipeline (the control) in "
+                             "one process, generating in turn this many times each; ratios are medians of the rounds' "
+                             "(0: skip)")
     parser.add_argument("--prepare-only", action="store_true",
                         help="make the programs and the peer's exports, measure nothing (exports need no quiet machine)")
     parser.add_argument("--side", help=argparse.SUPPRESS)
@@ -346,16 +363,18 @@ def main() -> int:
                   f"{r['peak_rss'] / 2**20:.0f} | {same} |")
     paired = {weights: rows["paired"] for weights, rows in results.items() if "paired" in rows}
     if paired:
-        print(f"\npaired: pt2ov Python and GenAI at pt2ov's precision in one process, {args.pairs} generations each in turn")
-        print("| weights | pt2ov (ms a token) | GenAI (ms a token) | pt2ov / GenAI, median of pairs | every pair | same tokens |")
-        print("|---|---:|---:|---:|---|---|")
+        print(f"\nin one process: pt2ov Python, GenAI at pt2ov's precision and GenAI again (a second pipeline on the same "
+              f"export, the control), {args.pairs} generations each in turn")
+        print("| weights | pt2ov (ms a token) | GenAI (ms a token) | pt2ov / GenAI, median | every round | GenAI again / GenAI, median | every round | same tokens |")
+        print("|---|---:|---:|---:|---|---:|---|---|")
         for weights, r in paired.items():
             if "error" in r:
-                print(f"| {weights} | error: {r['error']} | | | | |")
+                print(f"| {weights} | error: {r['error']} | | | | | | |")
                 continue
             every = " ".join(f"{x:.3f}" for x in r["ratios"])
+            every_control = " ".join(f"{x:.3f}" for x in r["control_ratios"])
             print(f"| {weights} | {r['pt2ov_ms']:.2f} | {r['genai_ms']:.2f} | {r['ratio']:.3f} | {every} | "
-                  f"{'all' if r['same_tokens'] else 'no'} |")
+                  f"{r['control_ratio']:.3f} | {every_control} | {'all' if r['same_tokens'] else 'no'} |")
     pathlib.Path(args.json).write_text(json.dumps({
         "model": {"family": args.family, "size": args.size, "prompt": args.prompt, "new": args.new, "rounds": args.rounds,
                   "pairs": args.pairs},
