@@ -883,7 +883,18 @@ TEST(OpenVINOFacts, IntegerAvgPoolRounds) {
     n.output("y", pt2ov::DType::Int32, {1, 1, 1, 1});
     n.node("aten.avg_pool2d.default", {{"self", pt2ov::graph::tensor_arg("x"), false},
                                        {"kernel_size", pt2ov::graph::ints_arg({2, 2}), false}});
-    const auto y = n.run({i32_tensor({1, 1, 2, 2}, {1, 2, 4, 8})})[0];
+    ov::Tensor y;
+    try {
+        y = n.run({i32_tensor({1, 1, 2, 2}, {1, 2, 4, 8})})[0];
+    } catch (const std::exception& e) {
+        // A CPU without AVX-512 (AMD Zen 3 here) has no integer pooling primitive: the plugin
+        // refuses to compile it, which the fact's handling (pt2ov's kernel) covers as well.
+        const std::string message = e.what();
+        ASSERT_NE(message.find("Supported primitive descriptors list is empty"), std::string::npos) << message;
+        std::cout << "[fact] OpenVINO " << openvino_build() << ": int32 avg_pool2d refused on this CPU (no primitive)\n";
+        RecordProperty("int_avg_pool", "refused");
+        return;
+    }
     std::cout << "[fact] OpenVINO " << openvino_build() << ": int32 avg_pool2d of [[1, 2], [4, 8]] gives "
               << values_text(y) << " (PyTorch: [3])\n";
     RecordProperty("int_avg_pool", values_text(y));
