@@ -9,6 +9,7 @@
 #include "graph/schema.h"
 #include "kernels/contracts.h"
 #include "kernels/registry.h"
+#include "lower/openvino_facts.h"
 #include "partition/plan.h"
 
 namespace pt2ov::compile {
@@ -68,7 +69,11 @@ PreparedMethod prepare(const std::string& path, const Settings& settings) {
     check_shape_contracts(method);
     rewrite(method);
     check_rewrites(method);
-    if (options.quantized_reference) method.graph.fake_quantizations.clear();
+    // On a CPU whose int8 products saturate (openvino_facts Int8ProductsSaturateWithoutVnni), no
+    // FakeQuantize may select the plugin's int8 kernels: the reference arithmetic instead.
+    if (options.quantized_reference || (settings.cpu_device && lower::openvino_facts::int8_products_saturate())) {
+        method.graph.fake_quantizations.clear();
+    }
     bind_signature(method);
     check_cpu_ops(method, options.cpu_ops);
     method.int64_input_limit = options.int64_input_limit;

@@ -223,6 +223,12 @@ const std::vector<Fact>& all() {
          "Convert, Subtract, Multiply) to int8 in groups on the fly, also under the f32 precision hint: "
          "0.5 % off eager with exit 0 on NNCF int8/int4 weight-compressed programs",
          "every step on the CPU device is compiled with DYNAMIC_QUANTIZATION_GROUP_SIZE 0"},
+        {"Int8ProductsSaturateWithoutVnni", "2026.4.1",
+         "on a CPU without VNNI (AVX2 only: AMD Zen 3 here), the CPU plugin's int8 kernels, which a FakeQuantize "
+         "before a MatMul or Convolution selects, add pairs of u8 x s8 products in 16 bits, which saturate: a PT2E "
+         "int8 linear layer 2.5 off eager, with exit 0",
+         "on such a CPU the quantize-dequantize pairs compute eager's reference arithmetic in float32 (as "
+         "quantized_reference), so no int8 kernel is selected"},
         {"KvCacheQuantizedByDefault", "2026.4.1",
          "where the CPU plugin fuses attention over a cache kept as state (ReadValue, Gather, Concat, "
          "ScaledDotProductAttention, Assign), it stores the cache in u8 by default, also under the f32 precision "
@@ -1139,5 +1145,14 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
 }
 
 }  // namespace
+
+bool int8_products_saturate() {
+#if defined(__x86_64__) || defined(__i386__)
+    static const bool without_vnni = !__builtin_cpu_supports("avx512vnni") && !__builtin_cpu_supports("avxvnni");
+#else
+    static const bool without_vnni = false;  // the fact was seen on x86 only
+#endif
+    return without_vnni && !ignored("Int8ProductsSaturateWithoutVnni");
+}
 
 }  // namespace pt2ov::lower::openvino_facts

@@ -30,6 +30,11 @@ struct Fact {
 // wrong answers back. An unknown name in the variable is an error.
 bool ignored(std::string_view name);
 
+// Int8ProductsSaturateWithoutVnni: whether this CPU lacks the VNNI dot-product instructions
+// (AVX512-VNNI or AVX-VNNI), on which the CPU plugin's int8 kernels saturate; false when the fact
+// is ignored.
+bool int8_products_saturate();
+
 // Every fact, in a stable order (docs/EXACTNESS.md explains each).
 const std::vector<Fact>& all();
 // The fact named `name`; throws Error for an unknown name (a typo in a caller).

@@ -21,6 +21,16 @@ import torch.ao.quantization.fx._decomposed  # noqa: F401  registers torch.ops.q
 from conftest import describe, inspect_json, run_cli, run_engine_in, steps_at_call
 from tests.models.compare import to_numpy
 
+
+def _int8_products_saturate() -> bool:
+    """openvino_facts Int8ProductsSaturateWithoutVnni: on a CPU without VNNI the plugin's int8
+    kernels saturate, so pt2ov's default there is the reference arithmetic (no FakeQuantize)."""
+    flags = next((line.split(":", 1)[1].split() for line in open("/proc/cpuinfo") if line.startswith("flags")), [])
+    return "avx512_vnni" not in flags and "avx_vnni" not in flags
+
+
+INT8_PRODUCTS_SATURATE = _int8_products_saturate()
+
 qd = torch.ops.quantized_decomposed
 
 
@@ -211,7 +221,7 @@ def _compiled_layer_precisions(folder) -> dict[str, set[str]]:
 
 @pytest.mark.parametrize("mode", ["exported", "decomposed"])
 def test_convolutions_and_matmuls_run_on_int8_kernels(tmp_path, mode, monkeypatch):
-    """By default every convolution and the linear head run on the plugin's int8 kernels, and the
+    """By default (on a CPU with VNNI) every convolution and the linear head run on the plugin's int8 kernels, and the
     outputs stay within E8's bound: the requantized features within one step of their scale
     (0.0157) and almost all exact, the float logits within one step of the head's input
     carried through its weights."""
@@ -221,8 +231,12 @@ def test_convolutions_and_matmuls_run_on_int8_kernels(tmp_path, mode, monkeypatc
     monkeypatch.setenv("PT2OV_DUMP_OPENVINO", str(dumps))
     (actual,) = run_engine_in(tmp_path, pt2, [(x,)])
     precisions = _compiled_layer_precisions(dumps)
-    assert precisions.get("Convolution") and precisions["Convolution"] <= {"i8", "u8"}, precisions
-    assert precisions.get("FullyConnected") and precisions["FullyConnected"] <= {"i8", "u8"}, precisions
+    if INT8_PRODUCTS_SATURATE:
+        # This CPU's int8 kernels saturate: the default is the reference arithmetic, in float.
+        assert precisions.get("Convolution") == {"f32"}, precisions
+    else:
+        assert precisions.get("Convolution") and precisions["Convolution"] <= {"i8", "u8"}, precisions
+        assert precisions.get("FullyConnected") and precisions["FullyConnected"] <= {"i8", "u8"}, precisions
     features, logits = actual
     off = np.abs(features.astype(np.float64) - expected[0])
     assert off.max() <= 0.0157 * (1 + 1e-5), off.max()
@@ -239,7 +253,7 @@ def test_quantized_reference_keeps_eager_arithmetic(tmp_path, mode, monkeypatch)
     which pairs run as FakeQuantize by default."""
     pt2, x, expected = _export_conv_net(tmp_path, mode)
     reasons = [node["reason"] for step in inspect_json(pt2)["methods"]["forward"]["steps"] for node in step["nodes"]]
-    assert sum("FakeQuantize" in r for r in reasons) == 4, reasons
+    assert sum("FakeQuantize" in r for r in reasons) == (0 if INT8_PRODUCTS_SATURATE else 4), reasons
     reasons = [node["reason"] for step in inspect_json(pt2, "--quantized-reference")["methods"]["forward"]["steps"]
                for node in step["nodes"]]
     assert not any("FakeQuantize" in r for r in reasons), reasons
@@ -340,6 +354,13 @@ class CompressedWeights(torch.nn.Module):
         return torch.nn.functional.linear(h[:, :16], w4)
 
 
+def _assert_float32_matmul_of_eager(actual: np.ndarray, expected: np.ndarray) -> None:
+    """The weights are eager's bit for bit; the float32 matmul over them sums in the plugin's
+    order, which is the CPU's: eager's on an AVX-512 Xeon (bit for bit there), MLAS's on an
+    AVX2-only CPU (AMD Zen 3: up to 7 ulps apart). Within a few ulps either way, far inside E5."""
+    np.testing.assert_allclose(actual, expected, rtol=4e-6, atol=1e-6)
+
+
 @pytest.mark.parametrize("mode", ["exported", "decomposed"])
 def test_compressed_weights_are_eager_exactly(tmp_path, mode):
     torch.manual_seed(11)
@@ -353,8 +374,7 @@ def test_compressed_weights_are_eager_exactly(tmp_path, mode):
     pt2 = tmp_path / "compressed.pt2"
     torch.export.save(ep, pt2)
     (actual,) = run_engine_in(tmp_path, pt2, [(x,)])
-    assert np.array_equal(actual[0].view(np.uint32), to_numpy(expected).view(np.uint32)), \
-        np.abs(actual[0] - to_numpy(expected)).max()
+    _assert_float32_matmul_of_eager(actual[0], to_numpy(expected))
 
 
 @pytest.mark.parametrize("mode", ["exported", "decomposed"])
@@ -421,7 +441,7 @@ def test_compressed_weights_stay_four_bits_on_openvino(tmp_path, mode, monkeypat
     memory), the plugin's matmuls read them compressed, and the outputs are what the float32
     decompression (q - z) * s gives: within E5 of it, and from eager (which rounds each weight
     to float16) within the bound E9 states, sum_k |x_k| * |w_eager - w_exact| per output. The
-    default stays eager's bit for bit."""
+    default's weights stay eager's bit for bit (its matmul within a few ulps)."""
     module = Int4Weights().eval()
     torch.manual_seed(12)
     x = torch.randn(5, 32)
@@ -433,7 +453,7 @@ def test_compressed_weights_stay_four_bits_on_openvino(tmp_path, mode, monkeypat
     pt2 = tmp_path / "int4.pt2"
     torch.export.save(ep, pt2)
     (default,) = run_engine_in(tmp_path, pt2, [(x,)], tag="default")
-    assert np.array_equal(default[0].view(np.uint32), expected.view(np.uint32)), np.abs(default[0] - expected).max()
+    _assert_float32_matmul_of_eager(default[0], expected)
 
     compressed_steps = inspect_json(pt2, "--compressed-weights")["methods"]["forward"]["steps"]
     reasons = [n["reason"] for step in compressed_steps for n in step["nodes"]]

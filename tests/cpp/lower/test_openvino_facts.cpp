@@ -1695,6 +1695,60 @@ TEST(OpenVINOFacts, UnitConvolutionStridedPaddedShape) {
     }
 }
 
+// A PT2E int8 linear layer as pt2ov lowers it: x quantized to u8 (scale 0.0171, zero point 147)
+// by a FakeQuantize, times an s8 weight [16, 64] of the full range dequantized per row. The
+// reference is computed in double from the same quantized values. Where the CPU has VNNI the
+// plugin's int8 kernel is within a few quantization steps' worth of rounding; without it, the
+// u8 x s8 pairs added in 16 bits saturate, as the fact says.
+TEST(OpenVINOFacts, Int8ProductsSaturateWithoutVnni) {
+    constexpr size_t rows = 4, depth = 64, outputs = 16;
+    constexpr float step = 0.0171f;
+    constexpr int zero = 147;
+    std::vector<int8_t> weight(outputs * depth);
+    std::vector<float> scale(outputs), x(rows * depth);
+    // Neighbouring weights (the pairs the kernel adds in 16 bits) of one sign.
+    for (size_t i = 0; i < weight.size(); ++i) {
+        weight[i] = static_cast<int8_t>((i / 2) % 2 ? 127 - static_cast<int>(i % 5) : -128 + static_cast<int>(i % 3));
+    }
+    for (size_t o = 0; o < outputs; ++o) scale[o] = 0.002f * static_cast<float>(1 + o % 5);
+    // Values near the top of the u8 range, so that pairs of products pass 2^15.
+    for (size_t i = 0; i < x.size(); ++i) x[i] = 1.7f + 0.1f * std::sin(0.37f * static_cast<float>(i));
+    auto input = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{rows, depth});
+    auto scalar = [](float v) { return ov::op::v0::Constant::create(ov::element::f32, {}, {v}); };
+    const float low = (0 - zero) * step, high = (255 - zero) * step;
+    auto quantized = std::make_shared<ov::op::v0::FakeQuantize>(input, scalar(low), scalar(high), scalar(low), scalar(high), 256);
+    auto w = ov::op::v0::Constant::create(ov::element::i8, {outputs, depth}, weight);
+    auto converted = std::make_shared<ov::op::v0::Convert>(w, ov::element::f32);
+    auto scaled = std::make_shared<ov::op::v1::Multiply>(converted, ov::op::v0::Constant::create(ov::element::f32, {outputs, 1}, scale));
+    auto product = std::make_shared<ov::op::v0::MatMul>(quantized, scaled, false, true);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{product->output(0)}, ov::ParameterVector{input});
+    static ov::Core core;
+    auto request = core.compile_model(model, "CPU", {ov::hint::inference_precision(ov::element::f32)}).create_infer_request();
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {rows, depth}, x.data()));
+    request.infer();
+    const float* got = request.get_output_tensor(0).data<float>();
+    double worst = 0;
+    for (size_t r = 0; r < rows; ++r) {
+        for (size_t o = 0; o < outputs; ++o) {
+            double want = 0;
+            for (size_t k = 0; k < depth; ++k) {
+                const double q = std::clamp(static_cast<double>(std::nearbyint(x[r * depth + k] / step)) + zero, 0.0, 255.0);
+                want += (q - zero) * step * weight[o * depth + k] * scale[o];
+            }
+            worst = std::max(worst, std::fabs(got[r * outputs + o] - want));
+        }
+    }
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": int8 linear of u8 x s8, largest error " << worst
+              << (pt2ov::lower::openvino_facts::int8_products_saturate() ? " (CPU without VNNI)" : " (CPU with VNNI)") << "\n";
+    RecordProperty("int8_products_error", std::to_string(worst));
+    // One quantization step of x times the largest |weight| sum bounds an int8 kernel's rounding.
+    if (pt2ov::lower::openvino_facts::int8_products_saturate()) {
+        EXPECT_GT(worst, 0.05) << "the int8 kernel of this CPU without VNNI no longer saturates: the fact may go";
+    } else {
+        EXPECT_LT(worst, 0.05) << "an int8 kernel with VNNI saturates too";
+    }
+}
+
 // x [4, 256] times a compressed weight (i8 [64, 256] -> Convert -> Multiply by a scale per row),
 // transposed: the reference is computed in double here. Compiled as the plugin defaults, and
 // with dynamic quantization off as the executor compiles every CPU step.
