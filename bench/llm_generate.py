@@ -180,8 +180,12 @@ PAIRED_SIDES = textwrap.dedent("""
     if not ov.get_version().startswith(pt2ov.openvino_version().split("-")[0]):
         raise SystemExit(f"the peer's OpenVINO {ov.get_version()} is not pt2ov's {pt2ov.openvino_version()}")
     ids = [int(t) for t in prompt.split(",")]
-    pipe = openvino_genai.LLMPipeline(folder, "CPU", INFERENCE_PRECISION_HINT="f32", DYNAMIC_QUANTIZATION_GROUP_SIZE="0",
-                                      KV_CACHE_PRECISION="f32")
+
+    def at_pt2ovs_precision():
+        return openvino_genai.LLMPipeline(folder, "CPU", INFERENCE_PRECISION_HINT="f32",
+                                          DYNAMIC_QUANTIZATION_GROUP_SIZE="0", KV_CACHE_PRECISION="f32")
+
+    pipe = at_pt2ovs_precision()
     config = openvino_genai.GenerationConfig()
     config.max_new_tokens = new
     config.min_new_tokens = new
@@ -191,9 +195,11 @@ PAIRED_SIDES = textwrap.dedent("""
     inputs = openvino_genai.TokenizedInputs(ov.Tensor(tensor), ov.Tensor(np.ones_like(tensor)))
     generator = pt2ov.Generator.load(program, compressed_weights=compressed)
 
-    def genai():
-        result = pipe.generate(inputs, config)
-        return result.perf_metrics.get_tpot().mean, [int(t) for t in result.tokens[0]]
+    def generating_with(pipeline):
+        def generate():
+            result = pipeline.generate(inputs, config)
+            return result.perf_metrics.get_tpot().mean, [int(t) for t in result.tokens[0]]
+        return generate
 
     def ours():
         generator.reset()
@@ -202,14 +208,7 @@ PAIRED_SIDES = textwrap.dedent("""
 
     # The control: a second pipeline on the same export. Its ratio to the first is what the
     # measurement itself makes of two equal sides (their weights packed into other memory).
-    control_pipe = openvino_genai.LLMPipeline(folder, "CPU", INFERENCE_PRECISION_HINT="f32",
-                                              DYNAMIC_QUANTIZATION_GROUP_SIZE="0", KV_CACHE_PRECISION="f32")
-
-    def control():
-        result = control_pipe.generate(inputs, config)
-        return result.perf_metrics.get_tpot().mean, [int(t) for t in result.tokens[0]]
-
-    sides = {"pt2ov": ours, "genai": genai, "control": control}
+    sides = {"pt2ov": ours, "genai": generating_with(pipe), "control": generating_with(at_pt2ovs_precision())}
     for run in sides.values():
         run()
     orders = list(itertools.permutations(sides))

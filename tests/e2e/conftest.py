@@ -72,6 +72,15 @@ def run_cli(args: Sequence[str | os.PathLike], timeout: float = CLI_TIMEOUT_S,
                     f"{e.stderr}", pytrace=False)
 
 
+def cpu_flags() -> set[str]:
+    """This CPU's feature flags as /proc/cpuinfo lists them (avx2, avx512_vnni, amx_bf16, ...),
+    independently of the engine's own detection."""
+    for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("flags"):
+            return set(line.split(":", 1)[1].split())
+    return set()
+
+
 def describe(proc: subprocess.CompletedProcess) -> str:
     return (f"`{' '.join(proc.args)}` exited {proc.returncode}\n--- stdout ---\n{proc.stdout}"
             f"\n--- stderr ---\n{proc.stderr}")

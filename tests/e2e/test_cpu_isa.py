@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import REPO_ROOT, describe, inspect_json, run_cli, run_engine_in, to_numpy
+from conftest import REPO_ROOT, cpu_flags, describe, inspect_json, run_cli, run_engine_in, to_numpy
 
 MATMUL_OPS = ("aten.mm", "aten.bmm", "aten.addmm", "aten.matmul", "aten.linear", "aten.t", "aten.transpose",
               "aten.permute", "aten.view", "aten._unsafe_view", "aten.unsqueeze", "aten.expand", "aten.clone")
@@ -64,11 +64,7 @@ def built_levels() -> list[str]:
 def cpu_levels() -> list[str]:
     """The levels this CPU runs, from /proc/cpuinfo's flags (the psABI's x86-64-v3 and v4
     feature lists), independently of the engine's own detection."""
-    flags = set()
-    for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("flags"):
-            flags = set(line.split(":", 1)[1].split())
-            break
+    flags = cpu_flags()
     v3 = {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"}
     v4 = {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"}
     return ["baseline"] + (["x86-64-v3"] if v3 <= flags else []) + (["x86-64-v4"] if v3 | v4 <= flags else [])

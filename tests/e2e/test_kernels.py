@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import describe, run_cli, run_engine_in
+from conftest import cpu_flags, describe, run_cli, run_engine_in
 from tests.models.compare import assert_output_matches, to_numpy
 
 MODES = ("exported", "decomposed")
@@ -692,8 +692,7 @@ def assert_forced_ops_on_cpu(path: pathlib.Path, family: Family, mode: str) -> N
 
 
 def _without_native_bfloat16() -> bool:
-    flags = next((line.split(":", 1)[1].split() for line in open("/proc/cpuinfo") if line.startswith("flags")), [])
-    return "avx512_bf16" not in flags and "amx_bf16" not in flags
+    return not {"avx512_bf16", "amx_bf16"} & cpu_flags()
 
 
 # Seen on AMD EPYC (Zen 3, AVX2 only), not on the Xeon with AVX512-BF16 and AMX; README's known limits.

@@ -18,15 +18,14 @@ import pytest
 import torch
 import torch.ao.quantization.fx._decomposed  # noqa: F401  registers torch.ops.quantized_decomposed
 
-from conftest import describe, inspect_json, run_cli, run_engine_in, steps_at_call
+from conftest import cpu_flags, describe, inspect_json, run_cli, run_engine_in, steps_at_call
 from tests.models.compare import to_numpy
 
 
 def _int8_products_saturate() -> bool:
     """openvino_facts Int8ProductsSaturateWithoutVnni: on a CPU without VNNI the plugin's int8
     kernels saturate, so pt2ov's default there is the reference arithmetic (no FakeQuantize)."""
-    flags = next((line.split(":", 1)[1].split() for line in open("/proc/cpuinfo") if line.startswith("flags")), [])
-    return "avx512_vnni" not in flags and "avx_vnni" not in flags
+    return not {"avx512_vnni", "avx_vnni"} & cpu_flags()
 
 
 INT8_PRODUCTS_SATURATE = _int8_products_saturate()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import assert_outputs_match, call_function_nodes
+from conftest import assert_outputs_match, call_function_nodes, cpu_flags
 from tests.models.compare import assert_output_matches
 from tests.models import all_cases, get_case
 from tests.models.export import MODES, SHAPES, call_inputs, eager_outputs
@@ -27,11 +27,7 @@ KNOWN_LIMITS: dict[str, str] = {
 
 
 
-def _cpu_flags() -> set[str]:
-    return set(next((line.split(":", 1)[1].split() for line in open("/proc/cpuinfo") if line.startswith("flags")), []))
-
-
-if "avx512f" not in _cpu_flags():
+if "avx512f" not in cpu_flags():
     # Seen on AMD EPYC (Zen 3, AVX2 only), not on the AVX-512 Xeon: mish's decomposition of
     # inputs near -95 gives a denormal (about 1e-41) 1.6 % off eager's, which log(-y) shows as
     # 0.0157 off -94.52 (y itself within E5).
