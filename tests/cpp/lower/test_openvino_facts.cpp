@@ -1695,6 +1695,14 @@ TEST(OpenVINOFacts, UnitConvolutionStridedPaddedShape) {
     }
 }
 
+// An int8 weight [scale.size(), depth] dequantized per row as the frontend writes it: i8
+// Constant -> Convert -> Multiply by a scale per row.
+std::shared_ptr<ov::Node> rows_dequantized(const std::vector<int8_t>& weight, const std::vector<float>& scale, size_t depth) {
+    auto w = ov::op::v0::Constant::create(ov::element::i8, {scale.size(), depth}, weight);
+    auto converted = std::make_shared<ov::op::v0::Convert>(w, ov::element::f32);
+    return std::make_shared<ov::op::v1::Multiply>(converted, ov::op::v0::Constant::create(ov::element::f32, {scale.size(), 1}, scale));
+}
+
 // A PT2E int8 linear layer as pt2ov lowers it: x quantized to u8 (scale 0.0171, zero point 147)
 // by a FakeQuantize, times an s8 weight [16, 64] of the full range dequantized per row. The
 // reference is computed in double from the same quantized values. Where the CPU has VNNI the
@@ -1717,10 +1725,7 @@ TEST(OpenVINOFacts, Int8ProductsSaturateWithoutVnni) {
     auto scalar = [](float v) { return ov::op::v0::Constant::create(ov::element::f32, {}, {v}); };
     const float low = (0 - zero) * step, high = (255 - zero) * step;
     auto quantized = std::make_shared<ov::op::v0::FakeQuantize>(input, scalar(low), scalar(high), scalar(low), scalar(high), 256);
-    auto w = ov::op::v0::Constant::create(ov::element::i8, {outputs, depth}, weight);
-    auto converted = std::make_shared<ov::op::v0::Convert>(w, ov::element::f32);
-    auto scaled = std::make_shared<ov::op::v1::Multiply>(converted, ov::op::v0::Constant::create(ov::element::f32, {outputs, 1}, scale));
-    auto product = std::make_shared<ov::op::v0::MatMul>(quantized, scaled, false, true);
+    auto product = std::make_shared<ov::op::v0::MatMul>(quantized, rows_dequantized(weight, scale, depth), false, true);
     auto model = std::make_shared<ov::Model>(ov::OutputVector{product->output(0)}, ov::ParameterVector{input});
     static ov::Core core;
     auto request = core.compile_model(model, "CPU", {ov::hint::inference_precision(ov::element::f32)}).create_infer_request();
@@ -1761,10 +1766,7 @@ TEST(OpenVINOFacts, DynamicQuantizationOfActivations) {
     for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.37f * static_cast<float>(i)) * 3.0f;
     auto make = [&] {
         auto input = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{rows, depth});
-        auto w = ov::op::v0::Constant::create(ov::element::i8, {outputs, depth}, weight);
-        auto converted = std::make_shared<ov::op::v0::Convert>(w, ov::element::f32);
-        auto scaled = std::make_shared<ov::op::v1::Multiply>(converted, ov::op::v0::Constant::create(ov::element::f32, {outputs, 1}, scale));
-        auto product = std::make_shared<ov::op::v0::MatMul>(input, scaled, false, true);
+        auto product = std::make_shared<ov::op::v0::MatMul>(input, rows_dequantized(weight, scale, depth), false, true);
         return std::make_shared<ov::Model>(ov::OutputVector{product->output(0)}, ov::ParameterVector{input});
     };
     auto largest_error = [&](const ov::AnyMap& extra) {
