@@ -98,6 +98,8 @@ test-random: build
 # Random programs (tests/random_programs/): N programs per generator from SEED on, each form in
 # every placement, OpenVINO alone where pt2ov fails (OPENVINO=always for every program); prints
 # the table form x placement and writes build/random_programs/failures.json. Not in `make test`.
+# INPUTS=structured: each program also runs on zeros, a constant, large and small magnitudes and
+# NaN/+-inf inputs (tests/models/structured_inputs.py), with a table per domain.
 N ?= 100
 SEED ?= 0
 GENERATOR ?= both
@@ -105,10 +107,18 @@ FORMS ?= exported,decomposed
 PLACEMENTS ?= default,openvino,cpu
 OPENVINO ?= failures
 WORKERS ?= 2
+INPUTS ?= normal
 random-programs: build
 	$(PY) -m tests.random_programs.run --n $(N) --seed $(SEED) --generator $(GENERATOR) \
 		--forms $(FORMS) --placements $(PLACEMENTS) --openvino $(OPENVINO) --workers $(WORKERS) \
-		--results build/random_programs/results.jsonl
+		--inputs $(INPUTS) --results build/random_programs/results.jsonl
+
+# Every zoo case on structured inputs (tests/e2e/test_structured_inputs.py: zeros, a constant,
+# large and small magnitudes, the int32 edge, padded masks, NaN and +-inf), both forms, static;
+# `make test` runs its fast slice.
+.PHONY: test-structured
+test-structured: build
+	PT2OV_STRUCTURED=all $(PY) -m pytest tests/e2e/test_structured_inputs.py -q
 
 # Every cell of the state matrix (tests/e2e/test_state_matrix.py; `make test` runs its fast slice).
 test-state: build
@@ -234,6 +244,18 @@ endurance: build
 architectures: build
 	$(PY) -m pip install -q -r requirements-models.txt
 	$(PY) -m tests.architectures.measure
+
+# transformers' model types (its auto mappings: decoder, encoder, seq2seq, vision, speech), each
+# made tiny generically, with padded attention masks (left-padded decoder LMs, right-padded
+# encoders, a wholly padded row, all ones) through pt2ov, both program forms, beside OpenVINO
+# alone; writes docs/HF_ARCHITECTURES.md. Results are kept in build/hf_architectures/results.jsonl
+# (an interrupted run resumes). FAMILY=decoder|encoder|seq2seq|vision|speech|all (all), ONLY=a
+# comma-separated list of model types. Not part of `make test` (it takes long).
+FAMILY ?= all
+.PHONY: hf-architectures
+hf-architectures: build
+	$(PY) -m pip install -q -r requirements-models.txt
+	$(PY) -m tests.hf_architectures.measure --family $(FAMILY) $(if $(ONLY),--only $(subst $(comma), ,$(ONLY)),)
 
 # Quantized programs as people make them (tests/quantized/flows.py): torchao's PT2E, NNCF's static
 # int8 and weight compression, both program forms, through pt2ov and OpenVINO alone, against

@@ -232,6 +232,48 @@ int run_pair(const std::string& model_pt2, const std::string& model_xml, const s
     return 0;
 }
 
+// The per-call cost of the non-finite check (LoadOptions::nonfinite_inputs): the same program
+// loaded twice, checked ("exact") and not ("openvino"), called in turn on the same finite
+// inputs, blocks of calls alternating and who goes first swapping every round.
+int run_nonfinite_check(const std::string& model_pt2, const std::string& inputs_npz, const rt::BenchmarkOptions& loop,
+                        int rounds) {
+    struct Side {
+        std::string mode;
+        std::optional<pt2ov::Program> program;
+        std::vector<pt2ov::Tensor> inputs;
+        std::optional<rt::CallTimer> timer;
+    };
+    std::vector<Side> sides(2);
+    sides[0].mode = "exact";
+    sides[1].mode = "openvino";
+    for (auto& side : sides) {
+        pt2ov::LoadOptions options;
+        options.measure_placement = measure_placement;
+        options.nonfinite_inputs = side.mode;
+        side.program.emplace(pt2ov::Program::load(model_pt2, options));
+        side.inputs = rt::read_inputs(inputs_npz, side.program->inputs());
+        side.timer.emplace(*side.program, side.inputs);
+        for (int i = 0; i < loop.warmup; ++i) side.timer->call();
+    }
+    rounds = rounds <= 0 ? loop.iterations : std::min(rounds, loop.iterations);
+    for (int r = 0; r < rounds; ++r) {
+        const int block = loop.iterations / rounds + (r < loop.iterations % rounds ? 1 : 0);
+        for (size_t k = 0; k < sides.size(); ++k) {
+            auto& side = sides[(k + static_cast<size_t>(r)) % sides.size()];
+            for (int i = 0; i < block; ++i) side.timer->timed_call();
+        }
+    }
+    nlohmann::json out{{"model", model_pt2}, {"rounds", rounds}};
+    for (auto& side : sides) {
+        auto result = side.timer->result();
+        result.model = model_pt2;
+        out[side.mode] = nlohmann::json::parse(rt::benchmark_json(result, /*with_samples=*/false));
+    }
+    out["check_us_p50"] = (out["exact"]["latency"]["p50_ms"].get<double>() - out["openvino"]["latency"]["p50_ms"].get<double>()) * 1000.0;
+    std::cout << out.dump(2) << "\n";
+    return 0;
+}
+
 int run_dump(const std::string& model, const std::string& directory, const std::vector<std::string>& cpu_ops) {
     pt2ov::LoadOptions options;
     options.cpu_ops = cpu_ops;
@@ -281,11 +323,19 @@ int main(int argc, char** argv) {
     dump_command->add_option("directory", directory)->required();
     dump_command->add_flag("!--no-measure-placement", measure_placement, "pt2ov only: the placement rules alone");
     dump_command->add_option("--cpu-op", cpu_ops);
+    auto* nonfinite_command = app.add_subcommand(
+        "nonfinite-check", "pt2ov with and without the per-call NaN/inf check, interleaved in this process");
+    nonfinite_command->add_option("model", model, "The .pt2")->required();
+    nonfinite_command->add_option("inputs", inputs, "Inputs (.npz, arr_0, arr_1, ...), finite")->required();
+    nonfinite_command->add_flag("!--no-measure-placement", measure_placement, "the placement rules alone");
+    nonfinite_command->add_option("--rounds", rounds, "Alternations of the two sides")->check(CLI::Range(0, 1000000000));
+    add_loop(nonfinite_command);
     CLI11_PARSE(app, argc, argv);
     try {
         if (*pair_command) return run_pair(model, model_xml, inputs, cpu_ops, threads, loop, rounds);
         if (*pt2ov_command) return run_pt2ov(model, inputs, cpu_ops, loop);
         if (*dump_command) return run_dump(model, directory, cpu_ops);
+        if (*nonfinite_command) return run_nonfinite_check(model, inputs, loop, rounds);
         inputs = models_xml.back();
         models_xml.pop_back();
         return run_openvino(models_xml, inputs, threads, loop, rounds);

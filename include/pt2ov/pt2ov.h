@@ -94,6 +94,14 @@ struct LoadOptions {
     // (EXACTNESS.md E9). false: each weight is decompressed once at load by pt2ov's CPU kernels
     // exactly as eager decompresses it, and held as float32.
     bool compressed_weights = false;
+    // A call whose floating inputs (or mutated buffers) hold NaN or an infinity. "exact": it runs
+    // on pt2ov's CPU kernels, every node as PyTorch computes it, so a NaN comes out where PyTorch's
+    // does (OpenVINO's CPU plugin loses NaN through relu, exp, max, clamp and the ops it fuses
+    // them into: docs/EXACTNESS.md O8); calls with finite inputs keep OpenVINO (the check reads
+    // each floating input once). A program with a node that has no CPU kernel cannot be run so:
+    // such a call is refused (InputError naming the input and the node). "openvino": no check,
+    // every call on the placement rules' plan.
+    std::string nonfinite_inputs = "exact";
 };
 
 // One user input or output of a method.

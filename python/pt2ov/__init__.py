@@ -133,7 +133,7 @@ class Program(_pt2ov._Program):
 def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cpu_ops=(), cpu_nodes=(),
              strict=False, num_threads=0, openvino_state=True, int64_input_limit=0, hint="latency",
              measure_placement=True, verify=False, quantized_reference=False, compressed_weights=False,
-             appending_positions="") -> tuple:
+             appending_positions="", nonfinite_inputs="exact") -> tuple:
     def names(value, what):
         if isinstance(value, str):
             return [value]
@@ -145,14 +145,15 @@ def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cp
     return (str(method), str(device), str(precision), "" if cache_dir is None else os.fspath(cache_dir),
             names(cpu_ops, "cpu_ops"), names(cpu_nodes, "cpu_nodes"), bool(strict), int(num_threads),
             bool(openvino_state), int(int64_input_limit), str(hint), bool(measure_placement), bool(verify),
-            bool(quantized_reference), bool(compressed_weights), str(appending_positions))
+            bool(quantized_reference), bool(compressed_weights), str(appending_positions), str(nonfinite_inputs))
 
 
 def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU", precision: str = "f32",
          cache_dir: Optional[str | os.PathLike] = None, cpu_ops: Iterable[str] = (), cpu_nodes: Iterable[str] = (),
          strict: bool = False, num_threads: int = 0, openvino_state: bool = True, int64_input_limit: int = 0,
          hint: str = "latency", measure_placement: bool = True, verify: bool = False,
-         quantized_reference: bool = False, compressed_weights: bool = False, appending_positions: str = "") -> Program:
+         quantized_reference: bool = False, compressed_weights: bool = False, appending_positions: str = "",
+         nonfinite_inputs: str = "exact") -> Program:
     """Reads the archive at ``path``, places and converts ``method`` and compiles it on ``device``.
 
     The options are the command line's: ``precision`` is OpenVINO's inference precision hint
@@ -178,11 +179,14 @@ def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU
     promises that this rank-1 int64 input holds the KV-cache positions each call writes, running
     on without a gap from 0 after load or ``reset_state`` (checked on each call), so that a static
     cache grows in OpenVINO by each call's positions instead of being copied whole every call
-    (:class:`Generator` loads with it). Raises
+    (:class:`Generator` loads with it), ``nonfinite_inputs="exact"`` (the default) runs a call whose
+    floating inputs hold NaN or inf on pt2ov's CPU kernels, which follow PyTorch on them (refused
+    where a node has none; finite calls stay on OpenVINO), ``"openvino"`` runs every call on the
+    placement as it is (OpenVINO loses NaN through relu, exp, max, clamp: docs/EXACTNESS.md O8). Raises
     :class:`Error` (ArchiveError, UnsupportedError, ...) with a message saying what to do."""
     args = _options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads, openvino_state,
                     int64_input_limit, hint, measure_placement, verify, quantized_reference, compressed_weights,
-                    appending_positions)
+                    appending_positions, nonfinite_inputs)
     return Program(os.fspath(path), *args)
 
 

@@ -98,7 +98,8 @@ pt2ov::LoadOptions make_options(const std::string& method, const std::string& de
                                 const std::vector<std::string>& cpu_nodes, bool strict, int num_threads,
                                 bool openvino_state, int64_t int64_input_limit, const std::string& hint,
                                 bool measure_placement, bool verify, bool quantized_reference,
-                                bool compressed_weights, const std::string& appending_positions) {
+                                bool compressed_weights, const std::string& appending_positions,
+                                const std::string& nonfinite_inputs) {
     pt2ov::LoadOptions options;
     options.method = method;
     options.device = device;
@@ -116,6 +117,7 @@ pt2ov::LoadOptions make_options(const std::string& method, const std::string& de
     options.quantized_reference = quantized_reference;
     options.compressed_weights = compressed_weights;
     options.appending_positions = appending_positions;
+    options.nonfinite_inputs = nonfinite_inputs;
     return options;
 }
 
@@ -225,17 +227,18 @@ NB_MODULE(_pt2ov, m) {
                const std::string& precision, const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
                const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state,
                int64_t int64_input_limit, const std::string& hint, bool measure_placement, bool verify,
-               bool quantized_reference, bool compressed_weights, const std::string& appending_positions) {
+               bool quantized_reference, bool compressed_weights, const std::string& appending_positions,
+               const std::string& nonfinite_inputs) {
                 auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads,
                                             openvino_state, int64_input_limit, hint, measure_placement, verify,
-                                            quantized_reference, compressed_weights, appending_positions);
+                                            quantized_reference, compressed_weights, appending_positions, nonfinite_inputs);
                 nb::gil_scoped_release release;
                 new (self) PyProgram(pt2ov::Program::load(path, options));
             },
             nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
             nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"),
             nb::arg("openvino_state"), nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"), nb::arg("verify"),
-            nb::arg("quantized_reference"), nb::arg("compressed_weights"), nb::arg("appending_positions"))
+            nb::arg("quantized_reference"), nb::arg("compressed_weights"), nb::arg("appending_positions"), nb::arg("nonfinite_inputs"))
         .def("__call__", &PyProgram::call)
         // For bench/python_overhead.py: the same call from C++ in this process, `calls` times on
         // the inputs as __call__ reads them, each timed alone (ns). With reuse_outputs, outputs of
@@ -326,10 +329,11 @@ NB_MODULE(_pt2ov, m) {
            const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
            const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state,
            int64_t int64_input_limit, const std::string& hint, bool measure_placement, bool verify,
-           bool quantized_reference, bool compressed_weights, const std::string& appending_positions) {
+           bool quantized_reference, bool compressed_weights, const std::string& appending_positions,
+               const std::string& nonfinite_inputs) {
             auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads,
                                         openvino_state, int64_input_limit, hint, measure_placement, verify,
-                                        quantized_reference, compressed_weights, appending_positions);
+                                        quantized_reference, compressed_weights, appending_positions, nonfinite_inputs);
             nb::gil_scoped_release release;
             std::vector<pt2ov::PlacementReport> reports;
             const bool all_methods = options.method == "forward";
@@ -343,7 +347,7 @@ NB_MODULE(_pt2ov, m) {
         nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
         nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"), nb::arg("openvino_state"),
         nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"), nb::arg("verify"),
-        nb::arg("quantized_reference"), nb::arg("compressed_weights"), nb::arg("appending_positions"));
+        nb::arg("quantized_reference"), nb::arg("compressed_weights"), nb::arg("appending_positions"), nb::arg("nonfinite_inputs"));
 
     // For the tests: the addresses a call would read its inputs from (the same conversion as
     // _Program.__call__'s), to show that contiguous inputs are viewed, not copied.

@@ -74,6 +74,13 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
                      "At load, run each OpenVINO step on synthetic inputs beside pt2ov's CPU kernels, in a child "
                      "process; a step that disagrees or crashes runs on the CPU kernels (with --cache-dir the outcome "
                      "is kept there)");
+    command.add_option("--nonfinite-inputs", options.nonfinite_inputs,
+                       "A call whose floating inputs hold NaN or inf: exact (run it on pt2ov's CPU kernels, which "
+                       "follow PyTorch on NaN and inf, or refuse it where a node has no CPU kernel; finite calls "
+                       "stay on OpenVINO) or openvino (no check: OpenVINO loses NaN through relu, exp, max and "
+                       "clamp, docs/EXACTNESS.md O8)")
+        ->check(CLI::IsMember({"exact", "openvino"}))
+        ->default_val("exact");
     command.add_flag("!--no-measure-placement", options.measure_placement,
                      "Let the placement rules alone decide; by default a small program (static shapes, every node "
                      "with a CPU kernel, no mutated buffers, CPU device) is timed at load on OpenVINO and on the CPU "

@@ -92,6 +92,26 @@ std::map<std::string, std::string> verified_failures(const PreparedMethod& metho
 
 }  // namespace
 
+std::optional<PlannedMethod> plan_for_nonfinite(const PreparedMethod& method, const Settings& settings, std::string& why_not) {
+    if (settings.given.strict) {
+        why_not = "--strict keeps every node on OpenVINO";
+        return std::nullopt;
+    }
+    for (const auto& node : method.graph.nodes) {
+        if (!kernels::find_kernel(node.op)) {
+            why_not = "node " + node.source_name() + " (" + node.source_target() + ") has no CPU kernel";
+            return std::nullopt;
+        }
+    }
+    PlannedMethod planned =
+        plan(method, settings, {}, "a call with NaN or inf among its inputs: the CPU kernels follow PyTorch on non-finite values");
+    if (!is_cpu_only(planned)) {
+        why_not = "some node must stay on OpenVINO";
+        return std::nullopt;
+    }
+    return planned;
+}
+
 std::string faster_side(double openvino_us, double cpu_us) {
     return cpu_us < kCpuMustWinBy * openvino_us ? "cpu" : "openvino";
 }

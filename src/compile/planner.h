@@ -88,6 +88,12 @@ constexpr int64_t kMaxTimedElements = 65536;
 // kMaxTimedElements elements read and written over all nodes.
 bool worth_timing(const PreparedMethod& method, const PlannedMethod& planned, const Settings& settings);
 
+// The plan of a call whose inputs hold NaN or an infinity (LoadOptions::nonfinite_inputs):
+// every node on the CPU kernels, which follow PyTorch on non-finite values where OpenVINO's CPU
+// plugin loses NaN (docs/EXACTNESS.md O8). nullopt when there is none, `why_not` then saying
+// why in words: the first node without a CPU kernel (its name and op), or --strict.
+std::optional<PlannedMethod> plan_for_nonfinite(const PreparedMethod& method, const Settings& settings, std::string& why_not);
+
 // "cpu" when the CPU kernels' median beats OpenVINO's by kCpuMustWinBy, else "openvino": a
 // near tie would flip from load to load with the machine's noise, and the rules' plan is the
 // one documented.

@@ -51,6 +51,9 @@ Settings parse_settings(const LoadOptions& options) {
     settings.precision = parse_precision(options.precision);
     settings.performance = parse_performance_hint(options.performance_hint);
     settings.cpu_device = options.device == "CPU";
+    if (options.nonfinite_inputs != "exact" && options.nonfinite_inputs != "openvino") {
+        throw InputError("unknown nonfinite_inputs '" + options.nonfinite_inputs + "'; use exact or openvino");
+    }
     if (options.num_threads < 0) throw InputError("the number of threads must be 0 (OpenVINO's default) or more");
     if (options.int64_input_limit < 0 || options.int64_input_limit > std::numeric_limits<int32_t>::max()) {
         throw InputError("the int64 input limit must be 0 (no promise) or between 1 and 2147483647 (2^31 - 1), got " +

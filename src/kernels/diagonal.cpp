@@ -1,6 +1,6 @@
 // Diagonals: diagonal (a view) and its copies (diagonal_copy, linalg_diagonal, diag of a
 // matrix), the matrices built around a diagonal (diag of a vector, diag_embed, diagflat),
-// diagonal_scatter, and trace.
+// diagonal_scatter, trace, and the triangles (tril, triu).
 #include <algorithm>
 #include <limits>
 
@@ -250,6 +250,31 @@ std::optional<std::vector<ExpectedSizes>> trace_shape(const ShapeQuery& query) {
     return std::vector<ExpectedSizes>{ExpectedSizes{}};
 }
 
+// tril(self, diagonal=0) / triu(self, diagonal=0): a row-major copy of `self` with the elements
+// above (tril: column - row > diagonal) or below (triu: column - row < diagonal) the diagonal of
+// its last two dims zeroed, every dtype (a zero is all bits 0).
+template <bool Lower>
+std::vector<RuntimeValue> triangle(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (self.rank() < 2) call.fail("tril/triu need a tensor of at least 2 dims, got shape " + shape_string(self.sizes));
+    const int64_t diagonal = call.int_arg("diagonal", 1, 0);
+    StridedTensor out = StridedTensor::allocate(self.dtype, self.sizes);
+    copy_into(self, out);
+    const int64_t rows = self.sizes[self.rank() - 2], columns = self.sizes[self.rank() - 1];
+    const int64_t matrices = rows * columns == 0 ? 0 : out.numel() / (rows * columns);
+    const size_t element = dtype_size(self.dtype);
+    for (int64_t m = 0; m < matrices; ++m) {
+        for (int64_t i = 0; i < rows; ++i) {
+            std::byte* row = out.data + static_cast<size_t>((m * rows + i) * columns) * element;
+            // The columns zeroed: j > i + diagonal (tril) or j < i + diagonal (triu), clamped.
+            const int64_t edge = std::clamp<int64_t>(i + diagonal + (Lower ? 1 : 0), 0, columns);
+            if (Lower) std::fill(row + edge * static_cast<int64_t>(element), row + columns * static_cast<int64_t>(element), std::byte{0});
+            else std::fill(row, row + edge * static_cast<int64_t>(element), std::byte{0});
+        }
+    }
+    return single(out);
+}
+
 PT2OV_KERNEL("aten.diagonal.default", [](const KernelCall& c) { return single(diagonal_of(c)); }, diagonal_shape);
 PT2OV_KERNEL("aten.diagonal_copy.default", [](const KernelCall& c) { return copied(c, diagonal_of(c)); }, diagonal_shape);
 PT2OV_KERNEL("aten.linalg_diagonal.default", [](const KernelCall& c) { return single(linalg_diagonal_of(c)); }, diagonal_shape);
@@ -258,6 +283,8 @@ PT2OV_KERNEL("aten.diag_embed.default", diag_embed, diag_embed_shape);
 PT2OV_KERNEL("aten.diagflat.default", diagflat, diagflat_shape);
 PT2OV_KERNEL("aten.diagonal_scatter.default", diagonal_scatter, diagonal_scatter_shape);
 PT2OV_KERNEL("aten.trace.default", trace, trace_shape);
+PT2OV_KERNEL("aten.tril.default", triangle<true>, same_as_self);
+PT2OV_KERNEL("aten.triu.default", triangle<false>, same_as_self);
 
 }  // namespace
 }  // namespace pt2ov::kernels

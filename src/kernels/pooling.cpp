@@ -1,11 +1,20 @@
 // Pooling layers OpenVINO has no converter for, or whose converter fails or rounds: max_unpool
-// (2-d, 3-d), adaptive_avg_pool3d, avg_pool2d/3d (every ceil_mode, count_include_pad and
+// (2-d, 3-d), avg_pool2d/3d (every ceil_mode, count_include_pad and
 // divisor_override; integer inputs truncate the mean as PyTorch's integer division does,
-// where OpenVINO rounds it: openvino_facts IntegerAvgPoolRounds), im2col and col2im.
-// Floating inputs are summed in double and rounded once; integer ones in int64.
+// where OpenVINO rounds it: openvino_facts IntegerAvgPoolRounds), im2col and col2im; and the
+// pools every CNN has, for the all-CPU plan a call with NaN or inf takes (OpenVINO's max pooling
+// skips NaN): max_pool2d/3d_with_indices (max_pool1d and max_pool2d reach them decomposed),
+// adaptive_avg_pool2d/3d and adaptive_max_pool2d/3d, as PyTorch's CPU kernels compute them
+// (MaxPoolKernel.cpp, AdaptiveAvgPoolKernel.cpp, AdaptiveMaxPoolKernel.cpp): a NaN in a window
+// is its maximum, the last NaN's index; a window of -inf (or of the integer minimum) gives its
+// first position. avg_pool sums floating inputs in double and rounds once, integer ones in int64;
+// adaptive_avg_pool sums in PyTorch's order and divides by each window extent in turn, as its
+// kernels do: 2-d in float for float16 and bfloat16, 3-d in the input's type.
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #include "kernels/contracts.h"
@@ -113,9 +122,9 @@ int64_t floor_div(int64_t a, int64_t b) {
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-// pooling_output_shape (ATen/native/Pool.h), dilation 1.
-int64_t pooled_size(int64_t in, int64_t kernel, int64_t pad, int64_t stride, bool ceil_mode) {
-    int64_t out = floor_div(in + 2 * pad - (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0), stride) + 1;
+// pooling_output_shape (ATen/native/Pool.h).
+int64_t pooled_size(int64_t in, int64_t kernel, int64_t pad, int64_t stride, bool ceil_mode, int64_t dilation = 1) {
+    int64_t out = floor_div(in + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0), stride) + 1;
     if (ceil_mode && (out - 1) * stride >= in + pad) --out;  // the last window starts inside the input
     return out;
 }
@@ -197,54 +206,265 @@ std::vector<RuntimeValue> avg_pool(const KernelCall& call, size_t spatial) {
     return single(output_of_values<double>(call, 0, result, out_sizes, dtype));
 }
 
-// ---- adaptive_avg_pool3d -------------------------------------------------------------------
+// ---- windowed max and mean: max_pool, adaptive_max_pool, adaptive_avg_pool --------------------
+// 1 to 3 spatial dims, walked as 3 (a 2-d pool has one depth position). Inputs and outputs are
+// read and written in place through their strides, plane by plane (a plane: one index of the
+// leading batch and channel dims); planes are independent and split over threads.
 
-// Summed and divided as PyTorch's kernel does, in the input's type (rounding every step for
-// float16 and bfloat16): sum / kT / kH / kW.
-template <typename T>
-StridedTensor adaptive_avg_pool3d_as(const KernelCall& call, const StridedTensor& self, const Planes& planes,
-                                     const std::vector<int64_t>& out) {
-    using V = compute_t<T>;
-    const auto values = dense_values<V>(self);
-    const int64_t in_plane = product(planes.spatial), out_plane = product(out);
-    int64_t out_count = 0;
-    if (__builtin_mul_overflow(planes.count, out_plane, &out_count) || out_count > (int64_t{1} << 36)) {
-        call.fail("an output of " + std::to_string(planes.count) + " planes of " + shape_string(out) + " is larger than pt2ov computes");
+constexpr size_t kMaxSpatial = 3;
+
+// The input positions of one output position's window along one spatial dim: from `first` up to
+// `end` (exclusive) by `step`.
+struct Span {
+    int64_t first = 0, end = 1, step = 1;
+};
+using Spans = std::array<std::vector<Span>, kMaxSpatial>;
+
+// max_pool's windows along one dim (cpu_max_pool): the window starts at o * stride - pad and ends
+// past its last tap or at the input's end; taps in the padding are skipped by whole dilations.
+std::vector<Span> max_pool_spans(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t pad, int64_t dilation) {
+    std::vector<Span> spans(static_cast<size_t>(out));
+    for (int64_t o = 0; o < out; ++o) {
+        Span& s = spans[static_cast<size_t>(o)];
+        s.first = o * stride - pad;
+        s.end = std::min(s.first + (kernel - 1) * dilation + 1, in);
+        s.step = dilation;
+        while (s.first < 0) s.first += dilation;
     }
-    std::vector<V> result(static_cast<size_t>(out_count), V(0));
-    const auto& in = planes.spatial;
-    for_each_index(out, [&](int64_t k, const std::vector<int64_t>& o) {
-        int64_t lo[3], hi[3];
-        for (size_t d = 0; d < 3; ++d) {
-            lo[d] = (o[d] * in[d]) / out[d];                     // floor(o * in / out)
-            hi[d] = ((o[d] + 1) * in[d] + out[d] - 1) / out[d];  // ceil((o + 1) * in / out)
-        }
-        for (int64_t plane = 0; plane < planes.count; ++plane) {
-            const V* base = values.data() + plane * in_plane;
-            V sum = 0;
-            for (int64_t z = lo[0]; z < hi[0]; ++z) {
-                for (int64_t y = lo[1]; y < hi[1]; ++y) {
-                    for (int64_t x = lo[2]; x < hi[2]; ++x) sum = cast<T>(sum + base[(z * in[1] + y) * in[2] + x]);
-                }
-            }
-            V mean = cast<T>(sum / static_cast<V>(hi[0] - lo[0]));
-            mean = cast<T>(mean / static_cast<V>(hi[1] - lo[1]));
-            result[static_cast<size_t>(plane * out_plane + k)] = cast<T>(mean / static_cast<V>(hi[2] - lo[2]));
-        }
-    });
-    return output_of_values<V>(call, 0, result, with_leading(planes, out), call.output_meta(0).dtype);
+    return spans;
 }
 
-std::vector<RuntimeValue> adaptive_avg_pool3d(const KernelCall& call) {
+// Adaptive pooling's windows (AdaptivePooling.h): [floor(o * in / out), ceil((o + 1) * in / out)).
+std::vector<Span> adaptive_spans(int64_t in, int64_t out) {
+    std::vector<Span> spans(static_cast<size_t>(out));
+    for (int64_t o = 0; o < out; ++o) {
+        spans[static_cast<size_t>(o)] = Span{(o / out) * in + ((o % out) * in) / out, 1 + ((o + 1) * in - 1) / out, 1};
+    }
+    return spans;
+}
+
+// A tensor of [leading..., spatial...] as planes: each plane's byte offset and the byte strides of
+// its spatial dims, padded at the front to 3 (stride 0 for a missing dim).
+struct PlaneLayout {
+    std::vector<int64_t> planes;
+    std::array<int64_t, kMaxSpatial> strides{0, 0, 0};
+};
+
+PlaneLayout plane_layout(const StridedTensor& t, size_t spatial) {
+    const size_t lead = t.rank() - spatial;
+    const auto element = static_cast<int64_t>(t.element_size());
+    PlaneLayout layout;
+    layout.planes = byte_offsets(std::vector<int64_t>(t.sizes.begin(), t.sizes.begin() + static_cast<std::ptrdiff_t>(lead)),
+                                 std::vector<int64_t>(t.strides.begin(), t.strides.begin() + static_cast<std::ptrdiff_t>(lead)),
+                                 t.element_size());
+    for (size_t d = 0; d < spatial; ++d) layout.strides[kMaxSpatial - spatial + d] = t.strides[lead + d] * element;
+    return layout;
+}
+
+// The input's spatial sizes padded at the front to 3 (size 1).
+std::array<int64_t, kMaxSpatial> spatial3(const std::vector<int64_t>& spatial) {
+    std::array<int64_t, kMaxSpatial> in{1, 1, 1};
+    for (size_t d = 0; d < spatial.size(); ++d) in[kMaxSpatial - spatial.size() + d] = spatial[d];
+    return in;
+}
+
+// Calls body(plane, output position (3 indices), spans) for every plane and output position,
+// planes split over threads (the work of a plane: its outputs times their windows).
+template <typename Body>
+void for_each_window(int64_t planes, const Spans& spans, Body&& body) {
+    int64_t per_plane = 1;
+    for (const auto& along : spans) {
+        int64_t taps = 0;
+        for (const Span& s : along) taps += std::max<int64_t>(0, (s.end - s.first + s.step - 1) / s.step);
+        per_plane = std::min<int64_t>(per_plane * std::max<int64_t>(taps, 1), kParallelMinElements);
+    }
+    parallel_ranges(planes, std::max<int64_t>(1, kParallelMinElements / per_plane), [&](int64_t first, int64_t last) {
+        for (int64_t p = first; p < last; ++p) {
+            for (size_t z = 0; z < spans[0].size(); ++z) {
+                for (size_t y = 0; y < spans[1].size(); ++y) {
+                    for (size_t x = 0; x < spans[2].size(); ++x) body(p, z, y, x, spans[0][z], spans[1][y], spans[2][x]);
+                }
+            }
+        }
+    });
+}
+
+// The maximum of each window and its position in the plane (z * H + y) * W + x, as PyTorch's
+// kernels find it: a value above the maximum so far or any NaN takes its place (so NaN wins, its
+// last occurrence), starting from -inf (the type's lowest for integers) at the window's first tap.
+template <typename T>
+void max_over_windows(const StridedTensor& self, const std::vector<int64_t>& spatial, const Spans& spans, StridedTensor& values,
+                      StridedTensor* indices) {
+    using V = compute_t<T>;
+    const PlaneLayout in = plane_layout(self, spatial.size()), out = plane_layout(values, spatial.size());
+    const PlaneLayout at = indices ? plane_layout(*indices, spatial.size()) : PlaneLayout{};
+    const auto size = spatial3(spatial);
+    const V lowest = std::numeric_limits<V>::has_infinity ? -std::numeric_limits<V>::infinity() : std::numeric_limits<V>::lowest();
+    for_each_window(static_cast<int64_t>(in.planes.size()), spans,
+                    [&](int64_t p, size_t oz, size_t oy, size_t ox, const Span& sz, const Span& sy, const Span& sx) {
+                        const std::byte* base = self.data + in.planes[static_cast<size_t>(p)];
+                        V best = lowest;
+                        int64_t where = (sz.first * size[1] + sy.first) * size[2] + sx.first;
+                        for (int64_t z = sz.first; z < sz.end; z += sz.step) {
+                            for (int64_t y = sy.first; y < sy.end; y += sy.step) {
+                                const std::byte* row = base + z * in.strides[0] + y * in.strides[1];
+                                for (int64_t x = sx.first; x < sx.end; x += sx.step) {
+                                    const V v = load<T>(row + x * in.strides[2]);
+                                    if (v > best || is_nan(v)) {
+                                        best = v;
+                                        where = (z * size[1] + y) * size[2] + x;
+                                    }
+                                }
+                            }
+                        }
+                        const auto o = static_cast<int64_t>(oz), q = static_cast<int64_t>(oy), r = static_cast<int64_t>(ox);
+                        store<T>(values.data + out.planes[static_cast<size_t>(p)] + o * out.strides[0] + q * out.strides[1] +
+                                     r * out.strides[2],
+                                 best);
+                        if (indices) {
+                            store<int64_t>(indices->data + at.planes[static_cast<size_t>(p)] + o * at.strides[0] + q * at.strides[1] +
+                                               r * at.strides[2],
+                                           where);
+                        }
+                    });
+}
+
+// The mean of each window, as PyTorch's kernels compute it: 2-d sums in the opmath type (float
+// for float16 and bfloat16) and divides by each extent in turn (sum / kh / kw); 3-d does the same
+// in the input's own type, rounding every addition and division for float16 and bfloat16
+// (cpu_adaptive_avg_pool3d accumulates in scalar_t).
+template <typename T>
+void mean_over_windows(const StridedTensor& self, const std::vector<int64_t>& spatial, const Spans& spans, StridedTensor& values) {
+    using V = compute_t<T>;
+    const PlaneLayout in = plane_layout(self, spatial.size()), out = plane_layout(values, spatial.size());
+    const size_t first_dim = kMaxSpatial - spatial.size();
+    const bool round_each_step = spatial.size() == 3;
+    const auto rounded = [&](V v) { return round_each_step ? cast<T>(v) : v; };
+    for_each_window(static_cast<int64_t>(in.planes.size()), spans,
+                    [&](int64_t p, size_t oz, size_t oy, size_t ox, const Span& sz, const Span& sy, const Span& sx) {
+                        const std::byte* base = self.data + in.planes[static_cast<size_t>(p)];
+                        V sum = 0;
+                        for (int64_t z = sz.first; z < sz.end; ++z) {
+                            for (int64_t y = sy.first; y < sy.end; ++y) {
+                                const std::byte* row = base + z * in.strides[0] + y * in.strides[1];
+                                for (int64_t x = sx.first; x < sx.end; ++x) sum = rounded(sum + load<T>(row + x * in.strides[2]));
+                            }
+                        }
+                        const Span* window[kMaxSpatial] = {&sz, &sy, &sx};
+                        for (size_t d = first_dim; d < kMaxSpatial; ++d) {
+                            sum = rounded(sum / static_cast<V>(window[d]->end - window[d]->first));
+                        }
+                        store<T>(values.data + out.planes[static_cast<size_t>(p)] + static_cast<int64_t>(oz) * out.strides[0] +
+                                     static_cast<int64_t>(oy) * out.strides[1] + static_cast<int64_t>(ox) * out.strides[2],
+                                 sum);
+                    });
+}
+
+// Whether the node names output `index` (an unused return of a decomposition is None).
+bool names_output(const KernelCall& call, size_t index) {
+    const auto& outputs = call.node().outputs;
+    return index < outputs.size() && outputs[index].kind == graph::Argument::Kind::Tensor;
+}
+
+// The outputs of a pool: values of the input's dtype and, where the node names them, int64
+// indices, in the layouts torch.export recorded.
+struct PoolOutputs {
+    StridedTensor values;
+    std::optional<StridedTensor> indices;
+
+    std::vector<RuntimeValue> returned() {
+        std::vector<RuntimeValue> result{RuntimeValue::of(std::move(values))};
+        result.push_back(indices ? RuntimeValue::of(std::move(*indices)) : RuntimeValue{});
+        return result;
+    }
+};
+
+PoolOutputs pool_outputs(const KernelCall& call, const StridedTensor& self, const std::vector<int64_t>& sizes, bool with_indices) {
+    if (call.output_meta(0).dtype != self.dtype) {
+        call.fail("records a " + std::string(dtype_name(call.output_meta(0).dtype)) + " result for a " +
+                  std::string(dtype_name(self.dtype)) + " input");
+    }
+    PoolOutputs outs{allocate_output_for_overwrite(call, 0, sizes, self.dtype), std::nullopt};
+    if (with_indices && names_output(call, 1)) {
+        if (call.output_meta(1).dtype != DType::Int64) call.fail("records indices that are not int64");
+        outs.indices = allocate_output_for_overwrite(call, 1, sizes, DType::Int64);
+    }
+    return outs;
+}
+
+// The input's planes, with every non-batch dim non-empty, as PyTorch's shape checks require.
+Planes pooled_planes(const KernelCall& call, const StridedTensor& self, size_t spatial) {
+    const Planes planes = planes_of(call, self.sizes, spatial);
+    for (size_t d = planes.batched ? 1 : 0; d < self.rank(); ++d) {
+        if (self.sizes[d] == 0) call.fail("expects non-empty non-batch dims, got shape " + shape_string(self.sizes));
+    }
+    return planes;
+}
+
+// max_pool{2,3}d_with_indices(self, kernel_size, stride=[] (the kernel's), padding=0, dilation=1,
+// ceil_mode=False) -> (values, indices).
+std::vector<RuntimeValue> max_pool(const KernelCall& call, size_t spatial) {
     const StridedTensor& self = call.tensor("self", 0);
-    const auto out = per_dim(call, "output_size", 1, 3, {});
+    const auto kernel = per_dim(call, "kernel_size", 1, spatial, {});
+    auto stride = call.ints("stride", 2, {});
+    if (stride.empty()) stride = kernel;
+    if (stride.size() == 1) stride.assign(spatial, stride[0]);
+    if (stride.size() != spatial) call.fail("argument 'stride' needs 1 or " + std::to_string(spatial) + " values");
+    const auto pad = per_dim(call, "padding", 3, spatial, {0});
+    const auto dilation = per_dim(call, "dilation", 4, spatial, {1});
+    const bool ceil_mode = call.bool_arg("ceil_mode", 5, false);
+    if (self.dtype == DType::Bool) call.fail("does not pool bool tensors");
+    const Planes planes = pooled_planes(call, self, spatial);
+    constexpr int64_t kLargest = int64_t{1} << 30;  // keeps the window arithmetic in range
+    Spans spans;
+    std::vector<int64_t> out;
+    for (size_t d = 0; d < spatial; ++d) {
+        if (kernel[d] <= 0 || stride[d] <= 0 || dilation[d] <= 0 || pad[d] < 0) {
+            call.fail("needs positive kernel sizes, strides and dilations and non-negative padding");
+        }
+        if (kernel[d] > kLargest || stride[d] > kLargest || dilation[d] > kLargest) {
+            call.fail("kernel_size, stride and dilation must be below 2**30");
+        }
+        if (pad[d] > kernel[d] / 2) call.fail("padding should be at most half of the kernel size");
+        out.push_back(pooled_size(planes.spatial[d], kernel[d], pad[d], stride[d], ceil_mode, dilation[d]));
+        if (out.back() <= 0) call.fail("the output would be empty for an input of shape " + shape_string(self.sizes));
+        spans[kMaxSpatial - spatial + d] = max_pool_spans(planes.spatial[d], out.back(), kernel[d], stride[d], pad[d], dilation[d]);
+    }
+    for (size_t d = 0; d < kMaxSpatial - spatial; ++d) spans[d] = {Span{}};
+    PoolOutputs outs = pool_outputs(call, self, with_leading(planes, out), true);
+    visit_dtype(self.dtype, [&]<typename T>() {
+        if constexpr (!std::is_same_v<T, bool>) {
+            max_over_windows<T>(self, planes.spatial, spans, outs.values, outs.indices ? &*outs.indices : nullptr);
+        }
+    });
+    return outs.returned();
+}
+
+// adaptive_{avg,max}_pool{1,2,3}d(self, output_size): windows that tile the input as PyTorch's
+// start/end index rule cuts it.
+template <bool kMax>
+std::vector<RuntimeValue> adaptive_pool(const KernelCall& call, size_t spatial) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const auto out = per_dim(call, "output_size", 1, spatial, {});
     if (!dtype_is_floating(self.dtype)) call.fail("expects a floating input, got " + std::string(dtype_name(self.dtype)));
-    const Planes planes = planes_of(call, self.sizes, 3);
-    for (size_t d = 0; d < 3; ++d) {
+    const Planes planes = planes_of(call, self.sizes, spatial);
+    Spans spans;
+    for (size_t d = 0; d < kMaxSpatial - spatial; ++d) spans[d] = {Span{}};
+    for (size_t d = 0; d < spatial; ++d) {
         if (out[d] < 0) call.fail("output_size must not be negative");
         if (planes.spatial[d] == 0 && out[d] > 0) call.fail("expects non-empty spatial dims, got " + shape_string(self.sizes));
+        spans[kMaxSpatial - spatial + d] = adaptive_spans(planes.spatial[d], out[d]);
     }
-    return visit_floating(self.dtype, [&]<typename T>() { return single(adaptive_avg_pool3d_as<T>(call, self, planes, out)); });
+    PoolOutputs outs = pool_outputs(call, self, with_leading(planes, out), kMax);
+    visit_floating(self.dtype, [&]<typename T>() {
+        if constexpr (kMax) {
+            max_over_windows<T>(self, planes.spatial, spans, outs.values, outs.indices ? &*outs.indices : nullptr);
+        } else {
+            mean_over_windows<T>(self, planes.spatial, spans, outs.values);
+        }
+    });
+    if constexpr (kMax) return outs.returned();
+    return single(std::move(outs.values));
 }
 
 // ---- im2col / col2im -----------------------------------------------------------------------
@@ -423,12 +643,48 @@ std::optional<std::vector<ExpectedSizes>> avg_pool_shape(const ShapeQuery& query
     return one_output(*out);
 }
 
-std::optional<std::vector<ExpectedSizes>> adaptive_avg_pool3d_shape(const ShapeQuery& query) {
+// max_pool{2,3}d_with_indices: pooling_output_shape per spatial dim with its dilation (stride
+// empty: the kernel's), for the values and the indices alike.
+template <size_t kSpatial>
+std::optional<std::vector<ExpectedSizes>> max_pool_shape(const ShapeQuery& query) {
     const auto self = query.sizes("self", 0);
-    const auto output_size = ints_per_dim(query, "output_size", 1, 3);
+    const auto kernel = ints_per_dim(query, "kernel_size", 1, kSpatial);
+    const auto given_stride = query.ints("stride", 2);
+    const auto stride = given_stride && given_stride->empty() ? kernel : ints_per_dim(query, "stride", 2, kSpatial);
+    const auto padding = ints_per_dim(query, "padding", 3, kSpatial);
+    const auto dilation = ints_per_dim(query, "dilation", 4, kSpatial);
+    const auto ceil_mode = query.int_arg("ceil_mode", 5);
     if (!self) return std::nullopt;
-    auto out = leading_sizes(query, *self, 3);
+    auto out = leading_sizes(query, *self, kSpatial);
+    if (!kernel || !stride || !padding || !dilation || !ceil_mode) return std::nullopt;
+    for (size_t d = 0; d < kSpatial; ++d) {
+        const int64_t k = (*kernel)[d], s = (*stride)[d], p = (*padding)[d], l = (*dilation)[d];
+        if (k < 1 || s < 1 || l < 1) {
+            query.contradiction(fmt::format("its kernel size {}, stride {} and dilation {} must be positive", k, s, l));
+        }
+        if (k > (int64_t{1} << 30) || s > (int64_t{1} << 30) || l > (int64_t{1} << 30)) {
+            query.contradiction("its kernel size, stride and dilation must be below 2**30");
+        }
+        if (p < 0 || p > k / 2) query.contradiction(fmt::format("its padding {} is not in [0, half its kernel size {}]", p, k));
+        const auto in = (*self)[self->size() - kSpatial + d];
+        const auto size = in ? std::optional<int64_t>(pooled_size(*in, k, p, s, *ceil_mode != 0, l)) : std::nullopt;
+        if (size && *size < 1) query.contradiction(fmt::format("its output would have {} positions along spatial dim {}", *size, d));
+        out->push_back(size);
+    }
+    return one_output(*out);
+}
+
+// Adaptive pools: the input's leading dims, then output_size (values and indices alike).
+template <size_t kSpatial>
+std::optional<std::vector<ExpectedSizes>> adaptive_pool_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto output_size = ints_per_dim(query, "output_size", 1, kSpatial);
+    if (!self) return std::nullopt;
+    auto out = leading_sizes(query, *self, kSpatial);
     if (!output_size) return std::nullopt;
+    for (int64_t size : *output_size) {
+        if (size < 0) query.contradiction(fmt::format("its output_size {} is negative", size));
+    }
     out->insert(out->end(), output_size->begin(), output_size->end());
     return one_output(*out);
 }
@@ -492,8 +748,15 @@ PT2OV_KERNEL("aten.max_unpool2d.default", [](const KernelCall& c) { return max_u
 PT2OV_KERNEL("aten.max_unpool3d.default", [](const KernelCall& c) { return max_unpool(c, 3); }, max_unpool_shape<3>);
 PT2OV_KERNEL("aten.avg_pool2d.default", [](const KernelCall& c) { return avg_pool(c, 2); }, avg_pool_shape<2>);
 PT2OV_KERNEL("aten.avg_pool3d.default", [](const KernelCall& c) { return avg_pool(c, 3); }, avg_pool_shape<3>);
-PT2OV_KERNEL("aten.adaptive_avg_pool3d.default", adaptive_avg_pool3d, adaptive_avg_pool3d_shape);
-PT2OV_KERNEL("aten._adaptive_avg_pool3d.default", adaptive_avg_pool3d, adaptive_avg_pool3d_shape);
+PT2OV_KERNEL("aten.max_pool2d_with_indices.default", [](const KernelCall& c) { return max_pool(c, 2); }, max_pool_shape<2>);
+PT2OV_KERNEL("aten.max_pool3d_with_indices.default", [](const KernelCall& c) { return max_pool(c, 3); }, max_pool_shape<3>);
+PT2OV_KERNEL("aten.adaptive_avg_pool2d.default", [](const KernelCall& c) { return adaptive_pool<false>(c, 2); }, adaptive_pool_shape<2>);
+PT2OV_KERNEL("aten._adaptive_avg_pool2d.default", [](const KernelCall& c) { return adaptive_pool<false>(c, 2); }, adaptive_pool_shape<2>);
+PT2OV_KERNEL("aten.adaptive_avg_pool3d.default", [](const KernelCall& c) { return adaptive_pool<false>(c, 3); }, adaptive_pool_shape<3>);
+PT2OV_KERNEL("aten._adaptive_avg_pool3d.default", [](const KernelCall& c) { return adaptive_pool<false>(c, 3); }, adaptive_pool_shape<3>);
+PT2OV_KERNEL("aten.adaptive_max_pool1d.default", [](const KernelCall& c) { return adaptive_pool<true>(c, 1); }, adaptive_pool_shape<1>);
+PT2OV_KERNEL("aten.adaptive_max_pool2d.default", [](const KernelCall& c) { return adaptive_pool<true>(c, 2); }, adaptive_pool_shape<2>);
+PT2OV_KERNEL("aten.adaptive_max_pool3d.default", [](const KernelCall& c) { return adaptive_pool<true>(c, 3); }, adaptive_pool_shape<3>);
 PT2OV_KERNEL("aten.im2col.default", im2col, im2col_shape);
 PT2OV_KERNEL("aten.col2im.default", col2im, col2im_shape);
 

@@ -245,7 +245,48 @@ std::optional<std::vector<ExpectedSizes>> fill_tensor_shape(const ShapeQuery& qu
 PT2OV_KERNEL("aten.unfold.default", [](const KernelCall& c) { return single(unfolded(c)); }, unfold_shape);
 PT2OV_KERNEL("aten.unfold_copy.default", [](const KernelCall& c) { return copied(c, unfolded(c)); }, unfold_shape);
 PT2OV_KERNEL("aten.narrow_copy.default", [](const KernelCall& c) { return copied(c, narrowed(c)); }, narrow_shape);
+// repeat(Tensor self, SymInt[] repeats): `self` tiled repeats[d] times along each dim d, its
+// sizes first given leading 1s up to the length of `repeats`. Read as the view of sizes
+// (r0, s0, r1, s1, ...) whose repeat dims have stride 0, copied row-major: that copy is the
+// result of sizes (r0 * s0, r1 * s1, ...).
+std::vector<RuntimeValue> repeat(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const std::vector<int64_t> repeats = call.ints("repeats", 1);
+    if (repeats.size() < self.rank()) {
+        call.fail(fmt::format("repeat() needs at least as many repeats as the tensor has dims: {} for shape {}",
+                              shape_string(repeats), shape_string(self.sizes)));
+    }
+    const size_t lead = repeats.size() - self.rank();
+    std::vector<int64_t> wide_sizes, wide_strides, sizes;
+    for (size_t d = 0; d < repeats.size(); ++d) {
+        if (repeats[d] < 0) call.fail("repeat() expects non-negative repeats, got " + shape_string(repeats));
+        const int64_t size = d < lead ? 1 : self.sizes[d - lead];
+        const int64_t stride = d < lead ? 0 : self.strides[d - lead];
+        wide_sizes.insert(wide_sizes.end(), {repeats[d], size});
+        wide_strides.insert(wide_strides.end(), {0, stride});
+        sizes.push_back(repeats[d] * size);
+    }
+    StridedTensor out = StridedTensor::allocate(self.dtype, sizes);
+    if (out.numel() > 0) copy_into(self.view(wide_sizes, wide_strides), out.view(wide_sizes, contiguous_strides(wide_sizes)));
+    return single(out);
+}
+
+std::optional<std::vector<ExpectedSizes>> repeat_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto repeats = query.ints("repeats", 1);
+    if (!self || !repeats) return std::nullopt;
+    if (repeats->size() < self->size()) query.contradiction("it has fewer repeats than dims");
+    const size_t lead = repeats->size() - self->size();
+    ExpectedSizes out;
+    for (size_t d = 0; d < repeats->size(); ++d) {
+        const std::optional<int64_t> size = d < lead ? std::optional<int64_t>(1) : (*self)[d - lead];
+        out.push_back(size ? std::optional<int64_t>((*repeats)[d] * *size) : std::nullopt);
+    }
+    return std::vector<ExpectedSizes>{out};
+}
+
 PT2OV_KERNEL("aten.unbind_copy.int", unbind_copy, unbind_shape);
+PT2OV_KERNEL("aten.repeat.default", repeat, repeat_shape);
 PT2OV_KERNEL("aten.roll.default", roll, same_as_self);
 PT2OV_KERNEL("aten.flip.default", flip, flip_shape);
 PT2OV_KERNEL("aten.fill.Scalar", [](const KernelCall& c) {

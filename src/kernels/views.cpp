@@ -2,6 +2,7 @@
 // and their functional *_copy forms, which return row-major copies as PyTorch's do.
 // view/reshape on strides that cannot be viewed copy, as reshape does.
 #include <algorithm>
+#include <functional>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -194,6 +195,110 @@ std::optional<std::vector<ExpectedSizes>> squeezed_shape(const ShapeQuery& query
     return std::vector<ExpectedSizes>{out};
 }
 
+// The lengths split.Tensor (`piece` each, the last what remains), split_with_sizes (`lengths`
+// as given, summing to the dim) and chunk (`chunks` pieces of ceil(n / chunks), fewer where
+// they cover the dim sooner) cut a dim of `n` into, as PyTorch cuts it. An empty dim gives one
+// empty piece.
+enum class SplitBy { Piece, Lengths, Chunks };
+
+std::vector<int64_t> split_lengths(int64_t n, SplitBy by, const std::vector<int64_t>& given,
+                                   const std::function<void(const std::string&)>& fail) {
+    if (by == SplitBy::Lengths) {
+        int64_t total = 0;
+        for (int64_t length : given) {
+            if (length < 0) fail("split_with_sizes expects non-negative sizes, got " + shape_string(given));
+            total += length;
+        }
+        if (total != n) fail(fmt::format("split_with_sizes expects sizes that sum to the dim's {}, got {}", n, shape_string(given)));
+        return given;
+    }
+    int64_t piece = given.at(0);
+    if (by == SplitBy::Chunks) {
+        if (piece <= 0) fail(fmt::format("chunk expects a positive number of chunks, got {}", piece));
+        piece = (n + piece - 1) / piece;
+    }
+    if (piece < 0 || (piece == 0 && n > 0)) fail(fmt::format("split expects a positive split size for a dim of {}, got {}", n, piece));
+    if (n == 0) return {0};
+    std::vector<int64_t> lengths;
+    for (int64_t start = 0; start < n; start += piece) lengths.push_back(std::min(piece, n - start));
+    return lengths;
+}
+
+// The pieces of `self` along `dim`, views of its memory (`copy`: row-major copies).
+std::vector<RuntimeValue> split_pieces(const KernelCall& call, SplitBy by, ArgName name, bool copy) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (self.rank() == 0) call.fail("split() cannot be applied to a 0-dim tensor");
+    const int64_t dim = normalize_dim(call, call.int_arg("dim", 2, 0), static_cast<int64_t>(self.rank()));
+    const std::vector<int64_t> given = by == SplitBy::Lengths ? call.ints(name, 1) : std::vector<int64_t>{call.int_arg(name, 1)};
+    const auto lengths = split_lengths(self.sizes[static_cast<size_t>(dim)], by, given, [&](const std::string& m) { call.fail(m); });
+    std::vector<RuntimeValue> outputs;
+    int64_t start = 0;
+    for (int64_t length : lengths) {
+        std::vector<int64_t> sizes = self.sizes;
+        sizes[static_cast<size_t>(dim)] = length;
+        StridedTensor piece = self.view(sizes, self.strides, start * self.strides[static_cast<size_t>(dim)]);
+        if (copy) {
+            StridedTensor out = StridedTensor::allocate(self.dtype, sizes);
+            copy_into(piece, out);
+            piece = std::move(out);
+        }
+        outputs.push_back(RuntimeValue::of(std::move(piece)));
+        start += length;
+    }
+    return outputs;
+}
+
+// unbind.int(Tensor self, int dim=0): one view per index along dim, without that dim.
+std::vector<RuntimeValue> unbind_views(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (self.rank() == 0) call.fail("unbind() cannot be applied to a 0-dim tensor");
+    const int64_t dim = normalize_dim(call, call.int_arg("dim", 1, 0), static_cast<int64_t>(self.rank()));
+    std::vector<int64_t> sizes = self.sizes, strides = self.strides;
+    sizes.erase(sizes.begin() + dim);
+    strides.erase(strides.begin() + dim);
+    std::vector<RuntimeValue> outputs;
+    for (int64_t i = 0; i < self.sizes[static_cast<size_t>(dim)]; ++i) {
+        outputs.push_back(RuntimeValue::of(self.view(sizes, strides, i * self.strides[static_cast<size_t>(dim)])));
+    }
+    return outputs;
+}
+
+// Each piece's sizes, where the dim and the split are known at load.
+template <SplitBy By>
+std::optional<std::vector<ExpectedSizes>> split_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto dim = query.int_arg("dim", 2);
+    if (!self || self->empty()) return std::nullopt;
+    const int64_t d = wrap_dim(query, dim.value_or(0), static_cast<int64_t>(self->size()));
+    const auto n = (*self)[static_cast<size_t>(d)];
+    std::optional<std::vector<int64_t>> given;
+    if constexpr (By == SplitBy::Lengths) {
+        given = query.ints("split_sizes", 1);
+    } else {
+        const auto one = query.int_arg(By == SplitBy::Chunks ? "chunks" : "split_size", 1);
+        if (one) given = std::vector<int64_t>{*one};
+    }
+    if (!n || !given) return std::nullopt;
+    const auto lengths = split_lengths(*n, By, *given, [&](const std::string& m) { query.contradiction(m); });
+    std::vector<ExpectedSizes> pieces;
+    for (int64_t length : lengths) {
+        ExpectedSizes sizes = *self;
+        sizes[static_cast<size_t>(d)] = length;
+        pieces.push_back(sizes);
+    }
+    return pieces;
+}
+
+std::optional<std::vector<ExpectedSizes>> unbind_views_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto dim = query.int_arg("dim", 1);
+    if (!self) return std::nullopt;
+    if (self->empty()) query.contradiction("it unbinds a 0-dim tensor");
+    ExpectedSizes sizes = *self;
+    sizes.erase(sizes.begin() + wrap_dim(query, dim.value_or(0), static_cast<int64_t>(self->size())));
+    return std::vector<ExpectedSizes>{sizes};
+}
+
 PT2OV_KERNEL("aten.alias.default", [](const KernelCall& c) { return single(same_view(c)); }, same_as_self);
 PT2OV_KERNEL("aten.detach.default", [](const KernelCall& c) { return single(same_view(c)); }, same_as_self);
 PT2OV_KERNEL("aten.view.default", [](const KernelCall& c) { return single(reshaped(c)); }, reshaped_shape);
@@ -216,6 +321,17 @@ PT2OV_KERNEL("aten.squeeze_copy.dim", [](const KernelCall& c) { return as_copy(c
 PT2OV_KERNEL("aten.squeeze_copy.dims", [](const KernelCall& c) { return as_copy(c, squeezed); }, squeezed_shape);
 PT2OV_KERNEL("aten.squeeze_copy.default", [](const KernelCall& c) { return as_copy(c, squeezed); }, squeezed_shape);
 PT2OV_KERNEL("aten.expand.default", [](const KernelCall& c) { return single(expanded(c)); }, expanded_shape);
+PT2OV_KERNEL("aten.split.Tensor", [](const KernelCall& c) { return split_pieces(c, SplitBy::Piece, "split_size", false); },
+             split_shape<SplitBy::Piece>);
+PT2OV_KERNEL("aten.split_copy.Tensor", [](const KernelCall& c) { return split_pieces(c, SplitBy::Piece, "split_size", true); },
+             split_shape<SplitBy::Piece>);
+PT2OV_KERNEL("aten.split_with_sizes.default",
+             [](const KernelCall& c) { return split_pieces(c, SplitBy::Lengths, "split_sizes", false); }, split_shape<SplitBy::Lengths>);
+PT2OV_KERNEL("aten.split_with_sizes_copy.default",
+             [](const KernelCall& c) { return split_pieces(c, SplitBy::Lengths, "split_sizes", true); }, split_shape<SplitBy::Lengths>);
+PT2OV_KERNEL("aten.chunk.default", [](const KernelCall& c) { return split_pieces(c, SplitBy::Chunks, "chunks", false); },
+             split_shape<SplitBy::Chunks>);
+PT2OV_KERNEL("aten.unbind.int", unbind_views, unbind_views_shape);
 PT2OV_KERNEL("aten.expand_copy.default", [](const KernelCall& c) { return as_copy(c, expanded); }, expanded_shape);
 
 }  // namespace

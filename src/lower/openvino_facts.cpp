@@ -200,6 +200,12 @@ const std::vector<Fact>& all() {
          "_safe_softmax of a row that is all -inf gives NaN; PyTorch gives 0 (which rows are masked is only known "
          "at run time)",
          "every _safe_softmax runs on pt2ov's CPU kernel"},
+        {"AttentionMaskedRowsNaN", "2026.4.1",
+         "ScaledDotProductAttention whose mask blanks a whole query row (boolean false, or -inf added, for every key: "
+         "a left-padded sequence under a causal mask) gives NaN for that row; PyTorch gives 0; the next layer spreads "
+         "the NaN to every position (35 decoder-LM families, all-NaN logits)",
+         "compile selects 0 for the rows whose mask keeps no key (the mask reduced by logical or over the keys), "
+         "after every attention that reads a mask (lower/plugin_workarounds)"},
         {"InstanceNormRunningStatsUsed", "2026.4.1",
          "instance_norm with running_mean / running_var given and use_input_stats=True normalises with wrong "
          "statistics; without running stats, or with use_input_stats=False, it is right",
@@ -390,6 +396,18 @@ const std::vector<Fact>& all() {
          "layer of such weights came back 3.7e-4 off relatively (2e-4 on outputs of 0.5), exit 0",
          "pt2ov computes such ops at load with OpenVINO's own evaluate(), which rounds each element in the op's "
          "type as PyTorch does, and gives the model their values as Constants (lower/constant_precompute)"},
+        {"ConstantOverFusedOpReversed", "2026.4.1",
+         "the CPU plugin fuses a Divide (kept a true division, as the frontend keeps aten.div's) whose divisor is "
+         "computed by MVN, a convolution (grouped and transposed too), MatMul, Interpolate, NormalizeL2 or a Reduce, "
+         "directly or after arithmetic and activations fused into it, into that op as a post-op, and where the "
+         "dividend is a constant of one element or one per channel it divides the wrong way round: "
+         "c / (instance_norm(x, w, b) + 5) gave (instance_norm(x, w, b) + 5) / c, 5.2 off, exit 0 (issue 43; a "
+         "buffer is a Parameter when the step is converted and a Constant once a load makes it one, so the fault "
+         "appears at load only); Subtract, Power, FloorMod and Mod of such a constant by such a result are right, "
+         "and so are a dividend of the divisor's full shape or computed at run time, and pooling",
+         "compile hands every Divide whose divisor comes from such an op (through elementwise ops and reshapes, "
+         "whatever the dividend) its divisor through Maximum(y, y), the same values, which the plugin fuses into "
+         "no such op: the Divide is computed in an elementwise node, the right way round (lower/plugin_workarounds)"},
         {"MeanOfEqualValuesRounded", "2026.4.1",
          "MVN (what layer_norm, instance_norm and group_norm become) computes the mean of a row of equal values "
          "with a rounding, which the division by sqrt(var + eps) magnifies: layer_norm of six times -0.6059 with "

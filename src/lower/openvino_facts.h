@@ -118,7 +118,8 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types);
 // instead (lower/plugin_workarounds.h): AbsOfFoldedConstantRankOne, AbsOfConcatRankOne,
 // InterpolateToSizeOneAtOrigin, DilatedUnitKernelCrash, TransposeOfUnitDimsAfterReduce,
 // ReshapeBroadcastRankLost, ReshapeAfterReduceLost, ClampOfBroadcastRankLost,
-// ReduceAxesNegativeAfterUnsqueeze, TileRaisingRankUninitialised, MaxOfAllInfinite, ReduceFusedArithmeticWrong.
+// ReduceAxesNegativeAfterUnsqueeze, TileRaisingRankUninitialised, MaxOfAllInfinite, ReduceFusedArithmeticWrong,
+// ConstantOverFusedOpReversed.
 const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph);
 
 }  // namespace pt2ov::lower::openvino_facts

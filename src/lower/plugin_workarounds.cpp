@@ -20,6 +20,11 @@
 #include "openvino/op/multiply.hpp"
 #include "openvino/op/add.hpp"
 #include "openvino/op/mvn.hpp"
+#include "openvino/op/interpolate.hpp"
+#include "openvino/op/matmul.hpp"
+#include "openvino/op/normalize_l2.hpp"
+#include "openvino/op/prelu.hpp"
+#include "openvino/op/swish.hpp"
 #include "openvino/op/slice.hpp"
 #include "openvino/op/subtract.hpp"
 #include "openvino/op/shape_of.hpp"
@@ -54,6 +59,9 @@
 #include "openvino/op/util/arithmetic_reductions_keep_dims.hpp"
 #include "openvino/op/util/logical_reduction_keep_dims.hpp"
 #include "openvino/op/reshape.hpp"
+#include "openvino/op/reduce_logical_or.hpp"
+#include "openvino/op/scaled_dot_product_attention.hpp"
+#include "openvino/op/select.hpp"
 #include "openvino/op/transpose.hpp"
 #include "openvino/op/util/binary_elementwise_arithmetic.hpp"
 #include "openvino/op/util/binary_elementwise_comparison.hpp"
@@ -353,6 +361,50 @@ bool keep_infinite_extremes(const std::shared_ptr<ov::Node>& op, std::vector<Wor
     return true;
 }
 
+// AttentionMaskedRowsNaN: an attention whose mask blanks every key of a query row (a padded
+// sequence's first positions under a causal mask and left padding, a whole padded sequence in a
+// batch) gives NaN for that row; PyTorch's attention gives 0 there (its safe softmax), with a
+// boolean mask and with an additive one of -inf alike. Which rows are blank is known only at run
+// time, so the attention's output is selected against 0 by "the row keeps some key": the mask
+// reduced by logical or over its last dim (an additive mask: its entries other than -inf), which
+// broadcasts against the output as the mask does against the scores. A causal attention reads no
+// mask, and its causal rows keep their first key.
+bool zero_fully_masked_attention_rows(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    auto attention = ov::as_type_ptr<ov::op::v13::ScaledDotProductAttention>(op);
+    if (!attention || attention->get_causal() || attention->get_input_size() < 4) return false;
+    if (openvino_facts::ignored("AttentionMaskedRowsNaN")) return false;
+    const auto mask = attention->input_value(3);
+    const auto type = attention->get_output_element_type(0);
+    const auto& mask_shape = mask.get_partial_shape();
+    if (!type.is_real() || mask_shape.rank().is_dynamic() || mask_shape.rank().get_length() < 1) return false;
+    if (mask_shape.rank().get_length() > attention->get_output_partial_shape(0).rank().get_length()) return false;
+    const auto users = attention->output(0).get_target_inputs();
+    if (users.empty()) return false;
+    std::vector<std::shared_ptr<ov::Node>> added;
+    ov::Output<ov::Node> keeps = mask;
+    const auto mask_type = mask.get_element_type();
+    if (mask_type != ov::element::boolean) {
+        if (!mask_type.is_real()) return false;
+        const auto minus_inf = mask_type == ov::element::f32
+                                   ? ov::op::v0::Constant::create(mask_type, ov::Shape{}, std::vector<float>{-std::numeric_limits<float>::infinity()})
+                                   : ov::op::v0::Constant::create(mask_type, ov::Shape{}, std::vector<double>{-std::numeric_limits<double>::infinity()});
+        auto kept = std::make_shared<ov::op::v1::NotEqual>(mask, minus_inf);
+        added.insert(added.end(), {minus_inf, kept});
+        keeps = kept;
+    }
+    auto last = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{1}, {-1});
+    auto any_key = std::make_shared<ov::op::v1::ReduceLogicalOr>(keeps, last, true);
+    auto zero = ov::op::v0::Constant::create(type, ov::Shape{}, {0.0});
+    auto guarded = std::make_shared<ov::op::v1::Select>(any_key, attention->output(0), zero);
+    added.insert(added.end(), {last, any_key, zero, guarded});
+    for (const auto& node : added) tag_like(node, op);
+    any_key->set_friendly_name(op->get_friendly_name() + "/row_keeps_a_key");
+    guarded->set_friendly_name(op->get_friendly_name() + "/blank_rows_zero");
+    for (auto user : users) user.replace_source_output(guarded);
+    made.push_back({"AttentionMaskedRowsNaN", op->get_friendly_name()});
+    return true;
+}
+
 // ReshapeAfterReduceLost: a Reshape (or Transpose, Squeeze, Unsqueeze) that moves dims of size 1
 // right after a Reduce without keep_dims came back with the Reduce's shape. The same Reduce with
 // keep_dims gives the same values in the same order with the reduced dims as 1s; a Reshape to the
@@ -593,6 +645,61 @@ bool unfuse_reduce_arithmetic(const std::shared_ptr<ov::Node>& op, std::vector<W
     return true;
 }
 
+// ConstantOverFusedOpReversed: the plugin fuses a Divide after an op it gives post-ops to (MVN, a
+// convolution of any kind, MatMul, Interpolate, NormalizeL2, a Reduce), or after arithmetic fused
+// into such an op, as a post-op of that op, and a Divide kept a true division (the frontend's
+// divides are) whose dividend is a constant of one element or one per channel is computed the
+// wrong way round: c / (instance_norm(x) + 5) gave (instance_norm(x) + 5) / c. Subtract, Power,
+// FloorMod and Mod of a constant by such an op's result are right. A dividend that is a
+// Parameter at conversion (a buffer, a weight) becomes a Constant when a load makes it one
+// (runtime/executor_openvino.cpp), so whatever the dividend, the divisor is handed to the Divide
+// through Maximum(y, y): the same values, NaN and -0.0 included, which the plugin fuses into no
+// such op; the Divide is then computed in that elementwise node, the right way round.
+bool is_barrier(const ov::Node* node) {
+    return ov::is_type<ov::op::v1::Maximum>(node) && node->input_value(0) == node->input_value(1);
+}
+
+// Whether `value` is computed by an op the plugin gives post-ops to, directly or through ops it
+// fuses after one (elementwise arithmetic of any operands, activations, converts, fake quantizes)
+// or reshapes, which the plugin may remove; a barrier (ours, or ReduceFusedArithmeticWrong's)
+// stops the search, and so does a reduction left to the plugin's RMS fusion (the compiled model is
+// checked for that fusion, and a load bars the reduction where it is missing).
+bool fused_into_post_op_host(const ov::Output<ov::Node>& value, int depth = 0) {
+    const auto* node = value.get_node();
+    if (ov::is_type<ov::op::v0::MVN>(node) || ov::is_type<ov::op::v6::MVN>(node) ||
+        ov::is_type<ov::op::util::ConvolutionBase>(node) || ov::is_type<ov::op::v0::MatMul>(node) ||
+        ov::is_type<ov::op::util::InterpolateBase>(node) || ov::is_type<ov::op::v0::Interpolate>(node) ||
+        ov::is_type<ov::op::v0::NormalizeL2>(node)) {
+        return true;
+    }
+    if (ov::is_type<ov::op::util::ArithmeticReductionKeepDims>(node)) return node->get_rt_info().count(kExpectedRmsFusion) == 0;
+    if (depth >= 8 || is_barrier(node)) return false;
+    const bool first_only = ov::is_type<ov::op::v1::Reshape>(node) || ov::is_type<ov::op::v0::Squeeze>(node) ||
+                            ov::is_type<ov::op::v0::Unsqueeze>(node) || ov::is_type<ov::op::v0::FakeQuantize>(node) ||
+                            ov::is_type<ov::op::v0::Convert>(node) || ov::is_type<ov::op::util::UnaryElementwiseArithmetic>(node);
+    if (first_only) return fused_into_post_op_host(node->input_value(0), depth + 1);
+    if (ov::is_type<ov::op::util::BinaryElementwiseArithmetic>(node) || ov::is_type<ov::op::v0::PRelu>(node) ||
+        ov::is_type<ov::op::v4::Swish>(node)) {
+        for (const auto& input : node->input_values()) {
+            if (fused_into_post_op_host(input, depth + 1)) return true;
+        }
+    }
+    return false;
+}
+
+bool bar_divisor_from_post_op_host(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    auto divide = ov::as_type_ptr<ov::op::v1::Divide>(op);
+    if (!divide || openvino_facts::ignored("ConstantOverFusedOpReversed")) return false;
+    const auto divisor = divide->input_value(1);
+    if (is_barrier(divisor.get_node()) || from_constants(divisor) || !fused_into_post_op_host(divisor)) return false;
+    auto barrier = std::make_shared<ov::op::v1::Maximum>(divisor, divisor);
+    tag_like(barrier, divide);
+    barrier->set_friendly_name(divide->get_friendly_name() + "/divisor");
+    divide->input(1).replace_source_output(barrier->output(0));
+    made.push_back({"ConstantOverFusedOpReversed", divide->get_friendly_name()});
+    return true;
+}
+
 // MeanOfEqualValuesRounded: MVN's mean of a row of equal values differs from them by a
 // rounding, which the division by sqrt(var + eps) magnifies (a layer_norm of six times -0.6059
 // gave 1.9e-5 where PyTorch gives 0, exactly: its mean of equal values is exact). MVN does not
@@ -715,6 +822,9 @@ std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
     for (const auto& op : model.get_ordered_ops()) wrapped |= keep_infinite_extremes(op, made);
     // After decompose_group_norm, whose MVN needs it as much.
     for (const auto& op : model.get_ordered_ops()) wrapped |= shift_rows_by_first(op, made);
+    // After unfuse_reduce_arithmetic, whose barriers and RMS marks it reads.
+    for (const auto& op : model.get_ordered_ops()) wrapped |= bar_divisor_from_post_op_host(op, made);
+    for (const auto& op : model.get_ordered_ops()) wrapped |= zero_fully_masked_attention_rows(op, made);
     if (wrapped) model.validate_nodes_and_infer_types();
     return made;
 }

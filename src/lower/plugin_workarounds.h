@@ -59,6 +59,14 @@ struct Workaround {
 //  - MeanOfEqualValuesRounded: the input of every floating MVN that normalizes the variance is
 //    shifted by each row's first element (MVN is the same; a row of equal values becomes exact
 //    zeros).
+//  - ConstantOverFusedOpReversed: a Divide whose divisor is computed by an op the plugin gives
+//    post-ops to (MVN, a convolution, MatMul, Interpolate, NormalizeL2, a Reduce not already
+//    barred or left to the RMS fusion), directly or through elementwise ops and reshapes, reads
+//    its divisor through Maximum(y, y), the same values, so that the plugin cannot fuse the
+//    Divide into that op, where it divides the wrong way round.
+//  - AttentionMaskedRowsNaN: every ScaledDotProductAttention that reads a mask gives 0 for the
+//    query rows whose mask keeps no key (PyTorch's value; the plugin's is NaN), by a Select
+//    against the mask reduced by logical or over the keys.
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
 
 // Whether work_around_plugin_faults left a reduction to a fusion of the plugin's.

@@ -1,5 +1,7 @@
 // The public API: load, inspect, run.
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <string>
 
 #include "common/error.h"
@@ -9,6 +11,7 @@
 #include "lower/convert.h"
 #include "openvino/core/graph_util.hpp"
 #include "runtime/executor.h"
+#include "runtime/nonfinite.h"
 #include "runtime/placement_timing.h"
 #include "runtime/verify.h"
 
@@ -34,11 +37,32 @@ decltype(auto) at_api_boundary(const std::string& path, Body&& body) {
 
 }  // namespace
 
+// Calls whose inputs hold NaN or an infinity (LoadOptions::nonfinite_inputs "exact"): run on
+// a second executor of the same program, every node on the CPU kernels, made at the first such
+// call (most programs never see one; it compiles nothing). A program with state runs its calls
+// one at a time (the executor's lock); the state moves to the CPU executor for the call and back
+// after it, under `lock`, which every call of a program with state takes, so that no call sees
+// the state half moved.
+struct NonfiniteRoute {
+    bool checked = false;  // the program has an OpenVINO step and floating inputs or state
+    compile::Settings settings;
+    std::once_flag made;
+    std::unique_ptr<runtime::Executor> executor;  // null after `made`: `why_not` says why
+    std::string why_not;
+    std::mutex lock;
+    // A routed call, or write_state, left NaN or an infinity in the state: later calls read it,
+    // so they are routed too, until reset_state.
+    bool state_nonfinite = false;
+    // The call completed last ran here: it spent no time in OpenVINO (last_openvino_ns).
+    std::atomic<bool> last_call_routed{false};
+};
+
 struct Program::Impl {
     compile::PreparedMethod prepared;
     compile::PlannedMethod planned;
     std::unique_ptr<runtime::Executor> executor;
     LoadTimings timings;
+    NonfiniteRoute nonfinite;
 };
 
 Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -84,6 +108,54 @@ void settle_into(Program::Impl& impl, const std::string& path, const compile::Se
     }
 }
 
+// Whether calls are checked for NaN and infinities: asked ("exact"), some node on OpenVINO (on
+// the CPU kernels every node already follows PyTorch), and something floating to check.
+void route_nonfinite_calls(Program::Impl& impl, const compile::Settings& settings) {
+    auto& route = impl.nonfinite;
+    route.settings = settings;
+    if (settings.given.nonfinite_inputs != "exact" || !impl.executor) return;
+    bool on_openvino = false;
+    for (size_t s = 0; s < impl.executor->step_count(); ++s) on_openvino |= impl.executor->step_on_openvino(s);
+    bool floating = false;
+    for (const auto& input : impl.prepared.input_infos) floating |= dtype_is_floating(input.dtype);
+    for (const auto& state : impl.planned.report.state) floating |= dtype_is_floating(state.dtype);
+    route.checked = on_openvino && floating;
+}
+
+bool state_holds_nonfinite(const runtime::Executor& executor) {
+    for (const auto& name : executor.state_names()) {
+        if (runtime::holds_nonfinite(executor.read_state(name))) return true;
+    }
+    return false;
+}
+
+// One call on the CPU kernels' executor (made at the first), the state moved there and back.
+void run_nonfinite(Program::Impl& impl, int input, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
+    auto& route = impl.nonfinite;
+    std::call_once(route.made, [&] {
+        if (impl.prepared.appending_positions_input >= 0) {
+            route.why_not = "the cache kept by --appending-positions stays in OpenVINO";
+            return;
+        }
+        auto planned = compile::plan_for_nonfinite(impl.prepared, route.settings, route.why_not);
+        if (planned) route.executor = std::make_unique<runtime::Executor>(impl.prepared, *planned, route.settings);
+    });
+    const std::string what = input >= 0 ? "input '" + impl.prepared.input_infos.at(static_cast<size_t>(input)).name + "' holds NaN or inf"
+                                        : "a buffer's state holds NaN or inf (left by an earlier call)";
+    if (!route.executor) {
+        throw InputError(impl.prepared.where + ": " + what + ", and this program cannot follow PyTorch on it: OpenVINO loses NaN " +
+                         "through relu, exp, max and clamp, and pt2ov's CPU kernels cannot run the whole program (" +
+                         route.why_not + "). Pass finite values, or load with --nonfinite-inputs openvino to run it on " +
+                         "OpenVINO as it is (docs/EXACTNESS.md O8)");
+    }
+    const auto names = impl.executor->state_names();
+    for (const auto& name : names) route.executor->write_state(name, impl.executor->read_state(name));
+    route.executor->run(inputs, outputs);
+    route.last_call_routed.store(true, std::memory_order_relaxed);
+    for (const auto& name : names) impl.executor->write_state(name, route.executor->read_state(name));
+    route.state_nonfinite = !names.empty() && state_holds_nonfinite(*impl.executor);
+}
+
 }  // namespace
 
 Program Program::load(const std::string& path, const LoadOptions& options) {
@@ -92,6 +164,7 @@ Program Program::load(const std::string& path, const LoadOptions& options) {
         auto impl = std::make_unique<Impl>();
         impl->prepared = compile::prepare(path, settings);
         settle_into(*impl, path, settings, false);
+        route_nonfinite_calls(*impl, settings);
         return Program(std::move(impl));
     });
 }
@@ -135,7 +208,9 @@ const std::vector<IOInfo>& Program::inputs() const { return impl_->prepared.inpu
 const std::vector<IOInfo>& Program::outputs() const { return impl_->prepared.output_infos; }
 const PlacementReport& Program::report() const { return impl_->planned.report; }
 const LoadTimings& Program::timings() const { return impl_->timings; }
-int64_t Program::last_openvino_ns() const { return impl_->executor->last_openvino_ns(); }
+int64_t Program::last_openvino_ns() const {
+    return impl_->nonfinite.last_call_routed.load(std::memory_order_relaxed) ? 0 : impl_->executor->last_openvino_ns();
+}
 
 std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs) {
     std::vector<Tensor> outputs;
@@ -144,13 +219,37 @@ std::vector<Tensor> Program::run(const std::vector<Tensor>& inputs) {
 }
 
 void Program::run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
-    at_api_boundary(impl_->prepared.where, [&] { impl_->executor->run(inputs, outputs); });
+    at_api_boundary(impl_->prepared.where, [&] {
+        auto& route = impl_->nonfinite;
+        if (!route.checked) return impl_->executor->run(inputs, outputs);
+        const bool stateful = !impl_->prepared.mutated_buffers.empty();
+        std::unique_lock<std::mutex> lock(route.lock, std::defer_lock);
+        if (stateful) lock.lock();
+        const int input = runtime::first_nonfinite(inputs);
+        if (input >= 0 || route.state_nonfinite) return run_nonfinite(*impl_, input, inputs, outputs);
+        impl_->executor->run(inputs, outputs);
+        // Read first: calls from many threads then share the line instead of writing it.
+        if (route.last_call_routed.load(std::memory_order_relaxed)) route.last_call_routed.store(false, std::memory_order_relaxed);
+    });
 }
 
 std::vector<std::string> Program::state_names() const { return impl_->executor->state_names(); }
 Tensor Program::read_state(const std::string& name) const { return impl_->executor->read_state(name); }
-void Program::write_state(const std::string& name, const Tensor& value) { impl_->executor->write_state(name, value); }
-void Program::reset_state() { impl_->executor->reset_state(); }
+void Program::write_state(const std::string& name, const Tensor& value) {
+    auto& route = impl_->nonfinite;
+    std::lock_guard lock(route.lock);
+    impl_->executor->write_state(name, value);
+    // Writing finite values over a non-finite state keeps the calls routed (the other buffers
+    // are not read again here): slower, never wrong.
+    if (route.checked) route.state_nonfinite = route.state_nonfinite || runtime::holds_nonfinite(value);
+}
+void Program::reset_state() {
+    auto& route = impl_->nonfinite;
+    std::lock_guard lock(route.lock);
+    impl_->executor->reset_state();
+    // The archive's own values, like its weights, are the program's: not checked (O8).
+    route.state_nonfinite = false;
+}
 
 std::string openvino_version() { return lower::openvino_runtime_version(); }
 

@@ -174,7 +174,32 @@ std::string ending(const WorkerRun& run) {
 
 // ---- The worker: synthetic inputs, the reference, one step at a time ----
 
-std::vector<Tensor> synthetic_inputs(const compile::PreparedMethod& prepared) {
+// The kinds of synthetic inputs each step is checked on: a plugin fault may show only on some
+// values (a masked row, a row of equal values, large magnitudes), so random normals alone are
+// not enough. Finite values only: a call with NaN or inf never reaches OpenVINO
+// (LoadOptions::nonfinite_inputs).
+enum class InputDomain { Normal, Zeros, Constant, Large, Padded };
+constexpr InputDomain kInputDomains[] = {InputDomain::Normal, InputDomain::Zeros, InputDomain::Constant, InputDomain::Large,
+                                         InputDomain::Padded};
+
+const char* domain_name(InputDomain domain) {
+    switch (domain) {
+        case InputDomain::Normal: return "random normal inputs";
+        case InputDomain::Zeros: return "all-zero inputs";
+        case InputDomain::Constant: return "constant inputs (every float 0.75)";
+        case InputDomain::Large: return "large inputs (normal times 1e4)";
+        case InputDomain::Padded: return "padded inputs (integers and bools 0 over the first third of the last dim, 1 after)";
+    }
+    return "";
+}
+
+// Floats: normal(0, 1) (times 1e4 for Large), 0 (Zeros, Padded), 0.75 (Constant). Integers in
+// [0, 4) (valid indices into any dim of size 4 or more) and bools at random (Normal, Large),
+// 0 (Zeros), 1 (Constant), or a left-padded mask along the last dim (Padded: 0 over its first
+// third, then 1; the first row of the rest only, so that a fully masked row and an unmasked
+// one both occur). All from a fixed seed; dynamic dims at the size the program was exported
+// with (or the least the range allows, at least 2).
+std::vector<Tensor> synthetic_inputs(const compile::PreparedMethod& prepared, InputDomain domain) {
     std::mt19937_64 random(20241205);
     std::normal_distribution<double> normal(0.0, 1.0);
     std::uniform_int_distribution<int64_t> index(0, 3);
@@ -199,12 +224,24 @@ std::vector<Tensor> synthetic_inputs(const compile::PreparedMethod& prepared) {
         Tensor tensor = Tensor::allocate(info.dtype, shape);
         StridedTensor all = StridedTensor::allocate(DType::Float64, shape);
         auto* values = reinterpret_cast<double*>(all.data);
-        const bool floating = info.dtype == DType::Float32 || info.dtype == DType::Float64 ||
-                              info.dtype == DType::Float16 || info.dtype == DType::BFloat16;
+        const bool floating = dtype_is_floating(info.dtype);
+        const int64_t last = shape.empty() ? 1 : shape.back();
         for (int64_t k = 0; k < all.numel(); ++k) {
-            values[k] = floating ? normal(random)
-                                 : info.dtype == DType::Bool ? static_cast<double>(index(random) % 2)
-                                                             : static_cast<double>(index(random));
+            double value = 0;
+            switch (domain) {
+                case InputDomain::Normal:
+                case InputDomain::Large:
+                    value = floating ? normal(random) * (domain == InputDomain::Large ? 1e4 : 1.0)
+                                     : static_cast<double>(info.dtype == DType::Bool ? index(random) % 2 : index(random));
+                    break;
+                case InputDomain::Zeros: value = 0; break;
+                case InputDomain::Constant: value = floating ? 0.75 : 1; break;
+                case InputDomain::Padded:
+                    // Row 0 of the leading dims: all masked; the others padded on the left.
+                    value = floating ? 0.0 : (k < last ? 0.0 : (k % last) < last / 3 ? 0.0 : 1.0);
+                    break;
+            }
+            values[k] = value;
         }
         StridedTensor destination{info.dtype, shape, kernels::contiguous_strides(shape),
                                   static_cast<std::byte*>(tensor.data()), nullptr};
@@ -313,15 +350,14 @@ int run_worker_checks(const Request& request, ResultLog& log) {
         log.line("done");
         return 0;
     }
-    Executor::ValueTable reference;
+    std::unique_ptr<Executor> reference_executor;
     try {
         compile::Settings reference_settings = settings;
         reference_settings.given.strict = false;  // the reference is the CPU kernels, wherever they exist
         const compile::PlannedMethod reference_plan =
             compile::plan(prepared, reference_settings, {}, "the reference of --verify");
         log.line("reference");
-        Executor reference_executor(prepared, reference_plan, reference_settings);
-        reference = reference_executor.run_capturing(synthetic_inputs(prepared));
+        reference_executor = std::make_unique<Executor>(prepared, reference_plan, reference_settings);
     } catch (const Error& e) {
         log.line(std::string("reference-failed\t") + e.what());
         log.line("done");
@@ -344,9 +380,11 @@ int run_worker_checks(const Request& request, ResultLog& log) {
     }
     log.line("compiled");
     const bool reduced = settings.precision != compile::PrecisionHint::F32;
+    std::vector<size_t> openvino_steps;
     for (size_t s = 0; s < planned.plan.steps.size(); ++s) {
         const auto& step = planned.plan.steps[s];
         if (step.where != partition::Where::OpenVINO) continue;
+        openvino_steps.push_back(s);
         std::string missing;
         for (int n : step.nodes) {
             const auto& node = prepared.graph.nodes[static_cast<size_t>(n)];
@@ -358,46 +396,74 @@ int run_worker_checks(const Request& request, ResultLog& log) {
             log.line("partial\t" + std::to_string(s) + "\tnode " + missing +
                      " has no CPU kernel; it was compared with OpenVINO running it alone");
         }
-        log.line("check\t" + std::to_string(s));
-        Executor::ValueTable values = reference;
-        try {
-            executor->run_step_alone(s, values);
-        } catch (const Error& e) {
-            log.line("failed\t" + std::to_string(s) + "\tfailed on synthetic inputs (" +
-                     std::string(e.what()) + ")");
-            continue;
-        }
         // A quantized step's requantized values may land one step of their scale from the
         // reference's wherever a float result lies near a rounding boundary (E8), and a step
         // of a deep network carries such a step on: its values are not compared here (E8 is
         // what the tests check); it is run, so a crash or a failure is still found.
-        bool quantized = false;
         for (int n : step.nodes) {
-            quantized |= prepared.graph.nodes[static_cast<size_t>(n)].source_target().rfind("quantized_decomposed.", 0) == 0;
-        }
-        if (quantized) {
-            log.line("partial\t" + std::to_string(s) +
-                     "\tit quantizes (E8): run on synthetic inputs, its values not compared (a requantized value may be one "
-                     "step of its scale from the CPU kernels')");
-            log.line("ok\t" + std::to_string(s));
-            continue;
-        }
-        std::string found;
-        for (const auto& name : step.outputs) {
-            const auto* value = prepared.graph.find_value(name);
-            if (!value || value->slot < 0) continue;
-            const auto slot = static_cast<size_t>(value->slot);
-            if (slot >= reference.size() || slot >= values.size()) continue;
-            const auto& want = reference[slot];
-            const auto& got = values[slot];
-            if (std::holds_alternative<std::monostate>(want.value) || std::holds_alternative<std::monostate>(got.value)) continue;
-            const std::string why = difference(got, want, reduced);
-            if (!why.empty()) {
-                found = "value " + name + ": " + why;
+            if (prepared.graph.nodes[static_cast<size_t>(n)].source_target().rfind("quantized_decomposed.", 0) == 0) {
+                log.line("partial\t" + std::to_string(s) +
+                         "\tit quantizes (E8): run on synthetic inputs, its values not compared (a requantized value may be "
+                         "one step of its scale from the CPU kernels')");
                 break;
             }
         }
-        log.line(found.empty() ? "ok\t" + std::to_string(s) : "differs\t" + std::to_string(s) + "\t" + found);
+    }
+    // Each step on every domain; the first domain it fails on is its finding. A domain the
+    // reference cannot run (an index input of zeros the program rejects, say) is left out.
+    std::map<size_t, std::string> failed;
+    for (InputDomain domain : kInputDomains) {
+        Executor::ValueTable reference;
+        try {
+            reference = reference_executor->run_capturing(synthetic_inputs(prepared, domain));
+        } catch (const Error& e) {
+            if (domain == InputDomain::Normal) {
+                log.line(std::string("reference-failed\t") + e.what());
+                log.line("done");
+                return 0;
+            }
+            continue;
+        }
+        for (size_t s : openvino_steps) {
+            if (failed.count(s)) continue;
+            const auto& step = planned.plan.steps[s];
+            log.line("check\t" + std::to_string(s) + "\t" + domain_name(domain));
+            Executor::ValueTable values = reference;
+            try {
+                executor->run_step_alone(s, values);
+            } catch (const Error& e) {
+                failed[s] = "failed";
+                log.line("failed\t" + std::to_string(s) + "\tfailed on " + domain_name(domain) + " (" + std::string(e.what()) + ")");
+                continue;
+            }
+            bool quantized = false;
+            for (int n : step.nodes) {
+                quantized |= prepared.graph.nodes[static_cast<size_t>(n)].source_target().rfind("quantized_decomposed.", 0) == 0;
+            }
+            if (quantized) continue;
+            std::string found;
+            for (const auto& name : step.outputs) {
+                const auto* value = prepared.graph.find_value(name);
+                if (!value || value->slot < 0) continue;
+                const auto slot = static_cast<size_t>(value->slot);
+                if (slot >= reference.size() || slot >= values.size()) continue;
+                const auto& want = reference[slot];
+                const auto& got = values[slot];
+                if (std::holds_alternative<std::monostate>(want.value) || std::holds_alternative<std::monostate>(got.value)) continue;
+                const std::string why = difference(got, want, reduced);
+                if (!why.empty()) {
+                    found = "value " + name + " on " + domain_name(domain) + ": " + why;
+                    break;
+                }
+            }
+            if (!found.empty()) {
+                failed[s] = found;
+                log.line("differs\t" + std::to_string(s) + "\t" + found);
+            }
+        }
+    }
+    for (size_t s : openvino_steps) {
+        if (!failed.count(s)) log.line("ok\t" + std::to_string(s));
     }
     log.line("done");
     return 0;

@@ -18,9 +18,14 @@
 // the CPU kernels and asks for a round again on the new plan, until a round finds nothing new
 // (at most compile::kMaxVerifyRounds).
 //
-// Synthetic inputs: floats from a normal distribution, integers in [0, 4) (valid indices into
-// any dim of size 4 or more), bools at random, all from a fixed seed; dynamic dims at the size
-// the program was exported with (or the least the range allows, at least 2). Results are
+// Synthetic inputs, in five domains each step is checked on (a fault may show only on some
+// values): random normal floats with integers in [0, 4) (valid indices into any dim of size 4
+// or more) and bools at random; all zeros; constants (every float 0.75: zero variance through a
+// norm); large magnitudes (normal times 1e4); padded masks (integers and bools 0 over the first
+// third of the last dim, a whole first row 0: a masked row and a left-padded one). All from a
+// fixed seed; dynamic dims at the size the program was exported with (or the least the range
+// allows, at least 2). A domain the CPU kernels refuse (zeros as a divisor index, say) is left
+// out. No NaN or inf: such calls run on the CPU kernels (LoadOptions::nonfinite_inputs). Results are
 // compared as the contract E5 does (float32: |a - b| <= 1e-5 + 1e-4 |b|, and where that fails
 // within 1e-3 of the largest magnitude the value holds, since an OpenVINO step may sum in
 // another order; float16 and bfloat16, and any reduced precision hint: 1e-2), integers and

@@ -157,6 +157,7 @@ const std::vector<ConfigKey>& config_keys() {
         {"quantized_reference", [](const json& v, const std::string& w, ModelSource& s) { s.options.quantized_reference = config_of<bool>(v, "quantized_reference", w, "true or false"); }},
         {"compressed_weights", [](const json& v, const std::string& w, ModelSource& s) { s.options.compressed_weights = config_of<bool>(v, "compressed_weights", w, "true or false"); }},
         {"appending_positions", [](const json& v, const std::string& w, ModelSource& s) { s.options.appending_positions = config_of<std::string>(v, "appending_positions", w, "a string"); }},
+        {"nonfinite_inputs", [](const json& v, const std::string& w, ModelSource& s) { s.options.nonfinite_inputs = one_of(v, "nonfinite_inputs", w, {"exact", "openvino"}); }},
         {"dynamic_batching", apply_batching},
     };
     return keys;

@@ -288,6 +288,108 @@ MISC_OPS = ("aten.pdist", "aten._pdist_forward", "aten.bilinear", "aten._triline
             "aten.multilabel_margin_loss", "aten.native_group_norm", "aten.segment_reduce") + LAYOUT
 
 
+# max pooling (max_pool1d/2d/3d reach max_pool{2,3}d_with_indices), adaptive pools, embedding -----
+def with_holes(t, seed, count=6):
+    """`t` (a floating sample) with NaN, inf and -inf at scattered places, several NaN in some
+    windows (PyTorch's max pooling returns the last NaN's index), and a plane's corner of -inf (a
+    window of -inf gives its first position)."""
+    g = torch.Generator().manual_seed(seed)
+    flat = t.clone().flatten()
+    where = torch.randperm(flat.numel(), generator=g)[:3 * count]
+    flat[where[:count]] = math.nan
+    flat[where[count:2 * count]] = math.inf
+    flat[where[2 * count:]] = -math.inf
+    t = flat.reshape(t.shape)
+    t[..., -1, :3, :3] = -math.inf
+    t[..., 0, 1, :2] = math.nan  # two NaN in the first window of each plane
+    return t
+
+
+MAX_2D_ARGS = [dict(kernel_size=3, stride=2, padding=1, ceil_mode=True), dict(kernel_size=(2, 3), stride=(3, 1), padding=(1, 0), dilation=(1, 2)),
+               dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1, dilation=2, ceil_mode=True),
+               dict(kernel_size=2, stride=3, ceil_mode=True), dict(kernel_size=(1, 3), stride=(2, 1))]
+
+
+def max_pool_program(x, x_nhwc, x3, x1, *others):
+    outs = []
+    for xx in (x, x.transpose(2, 3), x_nhwc.permute(0, 3, 1, 2), x[0]) + others:
+        for a in MAX_2D_ARGS:
+            outs += list(F.max_pool2d(xx, **a, return_indices=True))
+        outs.append(F.max_pool2d(xx, 2, 1))  # no indices: max_pool2d.default
+    for xx in (x3, x3.transpose(2, 4), x3[0]):
+        outs += list(F.max_pool3d(xx, 2, return_indices=True))
+        outs += list(F.max_pool3d(xx, (3, 2, 3), (2, 1, 2), (1, 0, 1), dilation=(1, 2, 1), ceil_mode=True, return_indices=True))
+        outs.append(F.max_pool3d(xx, (1, 2, 2), 2, ceil_mode=True))
+    for xx in (x1, x1.transpose(1, 2).transpose(1, 2)):
+        outs += list(F.max_pool1d(xx, 3, 2, 1, ceil_mode=True, return_indices=True))
+        if xx.is_floating_point():  # eager's max_pool1d without indices pools floats only
+            outs.append(F.max_pool1d(xx, 2, dilation=2))
+    return tuple(outs)
+
+
+def max_pool_inputs(dtype, seed):
+    shapes = ((2, 3, 7, 6), (2, 7, 6, 5), (1, 2, 5, 6, 7), (2, 3, 9))
+    if dtype.is_floating_point:
+        main = tuple(with_holes(sample(dtype, s, seed + k), seed + 10 + k) for k, s in enumerate(shapes))
+    else:
+        main = tuple(sample(dtype, s, seed + k, low=-3 if dtype.is_signed else 0, high=3) for k, s in enumerate(shapes))
+    return main
+
+
+def max_pool_int_inputs():
+    return max_pool_inputs(torch.int64, 200) + (sample(torch.int32, (1, 2, 5, 6), 205), sample(torch.uint8, (2, 1, 4, 5), 206),
+                                                 sample(torch.int8, (1, 2, 4, 5), 207), sample(torch.int16, (1, 1, 5, 5), 208))
+
+
+MAX_POOL_OPS = ("aten.max_pool2d_with_indices", "aten.max_pool3d_with_indices") + LAYOUT
+
+
+def adaptive_2d_program(x, x_nhwc, x3, x1):
+    xs = (x, x.transpose(2, 3), x_nhwc.permute(0, 3, 1, 2), x[0])
+    outs = []
+    for xx in xs:
+        outs += [F.adaptive_avg_pool2d(xx, (3, 4)), F.adaptive_avg_pool2d(xx, (None, 2)), F.adaptive_avg_pool2d(xx, 9),
+                 torch.ops.aten._adaptive_avg_pool2d(xx, [2, 5])]
+        outs += list(F.adaptive_max_pool2d(xx, (3, 4), return_indices=True)) + list(F.adaptive_max_pool2d(xx, 9, return_indices=True))
+        outs.append(F.adaptive_max_pool2d(xx, (1, 2)))
+    for xx in (x3, x3.transpose(2, 4), x3[0]):
+        outs += [F.adaptive_avg_pool3d(xx, (2, 3, 4)), F.adaptive_avg_pool3d(xx, (6, 1, 8))]
+        outs += list(F.adaptive_max_pool3d(xx, (2, 3, 4), return_indices=True)) + list(F.adaptive_max_pool3d(xx, 7, return_indices=True))
+    for xx in (x1, x1[0]):
+        outs += [F.adaptive_avg_pool1d(xx, 4), F.adaptive_avg_pool1d(xx, 11)]
+        outs += list(F.adaptive_max_pool1d(xx, 4, return_indices=True))
+    return tuple(outs)
+
+
+def adaptive_2d_inputs(dtype, seed):
+    shapes = ((2, 3, 7, 6), (2, 7, 6, 5), (1, 2, 5, 6, 7), (2, 3, 9))
+    return tuple(with_holes(sample(dtype, s, seed + k), seed + 10 + k) for k, s in enumerate(shapes))
+
+
+ADAPTIVE_OPS = ("aten.adaptive_avg_pool2d", "aten._adaptive_avg_pool2d", "aten.adaptive_max_pool1d", "aten.adaptive_max_pool2d",
+                "aten.adaptive_max_pool3d", "aten.adaptive_avg_pool3d", "aten._adaptive_avg_pool3d") + LAYOUT
+# the engine spells adaptive_avg_pool2d as _adaptive_avg_pool2d (pass 3); run_decompositions
+# spells adaptive_avg_pool3d as _adaptive_avg_pool3d and adaptive_max_pool1d through 2-d
+ADAPTIVE_ABSENT = absent(("aten.adaptive_avg_pool2d", "aten._adaptive_avg_pool3d"),
+                         ("aten.adaptive_avg_pool2d", "aten.adaptive_max_pool1d", "aten.adaptive_avg_pool3d"))
+
+
+def embedding_program(w, w_t, idx, idx32, h, b, i64, flag, one):
+    w_s = w_t.transpose(0, 1)  # a strided weight
+    outs = [F.embedding(idx, w), F.embedding(idx.transpose(0, 1), w), F.embedding(idx32, w_s), F.embedding(idx, w, padding_idx=2),
+            F.embedding(idx32, w, padding_idx=-1, scale_grad_by_freq=True), F.embedding(one, w), F.embedding(idx[:, ::2], w_s[:, 1:])]
+    outs += [F.embedding(idx, t) for t in (h, b, i64, flag)] + [F.embedding(idx32.flip(0), h.transpose(0, 1).transpose(0, 1))]
+    outs.append(torch.ops.aten.embedding(w, idx, -1, False, True))
+    return tuple(outs)
+
+
+def embedding_inputs():
+    idx = torch.tensor([[0, 4, 4], [2, 1, 3]])
+    return (sample(torch.float32, (5, 4), 220), sample(torch.float32, (4, 5), 221), idx, torch.tensor([4, 0, 3, 3, 2], dtype=torch.int32),
+            sample(torch.float16, (5, 3), 222), sample(torch.bfloat16, (5, 2), 223), sample(torch.int64, (5, 3), 224),
+            sample(torch.bool, (5, 3), 225), torch.tensor(3))
+
+
 # ---------------------------------------------------------------------------------------------
 FAMILIES = [
     Family("grid_sampler", lambda: Lambda(grid_program),
@@ -342,6 +444,25 @@ FAMILIES = [
                     torch.tensor([[3, 0, -1, 1, 2], [1, 2, 3, 4, 0], [-1, 1, 1, 0, 0]])),
            ("aten.multilabel_margin_loss", "aten.multilabel_margin_loss_forward") + LAYOUT,
            absent=absent(("aten.multilabel_margin_loss_forward",) + ("aten.transpose",)), modes=("exported",)),
+    # max pooling keeps NaN (OpenVINO's skips it): values and indices exact, channels-last and
+    # transposed inputs, windows of several NaN and of -inf, every dtype PyTorch pools
+    Family("max_pool_f32", lambda: Lambda(max_pool_program), lambda: max_pool_inputs(torch.float32, 190), MAX_POOL_OPS,
+           compare="bits", absent=absent()),
+    Family("max_pool_floats", lambda: Lambda(max_pool_program),
+           lambda: max_pool_inputs(torch.float64, 195) + (with_holes(sample(torch.float16, (1, 2, 5, 6), 196), 197),
+                                                           with_holes(sample(torch.bfloat16, (2, 2, 6, 5), 198), 199)),
+           MAX_POOL_OPS, compare="values", absent=absent()),
+    Family("max_pool_ints", lambda: Lambda(max_pool_program), max_pool_int_inputs, MAX_POOL_OPS, compare="bits", absent=absent()),
+    Family("adaptive_pool_f32", lambda: Lambda(adaptive_2d_program), lambda: adaptive_2d_inputs(torch.float32, 210), ADAPTIVE_OPS,
+           absent=ADAPTIVE_ABSENT),
+    Family("adaptive_pool_f64", lambda: Lambda(adaptive_2d_program), lambda: adaptive_2d_inputs(torch.float64, 230), ADAPTIVE_OPS,
+           absent=ADAPTIVE_ABSENT),
+    Family("adaptive_pool_f16", lambda: Lambda(adaptive_2d_program), lambda: adaptive_2d_inputs(torch.float16, 240), ADAPTIVE_OPS,
+           absent=ADAPTIVE_ABSENT),
+    Family("adaptive_pool_bf16", lambda: Lambda(adaptive_2d_program), lambda: adaptive_2d_inputs(torch.bfloat16, 250), ADAPTIVE_OPS,
+           absent=ADAPTIVE_ABSENT),
+    Family("embedding", lambda: Lambda(embedding_program), embedding_inputs, ("aten.embedding",) + LAYOUT, compare="bits",
+           absent=absent()),
     Family("fold", lambda: Lambda(fold_program),
            lambda: (sample(torch.float32, (2, 12, 12), 88), sample(torch.float64, (1, 4, 9), 89),
                     sample(torch.float16, (1, 8, 4), 90), sample(torch.bfloat16, (2, 6, 8), 91)),
@@ -363,6 +484,10 @@ ERROR_CASES = [
      (torch.rand(1, 2, 3, 4).half(), torch.rand(1, 2, 2, 2).half()), ("aten.grid_sampler",), "does not sample float16"),
     ("max_unpool_index_outside", lambda v, i: F.max_unpool2d(v, i, 2),
      (torch.rand(1, 1, 2, 2), torch.tensor([[[[0, 1], [2, 3]]]])), ("aten.max_unpool2d",), "invalid max index 16"),
+    ("embedding_index_outside", lambda w, i: F.embedding(i, w), (torch.rand(5, 3), torch.tensor([[0, 4]])), ("aten.embedding",),
+     "index 5 is out of range for 5 embeddings"),
+    ("embedding_index_negative", lambda w, i: F.embedding(i, w), (torch.rand(5, 3), torch.tensor([[0, 4]])), ("aten.embedding",),
+     "index -1 is out of range for 5 embeddings"),
 ]
 
 
@@ -382,6 +507,10 @@ def test_nn_kernel_errors_name_the_node(name, fn, inputs, ops, message, tmp_path
     bad = list(inputs)
     if name == "max_unpool_index_outside":
         bad[1] = torch.tensor([[[[0, 1], [16, 3]]]])
+    elif name == "embedding_index_outside":
+        bad[1] = torch.tensor([[5, 0]])
+    elif name == "embedding_index_negative":
+        bad[1] = torch.tensor([[0, -1]])
     np.savez(tmp_path / "in.npz", *[to_numpy(t) for t in bad])
     proc = run_cli(["run", path, "--inputs", tmp_path / "in.npz", "--outputs", tmp_path / "out.npz"]
                    + [a for op in ops for a in ("--cpu-op", op)])

@@ -17,14 +17,7 @@ from tests.models.export import MODES, SHAPES, call_inputs, eager_outputs
 # Known limits, each listed in the README with the smallest program that shows it:
 # {"case-mode-shape": "why"}; these run as xfail(strict=True), so a fix makes them fail loudly.
 # Each entry is in the README's known limits, with its smallest program in tests/models/.
-_NAN_REASON = ("OpenVINO's CPU plugin does not propagate NaN through exp, relu, amax and clamp "
-               "(exp(nan) gives inf, relu(nan) 0, clamp(nan) the bound)")
-KNOWN_LIMITS: dict[str, str] = {
-    f"nonfinite_math-{mode}-{shape}": _NAN_REASON
-    for mode in ("exported", "decomposed")
-    for shape in ("static", "dynamic")
-}
-
+KNOWN_LIMITS: dict[str, str] = {}
 
 
 if "avx512f" not in cpu_flags():

@@ -96,6 +96,7 @@ _MODEL_FILES = (
     "static_cache",
     "scoping_regions",
     "claimed_ops",
+    "nonfinite",
 )
 
 for _file in _MODEL_FILES:

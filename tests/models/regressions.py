@@ -540,3 +540,200 @@ register(
         "under UBSan); an empty right-hand side now returns before the row swaps.",
     )
 )
+
+
+class LeftPaddedAttention(nn.Module):
+    """Two attention layers under a causal mask and a padding mask, as transformers builds them for
+    a left-padded batch: the padded positions' query rows keep no key. OpenVINO's attention gave
+    NaN for such a row where PyTorch gives 0, and the second layer spread it to every position
+    (35 decoder-LM families returned all-NaN logits, exit 0). Once with a boolean mask, once with
+    an additive one (0 / -inf), once grouped-query (enable_gqa)."""
+
+    def __init__(self, dim=16, heads=4):
+        super().__init__()
+        self.heads, self.width = heads, dim // heads
+        self.qkv1 = nn.Linear(dim, 3 * dim)
+        self.qkv2 = nn.Linear(dim, 3 * dim)
+        self.kv3 = nn.Linear(dim, dim)
+        self.out = nn.Linear(dim, dim)
+
+    def _split(self, x, layer):
+        b, t, _ = x.shape
+        return [p.view(b, t, self.heads, self.width).transpose(1, 2) for p in layer(x).chunk(3, dim=-1)]
+
+    def forward(self, x, attention_mask):
+        b, t, d = x.shape
+        causal = torch.ones(t, t, dtype=torch.bool, device=x.device).tril()
+        keep = causal[None, None] & attention_mask.bool()[:, None, None, :]
+        q, k, v = self._split(x, self.qkv1)
+        h = nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+        h = h.transpose(1, 2).reshape(b, t, d) + x
+        additive = torch.zeros(keep.shape, dtype=x.dtype).masked_fill(~keep, float("-inf"))
+        q, k, v = self._split(h, self.qkv2)
+        h2 = nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=additive)
+        h2 = h2.transpose(1, 2).reshape(b, t, d) + h
+        k3, v3 = self.kv3(h2).view(b, t, 2, 8).transpose(1, 2).chunk(2, dim=-1)  # 2 key/value heads of 4
+        q3 = h2.view(b, t, 4, 4).transpose(1, 2)
+        h3 = nn.functional.scaled_dot_product_attention(q3, k3.contiguous(), v3.contiguous(), attn_mask=keep, enable_gqa=True)
+        return self.out(h3.transpose(1, 2).reshape(b, t, d) + h2)
+
+
+def _left_padded_attention_inputs(variant):
+    torch.manual_seed(960 + variant)
+    b, t = ((2, 6), (3, 5))[variant]
+    mask = torch.ones(b, t, dtype=torch.int64)
+    mask[0, :3] = 0  # three pad tokens on the left
+    if variant == 1:
+        mask[1, :1] = 0
+        mask[2, :] = 0  # a whole padded sequence in the batch
+    return (torch.randn(b, t, 16), mask)
+
+
+_PADDED_BATCH, _PADDED_SEQ = Dim("batch", min=1, max=8), Dim("seq", min=2, max=32)
+
+
+def _make_left_padded_attention():
+    torch.manual_seed(961)
+    return LeftPaddedAttention().eval()
+
+
+register(
+    ModelCase(
+        name="sdpa_left_padded_mask",
+        make_module=_make_left_padded_attention,
+        make_inputs=_left_padded_attention_inputs,
+        dynamic_shapes=({0: _PADDED_BATCH, 1: _PADDED_SEQ}, {0: _PADDED_BATCH, 1: _PADDED_SEQ}),
+        notes="Attention masks of a left-padded batch (and a whole padded sequence) blank the pad "
+        "positions' query rows: OpenVINO's attention gave NaN there (PyTorch 0), spread by the next "
+        "layer to every position (AttentionMaskedRowsNaN).",
+    )
+)
+
+
+# ConstantOverFusedOpReversed (issue 43): a constant (a buffer, made a Constant at load) divided by
+# the result of an op the CPU plugin gives post-ops to came back divided the other way round.
+
+
+class ConstantOverInstanceNorm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("w", torch.tensor([0.990]))
+        self.register_buffer("b", torch.tensor([-0.955]))
+        self.register_buffer("c", torch.tensor([[[-1.0756]]]))
+
+    def forward(self, x):
+        return self.c / (nn.functional.instance_norm(x, weight=self.w, bias=self.b, eps=1e-3) + 5.0)
+
+
+def _constant_over_instance_norm_inputs(variant):
+    torch.manual_seed(970 + variant)
+    return (torch.randn((3, 2)[variant], 1, 5),)
+
+
+register(
+    ModelCase(
+        name="constant_over_instance_norm",
+        make_module=lambda: ConstantOverInstanceNorm().eval(),
+        make_inputs=_constant_over_instance_norm_inputs,
+        dynamic_shapes=({0: Dim("batch", min=1, max=8)},),
+        notes="c / (instance_norm(x, w, b) + 5) with buffers came back as (instance_norm(x, w, b) + 5) / c, "
+        "5.2 off, exit 0: the plugin fused the Divide into the MVN as a post-op, the wrong way round, once "
+        "the load made the buffer c a Constant (ConstantOverFusedOpReversed).",
+    )
+)
+
+
+class ConstantOverConvolutions(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 4, 3, padding=1)
+        self.transposed = nn.ConvTranspose2d(4, 4, 3)
+        self.register_buffer("c", torch.tensor([1.7, -0.6, 2.3, 0.9]).view(1, 4, 1, 1))
+        self.register_buffer("d", torch.tensor(-1.3))
+
+    def forward(self, x):
+        return self.c / (torch.relu(self.conv(x)) + 1.0), self.d / (self.transposed(x) + 10.0)
+
+
+def _constant_over_convolutions_inputs(variant):
+    torch.manual_seed(972 + variant)
+    return (torch.randn((2, 3)[variant], 4, 6, 6),)
+
+
+def _make_constant_over_convolutions():
+    torch.manual_seed(971)
+    return ConstantOverConvolutions().eval()
+
+
+register(
+    ModelCase(
+        name="constant_over_convolutions",
+        make_module=_make_constant_over_convolutions,
+        make_inputs=_constant_over_convolutions_inputs,
+        dynamic_shapes=({0: Dim("batch", min=1, max=8)},),
+        notes="A buffer of one value a channel divided by relu(conv2d(x)) + 1, and a 0-d one by "
+        "conv_transpose2d(x) + 10, came back as the divisor divided by the buffer: the plugin fused the "
+        "Divide into the convolution, the wrong way round (ConstantOverFusedOpReversed).",
+    )
+)
+
+
+class ConstantOverMatmuls(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(6, 6)
+        self.register_buffer("c", torch.tensor(1.7))
+        self.register_buffer("d", torch.tensor(-0.8))
+
+    def forward(self, x):
+        return self.c / (torch.relu(self.fc(x)) + 1.0), self.d / (torch.relu(x @ x.transpose(-1, -2)) + 1.0)
+
+
+def _constant_over_matmuls_inputs(variant):
+    torch.manual_seed(974 + variant)
+    return (torch.randn((2, 3)[variant], 4, 6),)
+
+
+def _make_constant_over_matmuls():
+    torch.manual_seed(973)
+    return ConstantOverMatmuls().eval()
+
+
+register(
+    ModelCase(
+        name="constant_over_matmuls",
+        make_module=_make_constant_over_matmuls,
+        make_inputs=_constant_over_matmuls_inputs,
+        dynamic_shapes=({0: Dim("batch", min=1, max=8)},),
+        notes="0-d buffers divided by a linear's or a matmul's result (after relu and + 1) came back as the "
+        "result divided by the buffer: the plugin fused the Divide into the FullyConnected or MatMul, the "
+        "wrong way round (ConstantOverFusedOpReversed).",
+    )
+)
+
+
+class ConstantOverInterpolate(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("c", torch.tensor(1.7))
+
+    def forward(self, x):
+        return self.c / (nn.functional.interpolate(x, scale_factor=2, mode="bilinear").abs() + 1.0)
+
+
+def _constant_over_interpolate_inputs(variant):
+    torch.manual_seed(976 + variant)
+    return (torch.randn((2, 3)[variant], 4, 5, 5),)
+
+
+register(
+    ModelCase(
+        name="constant_over_interpolate",
+        make_module=lambda: ConstantOverInterpolate().eval(),
+        make_inputs=_constant_over_interpolate_inputs,
+        dynamic_shapes=({0: Dim("batch", min=1, max=8)},),
+        notes="A 0-d buffer divided by a bilinear upsampling's result (after abs and + 1) came back as the "
+        "result divided by the buffer: the plugin fused the Divide into the Interpolate, the wrong way "
+        "round (ConstantOverFusedOpReversed).",
+    )
+)

@@ -17,6 +17,7 @@ or a NaN position) and "not exportable" (eager, torch.export or run_decompositio
 """
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 import re
 import time
@@ -68,24 +69,31 @@ def screen(prog) -> tuple[str, str, list]:
             e64 = eager(prog, torch.float64)
         except Exception as e:  # noqa: BLE001
             return "ill-conditioned", f"float64 eager: {type(e).__name__}: {str(e)[:200]}", []
+    why = conditioning(e32, e64)
+    return ("ill-conditioned", why, []) if why else ("ok", "", e32)
+
+
+def conditioning(e32: list, e64: list) -> str:
+    """'' when float32 and float64 eager agree closely (SCREEN_RTOL, SCREEN_ATOL; integers,
+    bools and NaN positions exactly), else how they differ."""
     for i, (a, b) in enumerate(zip(e32, e64)):
         if a.shape != b.shape:
-            return "ill-conditioned", f"output {i}: shape differs in float64", []
+            return f"output {i}: shape differs in float64"
         if a.dtype.is_floating_point != b.dtype.is_floating_point:
-            return "ill-conditioned", f"output {i}: dtype kind differs in float64", []
+            return f"output {i}: dtype kind differs in float64"
         if not a.dtype.is_floating_point:
             if a.dtype != b.dtype or not torch.equal(a, b):
-                return "ill-conditioned", f"output {i}: integers differ in float64", []
+                return f"output {i}: integers differ in float64"
             continue
         if a.dtype != torch.float32:
-            return "ill-conditioned", f"output {i}: {a.dtype} output", []
+            return f"output {i}: {a.dtype} output"
         x, y = a.double(), b.double()
         if not torch.equal(torch.isnan(x), torch.isnan(y)):
-            return "ill-conditioned", f"output {i}: NaN positions differ in float64", []
+            return f"output {i}: NaN positions differ in float64"
         if not torch.allclose(x, y, rtol=SCREEN_RTOL, atol=SCREEN_ATOL, equal_nan=True):
             err = float(((x - y).abs() / (y.abs() + 1e-30)).nan_to_num(0).max())
-            return "ill-conditioned", f"output {i}: float32 vs float64 rel err {err:.3g}", []
-    return "ok", "", e32
+            return f"output {i}: float32 vs float64 rel err {err:.3g}"
+    return ""
 
 
 def export_forms(prog, forms=FORMS) -> dict:
@@ -281,16 +289,69 @@ def _read(path) -> list[np.ndarray]:
         return [npz[f"arr_{i}"] for i in range(len(npz.files))]
 
 
+@dataclasses.dataclass
+class Domain:
+    """The inputs of one structured domain (tests/models/structured_inputs.py) and eager's
+    float32 outputs on them."""
+    name: str
+    inputs: tuple
+    eager: list
+
+
+def _classify(ep, records: list[dict], inputs: list, eager_out: list, nonfinite: bool) -> None:
+    """Turns the wrong verdicts of one form on one set of inputs into "nan" (eager makes a NaN
+    inside from inputs that hold none) or "rounding" where that explains them."""
+    if not any(r["verdict"] == "wrong" for r in records):
+        return
+    nan_at = "" if nonfinite else first_nan_inside(ep, inputs)
+    for rec in records:
+        if nan_at and rec["verdict"] == "wrong":
+            rec["verdict"] = "nan"
+            rec["detail"] += f" (eager makes a NaN at {nan_at}: the known NaN limit, O8)"
+    for rec in records:
+        if rec["verdict"] == "wrong" and rec["placement"] != "openvino-alone":
+            how = moved_by_rounding(ep, inputs, eager_out, rec["detail"])
+            if how:
+                rec["verdict"] = "rounding"
+                rec["detail"] += f" ({how})"
+
+
+def _verdict(rec: dict, res: dict, out: pathlib.Path, eager_out: list, again=None) -> dict:
+    """Fills rec's verdict and detail from a runner answer (`res`: status and error)."""
+    if res["status"] == "ok":
+        try:
+            why = compare(_read(out), eager_out)
+            if not why and again is not None:
+                second = compare(_read(again), eager_out)
+                why = f"second call: {second}" if second else ""
+        except Exception as e:  # noqa: BLE001 - an unreadable output file is wrong
+            why = f"outputs unreadable: {e}"
+        rec["verdict"] = "wrong" if why else "pass"
+        rec["detail"] = why
+    else:
+        rec["verdict"] = res["status"]
+        rec["detail"] = res.get("error", "")[:600]
+    return rec
+
+
 def run_program(prog, eager_out, eps: dict, runner, workdir: pathlib.Path, tag: str,
-                placements=PLACEMENTS, openvino=True) -> list[dict]:
+                placements=PLACEMENTS, openvino=True, domains: list = ()) -> list[dict]:
     """Runs each exported form through pt2ov in each placement (and OpenVINO alone); one
     record per (form, placement). `placements`: a tuple for every form, or form -> tuple.
     `openvino`: run OpenVINO alone "always", only on a form pt2ov failed ("failures"), or
-    "never" (True and False are always and never)."""
+    "never" (True and False are always and never). `domains` (Domain): more calls on the same
+    load after the two on the generated inputs, one record each with its "domain"; where the
+    run dies, each domain runs alone to tell whose the crash is. OpenVINO alone runs a domain
+    where pt2ov failed it ("failures") or always."""
     openvino = {True: "always", False: "never"}.get(openvino, openvino)
     workdir.mkdir(parents=True, exist_ok=True)
     inputs = workdir / f"{tag}_in.npz"
     np.savez(inputs, *[t.contiguous().numpy() for t in prog.inputs(torch.float32)])
+    domain_inputs = {}
+    for d in domains:
+        domain_inputs[d.name] = workdir / f"{tag}_{d.name}_in.npz"
+        np.savez(domain_inputs[d.name], *[t.contiguous().numpy() for t in d.inputs])
+    failing = ("wrong", "crash", "internal")
     records = []
     for form, ep in eps.items():
         if isinstance(ep, Exception):
@@ -305,61 +366,117 @@ def run_program(prog, eager_out, eps: dict, runner, workdir: pathlib.Path, tag: 
         chosen = placements[form] if isinstance(placements, dict) else placements
         runs = list(chosen) + ["openvino-alone"]
         for placement in runs:
+            base = {"pt2": str(pt2), "measure": placement == "default",
+                    "cpu_ops": ops if placement == "cpu" else []}
+            stem = workdir / f"{tag}_{form}_{placement}"
             if placement == "openvino-alone":
-                failed = any(r["verdict"] in ("wrong", "crash", "internal") for r in records
-                             if r["form"] == form)
-                if not (openvino == "always" or (openvino == "failures" and failed)):
-                    continue
-            out = workdir / f"{tag}_{form}_{placement}_out.npz"
-            again = workdir / f"{tag}_{form}_{placement}_again.npz"
-            out.unlink(missing_ok=True)
-            again.unlink(missing_ok=True)
-            job = {"kind": "openvino" if placement == "openvino-alone" else "pt2ov",
-                   "pt2": str(pt2), "inputs": str(inputs), "outputs": str(out),
-                   "measure": placement == "default",
-                   "cpu_ops": ops if placement == "cpu" else []}
-            if placement != "openvino-alone":
-                job["outputs_again"] = str(again)
+                mine = [r for r in records if r["form"] == form and r["placement"] != "openvino-alone"]
+                wanted = [None] + [d.name for d in domains]
+                if openvino == "failures":
+                    wanted = [w for w in wanted if any(r["verdict"] in failing and r.get("domain") == w for r in mine)]
+                elif openvino == "never":
+                    wanted = []
+                for w in wanted:
+                    out = pathlib.Path(f"{stem}_{w or 'normal'}_out.npz")
+                    out.unlink(missing_ok=True)
+                    t0 = time.monotonic()
+                    res = runner.run({**base, "kind": "openvino", "outputs": str(out),
+                                      "inputs": str(domain_inputs[w] if w else inputs)})
+                    rec = {"form": form, "placement": placement, "seconds": round(time.monotonic() - t0, 3)}
+                    if w:
+                        rec["domain"] = w
+                    want = eager_out if w is None else next(d.eager for d in domains if d.name == w)
+                    records.append(_verdict(rec, res, out, want))
+                    out.unlink(missing_ok=True)
+                continue
+            out, again = pathlib.Path(f"{stem}_out.npz"), pathlib.Path(f"{stem}_again.npz")
+            outs = {d.name: pathlib.Path(f"{stem}_{d.name}_out.npz") for d in domains}
+            for p in [out, again, *outs.values()]:
+                p.unlink(missing_ok=True)
+            job = {**base, "kind": "pt2ov", "inputs": str(inputs), "outputs": str(out),
+                   "outputs_again": str(again)}
+            if domains:
+                job["calls"] = [{"inputs": str(domain_inputs[d.name]), "outputs": str(outs[d.name])}
+                                for d in domains]
             t0 = time.monotonic()
             res = runner.run(job)
-            rec = {"form": form, "placement": placement, "seconds": round(time.monotonic() - t0, 3)}
-            if res["status"] == "ok":
-                try:
-                    why = compare(_read(out), eager_out)
-                    if not why and "outputs_again" in job:
-                        second = compare(_read(again), eager_out)
-                        why = f"second call: {second}" if second else ""
-                except Exception as e:  # noqa: BLE001 - an unreadable output file is wrong
-                    why = f"outputs unreadable: {e}"
-                rec["verdict"] = "wrong" if why else "pass"
-                rec["detail"] = why
+            seconds = round(time.monotonic() - t0, 3)
+            if domains and res["status"] in ("crash", "internal"):
+                # whose is it: the generated inputs alone, then each domain alone
+                job.pop("calls")
+                t0 = time.monotonic()
+                res = runner.run(job)
+                seconds = round(time.monotonic() - t0, 3)
+                calls = []
+                for d in domains:
+                    calls.append(runner.run({**base, "kind": "pt2ov", "inputs": str(domain_inputs[d.name]),
+                                             "outputs": str(outs[d.name])}))
             else:
-                rec["verdict"] = res["status"]
-                rec["detail"] = res.get("error", "")[:600]
-            records.append(rec)
-            out.unlink(missing_ok=True)
-            again.unlink(missing_ok=True)
+                calls = res.get("calls") or [res] * len(domains)
+            records.append(_verdict({"form": form, "placement": placement, "seconds": seconds},
+                                    res, out, eager_out, again))
+            for d, call in zip(domains, calls):
+                records.append(_verdict({"form": form, "placement": placement, "domain": d.name},
+                                        call, outs[d.name], d.eager))
+            for p in [out, again, *outs.values()]:
+                p.unlink(missing_ok=True)
         form_records = [r for r in records if r["form"] == form]
-        if any(r["verdict"] == "wrong" for r in form_records):
-            nan_at = first_nan_inside(ep, list(prog.inputs(torch.float32)))
-            for rec in form_records:
-                if nan_at and rec["verdict"] == "wrong":
-                    rec["verdict"] = "nan"
-                    rec["detail"] += f" (eager makes a NaN at {nan_at}: the known NaN limit, O8)"
-            for rec in form_records:
-                if rec["verdict"] == "wrong" and rec["placement"] != "openvino-alone":
-                    how = moved_by_rounding(ep, list(prog.inputs(torch.float32)), eager_out, rec["detail"])
-                    if how:
-                        rec["verdict"] = "rounding"
-                        rec["detail"] += f" ({how})"
+        _classify(ep, [r for r in form_records if "domain" not in r],
+                  list(prog.inputs(torch.float32)), eager_out, nonfinite=False)
+        for d in domains:
+            _classify(ep, [r for r in form_records if r.get("domain") == d.name], list(d.inputs),
+                      d.eager, nonfinite=d.name == "nonfinite")
         pt2.unlink(missing_ok=True)
     inputs.unlink(missing_ok=True)
+    for p in domain_inputs.values():
+        p.unlink(missing_ok=True)
     return records
 
 
+STRUCTURED_DOMAINS = ("zeros", "constant", "large", "small", "nonfinite")
+
+
+def structured_domains(prog, names=STRUCTURED_DOMAINS) -> tuple[list[Domain], dict]:
+    """The structured domains of `prog`'s inputs that are compared (Domain each, eager's float32
+    outputs on them) and what happened to every domain: "ran", "skipped: why" (eager refuses
+    the inputs, overflows at every magnitude) or "ill-conditioned: why" (float32 and float64
+    eager disagree on them, as `screen` asks of the generated inputs)."""
+    from tests.models import structured_inputs as si
+
+    module = prog.module(torch.float32)
+    wide = prog.module(torch.float64)
+
+    def run(m, tree):
+        with torch.no_grad():
+            return [t.detach().clone() for t in _flat(m(*tree))]
+
+    out, status = [], {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        variants = si.variants(prog.inputs(torch.float32), lambda tree: run(module, tree), None, names)
+        for v in variants:
+            if v.skip:
+                status[v.domain] = f"skipped: {v.skip}"
+                continue
+            e32 = run(module, v.inputs)
+            try:
+                e64 = run(wide, [t.double() if t.is_floating_point() else t for t in v.inputs])
+                why = conditioning(e32, e64)
+            except Exception as e:  # noqa: BLE001
+                why = f"float64 eager: {type(e).__name__}: {str(e)[:200]}"
+            if why:
+                status[v.domain] = f"ill-conditioned: {why}"
+                continue
+            status[v.domain] = "ran" + (f" ({v.note})" if v.note else "")
+            out.append(Domain(v.domain, tuple(v.inputs), e32))
+    return out, status
+
+
 def check(generator: str, seed: int, runner, workdir: pathlib.Path, forms=FORMS,
-          placements=PLACEMENTS, openvino=True, prog=None) -> dict:
-    """Everything about one program: {"generator", "seed", "status", "ops", "records"}."""
+          placements=PLACEMENTS, openvino=True, prog=None, inputs: str = "normal") -> dict:
+    """Everything about one program: {"generator", "seed", "status", "ops", "records"}; with
+    inputs="structured" also "domains" (what structured_domains says of each) and a record per
+    structured domain, form and placement."""
     t0 = time.monotonic()
     res = {"generator": generator, "seed": seed, "records": []}
     try:
@@ -380,7 +497,12 @@ def check(generator: str, seed: int, runner, workdir: pathlib.Path, forms=FORMS,
                    seconds=round(time.monotonic() - t0, 2))
         return res
     res["status"] = "ran"
+    domains = []
+    if inputs == "structured":
+        domains, res["domains"] = structured_domains(prog)
+    elif inputs != "normal":
+        raise ValueError(inputs)
     res["records"] = run_program(prog, e32, eps, runner, workdir, f"{generator}{seed}",
-                                 placements, openvino)
+                                 placements, openvino, domains)
     res["seconds"] = round(time.monotonic() - t0, 2)
     return res

@@ -5,6 +5,9 @@ with their seeds as JSON.
     python -m tests.random_programs.run --n 300 --seed 0 --generator both \
         --forms exported,decomposed --workers 2
     python -m tests.random_programs.run --replay own:123     # one program, verbose
+    python -m tests.random_programs.run --n 100 --inputs structured --placements default
+        # each program also on zeros, a constant, large and small magnitudes, NaN and +-inf
+        # (tests/models/structured_inputs.py), as more calls on the same load: a table per domain
 
 Results go to build/random_programs/results.jsonl (one line per program; --resume keeps
 what is there and runs the rest), the failures to build/random_programs/failures.json.
@@ -63,7 +66,7 @@ def worker(args) -> None:
                 chosen = {form: (placements[(index + k) % len(placements)],)
                           for k, form in enumerate(forms)}
             res = harness.check(gen, seed, runner, workdir, forms, chosen,
-                                openvino=args.openvino)
+                                openvino=args.openvino, inputs=args.inputs)
             fd = os.open(results, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
                 os.write(fd, (json.dumps(res) + "\n").encode())
@@ -77,20 +80,27 @@ def summarize(records: list[dict], forms, placements, wall: float) -> tuple[str,
     status = collections.Counter(r["status"] for r in records)
     cells = collections.defaultdict(collections.Counter)
     seconds = collections.defaultdict(float)
+    by_domain = collections.defaultdict(collections.Counter)  # (domain, form) -> verdicts
+    domain_status = collections.defaultdict(collections.Counter)  # domain -> ran/skipped/ill-conditioned
     failures = []
     for r in records:
+        for domain, what in r.get("domains", {}).items():
+            domain_status[domain][what.split(":")[0].split(" (")[0]] += 1
         by_form = {}
         for rec in r.get("records", []):
-            by_form.setdefault(rec["form"], {})[rec["placement"]] = rec
-        for form, recs in by_form.items():
+            by_form.setdefault((rec["form"], rec.get("domain", "normal")), {})[rec["placement"]] = rec
+        for (form, domain), recs in by_form.items():
             alone = recs.get("openvino-alone", {}).get("verdict", "-")
             for placement, rec in recs.items():
-                key = (form, placement)
-                cells[key][rec["verdict"]] += 1
-                seconds[key] += rec.get("seconds", 0.0)
+                if domain == "normal":
+                    key = (form, placement)
+                    cells[key][rec["verdict"]] += 1
+                    seconds[key] += rec.get("seconds", 0.0)
+                elif placement != "openvino-alone":
+                    by_domain[(domain, form)][rec["verdict"]] += 1
                 if placement != "openvino-alone" and rec["verdict"] in ("wrong", "crash", "internal"):
                     failures.append({"generator": r["generator"], "seed": r["seed"], "form": form,
-                                     "placement": placement, "verdict": rec["verdict"],
+                                     "placement": placement, "domain": domain, "verdict": rec["verdict"],
                                      "detail": rec.get("detail", ""), "openvino_alone": alone,
                                      "openvino_alone_detail": recs.get("openvino-alone", {}).get("detail", ""),
                                      "ops": r.get("ops", [])})
@@ -103,8 +113,22 @@ def summarize(records: list[dict], forms, placements, wall: float) -> tuple[str,
                 continue
             lines.append(f"{form:<11} {placement:<15} " + " ".join(f"{c[v]:>8}" for v in VERDICTS)
                          + f" {seconds[(form, placement)]:>8.1f}")
+    if by_domain or domain_status:
+        lines.append("structured inputs (pt2ov's placements; per domain: programs compared, skipped, "
+                     "ill-conditioned):")
+        lines.append(f"{'domain':<11} {'form':<11} " + " ".join(f"{v:>8}" for v in VERDICTS))
+        for domain in sorted(domain_status, key=lambda d: STRUCTURED_ORDER.index(d) if d in STRUCTURED_ORDER else 99):
+            st = domain_status[domain]
+            lines.append(f"{domain:<11} ran {st['ran']}, skipped {st['skipped']}, ill-conditioned {st['ill-conditioned']}")
+            for form in forms:
+                c = by_domain.get((domain, form))
+                if c:
+                    lines.append(f"{domain:<11} {form:<11} " + " ".join(f"{c[v]:>8}" for v in VERDICTS))
     lines.append(f"wall time {wall:.0f} s")
     return "\n".join(lines), failures
+
+
+STRUCTURED_ORDER = ("zeros", "constant", "large", "small", "nonfinite")
 
 
 def main() -> None:
@@ -123,6 +147,10 @@ def main() -> None:
     ap.add_argument("--results", default="")
     ap.add_argument("--resume", action="store_true",
                     help="keep the programs already in --results (same engine build!)")
+    ap.add_argument("--inputs", default="normal", choices=("normal", "structured"),
+                    help="structured: each program also runs on its inputs' structured domains "
+                    "(tests/models/structured_inputs.py: zeros, constant, large, small, nonfinite), "
+                    "as more calls on the same load")
     ap.add_argument("--worker", type=int, default=-1)
     ap.add_argument("--replay", default="", help="GENERATOR:SEED: one program, verbose")
     args = ap.parse_args()
@@ -142,7 +170,7 @@ def main() -> None:
             str(args.seed), "--generator", args.generator, "--forms", args.forms,
             "--placements", args.placements, "--workers", str(args.workers),
             "--timeout", str(args.timeout), "--results", args.results]
-    base += ["--openvino", args.openvino]
+    base += ["--openvino", args.openvino, "--inputs", args.inputs]
     if args.spread:
         base.append("--spread")
     procs = []
@@ -179,7 +207,8 @@ def main() -> None:
     for f in failures:
         if f["known"]:
             continue
-        print(f"  {f['generator']}:{f['seed']} {f['form']} {f['placement']}: {f['verdict']} "
+        domain = "" if f["domain"] == "normal" else f" [{f['domain']}]"
+        print(f"  {f['generator']}:{f['seed']} {f['form']} {f['placement']}{domain}: {f['verdict']} "
               f"(OpenVINO alone: {f['openvino_alone']}) {f['detail'][:160]}")
 
 
@@ -196,7 +225,7 @@ def replay(args) -> None:
     runner = Runner(timeout_s=args.timeout)
     try:
         res = harness.check(gen, int(seed), runner, OUT_DIR / "replay", tuple(args.forms.split(",")),
-                            tuple(args.placements.split(",")), args.openvino, prog=prog)
+                            tuple(args.placements.split(",")), args.openvino, prog=prog, inputs=args.inputs)
     finally:
         runner.close()
     print(json.dumps(res, indent=1))

@@ -5,8 +5,10 @@ descriptor given as its argument (stdout is left to the libraries' own printing)
 the child is seen by the parent (`Runner`), which records it and starts a new child.
 
 Job: {"kind": "pt2ov"|"openvino", "pt2", "inputs" (.npz), "outputs" (.npz),
-      "measure": bool, "cpu_ops": [...], "outputs_again": (.npz) of a second call (pt2ov only)}
-Answer: {"status": "ok"} or {"status": "refused"|"internal", "error": "..."}
+      "measure": bool, "cpu_ops": [...], "outputs_again": (.npz) of a second call (pt2ov only),
+      "calls": [{"inputs", "outputs"}, ...] more calls on the same load after those (pt2ov only)}
+Answer: {"status": "ok", "calls": [{"status": ..., "error": ...}, ...]} or
+        {"status": "refused"|"internal", "error": "..."}
 """
 from __future__ import annotations
 
@@ -72,7 +74,22 @@ def _run_pt2ov(job):
     np.savez(job["outputs"], *outs)
     if again is not None:
         np.savez(job["outputs_again"], *again)
-    return {"status": "ok"}
+    calls = []
+    # More calls on the same loaded program (structured inputs): each answers for itself, so a
+    # refused call (non-finite inputs) leaves the others theirs.
+    for call in job.get("calls", ()):
+        try:
+            outs = [np.array(o, copy=True) for o in program(*_np_inputs(call["inputs"]))]
+        except pt2ov.InternalError as e:
+            calls.append({"status": "internal", "error": str(e)[:2000]})
+            continue
+        except pt2ov.Error as e:
+            status = "internal" if "metadata contradict its own program" in str(e) else "refused"
+            calls.append({"status": status, "error": str(e)[:2000]})
+            continue
+        np.savez(call["outputs"], *outs)
+        calls.append({"status": "ok"})
+    return {"status": "ok", "calls": calls}
 
 
 def _run_openvino(job):

@@ -351,6 +351,63 @@ TEST(ShapeContractsNn, PoolsMeasureTheirWindows) {
               "");
 }
 
+TEST(ShapeContractsNn, MaxPoolsMeasureTheirDilatedWindows) {
+    const auto max_pool = [](Sizes input, Sizes out, std::vector<graph::NamedArgument> rest) {
+        std::vector<graph::NamedArgument> inputs{tensor("self")};
+        inputs.insert(inputs.end(), rest.begin(), rest.end());
+        return check("aten.max_pool2d_with_indices.default", {{"self", input}}, inputs, {{"out", out}, {"indices", out}});
+    };
+    const std::vector<graph::NamedArgument> dilated{arg("kernel_size", ints_arg({3})), arg("stride", ints_arg({2})),
+                                                    arg("padding", ints_arg({1})), arg("dilation", ints_arg({2})),
+                                                    arg("ceil_mode", bool_arg(true))};
+    EXPECT_EQ(max_pool({1, 3, 7, 6}, {1, 3, 3, 3}, dilated), "");  // (7 + 2 - 5 + 1) // 2 + 1 = 3 both ways
+    EXPECT_EQ(max_pool({3, 7, 8}, {3, 3, 4}, {arg("kernel_size", ints_arg({2})), arg("stride", ints_arg({}))}), "");
+    // ceil_mode's last window must start inside the input or its left padding: 5 // 3 + 1 = 2, not 3
+    EXPECT_EQ(max_pool({1, 1, 6, 6}, {1, 1, 2, 2}, {arg("kernel_size", ints_arg({2})), arg("stride", ints_arg({3})),
+                                                    arg("ceil_mode", bool_arg(true))}),
+              "");
+    EXPECT_TRUE(says(max_pool({1, 3, 7, 6}, {1, 3, 4, 3}, dilated), records("out", "[1, 3, 4, 3]", "[1, 3, 3, 3]")));
+    EXPECT_TRUE(says(max_pool({1, 3, 7, 6}, {1, 3, 3, 3}, {arg("kernel_size", ints_arg({2})), arg("padding", ints_arg({2}))}),
+                     "its padding 2 is not in [0, half its kernel size 2]"));
+    EXPECT_TRUE(says(max_pool({1, 3, 7, 6}, {1, 3, 3, 3}, {arg("kernel_size", ints_arg({2})), arg("dilation", ints_arg({0}))}),
+                     "must be positive"));
+    EXPECT_TRUE(says(max_pool({1, 3, 2, 2}, {1, 3, 0, 0}, {arg("kernel_size", ints_arg({3}))}), "its output would have 0 positions"));
+    EXPECT_EQ(check("aten.max_pool3d_with_indices.default", {{"self", {2, 3, 5, 6, 7}}},
+                    {tensor("self"), arg("kernel_size", ints_arg({3, 2, 3})), arg("stride", ints_arg({2, 1, 2})),
+                     arg("padding", ints_arg({1, 0, 1})), arg("dilation", ints_arg({1, 2, 1})), arg("ceil_mode", bool_arg(true))},
+                    {{"out", {2, 3, 3, 4, 4}}, {"indices", {2, 3, 3, 4, 4}}}),
+              "");
+}
+
+TEST(ShapeContractsNn, AdaptivePoolsTakeOutputSize) {
+    EXPECT_EQ(check("aten._adaptive_avg_pool2d.default", {{"self", {2, 3, 7, 6}}}, {tensor("self"), arg("output_size", ints_arg({3, 9}))},
+                    {{"out", {2, 3, 3, 9}}}),
+              "");
+    EXPECT_TRUE(says(check("aten.adaptive_avg_pool2d.default", {{"self", {3, 7, 6}}}, {tensor("self"), arg("output_size", ints_arg({2}))},
+                           {{"out", {3, 2, 3}}}),
+                     records("out", "[3, 2, 3]", "[3, 2, 2]")));
+    EXPECT_TRUE(says(check("aten.adaptive_max_pool2d.default", {{"self", {3, 7, 6}}}, {tensor("self"), arg("output_size", ints_arg({2, 2}))},
+                           {{"out", {3, 2, 2}}, {"indices", {3, 2, 3}}}),
+                     records("indices", "[3, 2, 3]", "[3, 2, 2]")));
+    EXPECT_EQ(check("aten.adaptive_max_pool1d.default", {{"self", {2, 3, 9}}}, {tensor("self"), arg("output_size", ints_arg({4}))},
+                    {{"out", {2, 3, 4}}, {"indices", {2, 3, 4}}}),
+              "");
+    EXPECT_TRUE(says(check("aten.adaptive_max_pool3d.default", {{"self", {7, 6}}}, {tensor("self"), arg("output_size", ints_arg({2}))},
+                           {{"out", {2, 2, 2}}}),
+                     "its input has 2 dims where it takes 4 or 5"));
+}
+
+TEST(ShapeContractsNn, EmbeddingAppendsTheWeightsWidth) {
+    const auto embedding = [](Sizes weight, Sizes indices, Sizes out) {
+        return check("aten.embedding.default", {{"weight", weight}, {"indices", indices}}, {tensor("weight"), tensor("indices")},
+                     {{"out", out}});
+    };
+    EXPECT_EQ(embedding({10, 4}, {2, 3}, {2, 3, 4}), "");
+    EXPECT_EQ(embedding({10, 4}, {}, {4}), "");
+    EXPECT_TRUE(says(embedding({10, 4}, {2, 3}, {2, 3, 10}), records("out", "[2, 3, 10]", "[2, 3, 4]")));
+    EXPECT_TRUE(says(embedding({10}, {2}, {2, 10}), "its weight has 1 dims where it takes 2"));
+}
+
 TEST(ShapeContractsNn, Im2colAndCol2imCountBlocks) {
     const std::vector<graph::NamedArgument> window{arg("kernel_size", ints_arg({2, 3})), arg("dilation", ints_arg({1, 2})),
                                                    arg("padding", ints_arg({1, 1})), arg("stride", ints_arg({2, 1}))};
@@ -469,6 +526,9 @@ TEST(ShapeContractsNn, EveryNnKernelDeclaresAContract) {
           "aten._native_batch_norm_legit_no_training.default", "aten.instance_norm.default", "aten.native_layer_norm.default",
           "aten._adaptive_avg_pool3d.default", "aten.adaptive_avg_pool3d.default", "aten.avg_pool2d.default", "aten.avg_pool3d.default",
           "aten.col2im.default", "aten.im2col.default", "aten.max_unpool2d.default", "aten.max_unpool3d.default", "aten.gru.input",
+          "aten.max_pool2d_with_indices.default", "aten.max_pool3d_with_indices.default", "aten._adaptive_avg_pool2d.default",
+          "aten.adaptive_avg_pool2d.default", "aten.adaptive_max_pool1d.default", "aten.adaptive_max_pool2d.default",
+          "aten.adaptive_max_pool3d.default", "aten.embedding.default",
           "aten.lstm.input", "aten._upsample_bilinear2d_aa.default", "aten._upsample_bilinear2d_aa.out", "aten._upsample_bilinear2d_aa.vec",
           "aten._upsample_nearest_exact1d.vec", "aten._upsample_nearest_exact2d.out", "aten._upsample_nearest_exact3d.default",
           "aten.grid_sampler.default", "aten.grid_sampler_2d.default", "aten.grid_sampler_3d.default", "aten.upsample_bicubic2d.vec",

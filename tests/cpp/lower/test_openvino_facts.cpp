@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <array>
 #include <cmath>
 #include <iomanip>
@@ -88,6 +89,10 @@
 #include "openvino/op/parameter.hpp"
 #include "openvino/op/relu.hpp"
 #include "openvino/op/matmul.hpp"
+#include "openvino/core/graph_util.hpp"
+#include "openvino/op/floor_mod.hpp"
+#include "openvino/op/group_conv.hpp"
+#include "openvino/op/normalize_l2.hpp"
 #include "openvino/op/reduce_sum.hpp"
 #include "openvino/op/reshape.hpp"
 #include "openvino/op/result.hpp"
@@ -3193,4 +3198,361 @@ TEST(OpenVINOFacts, HalfConstantArithmeticInFloat) {
     for (const auto& op : model->get_ordered_ops()) EXPECT_FALSE(ov::is_type<ov::op::v1::Multiply>(op)) << op->get_friendly_name();
     // A float32 decompression is left to the plugin, which computes it exactly.
     EXPECT_TRUE(pt2ov::lower::fold_half_constant_arithmetic(*pooled_constant_times_input()).empty());
+}
+
+namespace {
+
+// Attention of q, k, v [1, 2, 4, 8] under a causal mask whose key 0 is padding: query row 0 keeps
+// no key. `boolean`: the mask as PyTorch's boolean (true attends); otherwise additive, 0 or -inf.
+std::shared_ptr<ov::Model> attention_with_blank_row(bool boolean) {
+    const ov::Shape shape{1, 2, 4, 8};
+    auto q = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, shape);
+    auto k = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, shape);
+    auto v = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, shape);
+    std::vector<char> keep(16);
+    std::vector<float> added(16);
+    for (size_t i = 0; i < 4; ++i) {
+        for (size_t j = 0; j < 4; ++j) {
+            keep[i * 4 + j] = j <= i && j != 0;
+            added[i * 4 + j] = keep[i * 4 + j] ? 0.0f : -std::numeric_limits<float>::infinity();
+        }
+    }
+    std::shared_ptr<ov::Node> mask;
+    if (boolean) {
+        std::vector<bool> bits(keep.begin(), keep.end());
+        mask = ov::op::v0::Constant::create(ov::element::boolean, ov::Shape{1, 1, 4, 4}, bits);
+    } else {
+        mask = ov::op::v0::Constant::create(ov::element::f32, ov::Shape{1, 1, 4, 4}, added);
+    }
+    auto attention = std::make_shared<ov::op::v13::ScaledDotProductAttention>(ov::OutputVector{q, k, v, mask}, false);
+    attention->set_friendly_name("attention");
+    return std::make_shared<ov::Model>(ov::OutputVector{attention}, ov::ParameterVector{q, k, v});
+}
+
+}  // namespace
+
+// PyTorch: row 0 of the attention is 0 (every key masked); rows 1-3 attend to keys 1..i. The
+// plain plugin gives NaN for row 0; the workaround gives PyTorch's rows, both mask forms.
+TEST(OpenVINOFacts, AttentionMaskedRowsNaN) {
+    std::vector<std::vector<float>> qkv(3, std::vector<float>(64));
+    for (size_t t = 0; t < 3; ++t) {
+        for (size_t i = 0; i < 64; ++i) qkv[t][i] = std::sin(static_cast<float>(i * (t + 2)) * 0.37f);
+    }
+    // Row i of head h, PyTorch's way (scale 1 / sqrt(8)), in double.
+    auto expected = [&](size_t h, size_t i, size_t d) {
+        if (i == 0) return 0.0;
+        std::vector<double> score(4, 0.0);
+        double top = -1e300;
+        for (size_t j = 1; j <= i; ++j) {
+            for (size_t e = 0; e < 8; ++e) score[j] += qkv[0][h * 32 + i * 8 + e] * qkv[1][h * 32 + j * 8 + e];
+            score[j] /= std::sqrt(8.0);
+            top = std::max(top, score[j]);
+        }
+        double sum = 0, out = 0;
+        for (size_t j = 1; j <= i; ++j) sum += std::exp(score[j] - top);
+        for (size_t j = 1; j <= i; ++j) out += std::exp(score[j] - top) / sum * qkv[2][h * 32 + j * 8 + d];
+        return out;
+    };
+    for (bool boolean : {true, false}) {
+        SCOPED_TRACE(boolean ? "boolean mask" : "additive mask");
+        const auto plain = run_f32(attention_with_blank_row(boolean), qkv);
+        std::cout << "[fact] OpenVINO " << openvino_build() << ": attention of a row whose " << (boolean ? "boolean" : "additive")
+                  << " mask keeps no key gives " << plain[0] << " (PyTorch 0)\n";
+        RecordProperty(boolean ? "attention_blank_row_boolean" : "attention_blank_row_additive", std::to_string(plain[0]));
+
+        auto model = attention_with_blank_row(boolean);
+        EXPECT_EQ(workaround_facts(*model), std::vector<std::string>{"AttentionMaskedRowsNaN"});
+        const auto got = run_f32(model, qkv);
+        ASSERT_EQ(got.size(), 64u);
+        for (size_t h = 0; h < 2; ++h) {
+            for (size_t i = 0; i < 4; ++i) {
+                for (size_t d = 0; d < 8; ++d) {
+                    const float value = got[h * 32 + i * 8 + d];
+                    if (i == 0) EXPECT_EQ(value, 0.0f) << "head " << h << " element " << d;
+                    else EXPECT_NEAR(value, expected(h, i, d), 1e-5) << "head " << h << " row " << i << " element " << d;
+                }
+            }
+        }
+    }
+    // A causal attention reads no mask: nothing to guard.
+    const ov::Shape shape{1, 2, 4, 8};
+    auto q = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, shape);
+    auto causal = std::make_shared<ov::op::v13::ScaledDotProductAttention>(q, q, q, true);
+    ov::Model causal_model(ov::OutputVector{causal}, ov::ParameterVector{q});
+    EXPECT_TRUE(workaround_facts(causal_model).empty());
+}
+
+namespace {
+
+// ConstantOverFusedOpReversed: Divide(c, y) with y computed by an op the CPU plugin gives post-ops
+// to, kept a true division as the frontend keeps aten.div's (its rt_info mark; without it the
+// plugin rewrites the Divide as c * y^-1, which is right).
+ov::Output<ov::Node> true_division(const ov::Output<ov::Node>& dividend, const ov::Output<ov::Node>& divisor) {
+    auto divide = std::make_shared<ov::op::v1::Divide>(dividend, divisor);
+    divide->get_rt_info()["nonconvertable_divide_0"] = true;
+    return divide;
+}
+
+std::vector<float> wavy(size_t n, float scale, float phase) {
+    std::vector<float> values(n);
+    for (size_t i = 0; i < n; ++i) values[i] = scale * std::sin(static_cast<float>(i) * 0.731f + phase);
+    return values;
+}
+
+using HostOf = std::function<ov::Output<ov::Node>(const ov::Output<ov::Node>&)>;
+
+// The ops the plugin fuses a Divide into, each of x [2, 4, 6, 6], with an output of 4 channels.
+std::vector<std::pair<std::string, HostOf>> post_op_hosts() {
+    auto i64 = [](std::vector<int64_t> v) { return ov::op::v0::Constant::create(ov::element::i64, {v.size()}, v); };
+    auto f32 = [](ov::Shape shape, float scale, float phase) {
+        return ov::op::v0::Constant::create(ov::element::f32, shape, wavy(ov::shape_size(shape), scale, phase));
+    };
+    const ov::Strides one{1, 1};
+    const ov::CoordinateDiff pad{1, 1}, none{0, 0};
+    return {
+        {"MVN", [=](const ov::Output<ov::Node>& x) -> ov::Output<ov::Node> {
+             return std::make_shared<ov::op::v6::MVN>(x, i64({2, 3}), true, 1e-3f, ov::op::MVNEpsMode::INSIDE_SQRT);
+         }},
+        {"Convolution", [=](const ov::Output<ov::Node>& x) -> ov::Output<ov::Node> {
+             return std::make_shared<ov::op::v1::Convolution>(x, f32({4, 4, 3, 3}, 0.3f, 0.2f), one, pad, pad, one);
+         }},
+        {"GroupConvolution", [=](const ov::Output<ov::Node>& x) -> ov::Output<ov::Node> {
+             return std::make_shared<ov::op::v1::GroupConvolution>(x, f32({4, 1, 1, 3, 3}, 0.3f, 0.4f), one, pad, pad, one);
+         }},
+        {"ConvolutionBackpropData", [=](const ov::Output<ov::Node>& x) -> ov::Output<ov::Node> {
+             return std::make_shared<ov::op::v1::ConvolutionBackpropData>(x, f32({4, 4, 3, 3}, 0.3f, 0.6f), one, none, none, one);
+         }},
+        {"MatMul by a constant", [=](const ov::Output<ov::Node>& x) -> ov::Output<ov::Node> {
+             return std::make_shared<ov::op::v0::MatMul>(x, f32({6, 6}, 0.3f, 0.8f));
+         }},
+        {"MatMul of activations", [=](const ov::Output<ov::Node>& x) -> ov::Output<ov::Node> {
+             auto transposed = std::make_shared<ov::op::v1::Transpose>(x, i64({0, 1, 3, 2}));
+             return std::make_shared<ov::op::v0::MatMul>(x, transposed);
+         }},
+        {"Interpolate", [=](const ov::Output<ov::Node>& x) -> ov::Output<ov::Node> {
+             ov::op::v11::Interpolate::InterpolateAttrs attrs;
+             attrs.mode = ov::op::v11::Interpolate::InterpolateMode::LINEAR;
+             attrs.shape_calculation_mode = ov::op::v11::Interpolate::ShapeCalcMode::SIZES;
+             return std::make_shared<ov::op::v11::Interpolate>(x, i64({12, 12}), i64({2, 3}), attrs);
+         }},
+        {"NormalizeL2", [=](const ov::Output<ov::Node>& x) -> ov::Output<ov::Node> {
+             return std::make_shared<ov::op::v0::NormalizeL2>(x, i64({1}), 1e-6f, ov::op::EpsMode::ADD);
+         }},
+        {"ReduceSum", [=](const ov::Output<ov::Node>& x) -> ov::Output<ov::Node> {
+             return std::make_shared<ov::op::v1::ReduceSum>(x, i64({3}), true);
+         }},
+    };
+}
+
+// host(x) * w + b + 5, w and b one a channel (an instance_norm's weight and bias, then + 5).
+ov::Output<ov::Node> scaled_and_shifted(const ov::Output<ov::Node>& y) {
+    const ov::Shape channel{1, 4, 1, 1};
+    auto w = ov::op::v0::Constant::create(ov::element::f32, channel, {0.99f, 1.2f, 0.7f, 1.1f});
+    auto b = ov::op::v0::Constant::create(ov::element::f32, channel, {-0.955f, 0.3f, -0.2f, 0.1f});
+    auto scaled = std::make_shared<ov::op::v1::Add>(std::make_shared<ov::op::v1::Multiply>(y, w), b);
+    return std::make_shared<ov::op::v1::Add>(scaled, ov::op::v0::Constant::create(ov::element::f32, {}, {5.0f}));
+}
+
+using BinaryOf = std::function<ov::Output<ov::Node>(const ov::Output<ov::Node>&, const ov::Output<ov::Node>&)>;
+
+// The model op(first, chain(host(x))); `first` a Constant of `first_shape`, or a Parameter (the
+// second input) when `first_as_parameter`, as a buffer is when pt2ov converts a step.
+std::shared_ptr<ov::Model> constant_op_host(const HostOf& host, bool chain, const BinaryOf& op, const ov::Shape& first_shape,
+                                            const std::vector<float>& first, bool first_as_parameter) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 4, 6, 6});
+    ov::ParameterVector parameters{x};
+    ov::Output<ov::Node> dividend;
+    if (first_as_parameter) {
+        auto c = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, first_shape);
+        parameters.push_back(c);
+        dividend = c;
+    } else {
+        dividend = ov::op::v0::Constant::create(ov::element::f32, first_shape, first);
+    }
+    ov::Output<ov::Node> y = host(x);
+    if (chain) y = scaled_and_shifted(y);
+    return std::make_shared<ov::Model>(ov::OutputVector{op(dividend, y)}, parameters);
+}
+
+// What a load does to a buffer: its Parameter becomes a Constant of its value.
+void make_parameter_constant(ov::Model& model, size_t index, const std::vector<float>& value) {
+    auto parameter = model.get_parameters().at(index);
+    auto constant = ov::op::v0::Constant::create(ov::element::f32, parameter->get_shape(), value);
+    ov::replace_node(parameter, constant);
+    model.remove_parameter(parameter);
+    model.validate_nodes_and_infer_types();
+}
+
+size_t count_far(const std::vector<float>& got, const std::vector<float>& want, float rtol = 1e-5f, float atol = 1e-6f) {
+    if (got.size() != want.size()) return std::max(got.size(), want.size());
+    size_t far = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+        const bool both_nan = std::isnan(got[i]) && std::isnan(want[i]);
+        far += !both_nan && !(std::fabs(got[i] - want[i]) <= atol + rtol * std::fabs(want[i]));
+    }
+    return far;
+}
+
+// `host`'s (and the chain's) values as OpenVINO computes them alone, and the output shape.
+std::vector<float> host_values(const HostOf& host, bool chain, const std::vector<float>& x, ov::Shape& shape) {
+    auto input = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 4, 6, 6});
+    ov::Output<ov::Node> y = host(input);
+    if (chain) y = scaled_and_shifted(y);
+    shape = y.get_shape();
+    return run_f32(std::make_shared<ov::Model>(ov::OutputVector{y}, ov::ParameterVector{input}), {x});
+}
+
+// Broadcasts `first` of [1, C, 1, 1] (or one element) over `shape`'s element i.
+float first_at(const std::vector<float>& first, const ov::Shape& shape, size_t i) {
+    if (first.size() == 1) return first[0];
+    return first[(i / (shape[2] * shape[3])) % shape[1]];
+}
+
+}  // namespace
+
+// c / instance_norm(x, w, b) + 5 with issue 43's numbers (x [3, 1, 5] as the frontend converts
+// instance_norm: an MVN over the last dim, then the weight and bias), and c / y for y from each
+// op the plugin gives post-ops to, with c one number or one a channel: the plugin computes y / c.
+// pt2ov's barrier gives PyTorch's c / y, computed here, also when c is a Parameter at conversion
+// and a Constant when compiled (a buffer, issue 43's case).
+TEST(OpenVINOFacts, ConstantOverFusedOpReversed) {
+    // Issue 43's program, its values computed here in double.
+    const std::vector<float> x43{0.8f, -1.3f, 0.25f, 2.1f, -0.4f, -0.9f, 0.05f, 1.7f, -2.2f, 0.6f, 1.1f, 1.1f, -0.3f, 0.9f, -1.8f};
+    auto issue43 = [&](bool c_as_parameter) {
+        auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{3, 1, 5});
+        ov::ParameterVector parameters{x};
+        ov::Output<ov::Node> c = ov::op::v0::Constant::create(ov::element::f32, {1, 1, 1}, {-1.0756f});
+        if (c_as_parameter) {
+            auto p = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{1, 1, 1});
+            parameters.push_back(p);
+            c = p;
+        }
+        auto axes = ov::op::v0::Constant::create(ov::element::i64, {1}, {2});
+        auto normed = std::make_shared<ov::op::v6::MVN>(x, axes, true, 1e-3f, ov::op::MVNEpsMode::INSIDE_SQRT);
+        auto weighted = std::make_shared<ov::op::v1::Multiply>(normed, ov::op::v0::Constant::create(ov::element::f32, {1, 1, 1}, {0.990f}));
+        auto shifted = std::make_shared<ov::op::v1::Add>(weighted, ov::op::v0::Constant::create(ov::element::f32, {1, 1, 1}, {-0.955f}));
+        auto plus5 = std::make_shared<ov::op::v1::Add>(shifted, ov::op::v0::Constant::create(ov::element::f32, {}, {5.0f}));
+        return std::make_shared<ov::Model>(ov::OutputVector{true_division(c, plus5)}, parameters);
+    };
+    std::vector<float> want43(15);
+    for (size_t row = 0; row < 3; ++row) {
+        double mean = 0, var = 0;
+        for (size_t k = 0; k < 5; ++k) mean += x43[row * 5 + k] / 5.0;
+        for (size_t k = 0; k < 5; ++k) var += (x43[row * 5 + k] - mean) * (x43[row * 5 + k] - mean) / 5.0;
+        for (size_t k = 0; k < 5; ++k) {
+            const double normed = (x43[row * 5 + k] - mean) / std::sqrt(var + 1e-3);
+            want43[row * 5 + k] = static_cast<float>(static_cast<double>(-1.0756f) / (normed * 0.990f + -0.955f + 5.0));
+        }
+    }
+    const auto plain43 = run_f32(issue43(false), {x43});
+    const size_t wrong43 = count_far(plain43, want43);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": c / (instance_norm(x, w, b) + 5) gives " << plain43[0] << " for "
+              << want43[0] << ", " << wrong43 << " of 15 values wrong\n";
+    RecordProperty("issue43_wrong", std::to_string(wrong43));
+    {
+        auto model = issue43(true);
+        const auto facts = workaround_facts(*model);
+        EXPECT_NE(std::find(facts.begin(), facts.end(), "ConstantOverFusedOpReversed"), facts.end());
+        make_parameter_constant(*model, 1, {-1.0756f});
+        EXPECT_EQ(count_far(run_f32(model, {x43}), want43), 0u);
+    }
+
+    // Each host, bare and with arithmetic fused after it, c one number or one a channel.
+    const auto x = wavy(2 * 4 * 6 * 6, 1.5f, 0.1f);
+    const BinaryOf divide = true_division;
+    std::map<std::string, size_t> wrong;
+    for (const auto& [name, host] : post_op_hosts()) {
+        for (const bool chain : {false, true}) {
+            ov::Shape shape;
+            const auto y = host_values(host, chain, x, shape);
+            for (const bool per_channel : {false, true}) {
+                const ov::Shape first_shape = per_channel ? ov::Shape{1, 4, 1, 1} : ov::Shape{1, 1, 1, 1};
+                const std::vector<float> c = per_channel ? std::vector<float>{1.7f, -0.6f, 2.3f, 0.9f} : std::vector<float>{1.7f};
+                SCOPED_TRACE(name + (chain ? " * w + b + 5" : "") + (per_channel ? ", c one a channel" : ", c one number"));
+                std::vector<float> want(y.size());
+                for (size_t i = 0; i < y.size(); ++i) want[i] = first_at(c, shape, i) / y[i];
+                const size_t plain = count_far(run_f32(constant_op_host(host, chain, divide, first_shape, c, false), {x}), want);
+                wrong[name] += plain;
+                // A constant dividend, and a Parameter one made a Constant after the rewrite (a load).
+                for (const bool as_parameter : {false, true}) {
+                    auto model = constant_op_host(host, chain, divide, first_shape, c, as_parameter);
+                    const auto facts = workaround_facts(*model);
+                    const bool barred = std::find(facts.begin(), facts.end(), "ConstantOverFusedOpReversed") != facts.end() ||
+                                        std::find(facts.begin(), facts.end(), "ReduceFusedArithmeticWrong") != facts.end();
+                    EXPECT_TRUE(barred) << (as_parameter ? "Parameter" : "Constant") << " dividend";
+                    if (as_parameter) make_parameter_constant(*model, 1, c);
+                    EXPECT_EQ(count_far(run_f32(model, {x}), want), 0u) << (as_parameter ? "Parameter" : "Constant") << " dividend";
+                }
+            }
+        }
+    }
+    std::ostringstream summary;
+    for (const auto& [name, count] : wrong) summary << (summary.tellp() ? ", " : "") << name << " " << count;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": values of c / host(x) computed host(x) / c: " << summary.str() << "\n";
+    RecordProperty("constant_over_fused_op_wrong", summary.str());
+
+    // A divisor the plugin computes in no such op (a Parameter through arithmetic) is left alone.
+    auto p = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{4});
+    auto plain_division = true_division(ov::op::v0::Constant::create(ov::element::f32, {}, {2.0f}),
+                                        std::make_shared<ov::op::v0::Relu>(p));
+    ov::Model untouched(ov::OutputVector{plain_division}, ov::ParameterVector{p});
+    EXPECT_TRUE(workaround_facts(untouched).empty());
+}
+
+// The same hosts with Subtract, Power, FloorMod and Mod of a constant by their result (the other
+// non-commutative ops the plugin fuses as post-ops): right on plain OpenVINO, so no rewrite.
+TEST(OpenVINOFacts, ConstantOverFusedOpReversedOnlyDivides) {
+    const auto x = wavy(2 * 4 * 6 * 6, 1.5f, 0.1f);
+    struct Op {
+        std::string name;
+        BinaryOf make;
+        std::function<float(float, float)> value;
+    };
+    const std::vector<Op> ops{
+        {"Subtract", [](const ov::Output<ov::Node>& a, const ov::Output<ov::Node>& b) -> ov::Output<ov::Node> {
+             return std::make_shared<ov::op::v1::Subtract>(a, b);
+         },
+         [](float a, float b) { return a - b; }},
+        {"Power", [](const ov::Output<ov::Node>& a, const ov::Output<ov::Node>& b) -> ov::Output<ov::Node> {
+             return std::make_shared<ov::op::v1::Power>(a, b);
+         },
+         [](float a, float b) { return std::pow(a, b); }},
+        {"FloorMod", [](const ov::Output<ov::Node>& a, const ov::Output<ov::Node>& b) -> ov::Output<ov::Node> {
+             return std::make_shared<ov::op::v1::FloorMod>(a, b);
+         },
+         [](float a, float b) {
+             const float r = std::fmod(a, b);
+             return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+         }},
+        {"Mod", [](const ov::Output<ov::Node>& a, const ov::Output<ov::Node>& b) -> ov::Output<ov::Node> {
+             return std::make_shared<ov::op::v1::Mod>(a, b);
+         },
+         [](float a, float b) { return std::fmod(a, b); }},
+    };
+    std::map<std::string, size_t> wrong;
+    for (const auto& [name, host] : post_op_hosts()) {
+        for (const bool chain : {false, true}) {
+            ov::Shape shape;
+            const auto y = host_values(host, chain, x, shape);
+            for (const auto& op : ops) {
+                for (const bool per_channel : {false, true}) {
+                    SCOPED_TRACE(op.name + " of " + name + (chain ? " * w + b + 5" : "") + (per_channel ? ", one a channel" : ""));
+                    const ov::Shape first_shape = per_channel ? ov::Shape{1, 4, 1, 1} : ov::Shape{1, 1, 1, 1};
+                    const std::vector<float> c = per_channel ? std::vector<float>{1.7f, 0.6f, 2.3f, 0.9f} : std::vector<float>{1.7f};
+                    std::vector<float> want(y.size());
+                    for (size_t i = 0; i < y.size(); ++i) want[i] = op.value(first_at(c, shape, i), y[i]);
+                    auto model = constant_op_host(host, chain, op.make, first_shape, c, false);
+                    const size_t far = count_far(run_f32(model, {x}), want, 1e-4f, 1e-5f);
+                    wrong[op.name] += far;
+                    EXPECT_EQ(far, 0u);
+                    const auto facts = workaround_facts(*model);
+                    EXPECT_EQ(std::find(facts.begin(), facts.end(), "ConstantOverFusedOpReversed"), facts.end());
+                }
+            }
+        }
+    }
+    std::ostringstream summary;
+    for (const auto& [name, count] : wrong) summary << (summary.tellp() ? ", " : "") << name << " " << count;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": c op host(x) values wrong: " << summary.str() << "\n";
+    RecordProperty("constant_op_fused_wrong", summary.str());
 }
