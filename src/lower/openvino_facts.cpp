@@ -405,9 +405,10 @@ const std::vector<Fact>& all() {
          "buffer is a Parameter when the step is converted and a Constant once a load makes it one, so the fault "
          "appears at load only); Subtract, Power, FloorMod and Mod of such a constant by such a result are right, "
          "and so are a dividend of the divisor's full shape or computed at run time, and pooling",
-         "compile hands every Divide whose divisor comes from such an op (through elementwise ops and reshapes, "
-         "whatever the dividend) its divisor through Maximum(y, y), the same values, which the plugin fuses into "
-         "no such op: the Divide is computed in an elementwise node, the right way round (lower/plugin_workarounds)"},
+         "compile hands every Divide whose divisor comes from such an op (through elementwise ops and reshapes) "
+         "and whose dividend, made of constants and inputs (a buffer the load may make a constant), is broadcast "
+         "over the divisor its divisor through Maximum(y, y), the same values, which the plugin fuses into no "
+         "such op: the Divide is computed in an elementwise node, the right way round (lower/plugin_workarounds)"},
         {"MeanOfEqualValuesRounded", "2026.4.1",
          "MVN (what layer_norm, instance_norm and group_norm become) computes the mean of a row of equal values "
          "with a rounding, which the division by sqrt(var + eps) magnifies: layer_norm of six times -0.6059 with "

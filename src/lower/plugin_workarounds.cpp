@@ -650,11 +650,14 @@ bool unfuse_reduce_arithmetic(const std::shared_ptr<ov::Node>& op, std::vector<W
 // into such an op, as a post-op of that op, and a Divide kept a true division (the frontend's
 // divides are) whose dividend is a constant of one element or one per channel is computed the
 // wrong way round: c / (instance_norm(x) + 5) gave (instance_norm(x) + 5) / c. Subtract, Power,
-// FloorMod and Mod of a constant by such an op's result are right. A dividend that is a
-// Parameter at conversion (a buffer, a weight) becomes a Constant when a load makes it one
-// (runtime/executor_openvino.cpp), so whatever the dividend, the divisor is handed to the Divide
-// through Maximum(y, y): the same values, NaN and -0.0 included, which the plugin fuses into no
-// such op; the Divide is then computed in that elementwise node, the right way round.
+// FloorMod and Mod of a constant by such an op's result are right, and so is a dividend of the
+// divisor's full shape or computed at run time. A dividend that is a Parameter at conversion (a
+// buffer, a weight) becomes a Constant when a load makes it one (runtime/executor_openvino.cpp),
+// so a dividend of Constants or Parameters broadcast over the divisor has the divisor handed to the
+// Divide through Maximum(y, y): the same values, NaN and -0.0 included, which the plugin fuses
+// into no such op; the Divide is then computed in that elementwise node, the right way round. A
+// dividend computed at run time (a softmax's exp, a decomposed layer_norm's x - mean) is left
+// alone, and so are the plugin's fusions of such patterns.
 bool is_barrier(const ov::Node* node) {
     return ov::is_type<ov::op::v1::Maximum>(node) && node->input_value(0) == node->input_value(1);
 }
@@ -687,10 +690,41 @@ bool fused_into_post_op_host(const ov::Output<ov::Node>& value, int depth = 0) {
     return false;
 }
 
+// Whether `value` is computed from Constants and Parameters alone (a buffer reshaped or converted):
+// what may be a Constant when the step is compiled.
+bool from_constants_or_parameters(const ov::Output<ov::Node>& value, int depth = 0) {
+    const auto* node = value.get_node();
+    if (ov::is_type<ov::op::v0::Constant>(node) || ov::is_type<ov::op::v0::Parameter>(node)) return true;
+    if (depth > 8 || node->get_input_size() == 0) return false;  // a ReadValue, a RandomUniform, ...
+    for (const auto& input : node->input_values()) {
+        if (!from_constants_or_parameters(input, depth + 1)) return false;
+    }
+    return true;
+}
+
+// Whether `dividend` is broadcast over `divisor`: of a static shape, and of a lower rank or of size 1
+// in a dim where the divisor is not statically 1 (one element, one a channel, ...). The plugin fuses
+// only such an operand as a post-op; one of the divisor's full shape is computed in its own node.
+bool broadcast_over(const ov::Output<ov::Node>& dividend, const ov::Output<ov::Node>& divisor) {
+    const auto& small = dividend.get_partial_shape();
+    const auto& large = divisor.get_partial_shape();
+    if (small.is_dynamic() || large.rank().is_dynamic()) return false;
+    const auto shape = small.to_shape();
+    const auto rank = static_cast<size_t>(large.rank().get_length());
+    if (shape.size() > rank) return false;
+    if (shape.size() < rank) return true;
+    for (size_t i = 0; i < rank; ++i) {
+        if (shape[i] == 1 && !(large[i].is_static() && large[i].get_length() == 1)) return true;
+    }
+    return false;
+}
+
 bool bar_divisor_from_post_op_host(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
     auto divide = ov::as_type_ptr<ov::op::v1::Divide>(op);
     if (!divide || openvino_facts::ignored("ConstantOverFusedOpReversed")) return false;
+    const auto dividend = divide->input_value(0);
     const auto divisor = divide->input_value(1);
+    if (!from_constants_or_parameters(dividend) || !broadcast_over(dividend, divisor)) return false;
     if (is_barrier(divisor.get_node()) || from_constants(divisor) || !fused_into_post_op_host(divisor)) return false;
     auto barrier = std::make_shared<ov::op::v1::Maximum>(divisor, divisor);
     tag_like(barrier, divide);

@@ -59,11 +59,12 @@ struct Workaround {
 //  - MeanOfEqualValuesRounded: the input of every floating MVN that normalizes the variance is
 //    shifted by each row's first element (MVN is the same; a row of equal values becomes exact
 //    zeros).
-//  - ConstantOverFusedOpReversed: a Divide whose divisor is computed by an op the plugin gives
-//    post-ops to (MVN, a convolution, MatMul, Interpolate, NormalizeL2, a Reduce not already
-//    barred or left to the RMS fusion), directly or through elementwise ops and reshapes, reads
-//    its divisor through Maximum(y, y), the same values, so that the plugin cannot fuse the
-//    Divide into that op, where it divides the wrong way round.
+//  - ConstantOverFusedOpReversed: a Divide whose dividend is made of Constants and Parameters
+//    (a buffer, which a load may make a Constant) broadcast over its divisor, and whose divisor
+//    is computed by an op the plugin gives post-ops to (MVN, a convolution, MatMul, Interpolate,
+//    NormalizeL2, a Reduce not already barred or left to the RMS fusion), directly or through
+//    elementwise ops and reshapes, reads its divisor through Maximum(y, y), the same values, so
+//    that the plugin cannot fuse the Divide into that op, where it divides the wrong way round.
 //  - AttentionMaskedRowsNaN: every ScaledDotProductAttention that reads a mask gives 0 for the
 //    query rows whose mask keeps no key (PyTorch's value; the plugin's is NaN), by a Select
 //    against the mask reduced by logical or over the keys.

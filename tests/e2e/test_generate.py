@@ -360,3 +360,68 @@ def test_a_cache_written_elsewhere_than_the_positions_stays_whole(tmp_path):
             want = module(x, torch.tensor([position])).numpy()
             got = program(x.numpy(), np.array([position], dtype=np.int64))[0]
             np.testing.assert_allclose(got, want, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, err_msg=f"position {position}")
+
+
+PADDED_CACHE = 32
+
+
+@pytest.fixture(scope="module")
+def padded_batch(tmp_path_factory):
+    """A tiny Llama with a static cache for a batch of 2 taking transformers' 2-D attention mask,
+    as a batched generation with left padding feeds it: prompt 0 has 3 pad tokens on the left."""
+    from transformers.integrations.executorch import TorchExportableModuleWithStaticCache
+
+    model = export_llm.make_model("llama", "tiny", seed=1, max_cache_len=PADDED_CACHE)
+
+    class Padded(TorchExportableModuleWithStaticCache):
+        def forward(self, input_ids, attention_mask, cache_position):
+            for layer in self.static_cache.layers:
+                layer.cumulative_length.copy_(cache_position[0])
+            out = self.model(input_ids=input_ids, attention_mask=attention_mask, cache=self.static_cache,
+                             use_cache=True, cache_position=cache_position, logits_to_keep=1)
+            return out.logits.float()
+
+    wrapper = Padded(model, batch_size=2, max_cache_len=PADDED_CACHE).eval()
+    ids = torch.tensor([[0, 0, 0, 5, 6, 7], [3, 4, 5, 6, 7, 8]])
+    mask = torch.zeros(2, PADDED_CACHE, dtype=torch.long)
+    mask[0, 3:6] = 1
+    mask[1, :6] = 1
+    seq = torch.export.Dim("seq", min=1, max=PADDED_CACHE)
+    with torch.no_grad():
+        ep = torch.export.export(wrapper, (ids, mask, torch.arange(6)), dynamic_shapes=({1: seq}, None, {0: seq}),
+                                 strict=True)
+    export_llm.reset_cache(wrapper)
+    for name, buffer in ep.named_buffers():
+        if "cache" in name or "cumulative_length" in name:
+            buffer.zero_()
+    folder = tmp_path_factory.mktemp("padded")
+    paths = {"exported": folder / "model.pt2", "decomposed": folder / "model_decomposed.pt2"}
+    torch.export.save(ep, str(paths["exported"]))
+    torch.export.save(ep.run_decompositions(), str(paths["decomposed"]))
+    # Greedy decoding of both rows in eager: each call's inputs and logits.
+    calls, logits = [], []
+    with torch.no_grad():
+        call = (ids, mask.clone(), torch.arange(6))
+        for step in range(8):
+            calls.append(tuple(t.clone() for t in call))
+            out = wrapper(*call)
+            logits.append(out.numpy())
+            position = 6 + step
+            next_mask = call[1].clone()
+            next_mask[:, position] = 1
+            call = (out[:, -1].argmax(-1, keepdim=True), next_mask, torch.tensor([position]))
+    return {"paths": paths, "calls": calls, "logits": logits}
+
+
+@pytest.mark.parametrize("load", ["plain", "generator_options"])
+@pytest.mark.parametrize("form", ["exported", "decomposed"])
+def test_left_padded_batch_decodes_as_eager(padded_batch, form, load):
+    """A left-padded batch through the cache, call after call: the pad positions' attention rows
+    keep no key, where OpenVINO's attention gave NaN (AttentionMaskedRowsNaN) and the whole
+    padded row's logits came back NaN (exit 0)."""
+    options = {} if load == "plain" else {"appending_positions": "cache_position", "int64_input_limit": 1 << 24}
+    program = pt2ov.load(padded_batch["paths"][form], **options)
+    for step, (args, want) in enumerate(zip(padded_batch["calls"], padded_batch["logits"])):
+        got = np.asarray(program(*args)[0])
+        assert not np.isnan(got).any(), f"{form} {load}: step {step} has NaN logits"
+        np.testing.assert_allclose(got, want, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, err_msg=f"{form} {load}: step {step}")

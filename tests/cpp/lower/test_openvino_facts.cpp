@@ -3491,12 +3491,23 @@ TEST(OpenVINOFacts, ConstantOverFusedOpReversed) {
     std::cout << "[fact] OpenVINO " << openvino_build() << ": values of c / host(x) computed host(x) / c: " << summary.str() << "\n";
     RecordProperty("constant_over_fused_op_wrong", summary.str());
 
-    // A divisor the plugin computes in no such op (a Parameter through arithmetic) is left alone.
+    // Left alone: a divisor the plugin computes in no such op (a Parameter through arithmetic), a
+    // dividend of the divisor's full shape (x / conv(x)), and one computed at run time (a softmax's
+    // exp(x) / sum(exp(x)), which the plugin fuses into a Softmax of its own).
     auto p = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{4});
     auto plain_division = true_division(ov::op::v0::Constant::create(ov::element::f32, {}, {2.0f}),
                                         std::make_shared<ov::op::v0::Relu>(p));
     ov::Model untouched(ov::OutputVector{plain_division}, ov::ParameterVector{p});
     EXPECT_TRUE(workaround_facts(untouched).empty());
+    const auto& convolution = post_op_hosts()[1];
+    ASSERT_EQ(convolution.first, "Convolution");
+    auto full = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 4, 6, 6});
+    ov::Model full_dividend(ov::OutputVector{true_division(full, convolution.second(full))}, ov::ParameterVector{full});
+    EXPECT_TRUE(workaround_facts(full_dividend).empty());
+    auto exp = std::make_shared<ov::op::v0::Exp>(full);
+    auto sum = std::make_shared<ov::op::v1::ReduceSum>(exp, ov::op::v0::Constant::create(ov::element::i64, {1}, {3}), true);
+    ov::Model softmax(ov::OutputVector{true_division(exp, sum)}, ov::ParameterVector{full});
+    EXPECT_TRUE(workaround_facts(softmax).empty());
 }
 
 // The same hosts with Subtract, Power, FloorMod and Mod of a constant by their result (the other
