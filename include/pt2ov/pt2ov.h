@@ -100,7 +100,7 @@ struct LoadOptions {
     // them into: docs/EXACTNESS.md O8); calls with finite inputs keep OpenVINO (the check reads
     // each floating input once). A program with a node that has no CPU kernel cannot be run so:
     // such a call is refused (InputError naming the input and the node). "openvino": no check,
-    // every call on the placement rules' plan.
+    // every call on the placement rules' plan; `strict` implies it.
     std::string nonfinite_inputs = "exact";
 };
 

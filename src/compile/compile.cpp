@@ -1,6 +1,8 @@
 #include "compile/compile.h"
 
+#include <algorithm>
 #include <chrono>
+#include <set>
 
 #include "common/error.h"
 #include "compile/stages.h"
@@ -45,17 +47,43 @@ void check_shape_contracts(const PreparedMethod& method) {
     for (const graph::Node& node : method.graph.nodes) kernels::check_shape_contract(node, method.graph, method.where);
 }
 
+// The tensor values a node reads and writes, by name (list items included).
+std::vector<std::string> tensor_values_of(const graph::Node& node) {
+    std::vector<std::string> names;
+    const auto add = [&](const graph::Argument& arg) {
+        if (arg.kind == graph::Argument::Kind::Tensor) names.push_back(arg.name);
+        for (const auto& item : arg.items) {
+            if (item.kind == graph::Argument::Kind::Tensor) names.push_back(item.name);
+        }
+    };
+    for (const auto& input : node.inputs) add(input.arg);
+    for (const auto& out : node.outputs) add(out);
+    return names;
+}
+
 // The read checked that the stored nodes run in order; the rewrites must keep that true, as
 // placement and the executor walk the nodes in this order; and the nodes they made must meet
-// their contracts as the archive's do. A failure here is our bug.
-void check_rewrites(const PreparedMethod& method) {
+// their contracts as the archive's do. A failure here is our bug, but for a node that reads and
+// writes only values the archive recorded (a rewrite that respells an archive node whose own
+// op has no contract, such as max_pool2d as max_pool2d_with_indices): its values' metadata are
+// the archive's, which then contradict each other, and the error is the archive's.
+void check_rewrites(const PreparedMethod& method, const std::set<std::string>& archive_values) {
     try {
         graph::check_values_defined_before_use(method.graph);
-        for (const graph::Node& node : method.graph.nodes) {
-            if (!node.origin.empty() || !node.origin_target.empty()) kernels::check_shape_contract(node, method.graph, method.where);
-        }
     } catch (const ArchiveError& e) {
         throw InternalError(method.where + ": after pt2ov's rewrites: " + e.what());
+    }
+    for (const graph::Node& node : method.graph.nodes) {
+        if (node.origin.empty() && node.origin_target.empty()) continue;
+        try {
+            kernels::check_shape_contract(node, method.graph, method.where);
+        } catch (const ArchiveError& e) {
+            const auto values = tensor_values_of(node);
+            const bool archives_own = std::all_of(values.begin(), values.end(),
+                                                  [&](const std::string& name) { return archive_values.count(name) > 0; });
+            if (!archives_own) throw InternalError(method.where + ": after pt2ov's rewrites: " + e.what());
+            throw;
+        }
     }
 }
 
@@ -67,8 +95,10 @@ PreparedMethod prepare(const std::string& path, const Settings& settings) {
     PreparedMethod method = read(path, options.method);
     check(method);
     check_shape_contracts(method);
+    std::set<std::string> archive_values;
+    for (const auto& [name, value] : method.graph.values) archive_values.insert(name);
     rewrite(method);
-    check_rewrites(method);
+    check_rewrites(method, archive_values);
     // On a CPU whose int8 products saturate (openvino_facts Int8ProductsSaturateWithoutVnni), no
     // FakeQuantize may select the plugin's int8 kernels: the reference arithmetic instead.
     if (options.quantized_reference || (settings.cpu_device && lower::openvino_facts::int8_products_saturate())) {

@@ -93,10 +93,6 @@ std::map<std::string, std::string> verified_failures(const PreparedMethod& metho
 }  // namespace
 
 std::optional<PlannedMethod> plan_for_nonfinite(const PreparedMethod& method, const Settings& settings, std::string& why_not) {
-    if (settings.given.strict) {
-        why_not = "--strict keeps every node on OpenVINO";
-        return std::nullopt;
-    }
     for (const auto& node : method.graph.nodes) {
         if (!kernels::find_kernel(node.op)) {
             why_not = "node " + node.source_name() + " (" + node.source_target() + ") has no CPU kernel";

@@ -91,7 +91,7 @@ bool worth_timing(const PreparedMethod& method, const PlannedMethod& planned, co
 // The plan of a call whose inputs hold NaN or an infinity (LoadOptions::nonfinite_inputs):
 // every node on the CPU kernels, which follow PyTorch on non-finite values where OpenVINO's CPU
 // plugin loses NaN (docs/EXACTNESS.md O8). nullopt when there is none, `why_not` then saying
-// why in words: the first node without a CPU kernel (its name and op), or --strict.
+// why in words: the first node without a CPU kernel (its name and op).
 std::optional<PlannedMethod> plan_for_nonfinite(const PreparedMethod& method, const Settings& settings, std::string& why_not);
 
 // "cpu" when the CPU kernels' median beats OpenVINO's by kCpuMustWinBy, else "openvino": a

@@ -285,8 +285,55 @@ std::optional<std::vector<ExpectedSizes>> repeat_shape(const ShapeQuery& query) 
     return std::vector<ExpectedSizes>{out};
 }
 
+// constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0): `pad` holds (before, after) pairs
+// from the last dim backwards; a negative one crops. The result holds `value` (converted to
+// self's dtype) around the part of self that remains.
+std::vector<RuntimeValue> constant_pad(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const std::vector<int64_t> pad = call.ints("pad", 1);
+    if (pad.size() % 2 != 0 || pad.size() / 2 > self.rank()) {
+        call.fail(fmt::format("constant_pad_nd needs pairs of pads for at most {} dims, got {}", self.rank(), shape_string(pad)));
+    }
+    std::vector<int64_t> sizes = self.sizes, source_start(self.rank(), 0), target_start(self.rank(), 0), kept = self.sizes;
+    for (size_t k = 0; k < pad.size() / 2; ++k) {
+        const size_t d = self.rank() - 1 - k;
+        const int64_t before = pad[2 * k], after = pad[2 * k + 1];
+        sizes[d] = self.sizes[d] + before + after;
+        if (sizes[d] < 0) call.fail(fmt::format("constant_pad_nd pads dim {} of size {} to {}", d, self.sizes[d], sizes[d]));
+        source_start[d] = std::max<int64_t>(0, -before);
+        target_start[d] = std::max<int64_t>(0, before);
+        kept[d] = std::max<int64_t>(0, self.sizes[d] - source_start[d] - std::max<int64_t>(0, -after));
+    }
+    const StridedTensor value = scalar_tensor_as(call.has("value", 2) ? call.scalar("value", 2) : Scalar{int64_t{0}}, self.dtype);
+    StridedTensor out = StridedTensor::allocate(self.dtype, sizes);
+    copy_into(value.view(sizes, std::vector<int64_t>(sizes.size(), 0)), out);
+    int64_t source_offset = 0, target_offset = 0;
+    bool empty = false;
+    for (size_t d = 0; d < self.rank(); ++d) {
+        source_offset += source_start[d] * self.strides[d];
+        target_offset += target_start[d] * out.strides[d];
+        empty = empty || kept[d] == 0;
+    }
+    if (!empty) copy_into(self.view(kept, self.strides, source_offset), out.view(kept, out.strides, target_offset));
+    return single(out);
+}
+
+std::optional<std::vector<ExpectedSizes>> constant_pad_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    const auto pad = query.ints("pad", 1);
+    if (!self || !pad) return std::nullopt;
+    if (pad->size() % 2 != 0 || pad->size() / 2 > self->size()) query.contradiction("its pads are not pairs for its dims");
+    ExpectedSizes out = *self;
+    for (size_t k = 0; k < pad->size() / 2; ++k) {
+        auto& size = out[out.size() - 1 - k];
+        if (size) size = *size + (*pad)[2 * k] + (*pad)[2 * k + 1];
+    }
+    return std::vector<ExpectedSizes>{out};
+}
+
 PT2OV_KERNEL("aten.unbind_copy.int", unbind_copy, unbind_shape);
 PT2OV_KERNEL("aten.repeat.default", repeat, repeat_shape);
+PT2OV_KERNEL("aten.constant_pad_nd.default", constant_pad, constant_pad_shape);
 PT2OV_KERNEL("aten.roll.default", roll, same_as_self);
 PT2OV_KERNEL("aten.flip.default", flip, flip_shape);
 PT2OV_KERNEL("aten.fill.Scalar", [](const KernelCall& c) {

@@ -108,12 +108,13 @@ void settle_into(Program::Impl& impl, const std::string& path, const compile::Se
     }
 }
 
-// Whether calls are checked for NaN and infinities: asked ("exact"), some node on OpenVINO (on
-// the CPU kernels every node already follows PyTorch), and something floating to check.
+// Whether calls are checked for NaN and infinities: asked ("exact"), not --strict (which asks
+// for OpenVINO alone), some node on OpenVINO (on the CPU kernels every node already follows
+// PyTorch), and something floating to check.
 void route_nonfinite_calls(Program::Impl& impl, const compile::Settings& settings) {
     auto& route = impl.nonfinite;
     route.settings = settings;
-    if (settings.given.nonfinite_inputs != "exact" || !impl.executor) return;
+    if (settings.given.nonfinite_inputs != "exact" || settings.given.strict || !impl.executor) return;
     bool on_openvino = false;
     for (size_t s = 0; s < impl.executor->step_count(); ++s) on_openvino |= impl.executor->step_on_openvino(s);
     bool floating = false;

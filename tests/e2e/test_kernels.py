@@ -691,23 +691,9 @@ def assert_forced_ops_on_cpu(path: pathlib.Path, family: Family, mode: str) -> N
     assert expected <= seen, f"{mode} program has no node of {sorted(expected - seen)} (it has {sorted(seen)})"
 
 
-def _without_native_bfloat16() -> bool:
-    return not {"avx512_bf16", "amx_bf16"} & cpu_flags()
-
-
-# Seen on AMD EPYC (Zen 3, AVX2 only), not on the Xeon with AVX512-BF16 and AMX; README's known limits.
-KNOWN_LIMITS_WITHOUT_NATIVE_BFLOAT16 = {
-    ("unary", "decomposed"): "on a CPU without native bfloat16 OpenVINO rounds float32 to bfloat16 toward zero: "
-    "x * 100 of x = 1.546875 gives 154 (eager 155), so round(x * 100, decimals=-1) gives 150 (eager 160)",
-}
-
-
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("family", FAMILIES, ids=[f.name for f in FAMILIES])
-def test_kernel_family(family: Family, mode: str, exported_families, tmp_path, request):
-    if (family.name, mode) in KNOWN_LIMITS_WITHOUT_NATIVE_BFLOAT16 and _without_native_bfloat16():
-        why = KNOWN_LIMITS_WITHOUT_NATIVE_BFLOAT16[(family.name, mode)]
-        request.applymarker(pytest.mark.xfail(reason=why, strict=True))
+def test_kernel_family(family: Family, mode: str, exported_families, tmp_path):
     check_family(family, mode, exported_families, tmp_path)
 
 

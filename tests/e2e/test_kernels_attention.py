@@ -23,11 +23,13 @@ def pieces_program(x):
     outs += list(torch.chunk(x, 4, dim=2)) + list(x.unbind(1))
     outs += [xt.repeat(2, 1, 3), x.repeat(1, 2, 1, 1), x[:, :1].repeat(2, 0, 1)]
     outs += [torch.tril(x), torch.tril(xt, -1), torch.triu(x, 2), torch.triu(xt, -5), torch.tril(x, 9)]
+    outs += [torch.constant_pad_nd(xt, (1, 2, -1, 0), 2.5 if x.dtype.is_floating_point else 7),
+             torch.constant_pad_nd(x, (0, 0, 2, 1, -2, -3))]
     return tuple(o * 1 if o.dtype.is_floating_point else o.clone() for o in outs)
 
 
 PIECES_OPS = ("aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind", "aten.repeat", "aten.tril",
-              "aten.triu")
+              "aten.triu", "aten.constant_pad_nd")
 
 
 def pieces_inputs(dtype=torch.float32):

@@ -25,7 +25,9 @@ engine's.
 
 Results are JSON lines in build/hf_architectures/results.jsonl, one per model type, form and
 variant, keyed by a hash of the engine (and PT2OV_IGNORE_FACTS, when set): an interrupted run
-resumes, a rebuilt engine is measured again. The report (docs/HF_ARCHITECTURES.md) is written
+resumes, a rebuilt engine is measured again. The sweep runs a copy of the engine taken at its
+start under the build lock (build/hf_architectures/engine/ID/): others rebuild build/ while a
+sweep of an hour runs. The report (docs/HF_ARCHITECTURES.md) is written
 at the end (tests/hf_architectures/report.py).
 
 Statuses: pass, wrong (exit 0, values off; NaN where eager has none is wrong), refused (exit
@@ -66,9 +68,39 @@ FORMS = ("exported", "decomposed")
 CHILD_TIMEOUT_S = 900
 
 
+ENGINE_FILES = ("pt2ov", "libpt2ov.so", "libpt2ov_isa_x86-64-v3.so", "libpt2ov_isa_x86-64-v4.so",
+                "pt2ov-verify-worker")
+BUILD_LOCK = pathlib.Path("/tmp/pt2ov-build.lock")  # what `flock ... cmake --build` holds
+
+
 def build_id() -> str:
     ignored = os.environ.get("PT2OV_IGNORE_FACTS", "")
     return engine_build_id() + (f"+ignore:{ignored}" if ignored else "")
+
+
+def snapshot_engine() -> tuple[str, pathlib.Path]:
+    """A copy of build/'s engine (the command, the library and its ISA objects, which it finds
+    beside itself) taken under the build lock, and its id: others rebuild build/ while a sweep
+    runs, and one sweep should measure one engine, never a half-linked library."""
+    import fcntl
+    import shutil
+    with open(BUILD_LOCK, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            engine = build_id()
+            folder = OUT_DIR / "engine" / engine
+            if not (folder / "pt2ov").exists():
+                tmp = folder.with_name(folder.name + ".tmp")
+                shutil.rmtree(tmp, ignore_errors=True)
+                tmp.mkdir(parents=True)
+                for name in ENGINE_FILES:
+                    if (REPO_ROOT / "build" / name).exists():
+                        shutil.copy2(REPO_ROOT / "build" / name, tmp / name)
+                shutil.rmtree(folder, ignore_errors=True)
+                tmp.rename(folder)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return engine, folder
 
 
 def read_results() -> list[dict]:
@@ -106,13 +138,17 @@ def _finite(tensors: list[torch.Tensor]) -> bool:
 def run_pt2ov_calls(pt2: pathlib.Path, pairs: list[tuple[pathlib.Path, pathlib.Path]]) -> tuple[str, str]:
     """One `pt2ov run` of the program with an --inputs/--outputs pair per variant (one load,
     successive calls)."""
-    cmd = [str(REPO_ROOT / "build" / "pt2ov"), "run", str(pt2)]
+    folder = pathlib.Path(os.environ.get("PT2OV_HF_ENGINE", REPO_ROOT / "build"))
+    cmd = [str(folder / "pt2ov"), "run", str(pt2)]
     for inp, out in pairs:
         out.unlink(missing_ok=True)
         cmd += ["--inputs", str(inp), "--outputs", str(out)]
+    # the snapshot's library before build/'s (the command's RUNPATH names build/)
+    env = dict(os.environ, LD_LIBRARY_PATH=":".join(
+        p for p in (str(folder), os.environ.get("LD_LIBRARY_PATH", "")) if p))
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
-                              timeout=PT2OV_TIMEOUT_S, cwd=REPO_ROOT)
+                              timeout=PT2OV_TIMEOUT_S, cwd=REPO_ROOT, env=env)
     except subprocess.TimeoutExpired:
         return "crash", f"timed out after {PT2OV_TIMEOUT_S} s"
     if proc.returncode == 0:
@@ -228,6 +264,7 @@ def measure_one(family: str, model_type: str, engine: str) -> None:
             for name in case.variants:
                 append(dict(base, form=form, variant=name, status="export-failed",
                             detail=f"{form}: {_message(e)}"))
+            print(f"{family}/{model_type} {form}: export-failed {_message(e)[:160]}", flush=True)
             continue
         nodes = sum(1 for n in prog.graph.nodes if n.op == "call_function")
         status, detail = run_pt2ov_calls(pt2, list(pairs.values()))
@@ -282,16 +319,18 @@ def main() -> int:
                         choices=("all", "decoder", "encoder", "seq2seq", "vision", "speech"))
     parser.add_argument("--only", nargs="*", default=None, help="model types (transformers' model_type)")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # the child's entry: FAMILY:TYPE
+    parser.add_argument("--build-id", help=argparse.SUPPRESS)  # the child's: the parent's engine
     parser.add_argument("--timeout", type=int, default=CHILD_TIMEOUT_S)
     parser.add_argument("--no-report", action="store_true")
     parser.add_argument("--only-failing", action="store_true",
                         help="measure again only what did not pass with an earlier engine")
     args = parser.parse_args()
-    engine = build_id()
     if args.one:
         family, model_type = args.one.split(":", 1)
-        measure_one(family, model_type, engine)
+        measure_one(family, model_type, args.build_id or build_id())
         return 0
+    engine, folder = snapshot_engine()
+    print(f"engine {engine} (a copy in {folder.relative_to(REPO_ROOT)})", flush=True)
     chosen = selected_types(args.family, args.only)
     records = read_results()
     done = {(r["family"], r["model_type"], r["form"]) for r in records
@@ -310,10 +349,10 @@ def main() -> int:
         if all((family, model_type, form) in done for form in FORMS):
             continue
         started = time.time()
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", PT2OV_HF_ENGINE=str(folder))
         try:
             proc = subprocess.run([sys.executable, "-m", "tests.hf_architectures.measure",
-                                   "--one", f"{family}:{model_type}"],
+                                   "--one", f"{family}:{model_type}", "--build-id", engine],
                                   cwd=REPO_ROOT, env=env, timeout=args.timeout,
                                   capture_output=True, text=True, errors="replace")
             outcome = (f"exit {proc.returncode}" if proc.returncode >= 0

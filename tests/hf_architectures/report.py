@@ -60,18 +60,25 @@ def write_report(path: pathlib.Path = DOC) -> str:
     from tests.hf_architectures.models import FAMILIES
     rows, timing = _rows(read_results())
     counts = collections.defaultdict(collections.Counter)
+    ov_counts = collections.defaultdict(collections.Counter)
+    engine_nan = collections.Counter()
     table, problems = [], []
     for (family, model_type, form), variants in sorted(
             rows.items(), key=lambda kv: (FAMILIES.index(kv[0][0]), kv[0][1], FORMS.index(kv[0][2]))):
         counting = {v: r for v, r in variants.items() if r["status"] != "eager-nan"}
         status = _worst(r["status"] for r in (counting or variants).values())
         counts[(family, form)][status] += 1
-        notes = []
+        for r in variants.values():
+            if r.get("openvino"):
+                ov_counts[(family, form, r["variant"])][r["openvino"] + (" (NaN)" if r.get("openvino_nan") else "")] += 1
+                engine_nan[(family, form, r["variant"])] += bool(r.get("nan"))
+        grouped: dict[tuple, list[str]] = {}  # variants of one status and detail together
         for v, r in variants.items():
-            if r["status"] != "pass" and v != "*":
-                notes.append(f"{v}: {r['status']}" + (f" ({r['detail']})" if r.get("detail") else ""))
-        detail = "; ".join(notes) if len(variants) > 1 or "*" not in variants else \
-            next(iter(variants.values())).get("detail", "")
+            if r["status"] != "pass":
+                grouped.setdefault((r["status"], r.get("detail") or ""), []).append(v)
+        detail = "; ".join(
+            (f"{', '.join(vs)}: {st}" if vs != ["*"] else st) + (f" ({d})" if d else "")
+            for (st, d), vs in grouped.items())
         errors = [r["max_err"] for r in variants.values() if r.get("max_err") is not None]
         nan = any(r.get("nan") for r in variants.values())
         ov = _worst(r["openvino"] for r in variants.values() if r.get("openvino"))
@@ -114,6 +121,13 @@ def write_report(path: pathlib.Path = DOC) -> str:
         for form in FORMS:
             c = counts[(family, form)]
             lines.append(f"| {family} | {form} | " + " | ".join(str(c[s]) for s in STATUSES) + " |")
+    lines += ["", "OpenVINO alone on the same programs, by input variant (model types; NaN: its output "
+              "held NaN), beside how many of pt2ov's outputs held NaN:", "",
+              "| family | form | variant | OpenVINO alone | pt2ov with NaN |", "|---|---|---|---|---|"]
+    for (family, form, variant), c in sorted(ov_counts.items(), key=lambda kv: (
+            FAMILIES.index(kv[0][0]), FORMS.index(kv[0][1]), kv[0][2])):
+        lines.append(f"| {family} | {form} | {variant} | "
+                     + ", ".join(f"{n} {st}" for st, n in sorted(c.items())) + f" | {engine_nan[(family, form, variant)]} |")
     lines += ["", "Not passing (skipped and eager-nan aside):", ""] + (problems or ["- none"])
     lines += ["", "| family | model type | form | status | max abs diff | NaN | OpenVINO alone | "
               "attention | detail |", "|---|---|---|---|---|---|---|---|---|"] + table

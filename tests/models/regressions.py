@@ -737,3 +737,118 @@ register(
         "round (ConstantOverFusedOpReversed).",
     )
 )
+
+
+# --- found by structured inputs (issue 43: tests/models/structured_inputs.py) -------------------
+
+
+class Int32ReductionsBeyondFloat(nn.Module):
+    """max, min and sum of int32 values beyond 2**24: OpenVINO's CPU plugin reduces int32 in
+    float32."""
+
+    def forward(self, x):
+        return x.amax(1), x.amin(1), x.sum(1), x.max(1).values, x.amax(0)
+
+
+def _int32_reductions_inputs(variant):
+    edge = 2**31 - 2
+    return (torch.tensor([[16777217, 3, -5], [edge, 1, -edge], [-edge + variant, 7, 2**24 + 3]], dtype=torch.int32),)
+
+
+register(
+    ModelCase(
+        name="int32_reductions_beyond_float",
+        make_module=lambda: Int32ReductionsBeyondFloat().eval(),
+        make_inputs=_int32_reductions_inputs,
+        notes="amax/amin/max.dim/sum of int32 [3, 3] came back rounded to float32 by OpenVINO 2026.4.1's CPU "
+        "plugin, exit 0 (OpenVINO alone too): amax(1) of 16777217 gave 16777216, of 2147483646 -2147483648, "
+        "sum(1) of [2147483646, 1, -2147483646] 0 (PyTorch 1); an int32 at the int32 edge "
+        "(found by the int_edge structured inputs: integer_reduce_of_rank_three, reduce_then_arithmetic). "
+        "The CPU kernels are right (--cpu-op); int64 is right.",
+    )
+)
+
+
+class VarianceOfTinyValues(nn.Module):
+    """var and std with more correction than samples of values near 1e-30: eager sums the squared
+    deviations in double (positive, so the division by max(0, N - c) = 0 gives inf); float32
+    squares underflow to 0 and 0 / 0 is NaN."""
+
+    def forward(self, x):
+        return torch.var(x, 1, correction=8), torch.std(x, 1, correction=8)
+
+
+def _variance_of_tiny_values_inputs(variant):
+    return (torch.tensor([[1.0, 1.2, 1.4, 1.1, 1.3, 1.25], [-1.0, 2.0, 1.5, -0.5, 0.25, 1.0 + variant]]) * 1e-30,)
+
+
+register(
+    ModelCase(
+        name="variance_of_tiny_values",
+        make_module=lambda: VarianceOfTinyValues().eval(),
+        make_inputs=_variance_of_tiny_values_inputs,
+        notes="var/std(x, 1, correction=8) of 6 values near 1e-30: PyTorch inf, pt2ov NaN, exit 0, both forms "
+        "(pt2ov's decomposition of a correction other than 0 and 1 sums float32 squares, which underflow; "
+        "PyTorch's CPU var/std accumulate float32 in double). The same root: x.std(1) of these values is 1.4e-31 "
+        "in eager and 0 through OpenVINO (x / x.std() inf), in the exported form (the decomposed form's own eager "
+        "rounds var to float32 first and gives 0 too). Found by the `small` structured inputs "
+        "(var_std_correction, constant_over_full_reduction).",
+    )
+)
+
+
+class CdistZeroNormOfNan(nn.Module):
+    def forward(self, a, b):
+        return torch.cdist(a, b, p=0)
+
+
+register(
+    ModelCase(
+        name="cdist_zero_norm_of_nan",
+        make_module=lambda: CdistZeroNormOfNan().eval(),
+        make_inputs=lambda variant: (torch.tensor([[[float("nan"), 1.0], [0.0, float("inf")], [2.0 + variant, 1.0]]]),
+                                     torch.tensor([[[1.0, 1.0], [0.0, 2.0]]])),
+        notes="cdist(a, b, p=0) where a holds NaN: PyTorch NaN for every distance to that row, pt2ov's CPU kernel "
+        "(where a call with NaN or inf runs) counted the other coordinates (1, 2), exit 0. Found by the "
+        "`nonfinite` structured inputs (cdist_norms).",
+    )
+)
+
+
+class VarMeanOfInfiniteRows(nn.Module):
+    def forward(self, x):
+        return torch.var_mean(x, 1, correction=2), torch.std_mean(x, 1, correction=2)
+
+
+register(
+    ModelCase(
+        name="var_mean_of_infinite_rows",
+        make_module=lambda: VarMeanOfInfiniteRows().eval(),
+        make_inputs=lambda variant: (torch.tensor([[1.0, float("inf"), 2.0, 3.0], [1.0, 2.0, 5.0 + variant, float("-inf")],
+                                                   [0.5, 1.5, 2.5, 3.5]]),),
+        notes="var_mean/std_mean(x, 1, correction=2) of a row [1, inf, 2, 3]: PyTorch's mean is NaN (its Welford "
+        "update after the inf subtracts inf from inf), pt2ov's inf, exit 0, on the CPU kernels a call with "
+        "NaN or inf runs on (the row [1, 2, 5, -inf] ends with the inf: -inf in both). Found by the `nonfinite` "
+        "structured inputs (var_std_correction_f16).",
+    )
+)
+
+
+class RemainderOfLargeFloats(nn.Module):
+    def forward(self, x):
+        return torch.remainder(x, 3.0), x % -2.5
+
+
+register(
+    ModelCase(
+        name="remainder_of_large_floats",
+        make_module=lambda: RemainderOfLargeFloats().eval(),
+        make_inputs=lambda variant: (torch.tensor([1.094e18, -1.3423e18, 2.0**40, 1e8 + 8, 16777221.0, 123456.75, -7.5 - variant,
+                                                   3.0e7 + 0.5]),),
+        notes="remainder of float32 values beyond 2**24 by a number, on OpenVINO 2026.4.1 (FloorMod; OpenVINO alone "
+        "too): remainder(1.094e18, 3) gave -6.87e10, remainder(2**40, 3) 0 (PyTorch 1, an exact fmod), exit 0; "
+        "fmod is already routed (FmodOfConstantDrifts). Found by the `large` structured inputs of random programs "
+        "(own seeds 138, 106).",
+    )
+)
+

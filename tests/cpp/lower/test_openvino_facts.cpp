@@ -3499,7 +3499,7 @@ TEST(OpenVINOFacts, ConstantOverFusedOpReversed) {
                                         std::make_shared<ov::op::v0::Relu>(p));
     ov::Model untouched(ov::OutputVector{plain_division}, ov::ParameterVector{p});
     EXPECT_TRUE(workaround_facts(untouched).empty());
-    const auto& convolution = post_op_hosts()[1];
+    const auto convolution = post_op_hosts()[1];
     ASSERT_EQ(convolution.first, "Convolution");
     auto full = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2, 4, 6, 6});
     ov::Model full_dividend(ov::OutputVector{true_division(full, convolution.second(full))}, ov::ParameterVector{full});
