@@ -22,7 +22,8 @@ double p_norm_distance(const double* a, const double* b, int64_t m, double p, Na
     for (int64_t j = 0; j < m; ++j) {
         const double d = std::abs(a[j] - b[j]);
         if (p == 0) {
-            total += d != 0 ? 1.0 : 0.0;
+            // PyTorch's min(ceil(|d|), 1): a NaN difference stays NaN.
+            total += std::isnan(d) ? d : (d != 0 ? 1.0 : 0.0);
         } else if (std::isinf(p)) {
             total = nan == NanInMaximum::Propagated && std::isnan(d) ? d : std::max(total, d);
         } else if (p == 1) {

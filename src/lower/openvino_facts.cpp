@@ -295,6 +295,17 @@ const std::vector<Fact>& all() {
          "atan2(-0.0, x) for x < 0 gives +pi; PyTorch gives -pi (which values are -0.0 is only known at run time: "
          "a truncated division, a product with 0 of a negative number)",
          "every floating atan2 runs on pt2ov's CPU kernel"},
+        {"FloatRemainderOfLargeValuesWrong", "2026.4.1",
+         "a floating remainder (FloorMod) of values beyond 2**24: remainder(1.094e18, 3) gives -6.87e10, "
+         "remainder(2**40, 3) 0 (PyTorch 1, an exact fmod), exit 0, OpenVINO alone too (found by the large "
+         "structured inputs of random programs, own seeds 106 and 138)",
+         "every floating remainder runs on pt2ov's CPU kernel"},
+        {"Int32ReducedInFloat", "2026.4.1",
+         "a reduction of int32 values (amax, amin, max/min over a dim, sum, prod, argmax/argmin) is computed in "
+         "float32: amax of 16777217 gives 16777216, of 2147483646 -2147483648, sum of [2147483646, 1, "
+         "-2147483646] 0 (PyTorch 1), exit 0, OpenVINO alone too (found by the int_edge structured inputs); "
+         "int64 is right",
+         "every reduction of an int32 tensor runs on pt2ov's CPU kernels"},
         {"FmodOfConstantDrifts", "2026.4.1",
          "a floating Mod (what fmod converts to) of a Constant dividend changes that constant on every call: "
          "Mod(Constant, -2.5) + x gives the right values on the first call, others on the next (found by the "
@@ -1073,6 +1084,18 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor && !node.outputs.empty() &&
         node.outputs[0].kind == ArgKind::Tensor && !linear_interpolate_coordinates_agree(node, graph)) {
         return &fact("LinearInterpolateCoordinateRounded");
+    }
+    if (is_one_of(op, {op_id("aten.remainder.Tensor"), op_id("aten.remainder.Scalar"), op_id("aten.remainder.Scalar_Tensor")}) &&
+        !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
+        dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
+        return &fact("FloatRemainderOfLargeValuesWrong");
+    }
+    // The plugin reduces int32 in float32; an int32 reduction's values are not bounded at load.
+    if (in_any_family(op, {op_family("aten.amax"), op_family("aten.amin"), op_family("aten.max"), op_family("aten.min"),
+                           op_family("aten.sum"), op_family("aten.prod"), op_family("aten.argmax"), op_family("aten.argmin")}) &&
+        node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor &&
+        graph.value(node.arg(0).name).meta.dtype == DType::Int32 && graph.value(node.arg(0).name).meta.rank() > 0) {
+        return &fact("Int32ReducedInFloat");
     }
     if (is_one_of(op, {op_id("aten.fmod.Tensor"), op_id("aten.fmod.Scalar")}) && !node.outputs.empty() &&
         node.outputs[0].kind == ArgKind::Tensor && dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {

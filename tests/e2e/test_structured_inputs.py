@@ -61,14 +61,10 @@ FAST = (
 )
 
 # {"case-mode-domain": why}: known differences, strict xfails (a fix makes them fail loudly).
-_INT32_REDUCE = ("OpenVINO's CPU plugin reduces int32 in float32: amax/amin/sum of 2147483646 give "
-                 "-2147483648 (regressions.py int32_reductions_beyond_float)")
 _TINY_VARIANCE = ("PyTorch's var/std sum float32 squares in double; through pt2ov they underflow in float32: "
                   "std of values near 1e-30 is 0, a correction beyond N gives NaN for inf "
                   "(regressions.py variance_of_tiny_values)")
 KNOWN: dict[str, str] = {
-    **{f"{case}-{mode}-int_edge": _INT32_REDUCE for case in ("integer_reduce_of_rank_three", "reduce_then_arithmetic")
-       for mode in MODES},
     **{f"var_std_correction-{mode}-small": _TINY_VARIANCE for mode in MODES},
     "constant_over_full_reduction-exported-small": _TINY_VARIANCE,
     # NaN made inside from finite inputs (0 / 0): not a call with non-finite inputs, so it stays on OpenVINO
@@ -77,17 +73,10 @@ KNOWN: dict[str, str] = {
     "linspace_dtypes-exported-int_edge": "linspace(-1, 1, 7)[3]: eager's kernel computes 1 - step * 3 with an FMA "
     "(-2.98e-8, its AVX2 build), pt2ov's at load without (0, as the decomposed program's own eager): 64 against "
     "0 once multiplied by 2**31",
-    **{f"cdist_norms-{mode}-nonfinite": "cdist p=0 of a row with NaN: pt2ov's CPU kernel counts the other "
-       "coordinates, PyTorch gives NaN (regressions.py cdist_zero_norm_of_nan)" for mode in MODES},
     **{f"var_std_correction_f16-{mode}-nonfinite": "var_mean with a correction of 2, a row holding inf: PyTorch's "
        "Welford mean is NaN, pt2ov's inf (regressions.py var_mean_of_infinite_rows)" for mode in MODES},
     # the regression cases of these faults, on their own structured inputs
-    **{f"int32_reductions_beyond_float-{mode}-int_edge": _INT32_REDUCE for mode in MODES},
     **{f"variance_of_tiny_values-{mode}-{domain}": _TINY_VARIANCE for mode in MODES for domain in ("small", "nonfinite")},
-    **{f"remainder_of_large_floats-{mode}-large": "OpenVINO's float FloorMod of values beyond 2**24: remainder(1.094e18, "
-       "3) gives -6.87e10 (regressions.py remainder_of_large_floats)" for mode in MODES},
-    **{f"cdist_zero_norm_of_nan-{mode}-nonfinite": "cdist p=0 of a row with NaN (regressions.py cdist_zero_norm_of_nan)"
-       for mode in MODES},
     **{f"var_mean_of_infinite_rows-{mode}-nonfinite": "var_mean's Welford mean of a row holding inf "
        "(regressions.py var_mean_of_infinite_rows)" for mode in MODES},
 }

@@ -3567,3 +3567,55 @@ TEST(OpenVINOFacts, ConstantOverFusedOpReversedOnlyDivides) {
     std::cout << "[fact] OpenVINO " << openvino_build() << ": c op host(x) values wrong: " << summary.str() << "\n";
     RecordProperty("constant_op_fused_wrong", summary.str());
 }
+
+// remainder(x, 3) of float32 values beyond 2**24: PyTorch's is x - floor(x / 3) * 3 done exactly
+// (an fmod, then the sign fix): remainder(2**40, 3) is 1, of 1.094e18 a value in [0, 3).
+TEST(OpenVINOFacts, FloatRemainderOfLargeValuesWrong) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {3});
+    n.output("r", pt2ov::DType::Float32, {3});
+    n.node("aten.remainder.Scalar", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"other", pt2ov::graph::float_arg(3.0), false}});
+    const std::vector<float> x = {1099511627776.0f, 1.094e18f, 7.5f};
+    const auto r = n.run({f32_tensor({3}, x)})[0];
+    const float* got = r.data<float>();
+    auto exact = [](float v) {
+        double m = std::fmod(static_cast<double>(v), 3.0);
+        if (m < 0) m += 3.0;
+        return static_cast<float>(m);
+    };
+    const bool right = got[0] == exact(x[0]) && got[1] == exact(x[1]);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": remainder(2**40, 3) gives " << got[0] << ", remainder(1.094e18, 3) "
+              << got[1] << " (PyTorch " << exact(x[0]) << ", " << exact(x[1]) << "): " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("float_remainder_large_right", right ? "yes" : "no");
+    EXPECT_EQ(got[2], 1.5f);  // small values are right either way
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(n.b.graph.nodes[0], n.b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "FloatRemainderOfLargeValuesWrong");
+}
+
+// amax over dim 1 of int32 [[16777217, 3], [2147483646, -5]]: PyTorch gives [16777217, 2147483646].
+TEST(OpenVINOFacts, Int32ReducedInFloat) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Int32, {2, 2});
+    n.output("m", pt2ov::DType::Int32, {2});
+    n.node("aten.amax.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", pt2ov::graph::ints_arg({1}), false}});
+    std::vector<int32_t> x = {16777217, 3, 2147483646, -5};
+    ov::Tensor input(ov::element::i32, ov::Shape{2, 2});
+    std::copy(x.begin(), x.end(), input.data<int32_t>());
+    const auto m = n.run({input})[0];
+    const int32_t* got = m.data<int32_t>();
+    const bool right = got[0] == 16777217 && got[1] == 2147483646;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": int32 amax of 16777217 gives " << got[0] << ", of 2147483646 "
+              << got[1] << ": " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("int32_amax_right", right ? "yes" : "no");
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(n.b.graph.nodes[0], n.b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "Int32ReducedInFloat");
+    // int64 is right and stays as O4 says.
+    OneNode wide;
+    wide.input("x", pt2ov::DType::Int64, {2, 2});
+    wide.output("m", pt2ov::DType::Int64, {2});
+    wide.node("aten.amax.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", pt2ov::graph::ints_arg({1}), false}});
+    const auto* none = pt2ov::lower::openvino_facts::converter_fault(wide.b.graph.nodes[0], wide.b.graph);
+    EXPECT_TRUE(none == nullptr || none->name != "Int32ReducedInFloat");
+}
