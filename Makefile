@@ -147,6 +147,13 @@ bench: build
 	$(PY) -m pip install -q -r requirements-bench.txt
 	bench/compare
 
+# The per-call cost of the NaN/inf check (LoadOptions::nonfinite_inputs) on the tiny MLP and
+# ResNet-18, checked and unchecked loads interleaved in one process (bench/nonfinite_check.py,
+# writes bench/results-nonfinite.json). Not part of `make test`.
+.PHONY: bench-nonfinite
+bench-nonfinite: build
+	$(PY) bench/nonfinite_check.py
+
 # pt2ov's CPU kernels against PyTorch eager's, op by op at 1K, 64K and 1M float32 elements
 # (bench/kernels_vs_eager.py over bench/kernels_bench.cpp, built in build/bench). Not part of
 # `make test`. KERNEL_OPS: a comma-separated subset (the script's op names).

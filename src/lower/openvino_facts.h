@@ -113,13 +113,15 @@ bool only_moves_values(const std::set<std::string>& openvino_op_types);
 //  IntegerAvgPoolRounds           avg_pool1d/2d/3d of integers (no kernel yet: refused).
 //  UnitConvolutionStridedPaddedShape  a convolution with a 1x..x1 kernel, stride > 1 and padding > 0;
 //  ByteArithmeticSaturates        add, sub, rsub, mul, neg with an uint8 or int8 result;
-//  FloatToInt64CutTo32Bits        a cast from a floating dtype to int64: 3e9 gives -2**31.
+//  FloatToInt64CutTo32Bits        a cast from a floating dtype to int64: 3e9 gives -2**31;
+//  FloatRemainderOfLargeValuesWrong  every floating remainder: remainder(2**40, 3) gives 0;
+//  Int32ReducedInFloat            amax, amin, max/min, sum, prod, argmax/argmin of int32: in float32.
 // Faults an equivalent model avoids on OpenVINO itself are rewritten in the converted model
 // instead (lower/plugin_workarounds.h): AbsOfFoldedConstantRankOne, AbsOfConcatRankOne,
 // InterpolateToSizeOneAtOrigin, DilatedUnitKernelCrash, TransposeOfUnitDimsAfterReduce,
 // ReshapeBroadcastRankLost, ReshapeAfterReduceLost, ClampOfBroadcastRankLost,
 // ReduceAxesNegativeAfterUnsqueeze, TileRaisingRankUninitialised, MaxOfAllInfinite, ReduceFusedArithmeticWrong,
-// ConstantOverFusedOpReversed.
+// ConstantOverFusedOpReversed, AttentionMaskedRowsNaN.
 const Fact* converter_fault(const graph::Node& node, const graph::Graph& graph);
 
 }  // namespace pt2ov::lower::openvino_facts

@@ -62,6 +62,7 @@ def write_report(path: pathlib.Path = DOC) -> str:
     counts = collections.defaultdict(collections.Counter)
     ov_counts = collections.defaultdict(collections.Counter)
     engine_nan = collections.Counter()
+    engines: dict[str, set] = {}
     table, problems = [], []
     for (family, model_type, form), variants in sorted(
             rows.items(), key=lambda kv: (FAMILIES.index(kv[0][0]), kv[0][1], FORMS.index(kv[0][2]))):
@@ -89,6 +90,8 @@ def write_report(path: pathlib.Path = DOC) -> str:
             if first_bad.get("openvino_detail") and ov != "wrong":
                 ov_cell += ": " + _cell(first_bad["openvino_detail"], 100)
         attn = next((r.get("attn") for r in variants.values() if r.get("attn")), "")
+        for r in variants.values():
+            engines.setdefault(r["build"], set()).add(family)
         table.append(f"| {family} | {model_type} | {form} | {status} | "
                      f"{_error(max(errors)) if errors else ''} | {'yes' if nan else 'no'} | "
                      f"{_cell(ov_cell, 120)} | {'' if attn in ('', 'sdpa') else attn} | {_cell(detail, 220)} |")
@@ -113,7 +116,9 @@ def write_report(path: pathlib.Path = DOC) -> str:
         "`eager-nan` and does not count. A row's status is its worst variant's; NaN says whether "
         "pt2ov's output held NaN in any variant.", "",
         f"CPU: {cpu_name()} ({len(rows)} model type × form rows; {seconds / 60:.0f} min of "
-        f"measurement in the child processes).", "",
+        f"measurement in the child processes). Engine builds (a hash of build/pt2ov and "
+        f"libpt2ov.so): " + "; ".join(f"{b} ({', '.join(sorted(fs, key=FAMILIES.index))})"
+                                      for b, fs in engines.items()) + ".", "",
         "| family | form | " + " | ".join(STATUSES) + " |",
         "|---|---|" + "---|" * len(STATUSES),
     ]
