@@ -44,7 +44,11 @@ def _define_torchvision_schemas_if_its_ops_cannot_load():
         lib = torch.library.Library("torchvision", "FRAGMENT")
         for schema in ("nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor",
                        "qnms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor"):
-            lib.define(schema)
+            try:
+                lib.define(schema)
+            except RuntimeError as e:  # defined already by another module of this process
+                if "multiple times" not in str(e):
+                    raise
         return lib
 
 

@@ -39,7 +39,11 @@ def _define_torchvision_schemas_if_its_ops_cannot_load():
     except OSError:
         lib = torch.library.Library("torchvision", "FRAGMENT")
         for schema in _TORCHVISION_SCHEMAS:
-            lib.define(schema)
+            try:
+                lib.define(schema)
+            except RuntimeError as e:  # defined already by another module of this process
+                if "multiple times" not in str(e):
+                    raise
         return lib
 
 

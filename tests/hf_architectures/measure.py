@@ -98,6 +98,12 @@ def snapshot_engine() -> tuple[str, pathlib.Path]:
                         shutil.copy2(REPO_ROOT / "build" / name, tmp / name)
                 shutil.rmtree(folder, ignore_errors=True)
                 tmp.rename(folder)
+            os.utime(folder)
+            # older copies (20-40 MB each) but the newest two go
+            copies = sorted((p for p in folder.parent.iterdir() if p.is_dir()),
+                            key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in copies[2:]:
+                shutil.rmtree(old, ignore_errors=True)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return engine, folder
@@ -270,6 +276,7 @@ def measure_one(family: str, model_type: str, engine: str) -> None:
         status, detail = run_pt2ov_calls(pt2, list(pairs.values()))
         pt2ov_s = round(time.time() - started, 1)
         ov = run_openvino_alone(prog, case.variants)
+        statuses = []
         for name in case.variants:
             record = dict(base, form=form, variant=name, nodes=nodes, export_s=export_s,
                           pt2ov_s=pt2ov_s, eager_nan=eager_nan[name])
@@ -297,9 +304,12 @@ def measure_one(family: str, model_type: str, engine: str) -> None:
                 record.update(status="export-failed", engine_status=record["status"],
                               detail=program_differs[name])
             append(record)
+            statuses.append(record["status"])
             print(f"{family}/{model_type} {form} {name}: {record['status']} "
                   f"{'NaN ' if record.get('nan') else ''}{str(record.get('detail', ''))[:160]} "
                   f"| OpenVINO alone: {record.get('openvino')}", flush=True)
+        if all(st == "pass" for st in statuses):
+            pt2.unlink(missing_ok=True)  # kept only where something is to be looked into
 
 
 def selected_types(family: str, only) -> list[tuple[str, str]]:

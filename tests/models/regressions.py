@@ -852,3 +852,21 @@ register(
     )
 )
 
+
+
+class ConcatUnderOtherNames(nn.Module):
+    """torch.concat and torch.concatenate, cat under other names: the exported form keeps them, and
+    pt2ov refused them (no converter, no CPU kernel); phimoe of transformers uses torch.concat."""
+
+    def forward(self, a, b):
+        return torch.concat([a, b], dim=1), torch.concatenate((b, a)), torch.concat([a.t(), b.t()], -1)
+
+
+register(
+    ModelCase(
+        name="concat_under_other_names",
+        make_module=lambda: ConcatUnderOtherNames().eval(),
+        make_inputs=lambda variant: (torch.randn(3, 4 + variant), torch.randn(3, 4 + variant)),
+        notes="aten.concat and aten.concatenate as exported were refused: now spelt as cat before conversion.",
+    )
+)

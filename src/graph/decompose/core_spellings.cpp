@@ -61,6 +61,9 @@ void narrow(Builder& b) {
     b.outputs("aten.slice.Tensor", {self, int_arg(d), int_arg(first), int_arg(first + length.int_value), int_arg(1)});
 }
 
+// concat and concatenate are cat under other names (torch.concat in a transformers model).
+void concat(Builder& b) { b.outputs("aten.cat.default", {b.arg(0, "tensors"), b.arg(1, "dim")}); }
+
 void contiguous(Builder& b) { b.outputs("aten.clone.default", {b.arg(0, "self")}, given_keywords(b, {"memory_format"})); }
 
 // to.device(self, device, dtype, ...) has dtype third; to.dtype and to.dtype_layout second.
@@ -150,6 +153,8 @@ PT2OV_DECOMPOSITION("aten.feature_dropout.default", dropout);
 PT2OV_DECOMPOSITION("aten.reshape.default", reshape);
 PT2OV_DECOMPOSITION("aten.narrow.default", narrow);
 PT2OV_DECOMPOSITION("aten.contiguous.default", contiguous);
+PT2OV_DECOMPOSITION("aten.concat.default", concat);
+PT2OV_DECOMPOSITION("aten.concatenate.default", concat);
 PT2OV_DECOMPOSITION("aten.to.dtype", to_copy<1>);
 PT2OV_DECOMPOSITION("aten.to.dtype_layout", to_copy<1>);
 PT2OV_DECOMPOSITION("aten.to.device", to_copy<2>);
