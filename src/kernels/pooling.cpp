@@ -63,6 +63,12 @@ std::vector<int64_t> per_dim(const KernelCall& call, ArgName name, size_t positi
     return values;
 }
 
+// A pooling's stride (argument 2): one value or one per spatial dim; empty or absent, the kernel's.
+std::vector<int64_t> pool_stride(const KernelCall& call, const std::vector<int64_t>& kernel, size_t spatial) {
+    if (call.ints("stride", 2, {}).empty()) return kernel;
+    return per_dim(call, "stride", 2, spatial, {});
+}
+
 // Visits the elements of `sizes` (row-major), giving the flat index and the multi-index.
 template <typename Body>
 void for_each_index(const std::vector<int64_t>& sizes, Body&& body) {
@@ -177,10 +183,7 @@ std::vector<Acc> avg_pool_planes(const std::vector<Acc>& input, const Planes& pl
 std::vector<RuntimeValue> avg_pool(const KernelCall& call, size_t spatial) {
     const StridedTensor& self = call.tensor("self", 0);
     const auto kernel = per_dim(call, "kernel_size", 1, spatial, {});
-    auto stride = call.ints("stride", 2, {});
-    if (stride.empty()) stride = kernel;
-    if (stride.size() == 1) stride.assign(spatial, stride[0]);
-    if (stride.size() != spatial) call.fail("argument 'stride' needs 1 or " + std::to_string(spatial) + " values");
+    const auto stride = pool_stride(call, kernel, spatial);
     const auto pad = per_dim(call, "padding", 3, spatial, {0});
     const bool ceil_mode = call.bool_arg("ceil_mode", 4, false);
     const bool count_include_pad = call.bool_arg("count_include_pad", 5, true);
@@ -406,10 +409,7 @@ Planes pooled_planes(const KernelCall& call, const StridedTensor& self, size_t s
 std::vector<RuntimeValue> max_pool(const KernelCall& call, size_t spatial) {
     const StridedTensor& self = call.tensor("self", 0);
     const auto kernel = per_dim(call, "kernel_size", 1, spatial, {});
-    auto stride = call.ints("stride", 2, {});
-    if (stride.empty()) stride = kernel;
-    if (stride.size() == 1) stride.assign(spatial, stride[0]);
-    if (stride.size() != spatial) call.fail("argument 'stride' needs 1 or " + std::to_string(spatial) + " values");
+    const auto stride = pool_stride(call, kernel, spatial);
     const auto pad = per_dim(call, "padding", 3, spatial, {0});
     const auto dilation = per_dim(call, "dilation", 4, spatial, {1});
     const bool ceil_mode = call.bool_arg("ceil_mode", 5, false);
@@ -620,14 +620,20 @@ std::optional<std::vector<ExpectedSizes>> max_unpool_shape(const ShapeQuery& que
     return one_output(*out);
 }
 
+// The stride a pooling's contract reads: the kernel's where it is given empty.
+std::optional<std::vector<int64_t>> pool_stride(const ShapeQuery& query, const std::optional<std::vector<int64_t>>& kernel,
+                                                size_t spatial) {
+    const auto given = query.ints("stride", 2);
+    return given && given->empty() ? kernel : ints_per_dim(query, "stride", 2, spatial);
+}
+
 // pooling_output_shape per spatial dim (stride empty: the kernel's); the padding at most half the
 // kernel, as avg_pool's meta function checks.
 template <size_t kSpatial>
 std::optional<std::vector<ExpectedSizes>> avg_pool_shape(const ShapeQuery& query) {
     const auto self = query.sizes("self", 0);
     const auto kernel = ints_per_dim(query, "kernel_size", 1, kSpatial);
-    const auto given_stride = query.ints("stride", 2);
-    const auto stride = given_stride && given_stride->empty() ? kernel : ints_per_dim(query, "stride", 2, kSpatial);
+    const auto stride = pool_stride(query, kernel, kSpatial);
     const auto padding = ints_per_dim(query, "padding", 3, kSpatial);
     const auto ceil_mode = query.int_arg("ceil_mode", 4);
     if (!self) return std::nullopt;
@@ -649,8 +655,7 @@ template <size_t kSpatial>
 std::optional<std::vector<ExpectedSizes>> max_pool_shape(const ShapeQuery& query) {
     const auto self = query.sizes("self", 0);
     const auto kernel = ints_per_dim(query, "kernel_size", 1, kSpatial);
-    const auto given_stride = query.ints("stride", 2);
-    const auto stride = given_stride && given_stride->empty() ? kernel : ints_per_dim(query, "stride", 2, kSpatial);
+    const auto stride = pool_stride(query, kernel, kSpatial);
     const auto padding = ints_per_dim(query, "padding", 3, kSpatial);
     const auto dilation = ints_per_dim(query, "dilation", 4, kSpatial);
     const auto ceil_mode = query.int_arg("ceil_mode", 5);

@@ -1,5 +1,5 @@
 // Reshuffles of a tensor's elements: unfold (a view of sliding windows) and unfold_copy,
-// narrow_copy, unbind_copy, roll and flip; and the functional fills (fill.Scalar, fill.Tensor,
+// narrow_copy, unbind and unbind_copy, repeat, constant_pad_nd, roll and flip; and the functional fills (fill.Scalar, fill.Tensor,
 // zero), which return a new tensor shaped and laid out like self.
 #include <algorithm>
 
@@ -67,8 +67,9 @@ std::vector<RuntimeValue> copied(const KernelCall& call, const StridedTensor& vi
     return single(out);
 }
 
-// unbind_copy.int(Tensor self, int dim=0) -> Tensor[]: one row-major copy per index along dim.
-std::vector<RuntimeValue> unbind_copy(const KernelCall& call) {
+// unbind.int(Tensor self, int dim=0) -> Tensor[]: one view per index along dim, without that
+// dim; unbind_copy.int: a row-major copy of each.
+std::vector<RuntimeValue> unbind(const KernelCall& call, bool copy) {
     const StridedTensor& self = call.tensor("self", 0);
     if (self.rank() == 0) call.fail("unbind() cannot be applied to a 0-dim tensor");
     const int64_t dim = normalize_dim(call, call.int_arg("dim", 1, 0), static_cast<int64_t>(self.rank()));
@@ -77,9 +78,13 @@ std::vector<RuntimeValue> unbind_copy(const KernelCall& call) {
     strides.erase(strides.begin() + dim);
     std::vector<RuntimeValue> outputs;
     for (int64_t i = 0; i < self.sizes[dim]; ++i) {
-        StridedTensor out = StridedTensor::allocate(self.dtype, sizes);
-        copy_into(self.view(sizes, strides, i * self.strides[dim]), out);
-        outputs.push_back(RuntimeValue::of(std::move(out)));
+        StridedTensor piece = self.view(sizes, strides, i * self.strides[dim]);
+        if (copy) {
+            StridedTensor out = StridedTensor::allocate(self.dtype, sizes);
+            copy_into(piece, out);
+            piece = std::move(out);
+        }
+        outputs.push_back(RuntimeValue::of(std::move(piece)));
     }
     return outputs;
 }
@@ -211,7 +216,7 @@ std::optional<std::vector<ExpectedSizes>> narrow_shape(const ShapeQuery& query) 
     return std::vector<ExpectedSizes>{*self};
 }
 
-// unbind_copy: every one of its list of tensors is self without dim `dim`.
+// unbind, unbind_copy: every one of its list of tensors is self without dim `dim`.
 std::optional<std::vector<ExpectedSizes>> unbind_shape(const ShapeQuery& query) {
     const auto self = query.sizes("self", 0);
     const auto dim = query.int_arg("dim", 1);
@@ -331,7 +336,8 @@ std::optional<std::vector<ExpectedSizes>> constant_pad_shape(const ShapeQuery& q
     return std::vector<ExpectedSizes>{out};
 }
 
-PT2OV_KERNEL("aten.unbind_copy.int", unbind_copy, unbind_shape);
+PT2OV_KERNEL("aten.unbind_copy.int", [](const KernelCall& c) { return unbind(c, true); }, unbind_shape);
+PT2OV_KERNEL("aten.unbind.int", [](const KernelCall& c) { return unbind(c, false); }, unbind_shape);
 PT2OV_KERNEL("aten.repeat.default", repeat, repeat_shape);
 PT2OV_KERNEL("aten.constant_pad_nd.default", constant_pad, constant_pad_shape);
 PT2OV_KERNEL("aten.roll.default", roll, same_as_self);

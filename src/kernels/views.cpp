@@ -248,21 +248,6 @@ std::vector<RuntimeValue> split_pieces(const KernelCall& call, SplitBy by, ArgNa
     return outputs;
 }
 
-// unbind.int(Tensor self, int dim=0): one view per index along dim, without that dim.
-std::vector<RuntimeValue> unbind_views(const KernelCall& call) {
-    const StridedTensor& self = call.tensor("self", 0);
-    if (self.rank() == 0) call.fail("unbind() cannot be applied to a 0-dim tensor");
-    const int64_t dim = normalize_dim(call, call.int_arg("dim", 1, 0), static_cast<int64_t>(self.rank()));
-    std::vector<int64_t> sizes = self.sizes, strides = self.strides;
-    sizes.erase(sizes.begin() + dim);
-    strides.erase(strides.begin() + dim);
-    std::vector<RuntimeValue> outputs;
-    for (int64_t i = 0; i < self.sizes[static_cast<size_t>(dim)]; ++i) {
-        outputs.push_back(RuntimeValue::of(self.view(sizes, strides, i * self.strides[static_cast<size_t>(dim)])));
-    }
-    return outputs;
-}
-
 // Each piece's sizes, where the dim and the split are known at load.
 template <SplitBy By>
 std::optional<std::vector<ExpectedSizes>> split_shape(const ShapeQuery& query) {
@@ -287,16 +272,6 @@ std::optional<std::vector<ExpectedSizes>> split_shape(const ShapeQuery& query) {
         pieces.push_back(sizes);
     }
     return pieces;
-}
-
-std::optional<std::vector<ExpectedSizes>> unbind_views_shape(const ShapeQuery& query) {
-    const auto self = query.sizes("self", 0);
-    const auto dim = query.int_arg("dim", 1);
-    if (!self) return std::nullopt;
-    if (self->empty()) query.contradiction("it unbinds a 0-dim tensor");
-    ExpectedSizes sizes = *self;
-    sizes.erase(sizes.begin() + wrap_dim(query, dim.value_or(0), static_cast<int64_t>(self->size())));
-    return std::vector<ExpectedSizes>{sizes};
 }
 
 PT2OV_KERNEL("aten.alias.default", [](const KernelCall& c) { return single(same_view(c)); }, same_as_self);
@@ -331,7 +306,6 @@ PT2OV_KERNEL("aten.split_with_sizes_copy.default",
              [](const KernelCall& c) { return split_pieces(c, SplitBy::Lengths, "split_sizes", true); }, split_shape<SplitBy::Lengths>);
 PT2OV_KERNEL("aten.chunk.default", [](const KernelCall& c) { return split_pieces(c, SplitBy::Chunks, "chunks", false); },
              split_shape<SplitBy::Chunks>);
-PT2OV_KERNEL("aten.unbind.int", unbind_views, unbind_views_shape);
 PT2OV_KERNEL("aten.expand_copy.default", [](const KernelCall& c) { return as_copy(c, expanded); }, expanded_shape);
 
 }  // namespace

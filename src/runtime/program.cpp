@@ -123,13 +123,6 @@ void route_nonfinite_calls(Program::Impl& impl, const compile::Settings& setting
     route.checked = on_openvino && floating;
 }
 
-bool state_holds_nonfinite(const runtime::Executor& executor) {
-    for (const auto& name : executor.state_names()) {
-        if (runtime::holds_nonfinite(executor.read_state(name))) return true;
-    }
-    return false;
-}
-
 // One call on the CPU kernels' executor (made at the first), the state moved there and back.
 void run_nonfinite(Program::Impl& impl, int input, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
     auto& route = impl.nonfinite;
@@ -153,8 +146,14 @@ void run_nonfinite(Program::Impl& impl, int input, const std::vector<Tensor>& in
     for (const auto& name : names) route.executor->write_state(name, impl.executor->read_state(name));
     route.executor->run(inputs, outputs);
     route.last_call_routed.store(true, std::memory_order_relaxed);
-    for (const auto& name : names) impl.executor->write_state(name, route.executor->read_state(name));
-    route.state_nonfinite = !names.empty() && state_holds_nonfinite(*impl.executor);
+    // Each state read once: handed back, and looked at for what it leaves to the next call.
+    bool nonfinite = false;
+    for (const auto& name : names) {
+        const Tensor state = route.executor->read_state(name);
+        nonfinite = nonfinite || runtime::holds_nonfinite(state);
+        impl.executor->write_state(name, state);
+    }
+    route.state_nonfinite = nonfinite;
 }
 
 }  // namespace

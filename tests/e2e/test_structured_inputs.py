@@ -39,6 +39,7 @@ from tests.models import all_cases, get_case
 from tests.models import structured_inputs as si
 from tests.models.compare import assert_output_matches
 from tests.models.export import MODES, eager_outputs
+from tests.random_programs.harness import first_nan_inside
 
 RUN_ALL = os.environ.get("PT2OV_STRUCTURED") == "all"
 
@@ -140,32 +141,6 @@ def _case_variants(name: str, module, domains) -> list:
             _variants[key] = si.variants(case.make_inputs(0), _fresh_eager(module),
                                          si.input_names(module, case.make_inputs(0)), domains)
     return _variants[key]
-
-
-def first_nan_inside(ep, inputs) -> str:
-    """The first node whose eager value holds a NaN while no input does, or ''."""
-    leaves = flatten(inputs)
-    if any(isinstance(t, torch.Tensor) and t.is_floating_point() and bool(torch.isnan(t).any()) for t in leaves):
-        return ""
-    found = []
-
-    class Watch(torch.fx.Interpreter):
-        def run_node(self, n):
-            value = super().run_node(n)
-            if not found and n.op == "call_function":
-                for leaf in torch.utils._pytree.tree_leaves(value):
-                    if isinstance(leaf, torch.Tensor) and leaf.is_floating_point() and bool(torch.isnan(leaf).any()):
-                        found.append(f"{n.name} ({n.target})")
-                        break
-            return value
-
-    with torch.no_grad(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            Watch(copy.deepcopy(ep).module()).run(*leaves)
-        except Exception:  # noqa: BLE001 - not telling is not a NaN
-            return ""
-    return found[0] if found else ""
 
 
 class Batch:
@@ -349,7 +324,7 @@ def _check(batch, program, case, name, mode, domain, refusal_ok=False):
             except AssertionError:
                 pass
         detail = f"\n{_worst(got, want, outside)}" if outside else ""
-        nan_at = "" if domain == si.NONFINITE else first_nan_inside(program.ep, v.inputs)
+        nan_at = "" if domain == si.NONFINITE else first_nan_inside(copy.deepcopy(program.ep), flatten(v.inputs))
         if nan_at:
             detail += (f"\n(eager makes a NaN inside the program at {nan_at}, from inputs that hold "
                        "none: the NaN limit, docs/EXACTNESS.md O8)")
