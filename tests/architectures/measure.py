@@ -59,10 +59,10 @@ def first_line(text, limit: int = 400) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-def read_results() -> list[dict]:
+def read_results(path: pathlib.Path = RESULTS) -> list[dict]:
     records = []
-    if RESULTS.exists():
-        for line in RESULTS.read_text().splitlines():
+    if path.exists():
+        for line in path.read_text().splitlines():
             try:
                 records.append(json.loads(line))
             except json.JSONDecodeError:
@@ -70,10 +70,15 @@ def read_results() -> list[dict]:
     return records
 
 
-def append(record: dict) -> None:
-    OUT_DIR.mkdir(parents=True, exist_ok=True)
-    with RESULTS.open("a") as f:
-        f.write(json.dumps(record) + "\n")
+def append(record: dict, path: pathlib.Path = RESULTS) -> None:
+    """One line, written by one write of an O_APPEND file: child processes appending at once
+    never interleave their records."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, (json.dumps(record) + "\n").encode())
+    finally:
+        os.close(fd)
 
 
 def flatten_outputs(out) -> list[torch.Tensor]:

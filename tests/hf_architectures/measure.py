@@ -42,7 +42,6 @@ NaN (`nan`).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import pathlib
 import subprocess
@@ -60,6 +59,8 @@ import torch  # noqa: E402
 
 from tests.architectures.measure import (  # noqa: E402
     PT2OV_TIMEOUT_S, compare, first_line, flatten_outputs)
+from tests.architectures.measure import append as append_to  # noqa: E402
+from tests.architectures.measure import read_results as read_results_at  # noqa: E402
 from tests.architectures.measure import build_id as engine_build_id  # noqa: E402
 
 OUT_DIR = REPO_ROOT / "build" / "hf_architectures"
@@ -110,23 +111,11 @@ def snapshot_engine() -> tuple[str, pathlib.Path]:
 
 
 def read_results() -> list[dict]:
-    records = []
-    if RESULTS.exists():
-        for line in RESULTS.read_text().splitlines():
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
-                pass  # cut short by a kill: measured again
-    return records
+    return read_results_at(RESULTS)
 
 
 def append(record: dict) -> None:
-    OUT_DIR.mkdir(parents=True, exist_ok=True)
-    fd = os.open(RESULTS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        os.write(fd, (json.dumps(record) + "\n").encode())
-    finally:
-        os.close(fd)
+    append_to(record, RESULTS)
 
 
 def _message(e: BaseException) -> str:
