@@ -99,7 +99,9 @@ struct LoadOptions {
     // does (OpenVINO's CPU plugin loses NaN through relu, exp, max, clamp and the ops it fuses
     // them into: docs/EXACTNESS.md O8); calls with finite inputs keep OpenVINO (the check reads
     // each floating input once). A program with a node that has no CPU kernel cannot be run so:
-    // such a call is refused (InputError naming the input and the node). "openvino": no check,
+    // such a call is refused (InputError naming the input and the node). A program without
+    // state whose finite inputs come out of OpenVINO as NaN or inf (outputs no larger than about
+    // the inputs) runs the call again on the CPU kernels, which decide. "openvino": no check,
     // every call on the placement rules' plan; `strict` implies it.
     std::string nonfinite_inputs = "exact";
 };

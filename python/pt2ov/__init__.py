@@ -181,7 +181,8 @@ def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU
     cache grows in OpenVINO by each call's positions instead of being copied whole every call
     (:class:`Generator` loads with it), ``nonfinite_inputs="exact"`` (the default) runs a call whose
     floating inputs hold NaN or inf on pt2ov's CPU kernels, which follow PyTorch on them (refused
-    where a node has none; finite calls stay on OpenVINO), ``"openvino"`` runs every call on the
+    where a node has none; finite calls stay on OpenVINO, and a stateless program's call whose outputs come
+    out of OpenVINO as NaN or inf runs again on the CPU kernels), ``"openvino"`` runs every call on the
     placement as it is (OpenVINO loses NaN through relu, exp, max, clamp: docs/EXACTNESS.md O8). Raises
     :class:`Error` (ArchiveError, UnsupportedError, ...) with a message saying what to do."""
     args = _options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads, openvino_state,

@@ -77,7 +77,8 @@ void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
     command.add_option("--nonfinite-inputs", options.nonfinite_inputs,
                        "A call whose floating inputs hold NaN or inf: exact (run it on pt2ov's CPU kernels, which "
                        "follow PyTorch on NaN and inf, or refuse it where a node has no CPU kernel; finite calls "
-                       "stay on OpenVINO) or openvino (no check: OpenVINO loses NaN through relu, exp, max and "
+                       "stay on OpenVINO, and one whose outputs come out of OpenVINO as NaN or inf runs again on "
+                       "the CPU kernels where they are cheap to read) or openvino (no check: OpenVINO loses NaN through relu, exp, max and "
                        "clamp, docs/EXACTNESS.md O8)")
         ->check(CLI::IsMember({"exact", "openvino"}))
         ->default_val("exact");

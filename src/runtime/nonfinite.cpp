@@ -48,4 +48,14 @@ int first_nonfinite(const std::vector<Tensor>& inputs) {
     return -1;
 }
 
+bool cheap_to_scan(const std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs) {
+    int64_t read = 0;
+    for (const auto& input : inputs) read += input.numel();
+    int64_t floating = 0;
+    for (const auto& output : outputs) {
+        if (dtype_is_floating(output.dtype())) floating += output.numel();
+    }
+    return floating <= 2 * read + 65536;
+}
+
 }  // namespace pt2ov::runtime

@@ -127,3 +127,65 @@ def test_unknown_nonfinite_inputs_value_is_refused(zoo_programs):
     program = zoo_programs.get("nonfinite_linear_relu", "exported", "static")
     with pytest.raises(pt2ov.Error, match="nonfinite_inputs 'sometimes'"):
         pt2ov.load(program.path, nonfinite_inputs="sometimes")
+
+
+class _MaskedAttention(torch.nn.Module):
+    def forward(self, q, k, v, mask):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+
+
+def _run_cli_with(tmp_path, pt2, args, *options, env=None):
+    import os
+    import subprocess
+
+    from conftest import pt2ov_binary
+    inputs, outputs = tmp_path / "in.npz", tmp_path / "out.npz"
+    write_inputs(inputs, args)
+    cmd = [str(pt2ov_binary()), "run", str(pt2), "--inputs", str(inputs), "--outputs", str(outputs),
+           "--no-measure-placement", *options]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=REPO_ROOT,
+                          env={**os.environ, **(env or {})})
+    assert proc.returncode == 0, describe(proc)
+    return read_outputs(outputs)[0]
+
+
+def test_nan_made_by_openvino_from_finite_inputs_is_decided_by_the_cpu_kernels(tmp_path):
+    """The output check: a stateless program whose finite inputs come out of OpenVINO as NaN runs
+    the call again on the CPU kernels. The fault is injected by switching AttentionMaskedRowsNaN
+    off (OpenVINO's attention then gives NaN for a query row whose mask keeps no key, PyTorch 0):
+    the check alone makes the answer eager's, and with --nonfinite-inputs openvino the NaN shows."""
+    torch.manual_seed(3)
+    q, k, v = (torch.randn(1, 2, 4, 8) for _ in range(3))
+    mask = torch.ones(1, 1, 4, 4, dtype=torch.bool).tril()
+    mask[..., 0] = False  # key 0 is padding: query row 0 keeps no key
+    pt2 = tmp_path / "masked.pt2"
+    torch.export.save(torch.export.export(_MaskedAttention(), (q, k, v, mask)), pt2)
+    expected = _MaskedAttention()(q, k, v, mask).numpy()
+    assert not np.isnan(expected).any()
+    fault = {"PT2OV_IGNORE_FACTS": "AttentionMaskedRowsNaN"}
+    unchecked = _run_cli_with(tmp_path, pt2, (q, k, v, mask), "--nonfinite-inputs", "openvino", env=fault)
+    assert np.isnan(unchecked).any(), "the injected fault no longer gives NaN: the test shows nothing"
+    got = _run_cli_with(tmp_path, pt2, (q, k, v, mask), env=fault)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+class _LogOfInput(torch.nn.Module):
+    def forward(self, x):
+        return torch.log(x) * 2.0 + 1.0
+
+
+def test_nan_eager_makes_from_finite_inputs_is_checked_on_the_cpu_kernels(tmp_path):
+    """log of a negative input is NaN in eager and on OpenVINO: the call with a NaN output is run
+    again on the CPU kernels (last_openvino_ns 0) and gives eager's pattern; a call with positive
+    inputs stays on OpenVINO."""
+    x = torch.rand(4, 8) + 0.5
+    pt2 = tmp_path / "log.pt2"
+    torch.export.save(torch.export.export(_LogOfInput(), (x,)), pt2)
+    loaded = pt2ov.load(str(pt2), measure_placement=False)
+    negative = x.clone()
+    negative[1, 2] = -1.0
+    for args, routed in (((x,), False), ((negative,), True), ((x,), False)):
+        got = np.asarray(loaded(*args)[0])
+        np.testing.assert_allclose(got, _LogOfInput()(*args).numpy(), rtol=1e-5, atol=1e-6)
+        assert (loaded.last_openvino_ns == 0) == routed, f"routed={routed}, last_openvino_ns={loaded.last_openvino_ns}"
+        assert np.isnan(got).any() == routed

@@ -14,6 +14,7 @@ namespace {
 
 using pt2ov::DType;
 using pt2ov::Tensor;
+using pt2ov::runtime::cheap_to_scan;
 using pt2ov::runtime::first_nonfinite;
 using pt2ov::runtime::holds_nonfinite;
 
@@ -74,6 +75,20 @@ TEST(Nonfinite, FirstNonfiniteNamesTheInput) {
     EXPECT_EQ(first_nonfinite({}), -1);
     // An empty tensor holds nothing.
     EXPECT_FALSE(holds_nonfinite(Tensor::view(DType::Float32, {0}, nullptr)));
+}
+
+// The outputs are read only where that costs about what reading the inputs did: floating
+// output elements at most twice every input element plus 65,536; integer outputs are not read.
+TEST(Nonfinite, OutputsAreScannedOnlyWhereCheap) {
+    std::vector<float> input(1000, 1.0f), small(2000 + 65536, 1.0f), large(2000 + 65537, 1.0f);
+    std::vector<int64_t> ids(10, 1), many_ids(200000, 1);
+    const auto in = tensor_of(DType::Float32, input);
+    EXPECT_TRUE(cheap_to_scan({tensor_of(DType::Float32, small)}, {in}));
+    EXPECT_FALSE(cheap_to_scan({tensor_of(DType::Float32, large)}, {in}));
+    EXPECT_TRUE(cheap_to_scan({tensor_of(DType::Int64, many_ids), tensor_of(DType::Float32, small)}, {in}));
+    // A language model's prompt: 10 token ids in, 10 x 100,000 logits out.
+    std::vector<float> logits(10 * 100000, 0.0f);
+    EXPECT_FALSE(cheap_to_scan({tensor_of(DType::Float32, logits)}, {tensor_of(DType::Int64, ids)}));
 }
 
 }  // namespace
