@@ -1,5 +1,6 @@
 #include "serve/codec.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/bfloat16.h"
+#include "common/json_text.h"
 #include "serve/datatype.h"
 #include "serve/error.h"
 
@@ -20,36 +22,72 @@ namespace {
 
 using json = nlohmann::json;
 
-// Nesting deeper than any tensor rank a program has is refused before it is walked.
-constexpr size_t kMaxNesting = 64;
-
-// Collects the leaves of `data` in row-major order (depth first, left to right), without
-// recursion, so that a crafted body cannot exhaust the stack.
-std::vector<const json*> leaves_of(const json& data, const std::string& what) {
+// The leaves of `data` in row-major order, without recursion, so that a crafted body cannot
+// exhaust the stack. `data` is flat (every item a value: any shape of as many elements) or
+// nested as `shape` is, level by level: the array at depth d holds shape[d] items, arrays above
+// the last level and values at it. A nesting that contradicts the shape (a 4x6 nesting for
+// [3, 8], a ragged row) is refused naming the first place it does.
+std::vector<const json*> leaves_of(const json& data, const std::vector<int64_t>& shape, const std::string& what) {
     if (!data.is_array()) {
         throw bad_request(fmt::format("{}: \"data\" must be an array of values (flat or nested, row-major), not {}",
                                       what, data.type_name()));
     }
     std::vector<const json*> leaves;
+    const bool nested = std::any_of(data.begin(), data.end(), [](const json& item) { return item.is_array(); });
+    if (!nested) {
+        leaves.reserve(data.size());
+        for (const auto& item : data) leaves.push_back(&item);
+        return leaves;
+    }
+    if (shape.size() > kMaxDataNesting) {
+        throw bad_request(fmt::format("{}: \"data\" nested for rank {}, more than {}: send it flat", what,
+                                      shape.size(), kMaxDataNesting));
+    }
     struct Level {
         const json* array;
         size_t next;
     };
-    std::vector<Level> stack{{&data, 0}};
+    std::vector<Level> stack;
+    std::vector<size_t> position;  // the index of each level's array within its parent, for messages
+    const auto where = [&] {
+        std::string text = "\"data\"";
+        for (size_t index : position) text += fmt::format("[{}]", index);
+        return text;
+    };
+    const auto enter = [&](const json& array) {
+        const size_t depth = stack.size();
+        if (depth >= shape.size() || static_cast<int64_t>(array.size()) != shape[depth]) {
+            throw bad_request(fmt::format(
+                "{}: {} holds {} items, but shape [{}] needs {} at this level (nest \"data\" as the shape is, or "
+                "send it flat)",
+                what, where(), array.size(), fmt::join(shape, ", "),
+                depth < shape.size() ? std::to_string(shape[depth]) : std::string("a value, not an array")));
+        }
+        stack.push_back({&array, 0});
+    };
+    enter(data);
     while (!stack.empty()) {
         Level& level = stack.back();
         if (level.next == level.array->size()) {
             stack.pop_back();
+            if (!position.empty()) position.pop_back();
             continue;
         }
-        const json& item = (*level.array)[level.next++];
-        if (item.is_array()) {
-            if (stack.size() >= kMaxNesting) {
-                throw bad_request(fmt::format("{}: \"data\" is nested more than {} deep", what, kMaxNesting));
-            }
-            stack.push_back({&item, 0});
-        } else {
+        const size_t index = level.next++;
+        const json& item = (*level.array)[index];
+        const bool last_level = stack.size() == shape.size();
+        if (item.is_array() != !last_level) {
+            position.push_back(index);
+            const std::string at = where();
+            throw bad_request(fmt::format("{}: {} is {}, but shape [{}] needs {} there", what, at,
+                                          item.is_array() ? "an array" : "a value", fmt::join(shape, ", "),
+                                          last_level ? "a value" : "an array"));
+        }
+        if (last_level) {
             leaves.push_back(&item);
+        } else {
+            position.push_back(index);
+            enter(item);
         }
     }
     return leaves;
@@ -58,7 +96,7 @@ std::vector<const json*> leaves_of(const json& data, const std::string& what) {
 template <typename T>
 T integer_from(const json& value, const std::string& what, size_t index, std::string_view datatype) {
     const auto refuse = [&](const std::string& why) {
-        return bad_request(fmt::format("{}: element {} ({}) {} for {}", what, index, value.dump(), why, datatype));
+        return bad_request(fmt::format("{}: element {} ({}) {} for {}", what, index, json_excerpt(value), why, datatype));
     };
     if (value.is_number_unsigned()) {
         const auto v = value.get<uint64_t>();
@@ -76,11 +114,29 @@ T integer_from(const json& value, const std::string& what, size_t index, std::st
     throw refuse("is not an integer");
 }
 
-double number_from(const json& value, const std::string& what, size_t index, std::string_view datatype) {
-    if (!value.is_number()) {
-        throw bad_request(fmt::format("{}: element {} ({}) is not a number for {}", what, index, value.dump(), datatype));
+template <typename T>
+double largest_finite() {
+    if constexpr (std::is_same_v<T, _Float16>) {
+        return 65504.0;
+    } else {
+        return static_cast<double>(std::numeric_limits<T>::max());
     }
-    return value.get<double>();
+}
+
+template <typename T>
+T number_from(const json& value, const std::string& what, size_t index, std::string_view datatype) {
+    if (!value.is_number()) {
+        throw bad_request(fmt::format("{}: element {} ({}) is not a number for {}", what, index, json_excerpt(value), datatype));
+    }
+    const double number = value.get<double>();
+    const T rounded = static_cast<T>(number);
+    // JSON numbers are finite (nlohmann refuses 1e400 at parse); one that rounds to an infinity
+    // in a narrower float is out of its range, as an integer out of its dtype's range is.
+    if (std::isinf(static_cast<double>(rounded)) && std::isfinite(number)) {
+        throw bad_request(fmt::format("{}: element {} ({}) is out of range for {} (largest finite: {})", what, index,
+                                      json_excerpt(value), datatype, largest_finite<T>()));
+    }
+    return rounded;
 }
 
 template <typename T>
@@ -91,13 +147,13 @@ void fill(Tensor& tensor, const std::vector<const json*>& leaves, const std::str
         const json& value = *leaves[i];
         if constexpr (std::is_same_v<T, bool>) {
             if (!value.is_boolean()) {
-                throw bad_request(fmt::format("{}: element {} ({}) is not true or false for BOOL", what, i, value.dump()));
+                throw bad_request(fmt::format("{}: element {} ({}) is not true or false for BOOL", what, i, json_excerpt(value)));
             }
             out[i] = value.get<bool>();
         } else if constexpr (std::is_integral_v<T>) {
             out[i] = integer_from<T>(value, what, i, datatype);
         } else {
-            out[i] = static_cast<T>(number_from(value, what, i, datatype));
+            out[i] = number_from<T>(value, what, i, datatype);
         }
     }
 }
@@ -156,7 +212,7 @@ Tensor tensor_from_json(const json& data, DType dtype, const std::vector<int64_t
                                       what, protocol_datatype(dtype)));
     }
     const int64_t count = checked_element_count(shape, dtype_size(dtype), what);
-    const auto leaves = leaves_of(data, what);
+    const auto leaves = leaves_of(data, shape, what);
     if (static_cast<int64_t>(leaves.size()) != count) {
         throw bad_request(fmt::format("{}: \"data\" holds {} values, but shape [{}] needs {}", what, leaves.size(),
                                       fmt::join(shape, ", "), count));

@@ -21,9 +21,17 @@ namespace pt2ov::serve {
 // (at `element_size` bytes an element) within 2^62. RequestError naming `what` otherwise.
 int64_t checked_element_count(const std::vector<int64_t>& shape, size_t element_size, const std::string& what);
 
-// A tensor of `dtype` and `shape` from JSON values, flat or nested in any way, taken in
-// row-major order: BOOL from true/false, integers from JSON integers within the dtype's range,
-// floats from any JSON number (FP16 and FP32 rounded to nearest from the number's double).
+// The deepest nesting of "data" taken (a tensor's rank); a request is refused before it is
+// parsed when nested deeper than this and the few levels around "data".
+constexpr size_t kMaxDataNesting = 64;
+constexpr size_t kMaxRequestNesting = kMaxDataNesting + 8;
+
+// A tensor of `dtype` and `shape` from JSON values in row-major order, flat (one array of every
+// value) or nested level by level as the shape is (an array of shape[0] arrays of shape[1] ...,
+// values at the last level): BOOL from true/false, integers from JSON integers within the
+// dtype's range, floats from JSON numbers within the dtype's finite range (FP16 and FP32
+// rounded to nearest from the number's double; one beyond the largest finite value is refused,
+// not made an infinity).
 Tensor tensor_from_json(const nlohmann::json& data, DType dtype, const std::vector<int64_t>& shape,
                         const std::string& what);
 

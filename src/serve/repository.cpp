@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/json_text.h"
 #include "common/text.h"
 #include "serve/error.h"
 
@@ -42,7 +43,7 @@ T config_value(const json& value, const std::string& key, const std::string& whe
     try {
         return value.get<T>();
     } catch (const json::exception&) {
-        throw InputError(fmt::format("{}: \"{}\" must be {}, not {}", where, key, expected, value.dump()));
+        throw InputError(fmt::format("{}: \"{}\" must be {}, not {}", where, key, expected, json_excerpt(value)));
     }
 }
 
@@ -51,6 +52,14 @@ json read_json_file(const fs::path& path) {
     if (!in) throw InputError(fmt::format("{}: cannot read it", path.string()));
     std::stringstream text;
     text << in.rdbuf();
+    // A model's config is a flat object of options and one of batching: nothing deeper is
+    // meaningful, and deeper nesting is refused before anything walks it.
+    constexpr size_t kConfigNesting = 8;
+    if (const size_t nesting = json_nesting(text.view()); nesting > kConfigNesting) {
+        throw InputError(fmt::format("{}: nested {} deep; a model's config.json is an object of options (at most {} "
+                                     "deep)",
+                                     path.string(), nesting, kConfigNesting));
+    }
     try {
         return json::parse(text.str());
     } catch (const json::exception& e) {
@@ -118,7 +127,7 @@ std::string one_of(const json& value, const char* key, const std::string& where,
         if (text == choice) return text;
         listed += (listed.empty() ? "" : ", ") + std::string(choice);
     }
-    throw InputError(fmt::format("{}: \"{}\" must be one of {}, not {}", where, key, listed, value.dump()));
+    throw InputError(fmt::format("{}: \"{}\" must be one of {}, not {}", where, key, listed, json_excerpt(value)));
 }
 
 void apply_batching(const json& value, const std::string& where, ModelSource& source) {
@@ -179,7 +188,9 @@ void apply_model_config(const json& config, const std::string& where, ModelSourc
     }
 }
 
-std::vector<ModelSource> scan_repository(const std::string& path, const LoadOptions& defaults) {
+namespace {
+
+std::vector<ModelSource> scan_repository_folders(const std::string& path, const LoadOptions& defaults) {
     const fs::path root(path);
     std::error_code ec;
     if (fs::is_regular_file(root, ec)) {
@@ -198,6 +209,9 @@ std::vector<ModelSource> scan_repository(const std::string& path, const LoadOpti
         return {source};
     }
     if (!fs::is_directory(root, ec)) {
+        if (ec && ec != std::errc::no_such_file_or_directory) {
+            throw InputError(fmt::format("{}: {}; give a model repository folder or one .pt2 file", path, ec.message()));
+        }
         throw InputError(fmt::format("{}: no such model repository folder or .pt2 file", path));
     }
     std::vector<fs::path> folders;
@@ -218,6 +232,20 @@ std::vector<ModelSource> scan_repository(const std::string& path, const LoadOpti
         throw InputError(fmt::format("{}: no models (expected one folder per model, each holding 1/model.pt2)", path));
     }
     return sources;
+}
+
+}  // namespace
+
+std::vector<ModelSource> scan_repository(const std::string& path, const LoadOptions& defaults) {
+    // A file system error while reading the repository (a symbolic link loop, a folder that may
+    // not be read) is the repository's fault, named by its path: exit 2, not an internal error.
+    try {
+        return scan_repository_folders(path, defaults);
+    } catch (const fs::filesystem_error& e) {
+        const std::string where = e.path1().empty() ? path : e.path1().string();
+        throw InputError(fmt::format("{}: {} (while reading the model repository {}): fix or remove it", where,
+                                     e.code().message(), path));
+    }
 }
 
 ModelRepository ModelRepository::load(const std::vector<ModelSource>& sources) {

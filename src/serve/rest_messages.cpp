@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/json_text.h"
 #include "common/text.h"
 #include "serve/codec.h"
 #include "serve/datatype.h"
@@ -51,10 +52,12 @@ std::vector<int64_t> shape_of(const json& input, const std::string& where) {
     if (!shape) throw bad_request(fmt::format("{}: \"shape\" is missing", where));
     if (!shape->is_array()) throw bad_request(fmt::format("{}: \"shape\" must be an array of sizes", where));
     std::vector<int64_t> dims;
-    for (const auto& dim : *shape) {
+    for (size_t i = 0; i < shape->size(); ++i) {
+        const json& dim = (*shape)[i];
         if (!dim.is_number_integer() || (!dim.is_number_unsigned() && dim.get<int64_t>() < 0) ||
             (dim.is_number_unsigned() && dim.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))) {
-            throw bad_request(fmt::format("{}: \"shape\" {} must hold sizes (integers >= 0)", where, shape->dump()));
+            throw bad_request(fmt::format("{}: \"shape\" must hold sizes (integers >= 0); item {} is {}", where, i,
+                                          json_excerpt(dim)));
         }
         dims.push_back(dim.get<int64_t>());
     }
@@ -82,6 +85,11 @@ InferRequest decode_rest_request(std::string_view body, std::optional<size_t> js
     }
     const std::string_view header = body.substr(0, header_size);
     std::string_view binary = body.substr(header_size);
+    if (const size_t nesting = json_nesting(header); nesting > kMaxRequestNesting) {
+        throw bad_request(fmt::format("the request's JSON is nested {} deep, more than the {} a request needs (\"data\" "
+                                      "nested up to rank {})",
+                                      nesting, kMaxRequestNesting, kMaxDataNesting));
+    }
     json document;
     try {
         document = json::parse(header.begin(), header.end());

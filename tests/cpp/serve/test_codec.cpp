@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/bfloat16.h"
+#include "common/json_text.h"
 #include "serve/codec.h"
 #include "serve/datatype.h"
 #include "serve/error.h"
@@ -119,7 +120,61 @@ TEST(ServeCodec, JsonValuesThatDoNotFitAreRefusedNamingTheInput) {
     expect_refused(decode("[1]", DType::Float32, {1LL << 40, 1LL << 40}), "too large");
     std::string deep(100, '[');
     deep += "1" + std::string(100, ']');
-    expect_refused([&] { tensor_from_json(json::parse(deep), DType::Float32, {1}, "input 'x'"); }, "nested");
+    expect_refused([&] { tensor_from_json(json::parse(deep), DType::Float32, {1}, "input 'x'"); },
+                   "\"data\"[0] is an array, but shape [1] needs a value there");
+    // A float beyond the dtype's largest finite value is out of its range, not an infinity.
+    expect_refused(decode("[1e39]", DType::Float32, {1}), "element 0 (1e+39) is out of range for FP32");
+    expect_refused(decode("[-1e39]", DType::Float32, {1}), "out of range for FP32");
+    expect_refused(decode("[70000]", DType::Float16, {1}), "out of range for FP16 (largest finite: 65504)");
+    EXPECT_EQ(tensor_from_json(json::parse("[3.4e38]"), DType::Float32, {1}, "x").data_as<float>()[0], 3.4e38f);
+    EXPECT_EQ(tensor_from_json(json::parse("[1e39]"), DType::Float64, {1}, "x").data_as<double>()[0], 1e39);
+    // A long string is quoted cut short.
+    const std::string long_text = "[\"" + std::string(5000, 'a') + "\"]";
+    try {
+        tensor_from_json(json::parse(long_text), DType::Float32, {1}, "input 'x'");
+        FAIL() << "a string taken for FP32";
+    } catch (const RequestError& e) {
+        EXPECT_LT(std::string(e.what()).size(), 200u) << e.what();
+        EXPECT_NE(std::string(e.what()).find("(5000 characters)"), std::string::npos) << e.what();
+    }
+}
+
+// Nested data must be nested as the shape is, level by level (flat data of any shape is taken
+// whole): a 4x6 nesting for [3, 8] and a ragged row hold the right count of values but are
+// refused naming where they part from the shape.
+TEST(ServeCodec, NestedDataMustFollowTheShapeLevelByLevel) {
+    const auto decode = [](const std::string& text, std::vector<int64_t> shape) {
+        return [=] { tensor_from_json(json::parse(text), DType::Float32, shape, "input 'x'"); };
+    };
+    const auto rows = [](int count, int width) {
+        std::string text = "[";
+        for (int r = 0; r < count; ++r) {
+            text += r ? ",[" : "[";
+            for (int c = 0; c < width; ++c) text += (c ? ",1" : "1");
+            text += "]";
+        }
+        return text + "]";
+    };
+    expect_refused(decode(rows(4, 6), {3, 8}), "input 'x': \"data\" holds 4 items, but shape [3, 8] needs 3 at this level");
+    expect_refused(decode("[[1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1]]", {3, 8}),
+                   "\"data\"[1] holds 7 items, but shape [3, 8] needs 8");
+    expect_refused(decode("[[1,2],3,4]", {2, 2}), "\"data\"[1] is a value, but shape [2, 2] needs an array there");
+    expect_refused(decode("[[[1],[2]]]", {1, 2}), "\"data\"[0][0] is an array, but shape [1, 2] needs a value there");
+    expect_refused(decode("[[1]]", {}), "shape [] needs a value, not an array");
+    // Right nestings, and flat data of any shape.
+    EXPECT_EQ(tensor_from_json(json::parse(rows(3, 8)), DType::Float32, {3, 8}, "x").numel(), 24);
+    EXPECT_EQ(tensor_from_json(json::parse("[[[1],[2]],[[3],[4]]]"), DType::Float32, {2, 2, 1}, "x").data_as<float>()[3], 4.0f);
+    EXPECT_EQ(tensor_from_json(json::parse("[[],[]]"), DType::Float32, {2, 0}, "x").numel(), 0);
+    EXPECT_EQ(tensor_from_json(json::parse("[5]"), DType::Float32, {}, "x").data_as<float>()[0], 5.0f);
+    EXPECT_EQ(tensor_from_json(json::parse("[1,2,3,4,5,6]"), DType::Float32, {3, 2}, "x").numel(), 6);
+}
+
+// Nesting is counted without recursion, outside strings only.
+TEST(ServeCodec, JsonNestingIsCountedOutsideStrings) {
+    EXPECT_EQ(json_nesting("1"), 0u);
+    EXPECT_EQ(json_nesting("[[1],{\"a\":[2]}]"), 3u);
+    EXPECT_EQ(json_nesting("[\"[[[[\\\"[[\"]"), 1u);
+    EXPECT_EQ(json_nesting(std::string(1000000, '[')), 1000000u);
 }
 
 TEST(ServeCodec, RawBytesMustMatchTheShape) {
@@ -173,6 +228,35 @@ TEST(ServeRestMessages, MalformedRequestsAreRefusedClearly) {
                    "more than the 0 bytes");
     expect_refused([] { parse_json_length("12x", 100); }, "Inference-Header-Content-Length");
     expect_refused([] { parse_json_length("101", 100); }, "Inference-Header-Content-Length");
+}
+
+// Nesting a million deep in any field of a request (the shape, the data, an element of the
+// data, the parameters, an unknown member) is refused before anything walks it: one
+// RequestError, no stack overflow.
+TEST(ServeRestMessages, DeeplyNestedRequestsAreRefusedWithoutRecursion) {
+    constexpr size_t kDepth = 1000000;
+    const std::string open(kDepth, '['), close(kDepth, ']');
+    const std::string deep_object = [&] {
+        std::string text;
+        for (size_t i = 0; i < kDepth; ++i) text += "{\"a\":";
+        text += "1";
+        text += std::string(kDepth, '}');
+        return text;
+    }();
+    const std::string before = R"({"inputs":[{"name":"x","datatype":"FP32",)";
+    const std::vector<std::string> bodies = {
+        before + R"("shape":)" + open + "1" + close + R"(,"data":[0]}]})",
+        before + R"("shape":[1],"data":)" + open + "1" + close + "}]}",
+        before + R"("shape":[1],"data":[)" + deep_object + "]}]}",
+        before + R"("shape":[1],"data":[0],"parameters":)" + deep_object + "}]}",
+        before + R"("shape":[1],"data":[0]}],"extra":)" + open + close + "}",
+    };
+    for (const auto& body : bodies) {
+        expect_refused([&] { decode_rest_request(body, std::nullopt); }, "nested 1000");
+    }
+    // Within the limit, a shape element that is not a size is quoted short.
+    expect_refused([&] { decode_rest_request(before + R"("shape":[[[[1]]]],"data":[0]}]})", std::nullopt); },
+                   "\"shape\" must hold sizes (integers >= 0); item 0 is an array of 1");
 }
 
 TEST(ServeRestMessages, EncodesBinaryOutputsAfterTheJson) {

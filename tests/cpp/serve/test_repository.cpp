@@ -46,6 +46,27 @@ protected:
     fs::path root_;
 };
 
+// A config.json nested deeply, a model.pt2 that is a symbolic link loop, a version folder that
+// may not be read: each an InputError naming the path (exit 2 at start), never a crash.
+TEST_F(ServeRepository, FileSystemFaultsAndDeepConfigAreTheRepositorysErrors) {
+    write("mlp/1/model.pt2", "x");
+    write("mlp/config.json", "{\"precision\": " + std::string(1000000, '[') + std::string(1000000, ']') + "}");
+    refused("config.json: nested 1000001 deep");
+    write("mlp/config.json", R"({"precision": {"a": [1, 2, 3]}})");
+    refused("\"precision\" must be a string, not an object of 1 members");
+    fs::remove(root_ / "mlp/config.json");
+    fs::remove(root_ / "mlp/1/model.pt2");
+    fs::create_symlink(root_ / "mlp/1/model.pt2", root_ / "mlp/1/model.pt2");
+    refused((root_ / "mlp/1/model.pt2").string() + ": Too many levels of symbolic links");
+    fs::create_symlink(root_ / "loop", root_ / "loop");
+    try {
+        scan_repository((root_ / "loop").string(), {});
+        FAIL() << "a repository that is a symbolic link loop was read";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("Too many levels of symbolic links"), std::string::npos) << e.what();
+    }
+}
+
 TEST_F(ServeRepository, ReadsModelsVersionsAndConfig) {
     write("mlp/1/model.pt2", "x");
     write("mlp/10/model.pt2", "x");
