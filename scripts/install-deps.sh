@@ -10,10 +10,10 @@
 # the sources use. Only `make fuzz` asks for them, so `make test` never pulls in a second
 # compiler.
 set -euo pipefail
-# The model server (`pt2ov serve`, src/serve/) speaks REST through cpp-httplib and gRPC through
+# The model server (`pt2ov serve`, src/serve/) speaks REST through Boost.Beast and gRPC through
 # gRPC C++, its .proto compiled at build time by protoc and grpc_cpp_plugin.
 packages=(cmake g++ make pkg-config nlohmann-json3-dev libzip-dev libcli11-dev libfmt-dev libgtest-dev libeigen3-dev
-          libcpp-httplib-dev libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc)
+          libboost-dev libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc)
 if [ "${1:-}" = "--fuzz" ]; then
     clang_version=${PT2OV_CLANG_VERSION:-19}
     packages=("clang-$clang_version" "libfuzzer-$clang_version-dev" "libclang-rt-$clang_version-dev")

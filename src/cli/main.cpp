@@ -371,9 +371,32 @@ int main(int argc, char** argv) {
         ->default_val(0)
         ->check(CLI::Range(0, 1 << 20));
     serve->add_option("--http-threads", serve_options.http_threads,
-                      "REST connections served at once (cpp-httplib serves each keep-alive connection on a thread)")
+                      "REST requests handled at once (an event loop holds the connections: an idle or slow one "
+                      "costs no thread)")
         ->default_val(32)
         ->check(CLI::Range(1, 4096));
+    serve->add_option("--max-header-bytes", serve_options.max_header_bytes,
+                      "Largest REST request head (request line and header fields): beyond, 431 and the connection "
+                      "closed")
+        ->default_val(size_t{64} << 10)
+        ->check(CLI::Range(size_t{1024}, size_t{1} << 30));
+    serve->add_option("--max-request-line-bytes", serve_options.max_request_line_bytes,
+                      "Largest REST request line (method, path, version): beyond, 414")
+        ->default_val(size_t{8} << 10)
+        ->check(CLI::Range(size_t{256}, size_t{1} << 30));
+    serve->add_option("--keep-alive-timeout-ms", serve_options.keep_alive_timeout_ms,
+                      "A REST connection idle this long between requests is closed")
+        ->default_val(60'000)
+        ->check(CLI::Range(1, 86'400'000));
+    serve->add_option("--request-timeout-ms", serve_options.request_timeout_ms,
+                      "A REST request must arrive whole (head and body) this long after its first byte, and its "
+                      "answer be read as long: else 408 and the connection closed (slow clients cannot hold it)")
+        ->default_val(30'000)
+        ->check(CLI::Range(1, 86'400'000));
+    serve->add_option("--max-connections", serve_options.max_connections,
+                      "REST connections open at once: beyond, a new one is answered 503 and closed")
+        ->default_val(size_t{10'000})
+        ->check(CLI::Range(size_t{1}, size_t{1} << 24));
     serve->add_option("--performance-hint", serve_defaults.performance_hint,
                       "OpenVINO performance hint of models whose config.json gives none: latency (one stream, "
                       "fastest alone) or throughput (parallel streams, for many concurrent requests)")

@@ -1,17 +1,16 @@
-// The REST half of the protocol on cpp-httplib: routes, handlers, error bodies.
+// The REST half of the protocol: its routes, handlers and error bodies, carried by the HTTP
+// transport (serve/http_transport.h).
 #pragma once
 
-#include <memory>
-
+#include "serve/http_transport.h"
 #include "serve/server.h"
-
-namespace httplib {
-class Server;
-}
 
 namespace pt2ov::serve {
 
-// A cpp-httplib server with every /v2 route and /metrics installed, not yet listening.
-std::unique_ptr<httplib::Server> make_http_server(const ServerState& state);
+// Every /v2 route and /metrics, answering from `state` (which must outlive the transport).
+HttpRoutes rest_routes(const ServerState& state);
+
+// The transport's limits as the server's options give them.
+HttpLimits http_limits(const ServeOptions& options);
 
 }  // namespace pt2ov::serve

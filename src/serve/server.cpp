@@ -1,6 +1,5 @@
 #include "serve/server.h"
 
-#include <httplib.h>
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
 
@@ -65,17 +64,16 @@ void serve(const ModelRepository& repository, const ServeOptions& options) {
         }
     }
 
-    std::unique_ptr<httplib::Server> http_server;
-    std::thread http_thread;
+    std::unique_ptr<HttpTransport> http_server;
     if (options.http_port > 0) {
-        http_server = make_http_server(state);
-        if (!http_server->bind_to_port(options.host, options.http_port)) {
+        http_server = std::make_unique<HttpTransport>(rest_routes(state), http_limits(options));
+        if (!http_server->bind(options.host, options.http_port)) {
             if (grpc_server) grpc_server->Shutdown();
             throw InputError(fmt::format("cannot listen for HTTP on {}:{} (in use, or not an address of this machine): "
                                          "give another --http-port or --host",
                                          options.host, options.http_port));
         }
-        http_thread = std::thread([&] { http_server->listen_after_bind(); });
+        http_server->start();
     }
     std::cerr << fmt::format("pt2ov serve: {} model(s) ready; HTTP {}, gRPC {}\n", repository.model_names().size(),
                              options.http_port > 0 ? fmt::format("{}:{}", options.host, options.http_port) : "off",
@@ -85,10 +83,7 @@ void serve(const ModelRepository& repository, const ServeOptions& options) {
     int signal_number = 0;
     sigwait(&stop_signals, &signal_number);
     std::cerr << "pt2ov serve: stopping\n";
-    if (http_server) {
-        http_server->stop();
-        http_thread.join();
-    }
+    if (http_server) http_server->stop();
     if (grpc_server) grpc_server->Shutdown();
 }
 

@@ -1,4 +1,4 @@
-// `pt2ov serve`: the Open Inference Protocol (KServe v2) over REST (cpp-httplib) and gRPC
+// `pt2ov serve`: the Open Inference Protocol (KServe v2) over REST (Boost.Beast) and gRPC
 // (gRPC C++), answering from one ModelRepository. docs/SERVING.md describes it.
 #pragma once
 
@@ -19,7 +19,13 @@ struct ServeOptions {
     // of memory per byte of it, so JSON has a lower limit than binary data.
     size_t max_json_bytes = size_t{8} << 20;
     int max_concurrent_inferences = 0;          // 0: no limit
-    int http_threads = 32;                      // REST connections served at once (one thread each)
+    int http_threads = 32;                      // REST requests handled at once (connections cost no thread)
+    // What a REST client may hold of the server (serve/http_transport.h; docs/SERVING.md, Limits).
+    size_t max_header_bytes = size_t{64} << 10;
+    size_t max_request_line_bytes = size_t{8} << 10;
+    int keep_alive_timeout_ms = 60'000;
+    int request_timeout_ms = 30'000;
+    size_t max_connections = 10'000;
 };
 
 // What the protocols' handlers share.

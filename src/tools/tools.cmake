@@ -5,20 +5,20 @@
 # only these tools read and write zips through it.
 #
 # The tools use the public API (include/pt2ov/) only: their sources may include "pt2ov/...",
-# "tools/..." and the header-only "common/bfloat16.h" and "common/text.h", and the configure step refuses any other
-# header of ours.
+# "tools/..." and the header-only "common/bfloat16.h", "common/text.h" and "common/json_text.h", and the
+# configure step refuses any other header of ours.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET GLOBAL libzip)
 
 # Fails the configure step when one of `files` includes a project header other than the public
-# API (include/pt2ov/), the header-only bfloat16 and text helpers, or headers matching
+# API (include/pt2ov/), the header-only bfloat16, text and JSON text helpers, or headers matching
 # `own_headers` (a regex of include-path prefixes): the tools and the server build on the
 # public API only. `what` names them in the message.
 function(pt2ov_require_public_api what own_headers)
     foreach(file IN LISTS ARGN)
         file(STRINGS "${file}" includes REGEX "^#include \"")
         foreach(line IN LISTS includes)
-            if(NOT line MATCHES "^#include \"(pt2ov/|${own_headers}|common/bfloat16\\.h\"|common/text\\.h\")")
+            if(NOT line MATCHES "^#include \"(pt2ov/|${own_headers}|common/bfloat16\\.h\"|common/text\\.h\"|common/json_text\\.h\")")
                 message(FATAL_ERROR "${file}: '${line}': ${what} the public API (include/pt2ov/) only")
             endif()
         endforeach()

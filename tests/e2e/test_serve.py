@@ -79,6 +79,21 @@ DATATYPE = {torch.int64: "INT64", torch.int32: "INT32", torch.int16: "INT16", to
             torch.bfloat16: "BF16", torch.float32: "FP32"}
 
 
+class MaskedAttention(torch.nn.Module):
+    """Attention over a padded batch, then a ReLU (which OpenVINO's plugin fuses and through
+    which it loses NaN): the inputs people send, served (docs/EXACTNESS.md O8)."""
+
+    def forward(self, q, k, v, mask):
+        return torch.relu(torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask))
+
+
+def attention_inputs(seed: int = 0) -> dict:
+    g = torch.Generator().manual_seed(seed)
+    q, k, v = (torch.randn(2, 2, 6, 8, generator=g) for _ in range(3))
+    mask = torch.ones(2, 1, 6, 6, dtype=torch.bool).tril()
+    return {"q": q, "k": k, "v": v, "mask": mask}
+
+
 def mlp_input(batch: int, seed: int = 0) -> torch.Tensor:
     return torch.randn(batch, 8, generator=torch.Generator().manual_seed(seed))
 
@@ -104,7 +119,9 @@ def repository(tmp_path_factory):
     export(modules[("dtypes", 1)], tuple(DTYPE_INPUTS.values()), root / "dtypes" / "1" / "model.pt2")
     modules[("batched", 1)] = Mlp(33)
     export(modules[("batched", 1)], (mlp_input(2),), root / "batched" / "1" / "model.pt2", dynamic_shapes=({0: batch},))
-    for name in ("mlp", "dtypes"):
+    modules[("attention", 1)] = MaskedAttention()
+    export(modules[("attention", 1)], tuple(attention_inputs().values()), root / "attention" / "1" / "model.pt2")
+    for name in ("mlp", "dtypes", "attention"):
         (root / name / "config.json").write_text(json.dumps({"measure_placement": False}))
     # Requests within 200 ms joined into batches of up to 8 rows: the window is wide so that the
     # test's concurrent requests surely meet.
@@ -387,6 +404,36 @@ def test_rest_nested_json_data(server, repository):
                   f"nested {output['name']}")
 
 
+# --- the inputs people send --------------------------------------------------------------------
+@pytest.mark.parametrize("encoding", ["http-binary", "grpc"])
+def test_padded_masks_and_nan_inputs_served_as_pytorch_computes_them(client, repository, encoding):
+    """A left-padded batch, a wholly padded sequence (every query row keeps no key) and a NaN in
+    one sequence's query, each through the server: bit for bit the in-process program, and
+    eager's zeros and NaN pattern (OpenVINO alone gives NaN for the masked rows and loses the
+    NaN through the ReLU)."""
+    _, modules, programs = repository
+    module, program = modules[("attention", 1)], programs[("attention", 1)]
+    cases = {}
+    padded = attention_inputs(1)
+    padded["mask"][0, ..., :2] = False  # sequence 0 left-padded by 2: its first 2 query rows keep no key
+    cases["left-padded"] = padded
+    blank = attention_inputs(2)
+    blank["mask"][1] = False  # sequence 1 wholly padded
+    cases["wholly padded row"] = blank
+    poisoned = attention_inputs(3)
+    poisoned["q"][1, 0, 2, 3] = float("nan")
+    cases["NaN in sequence 1"] = poisoned
+    for label, inputs in cases.items():
+        actual, _ = client.infer(encoding, "attention", {name: t.numpy() for name, t in inputs.items()})
+        args = tuple(inputs.values())
+        check_against_program_and_eager(actual, program, module, args, f"{encoding} {label}")
+        (got,) = actual.values()
+        with torch.no_grad():
+            eager = module(*args).numpy()
+        assert np.array_equal(np.isnan(got), np.isnan(eager)), f"{encoding} {label}: NaN pattern differs"
+    assert np.isnan(got[1]).any() and not np.isnan(got[0]).any()
+
+
 # --- bad requests -----------------------------------------------------------------------------
 def metrics(server) -> dict:
     status, body, _ = server.http("GET", "/metrics")
@@ -451,7 +498,19 @@ RAW_REST_ERRORS = [
                                                                    datatype="INT64")]},
      b"", 400, "is not an integer"),
     ("unknown model", "nope", {"inputs": [fp32_input([1, 8])]}, b"", 404,
-     "unknown model 'nope' (this server has: batched, dtypes, mlp)"),
+     "unknown model 'nope' (this server has: attention, batched, dtypes, mlp)"),
+    ("a shape nested a million deep", "mlp",
+     b'{"inputs":[{"name":"x","datatype":"FP32","shape":' + b"[" * 10**6 + b"1" + b"]" * 10**6 + b',"data":[0]}]}',
+     b"", 400, "the request's JSON is nested 1000003 deep"),
+    ("a data element nested a million deep", "mlp",
+     b'{"inputs":[{"name":"x","datatype":"FP32","shape":[1,8],"data":[' + b'{"a":' * 10**6 + b"1" + b"}" * 10**6
+     + b"]}]}", b"", 400, "the request's JSON is nested 1000004 deep"),
+    ("data nested 4x6 for shape [3, 8]", "mlp", {"inputs": [fp32_input([3, 8], [[0.5] * 6] * 4)]}, b"", 400,
+     "input 'x': \"data\" holds 4 items, but shape [3, 8] needs 3 at this level"),
+    ("ragged data", "mlp", {"inputs": [fp32_input([3, 8], [[0.5] * 8, [0.5] * 7, [0.5] * 9])]}, b"", 400,
+     "\"data\"[1] holds 7 items, but shape [3, 8] needs 8"),
+    ("FP32 beyond its range", "mlp", {"inputs": [fp32_input([1, 8], [1e39] + [0.5] * 7)]}, b"", 400,
+     "input 'x': element 0 (1e+39) is out of range for FP32"),
     ("oversized body", "mlp",
      {"inputs": [{"name": "x", "datatype": "FP32", "shape": [MAX_BODY_BYTES // 32, 8],
                   "parameters": {"binary_data_size": MAX_BODY_BYTES}}]}, b"\0" * MAX_BODY_BYTES, 413,
