@@ -101,7 +101,10 @@ struct Piece {
 class Session : public std::enable_shared_from_this<Session> {
 public:
     Session(tcp::socket socket, HttpTransport::Impl& transport)
-        : stream_(std::move(socket)), transport_(transport), buffer_(transport.limits.max_header_bytes + 65536) {
+        : socket_(std::move(socket)),
+          timer_(socket_.get_executor()),
+          transport_(transport),
+          buffer_(transport.limits.max_header_bytes + 65536) {
         transport_.open.fetch_add(1, std::memory_order_relaxed);
     }
     ~Session() { transport_.open.fetch_sub(1, std::memory_order_relaxed); }
@@ -110,7 +113,7 @@ public:
 
     // From any thread: queued on the connection's strand.
     void post(std::function<void(Session&)> work) {
-        asio::post(stream_.get_executor(), [self = shared_from_this(), work = std::move(work)] { work(*self); });
+        asio::post(socket_.get_executor(), [self = shared_from_this(), work = std::move(work)] { work(*self); });
     }
 
     // On the strand.
@@ -146,9 +149,9 @@ private:
     // request may already be here), then gives the request the request timeout.
     void wait_for_request() {
         if (buffer_.size() > 0) return read_head();
-        stream_.expires_after(transport_.limits.keep_alive_timeout);
-        stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](error_code ec, size_t n) {
-            if (ec) return self->close_now();
+        arm(transport_.limits.keep_alive_timeout);
+        socket_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](error_code ec, size_t n) {
+            if (ec) return self->close_now();  // gone, or idle past the keep-alive timeout: no answer
             self->buffer_.commit(n);
             self->read_head();
         });
@@ -160,8 +163,8 @@ private:
         parser_->header_limit(static_cast<uint32_t>(std::min<size_t>(limits.max_header_bytes, UINT32_MAX)));
         parser_->body_limit(limits.max_body_bytes);
         request_read_ = false;
-        stream_.expires_after(limits.request_timeout);
-        http::async_read_header(stream_, buffer_, *parser_,
+        arm(limits.request_timeout);
+        http::async_read_header(socket_, buffer_, *parser_,
                                 [self = shared_from_this()](error_code ec, size_t) { self->on_head(ec); });
     }
 
@@ -202,7 +205,7 @@ private:
         if (same_without_case(head_.header("Expect"), "100-continue")) {
             enqueue({"HTTP/1.1 100 Continue\r\n\r\n", {}});
         }
-        http::async_read(stream_, buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
+        http::async_read(socket_, buffer_, *parser_, [self = shared_from_this()](error_code ec, size_t) {
             if (ec) return self->refuse_unread(ec, "body");
             self->dispatch();
         });
@@ -211,14 +214,14 @@ private:
     // A request that could not be read: the client's mistake or its going away.
     void refuse_unread(error_code ec, const char* part) {
         const auto& limits = transport_.limits;
-        if (ec == http::error::end_of_stream || ec == asio::error::eof || ec == asio::error::connection_reset ||
-            ec == http::error::partial_message || ec == asio::error::operation_aborted) {
-            return close_now();
-        }
-        if (ec == beast::error::timeout) {
+        if (timed_out_) {
             return refuse(408, fmt::format("the request's {} did not arrive within {} ms (pt2ov serve "
                                            "--request-timeout-ms)",
                                            part, limits.request_timeout.count()));
+        }
+        if (ec == http::error::end_of_stream || ec == asio::error::eof || ec == asio::error::connection_reset ||
+            ec == http::error::partial_message || ec == asio::error::operation_aborted) {
+            return close_now();
         }
         if (ec == http::error::header_limit || ec == http::error::buffer_overflow) {
             return refuse(431, fmt::format("the request's header is over the server's limit of {} bytes (pt2ov serve "
@@ -245,7 +248,7 @@ private:
         request.body = std::move(parser_->get().body());
         parser_.reset();
         // No timer while the handler runs: nothing is being read or written.
-        stream_.expires_never();
+        disarm();
         auto reply = std::make_shared<Reply>(shared_from_this());
         asio::post(transport_.workers, [&routes = transport_.routes, request = std::move(request), reply]() mutable {
             try {
@@ -271,10 +274,10 @@ private:
         }
         writing_ = true;
         // A client that does not read its answer holds it no longer than a request may take.
-        stream_.expires_after(transport_.limits.request_timeout);
+        arm(transport_.limits.request_timeout);
         const Piece& piece = queue_.front();
         const std::array<asio::const_buffer, 2> buffers{asio::buffer(piece.head), asio::buffer(piece.body)};
-        asio::async_write(stream_, buffers, [self = shared_from_this()](error_code ec, size_t) {
+        asio::async_write(socket_, buffers, [self = shared_from_this()](error_code ec, size_t) {
             self->queue_.pop_front();
             if (ec) {
                 self->gone_.store(true, std::memory_order_relaxed);
@@ -287,6 +290,7 @@ private:
 
     void after_response() {
         end_of_response_ = false;
+        disarm();
         if (!close_after_) return wait_for_request();
         if (linger_after_) return linger();
         close_gracefully();
@@ -294,14 +298,14 @@ private:
 
     void linger() {
         error_code ignored;
-        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-        stream_.expires_after(kLingerTime);
+        socket_.shutdown(tcp::socket::shutdown_send, ignored);
+        arm(kLingerTime);
         drain(0);
     }
     void drain(size_t dropped) {
         if (dropped > kLingerBytes) return close_now();
         buffer_.clear();
-        stream_.async_read_some(buffer_.prepare(65536), [self = shared_from_this(), dropped](error_code ec, size_t n) {
+        socket_.async_read_some(buffer_.prepare(65536), [self = shared_from_this(), dropped](error_code ec, size_t n) {
             if (ec) return self->close_now();
             self->drain(dropped + n);
         });
@@ -309,14 +313,30 @@ private:
 
     void close_gracefully() {
         error_code ignored;
-        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        socket_.shutdown(tcp::socket::shutdown_send, ignored);
         close_now();
     }
     void close_now() {
         gone_.store(true, std::memory_order_relaxed);
+        disarm();
         error_code ignored;
-        stream_.socket().close(ignored);
+        socket_.close(ignored);
     }
+
+    // One deadline for what the connection is doing now (waiting for a request, reading one,
+    // writing an answer, lingering): at it, the pending operations are cancelled and complete
+    // with timed_out_ set, so that a late request can still be answered 408.
+    void arm(std::chrono::steady_clock::duration timeout) {
+        timed_out_ = false;
+        timer_.expires_after(timeout);
+        timer_.async_wait([self = shared_from_this()](error_code ec) {
+            if (ec) return;  // re-armed or disarmed
+            self->timed_out_ = true;
+            error_code ignored;
+            self->socket_.cancel(ignored);
+        });
+    }
+    void disarm() { timer_.cancel(); }
 
     // The handler's answer, posted to the strand; one answer only.
     class Reply : public HttpReply {
@@ -325,7 +345,9 @@ private:
         ~Reply() override {
             // A handler that never answered: the client still gets one, and the connection moves on.
             if (!answered_.exchange(true)) {
-                session_->post([](Session& s) { s.refuse(500, "internal error: the request was not answered"); });
+                session_->post([](Session& s) {
+                    s.send(s.transport_.routes.error(500, "internal error: the request was not answered"));
+                });
             }
         }
         void send(HttpResponse response) override {
@@ -370,7 +392,9 @@ private:
         std::atomic<bool> finished_{false};
     };
 
-    beast::tcp_stream stream_;
+    tcp::socket socket_;
+    asio::steady_timer timer_;
+    bool timed_out_ = false;
     HttpTransport::Impl& transport_;
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;

@@ -2,6 +2,7 @@
 
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <iostream>
 #include <thread>
@@ -32,6 +33,13 @@ void serve(const ModelRepository& repository, const ServeOptions& options) {
     pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
     // A client that closes its connection while its answer is written must not end the server.
     signal(SIGPIPE, SIG_IGN);
+    // Each connection is a file descriptor: the soft limit (often 1,024) raised to the hard one, so
+    // that --max-connections, not the descriptor limit, is what refuses connections.
+    rlimit files{};
+    if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &files);
+    }
 
     InferenceSlots slots(options.max_concurrent_inferences);
     const ServerState state{repository, slots, options};

@@ -158,7 +158,7 @@ TEST(ServeCodec, NestedDataMustFollowTheShapeLevelByLevel) {
     expect_refused(decode(rows(4, 6), {3, 8}), "input 'x': \"data\" holds 4 items, but shape [3, 8] needs 3 at this level");
     expect_refused(decode("[[1,1,1,1,1,1,1,1],[1,1,1,1,1,1,1],[1,1,1,1,1,1,1,1,1]]", {3, 8}),
                    "\"data\"[1] holds 7 items, but shape [3, 8] needs 8");
-    expect_refused(decode("[[1,2],3,4]", {2, 2}), "\"data\"[1] is a value, but shape [2, 2] needs an array there");
+    expect_refused(decode("[[1,2],3]", {2, 2}), "\"data\"[1] is a value, but shape [2, 2] needs an array there");
     expect_refused(decode("[[[1],[2]]]", {1, 2}), "\"data\"[0][0] is an array, but shape [1, 2] needs a value there");
     expect_refused(decode("[[1]]", {}), "shape [] needs a value, not an array");
     // Right nestings, and flat data of any shape.
