@@ -224,6 +224,18 @@ test-sanitize-e2e: sanitize-build
 		--ignore=tests/e2e/test_package.py --ignore=tests/e2e/test_llm_decode.py
 test-sanitize: test-sanitize-cpp test-sanitize-e2e
 
+# The server against hostile clients under AddressSanitizer and UBSan: its C++ tests (the HTTP
+# transport on raw sockets among them), then tests/e2e/test_serve_attacks.py and test_serve.py
+# against build-asan/pt2ov (JSON a million deep, 2,000 idle and 200 slowloris connections, a 64 MB
+# header, pipelining, resets; every protocol path through tritonclient).
+.PHONY: test-sanitize-serve
+test-sanitize-serve: sanitize-build serve-client-venv
+	cmake --build $(ASAN_BUILD) -j $(JOBS) --target pt2ov_serve_tests
+	$(call asan_env,$(ASAN_REPORTS)/serve) tests/sanitize/no-reports $(ASAN_REPORTS)/serve $(ASAN_BUILD)/pt2ov_serve_tests
+	$(call asan_env,$(ASAN_REPORTS)/serve-e2e) PT2OV_BIN=$(CURDIR)/$(ASAN_BUILD)/pt2ov \
+		tests/sanitize/no-reports $(ASAN_REPORTS)/serve-e2e \
+		$(PY) -m pytest -q -p no:cacheprovider tests/e2e/test_serve_attacks.py tests/e2e/test_serve.py
+
 # ThreadSanitizer (build-tsan/): the concurrency tests, four threads sharing one Program.
 # tests/tsan.supp suppresses reports with a frame in OpenVINO or oneTBB only. setarch -R: the
 # TSan runtime of GCC 12 needs the address layout without randomization.

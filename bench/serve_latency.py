@@ -12,6 +12,10 @@ decoding, checking and encoding cost per request on this machine, the Python cli
 included. The *_live rows (GET /v2/health/live, ServerLive: no tensor, no inference) are the
 floor of one round trip through the same client, so an infer row minus its live row is about
 what decoding, inference and encoding add.
+
+--attack IDLE,SLOW: the same rows while IDLE connections sit idle on the REST port and SLOW more
+send their head a byte every 250 ms (slowloris), opened from this process; the server's RSS per
+open connection is reported beside (docs/SERVING.md, Limits).
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import numpy as np
@@ -98,7 +103,56 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def measure_server(start, ready_text: str, requests: int, x_path, outputs: str, rows: str) -> dict:
+class Attack:
+    """Idle and slowloris connections held open on the REST port while the rows are measured."""
+
+    def __init__(self, idle: int, slow: int):
+        self.idle, self.slow = idle, slow
+        self.sockets = []
+        self.stop = threading.Event()
+        self.thread = None
+        self.rss_kb_per_connection = None
+
+    def start(self, port: int, pid: int):
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, self.idle + self.slow + 512)), hard))
+        before = rss_kb(pid)
+        self.sockets = [socket.create_connection(("127.0.0.1", port)) for _ in range(self.idle + self.slow)]
+        slow = self.sockets[self.idle:]
+
+        def trickle():
+            head = b"POST /v2/models/mlp/infer HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\nX-Pad: " + b"a" * 10**6
+            at = 0
+            while not self.stop.wait(0.25):
+                for sock in slow:
+                    try:
+                        sock.send(head[at:at + 1])
+                    except OSError:
+                        pass
+                at += 1
+
+        self.thread = threading.Thread(target=trickle, daemon=True)
+        self.thread.start()
+        time.sleep(1)
+        self.rss_kb_per_connection = (rss_kb(pid) - before) / len(self.sockets)
+
+    def end(self):
+        self.stop.set()
+        if self.thread:
+            self.thread.join()
+        for sock in self.sockets:
+            sock.close()
+
+
+def rss_kb(pid: int) -> int:
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def measure_server(start, ready_text: str, requests: int, x_path, outputs: str, rows: str, attack=None) -> dict:
     """Starts a server (start(http_port, grpc_port, log) -> Popen writing its stderr to log),
     waits for `ready_text` in its log, runs the client rows against it, stops it."""
     http_port, grpc_port = free_port(), free_port()
@@ -111,6 +165,8 @@ def measure_server(start, ready_text: str, requests: int, x_path, outputs: str, 
                 raise SystemExit(f"{server.args[0]} exited {server.returncode}:\n{log_path.read_text()}")
             time.sleep(0.1)
         time.sleep(1)  # the gRPC server may come up after the REST one
+        if attack:
+            attack.start(http_port, server.pid)
         client = subprocess.run([str(REPO / "build" / "serve-client-venv" / "bin" / "python"), "-c", CLIENT,
                                  f"127.0.0.1:{http_port}", f"127.0.0.1:{grpc_port}", str(requests), str(x_path),
                                  outputs, rows], capture_output=True, text=True)
@@ -118,13 +174,23 @@ def measure_server(start, ready_text: str, requests: int, x_path, outputs: str, 
             raise SystemExit(f"the client failed:\n{client.stderr}")
         return json.loads(client.stdout)
     finally:
+        if attack:
+            attack.end()
         server.terminate()
         server.wait()
 
 
+def cpu_name() -> str:
+    for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor()
+
+
 def percentiles(seconds) -> dict:
     us = np.array(seconds) * 1e6
-    return {"p50_us": float(np.percentile(us, 50)), "p90_us": float(np.percentile(us, 90)), "n": len(us)}
+    return {"p50_us": float(np.percentile(us, 50)), "p90_us": float(np.percentile(us, 90)),
+            "p99_us": float(np.percentile(us, 99)), "n": len(us)}
 
 
 def main() -> None:
@@ -134,7 +200,10 @@ def main() -> None:
     parser.add_argument("--kserve", action="store_true",
                         help="also KServe's Python ModelServer over the pt2ov module (bench/kserve_peer.py, in "
                              "build/kserve-venv: make kserve-venv)")
+    parser.add_argument("--attack", help="IDLE,SLOW: connections held idle and slowloris on the REST port meanwhile "
+                        "(2000,200 as issue 46 asks)")
     args = parser.parse_args()
+    attack = Attack(*map(int, args.attack.split(","))) if args.attack else None
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         path = tmp / "repo" / "mlp" / "1" / "model.pt2"
@@ -160,7 +229,7 @@ def main() -> None:
             lambda http_port, grpc_port, log: subprocess.Popen(
                 [str(REPO / "build" / "pt2ov"), "serve", str(tmp / "repo"), "--host", "127.0.0.1", "--http-port",
                  str(http_port), "--grpc-port", str(grpc_port)], stderr=log),
-            "ready", args.requests, tmp / "x.npy", outputs, "rest_live,grpc_live,rest_binary,rest_json,grpc")
+            "ready", args.requests, tmp / "x.npy", outputs, "rest_live,grpc_live,rest_binary,rest_json,grpc", attack)
         if args.kserve:
             # tritonclient's JSON request is refused by KServe 0.21 (it wants the binary header), so
             # binary REST and gRPC only.
@@ -173,16 +242,21 @@ def main() -> None:
             measured.update({f"kserve_{label}": seconds for label, seconds in kserve.items()})
     base = percentiles(in_process)
     report = {"in_process": base, "machine": {"cpus": os.cpu_count(), "load_average": os.getloadavg(),
-                                                "platform": platform.platform()}}
-    print(f"{'side':<20} {'p50 us':>9} {'p90 us':>9} {'added p50 us':>13}")
-    print(f"{'in-process':<20} {base['p50_us']:9.1f} {base['p90_us']:9.1f} {'':>13}")
+                                                "platform": platform.platform(), "cpu": cpu_name()}}
+    if attack:
+        report["attack"] = {"idle": attack.idle, "slow": attack.slow,
+                            "server_rss_kb_per_connection": attack.rss_kb_per_connection}
+        print(f"with {attack.idle} idle and {attack.slow} slowloris connections open: "
+              f"server RSS +{attack.rss_kb_per_connection:.1f} KB a connection")
+    print(f"{'side':<20} {'p50 us':>9} {'p90 us':>9} {'p99 us':>9} {'added p50 us':>13}")
+    print(f"{'in-process':<20} {base['p50_us']:9.1f} {base['p90_us']:9.1f} {base['p99_us']:9.1f} {'':>13}")
     for label, seconds in measured.items():
         figures = percentiles(seconds)
         if not label.endswith("_live"):
             figures["added_p50_us"] = figures["p50_us"] - base["p50_us"]
         report[label] = figures
         added = "" if label.endswith("_live") else f"{figures['added_p50_us']:13.1f}"
-        print(f"{label:<20} {figures['p50_us']:9.1f} {figures['p90_us']:9.1f} {added:>13}")
+        print(f"{label:<20} {figures['p50_us']:9.1f} {figures['p90_us']:9.1f} {figures['p99_us']:9.1f} {added:>13}")
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n")
