@@ -276,7 +276,60 @@ std::optional<std::vector<ExpectedSizes>> matmul_shape(const ShapeQuery& query) 
     return std::vector<ExpectedSizes>{out};
 }
 
+// transformers' grouped matrix product of mixture-of-experts layers (transformers.integrations.moe:
+// an opaque torch.library op, transformers::grouped_mm_fallback(input, weight, offs)): `input`
+// [S, K] holds the tokens sorted by expert, `offs` [E] the running count of tokens per expert,
+// and rows offs[e-1] .. offs[e] are multiplied by weight[e] ([K, N]); rows past offs[E-1] stay 0.
+// Each expert's rows are one matrix product, as transformers' loop of torch.mm makes them.
+std::vector<RuntimeValue> grouped_mm(const KernelCall& call) {
+    const StridedTensor& input = call.tensor("input", 0);
+    const StridedTensor& weight = call.tensor("weight", 1);
+    const StridedTensor& offs = call.tensor("offs", 2);
+    if (input.rank() != 2 || weight.rank() != 3 || offs.rank() != 1 || offs.sizes[0] != weight.sizes[0] ||
+        input.sizes[1] != weight.sizes[1]) {
+        call.fail("grouped_mm_fallback expects input [S, K], weight [E, K, N] and offs [E], got " +
+                  shape_string(input.sizes) + ", " + shape_string(weight.sizes) + " and " + shape_string(offs.sizes));
+    }
+    if (weight.dtype != input.dtype) call.fail("grouped_mm_fallback expects the input and the weight of one dtype");
+    const int64_t rows = input.sizes[0], k = input.sizes[1], n = weight.sizes[2], experts = weight.sizes[0];
+    StridedTensor out = allocate_output(call, 0, {rows, n}, input.dtype);  // zero-filled: rows no expert takes
+    const StridedTensor ends = contiguous_as(offs, DType::Int64);
+    const auto element = [](const StridedTensor& t) { return static_cast<int64_t>(t.element_size()); };
+    int64_t start = 0;
+    for (int64_t e = 0; e < experts; ++e) {
+        const int64_t end = reinterpret_cast<const int64_t*>(ends.data)[e];
+        if (end < start || end > rows) {
+            call.fail("grouped_mm_fallback: offs must count up to at most the " + std::to_string(rows) +
+                      " input rows, but offs[" + std::to_string(e) + "] is " + std::to_string(end) + " after " +
+                      std::to_string(start));
+        }
+        if (end == start) continue;
+        const MatrixView a{input.data + start * input.strides[0] * element(input), input.strides[0] * element(input),
+                           input.strides[1] * element(input)};
+        const MatrixView b{weight.data + e * weight.strides[0] * element(weight), weight.strides[1] * element(weight),
+                           weight.strides[2] * element(weight)};
+        const MatrixView c{out.data + start * out.strides[0] * element(out), out.strides[0] * element(out),
+                           out.strides[1] * element(out)};
+        visit_dtype(out.dtype, [&]<typename T>() {
+            if constexpr (!std::is_same_v<T, bool>) multiply<T>(a, b, c, nullptr, {}, end - start, k, n);
+        });
+        start = end;
+    }
+    return single(std::move(out));
+}
+
+std::optional<std::vector<ExpectedSizes>> grouped_mm_shape(const ShapeQuery& query) {
+    const auto input = query.sizes("input", 0), weight = query.sizes("weight", 1);
+    if (!input || !weight || input->size() != 2 || weight->size() != 3) return std::nullopt;
+    if ((*input)[1] && (*weight)[1] && *(*input)[1] != *(*weight)[1]) {
+        query.contradiction(fmt::format("the input's columns and the weight's rows: {} and {} differ", *(*input)[1],
+                                        *(*weight)[1]));
+    }
+    return std::vector<ExpectedSizes>{ExpectedSizes{(*input)[0], (*weight)[2]}};
+}
+
 PT2OV_KERNEL("aten.mm.default", mm, matrix_product_shape);
+PT2OV_KERNEL("transformers.grouped_mm_fallback.default", grouped_mm, grouped_mm_shape);
 PT2OV_KERNEL("aten.bmm.default", bmm, matrix_product_shape);
 PT2OV_KERNEL("aten.addmm.default", addmm, matrix_product_shape);
 PT2OV_KERNEL("aten.matmul.default", matmul_kernel, matmul_shape);
