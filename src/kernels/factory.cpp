@@ -174,6 +174,22 @@ std::vector<RuntimeValue> arange(const KernelCall& call) {
 }
 
 
+// eye(n) and eye(n, m): ones on the diagonal, zeros elsewhere, of the output's dtype (bool too).
+std::vector<RuntimeValue> eye(const KernelCall& call) {
+    const int64_t rows = call.int_arg("n", 0);
+    const int64_t columns = call.node().op == graph::op_id("aten.eye.m") ? call.int_arg("m", 1) : rows;
+    if (rows < 0 || columns < 0) {
+        call.fail("eye() needs sizes >= 0, got " + std::to_string(rows) + " and " + std::to_string(columns));
+    }
+    const DType dtype = call.output_meta(0).dtype;
+    StridedTensor out = StridedTensor::allocate(dtype, {rows, columns});  // zero-filled
+    const auto element = static_cast<int64_t>(out.element_size());
+    visit_dtype(dtype, [&]<typename T>() {
+        for (int64_t i = 0; i < std::min(rows, columns); ++i) store<T>(out.data + (i * columns + i) * element, cast<T>(1));
+    });
+    return single(out);
+}
+
 // Shape contracts.
 // full / zeros / ones / empty(size) and new_*(self, size): the size argument (a symbolic item
 // unknown); a negative size is refused, as PyTorch refuses to make such a tensor.
@@ -251,6 +267,16 @@ PT2OV_KERNEL("aten.ones_like.default", filled_like<Fill::One>, same_as_self);
 PT2OV_KERNEL("aten.empty_like.default", filled_like<Fill::Zero>, same_as_self);
 PT2OV_KERNEL("aten.scalar_tensor.default", scalar_tensor, zero_dim_shape);
 PT2OV_KERNEL("aten.linspace.default", linspace, linspace_shape);
+// eye: [n, n] or [n, m], for static sizes.
+std::optional<std::vector<ExpectedSizes>> eye_shape(const ShapeQuery& query) {
+    const auto rows = query.int_arg("n", 0);
+    const auto columns = query.node().op == graph::op_id("aten.eye.m") ? query.int_arg("m", 1) : rows;
+    if ((rows && *rows < 0) || (columns && *columns < 0)) query.contradiction("its size is negative");
+    return std::vector<ExpectedSizes>{{rows, columns}};
+}
+
+PT2OV_KERNEL("aten.eye.default", eye, eye_shape);
+PT2OV_KERNEL("aten.eye.m", eye, eye_shape);
 PT2OV_KERNEL("aten.arange.default", arange, arange_shape);
 PT2OV_KERNEL("aten.arange.start", arange, arange_shape);
 PT2OV_KERNEL("aten.arange.start_step", arange, arange_shape);

@@ -97,6 +97,7 @@ _MODEL_FILES = (
     "scoping_regions",
     "claimed_ops",
     "nonfinite",
+    "long_tail",
 )
 
 for _file in _MODEL_FILES:

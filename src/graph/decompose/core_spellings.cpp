@@ -21,10 +21,24 @@ Keywords given_keywords(const Builder& b, std::initializer_list<ArgName> names) 
     return kept;
 }
 
+// batch_norm in eval mode is the no-training core op. In training mode without running
+// statistics (running_mean and running_var None) it updates nothing: it normalizes by the
+// input's own statistics, a pure function that models compute on purpose in eval mode (BiT's
+// weight standardization normalizes its convolution weights so); that is the core op
+// _native_batch_norm_legit.no_stats, as run_decompositions() spells it. Training mode with
+// running statistics would update them: refused.
 void batch_norm(Builder& b) {
     const Argument training = b.arg(5, "training");
     if (training.kind == Kind::Bool && training.bool_value) {
-        b.refuse("runs batch_norm in training mode; export the module in eval mode (model.eval()) before torch.export");
+        if (b.arg(3, "running_mean").kind == Kind::None && b.arg(4, "running_var").kind == Kind::None) {
+            b.outputs("aten._native_batch_norm_legit.no_stats",
+                      {b.arg(0, "input"), b.arg(1, "weight"), b.arg(2, "bias"), training, b.arg(6, "momentum"),
+                       b.arg(7, "eps")},
+                      {}, 2);
+            return;
+        }
+        b.refuse("runs batch_norm in training mode, which updates its running statistics; export the module in eval "
+                 "mode (model.eval()) before torch.export");
     }
     b.outputs("aten._native_batch_norm_legit_no_training.default",
               {b.arg(0, "input"), b.arg(1, "weight"), b.arg(2, "bias"), b.arg(3, "running_mean"), b.arg(4, "running_var"),

@@ -1,0 +1,66 @@
+"""The long tail of models people bring (issue 44): computations real models make that pt2ov
+refused, each the smallest program that showed it."""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.export import Dim
+
+from tests.models import ModelCase, register
+
+
+class WeightStandardizedConv(nn.Module):
+    """BiT's StdConv2d: its weights normalized by batch_norm in training mode without running
+    statistics, in an eval-mode model (nothing is updated: a pure function of the weight)."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(440)
+        self.weight = nn.Parameter(torch.randn(8, 4, 3, 3) * 0.3 + 0.1)
+
+    def forward(self, x):
+        w = F.batch_norm(self.weight.reshape(1, 8, -1), None, None, training=True, momentum=0.0, eps=1e-6)
+        return F.conv2d(x, w.reshape_as(self.weight), padding=1)
+
+
+def _standardized_inputs(variant):
+    torch.manual_seed(441 + variant)
+    return (torch.randn((2, 3)[variant], 4, 8, 8),)
+
+
+register(
+    ModelCase(
+        name="batch_norm_without_running_statistics",
+        make_module=lambda: WeightStandardizedConv().eval(),
+        make_inputs=_standardized_inputs,
+        dynamic_shapes=({0: Dim("batch", min=1, max=8)},),
+        notes="batch_norm(training=True) with no running statistics (BiT's weight standardization) "
+        "was refused as training mode; it updates nothing and is computed as the core op "
+        "_native_batch_norm_legit.no_stats.",
+    )
+)
+
+
+class Identities(nn.Module):
+    """torch.eye, square and not, of float, int and bool (XLNet's and Qwen3-Next's masks)."""
+
+    def forward(self, x):
+        square = x @ torch.eye(x.shape[-1])
+        wide = torch.eye(x.shape[0], x.shape[-1] + 2, dtype=torch.int64)[:, : x.shape[-1]]
+        return square + wide, torch.eye(3, dtype=torch.bool) | (x[:3, :3] > 0)
+
+
+def _identities_inputs(variant):
+    torch.manual_seed(442 + variant)
+    return (torch.randn(3 + variant, 5),)
+
+
+register(
+    ModelCase(
+        name="eye_of_every_dtype",
+        make_module=lambda: Identities().eval(),
+        make_inputs=_identities_inputs,
+        notes="aten.eye had no kernel and no converter.",
+    )
+)
