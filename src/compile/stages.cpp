@@ -1,3 +1,4 @@
+#include <cctype>
 #include "compile/stages.h"
 
 #include "lower/appending_cache.h"
@@ -14,6 +15,7 @@
 #include "graph/passes/passes.h"
 #include "graph/schema.h"
 #include "kernels/cpu_isa.h"
+#include "kernels/registry.h"
 #include "lower/convert.h"
 #include "lower/decoder.h"
 #include "lower/element_type.h"
@@ -329,18 +331,25 @@ lower::Conversion convert_step(const PreparedMethod& method, const partition::St
 }  // namespace
 
 // The archive name of the node a failed conversion names: a pass of OpenVINO's frontend that
-// throws names the framework node it was rewriting, "<node>/<op type>" as the decoder tags it.
+// throws names the node it was rewriting by the friendly name the decoder gave it,
+// "<node>/<target>/..." ("PtFrameworkNode index_put/aten.index_put.default/...", or
+// "internal::GatherAssign select_5/aten.select_scatter.default/GatherAssign"); the node named
+// first is the one the pass threw on (others the message quotes are its inputs).
 std::optional<std::string> node_named_by_failure(const std::string& message, const graph::Graph& graph) {
-    static constexpr std::string_view marker = "PtFrameworkNode ";
-    const size_t at = message.find(marker);
-    if (at == std::string::npos) return std::nullopt;
-    const size_t start = at + marker.size(), end = message.find('/', start);
-    if (end == std::string::npos) return std::nullopt;
-    const std::string name = message.substr(start, end - start);
+    std::optional<std::string> named;
+    size_t first = std::string::npos;
     for (const auto& node : graph.nodes) {
-        if (node.source_name() == name) return name;
+        const std::string tag = node.source_name() + "/" + node.source_target();
+        for (size_t at = message.find(tag); at != std::string::npos; at = message.find(tag, at + 1)) {
+            // Whole names only: "x_1/..." must not be read as "1/...".
+            const bool starts_a_name = at == 0 || std::isspace(static_cast<unsigned char>(message[at - 1])) ||
+                                       message[at - 1] == '(' || message[at - 1] == '\'' || message[at - 1] == '"';
+            if (!starts_a_name) continue;
+            if (at < first) first = at, named = node.source_name();
+            break;
+        }
     }
-    return std::nullopt;
+    return named;
 }
 
 // " (AtenIndexPutReplacer)" for a message naming the frontend pass that threw, else "".
@@ -351,6 +360,11 @@ std::string failing_pass(const std::string& message) {
     const size_t start = at + marker.size(), end = message.find(']', start);
     if (end == std::string::npos || end - start > 80) return "";
     return " (" + message.substr(start, end - start) + ")";
+}
+
+bool every_node_has_a_kernel(const graph::Graph& graph) {
+    return std::all_of(graph.nodes.begin(), graph.nodes.end(),
+                       [](const graph::Node& node) { return kernels::find_kernel(node.op) != nullptr; });
 }
 
 Support learn_support(const PreparedMethod& method) {
@@ -381,6 +395,19 @@ Support learn_support(const PreparedMethod& method) {
             break;
         } catch (const Error& error) {
             const auto name = node_named_by_failure(error.what(), graph);
+            if (!name && left_out.empty() && every_node_has_a_kernel(graph)) {
+                // The frontend failed and names no node: the whole method on the CPU kernels
+                // (slower, as PyTorch computes it) rather than a refusal.
+                const std::string reason = "OpenVINO's PyTorch frontend failed on the whole program, naming no node" +
+                                           failing_pass(error.what()) + ": " + first_line(error.what());
+                for (const auto& node : graph.nodes) {
+                    left_out.insert(node.source_name());
+                    support.unsupported[node.source_name()] = reason;
+                }
+                support.whole = partition::whole_method(graph, support.sources, left_out);
+                support.whole_conversion = {};
+                break;
+            }
             if (!name || left_out.count(*name) || ++failures > 16) throw;
             // Every node of the same op is left out with it: a pass that throws on one index_put
             // throws on its siblings, and each retry converts the method again.
@@ -469,7 +496,18 @@ Placement place_and_convert(const PreparedMethod& method, Support& support, cons
                                        step.nodes == support.whole.steps[0].nodes &&
                                        step.inputs == support.whole.steps[0].inputs &&
                                        step.outputs == support.whole.steps[0].outputs;
-            auto conversion = same_as_whole ? support.whole_conversion : convert_step(method, step);
+            lower::Conversion conversion;
+            try {
+                conversion = same_as_whole ? support.whole_conversion : convert_step(method, step);
+            } catch (const Error& error) {
+                // A frontend pass that throws on this step's spelling of a node: that node goes to
+                // the CPU kernels and the plan is made again (as learn_support does for the whole).
+                const auto name = node_named_by_failure(error.what(), graph);
+                if (!name || support.unsupported.count(*name)) throw;
+                support.unsupported[*name] = "a pass of OpenVINO's PyTorch frontend" + failing_pass(error.what()) + " throws on it";
+                changed = true;
+                continue;
+            }
             for (const auto& node : conversion.unconverted) {
                 changed |= support.unsupported.emplace(node.node, first_line(node.reason)).second;
             }

@@ -64,3 +64,31 @@ register(
         notes="aten.eye had no kernel and no converter.",
     )
 )
+
+
+class RowsWrittenIntoZeros(nn.Module):
+    """RWKV's and RecurrentGemma's scan: rows written one by one into a zeros_like buffer, which
+    pt2ov spells as select_scatter; a pass of OpenVINO's frontend (ReversepropResolver) threw on
+    it, failing the whole load with a plain Error."""
+
+    def forward(self, x, y):
+        out = torch.zeros_like(x)
+        for i in range(x.shape[1]):
+            out[:, i] = (y * i).to(torch.float32)
+        return out
+
+
+def _rows_inputs(variant):
+    torch.manual_seed(443 + variant)
+    return (torch.randn(2, 4, 8), torch.randn(2, 8, dtype=torch.float64))
+
+
+register(
+    ModelCase(
+        name="rows_written_into_zeros",
+        make_module=lambda: RowsWrittenIntoZeros().eval(),
+        make_inputs=_rows_inputs,
+        notes="An exception of OpenVINO's frontend on one node (select_scatter, named in its message as "
+        "'select/aten.select_scatter.default') now moves that node to the CPU kernels and converts the rest.",
+    )
+)
