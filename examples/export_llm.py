@@ -44,6 +44,7 @@ FAMILIES = {
     "qwen3": "Qwen3",
     "phi3": "Phi3",
     "gemma": "Gemma",
+    "gemma2": "Gemma2",
     "mistral": "Mistral",
     "gpt2": "GPT2",
 }
@@ -87,7 +88,7 @@ def make_config(family: str, size: str, max_cache_len: int):
     fields = dict(vocab_size=s["vocab"], hidden_size=s["hidden"], intermediate_size=s["intermediate"],
                   num_hidden_layers=s["layers"], num_attention_heads=s["heads"], num_key_value_heads=s["kv_heads"],
                   max_position_embeddings=max(max_cache_len, 64), **special)
-    if family == "gemma":
+    if family in ("gemma", "gemma2"):
         fields["head_dim"] = s["hidden"] // s["heads"]
     if family == "qwen3":
         fields["head_dim"] = s["hidden"] // s["heads"]

@@ -112,6 +112,9 @@ struct IOInfo {
     DType dtype = DType::Float32;
     std::vector<int64_t> shape;                           // -1 where the dim is dynamic
     std::vector<std::pair<int64_t, int64_t>> dim_ranges;  // per dim: [min, max] allowed
+    // An input the program writes in place (`x.add_(1)`, through an alias too): as in PyTorch,
+    // the caller's tensor holds the new value after the call, so its memory must be writable.
+    bool written = false;
 };
 
 // Where each node of a method runs and why, in execution order.
@@ -207,8 +210,10 @@ public:
     const PlacementReport& report() const;
     const LoadTimings& timings() const;
 
-    // One call. Inputs are read in place (never written). Returns the user outputs, each owning
-    // its memory. Throws InputError for inputs that do not fit the program.
+    // One call. Inputs are read in place; an input the program writes in place (IOInfo::written)
+    // gets its new value in the caller's memory after the call, as PyTorch writes the caller's
+    // tensor, and no other input is ever written. Returns the user outputs, each owning its
+    // memory. Throws InputError for inputs that do not fit the program.
     std::vector<Tensor> run(const std::vector<Tensor>& inputs);
 
     // One call writing into caller-provided outputs where their shape is known before the call

@@ -42,10 +42,14 @@ class IOInfo:
     dtype: str  # PyTorch's spelling: "float32", "int64", "bool", ...
     shape: tuple  # ints, None where the dim is dynamic
     dim_ranges: tuple  # per dim: (min, max) allowed
+    # An input the program writes in place: after a call the caller's array holds the new value, as
+    # in PyTorch (so it must be writable and C-contiguous). Always False for an output.
+    written: bool = False
 
 
 def _io(entries) -> tuple:
-    return tuple(IOInfo(name, dtype, tuple(shape), tuple(ranges)) for name, dtype, shape, ranges in entries)
+    return tuple(IOInfo(name, dtype, tuple(shape), tuple(ranges), bool(written))
+                 for name, dtype, shape, ranges, written in entries)
 
 
 def _as_array(x, torch, index=0):

@@ -19,8 +19,9 @@ class IOInfo:
     dtype: str
     shape: tuple[Optional[int], ...]
     dim_ranges: tuple[tuple[int, int], ...]
+    written: bool
     def __init__(self, name: str, dtype: str, shape: tuple[Optional[int], ...],
-                 dim_ranges: tuple[tuple[int, int], ...]) -> None: ...
+                 dim_ranges: tuple[tuple[int, int], ...], written: bool = False) -> None: ...
 
 class Program:
     def __call__(self, *inputs: Any) -> tuple[Any, ...]: ...

@@ -88,7 +88,7 @@ nb::list io_list(const std::vector<pt2ov::IOInfo>& infos) {
         for (int64_t d : info.shape) shape.append(d < 0 ? nb::none() : nb::cast(d));
         for (const auto& [lo, hi] : info.dim_ranges) ranges.append(nb::make_tuple(lo, hi));
         out.append(nb::make_tuple(info.name, std::string(pt2ov::dtype_name(info.dtype)), nb::tuple(shape),
-                                  nb::tuple(ranges)));
+                                  nb::tuple(ranges), info.written));
     }
     return out;
 }
@@ -128,6 +128,28 @@ struct PyProgram {
 
     explicit PyProgram(pt2ov::Program p) : program(std::move(p)) {}
 
+    // An input the program writes in place gets its new value in the caller's own memory, as in
+    // PyTorch: so it must be read in place (C-contiguous, aligned: not copied here) and writable.
+    // Otherwise the write could not reach the caller, and the call is refused before it runs.
+    void check_written_inputs(const nb::args& args, const std::vector<Input>& arrays) const {
+        const auto& infos = program.inputs();
+        for (size_t i = 0; i < arrays.size() && i < infos.size(); ++i) {
+            if (!infos[i].written) continue;
+            const bool copied = static_cast<bool>(arrays[i].tensor.owner());
+            bool read_only = false;
+            nb::handle item = args[i];
+            if (nb::hasattr(item, "flags") && nb::hasattr(item.attr("flags"), "writeable")) {
+                read_only = !nb::cast<bool>(item.attr("flags").attr("writeable"));
+            }
+            if (copied || read_only) {
+                throw pt2ov::InputError("input '" + infos[i].name + "' is written by the program in place, as PyTorch " +
+                                        "writes the caller's tensor, but this one " +
+                                        (read_only ? std::string("is read-only") : std::string("is not C-contiguous and aligned (it would be copied)")) +
+                                        ": pass a writable, C-contiguous array (np.ascontiguousarray(x) or x.contiguous())");
+            }
+        }
+    }
+
     // program(*inputs): outputs of the kind of the first input (torch tensors for a torch
     // tensor, numpy arrays otherwise).
     nb::tuple call(nb::args args) {
@@ -136,6 +158,7 @@ struct PyProgram {
         const bool torch_out = torch && args.size() > 0 && PyObject_TypeCheck(args[0].ptr(), torch->tensor_type);
         const NumpyApi* numpy = torch_out ? nullptr : numpy_api();
         if (!torch_out && !numpy) throw pt2ov::InternalError("numpy outputs asked for, and numpy cannot be imported");
+        check_written_inputs(args, arrays);
         std::vector<pt2ov::Tensor> inputs;
         inputs.reserve(arrays.size());
         for (auto& a : arrays) inputs.push_back(std::move(a.tensor));  // a.keep still holds the memory

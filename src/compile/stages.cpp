@@ -169,14 +169,17 @@ void bind_signature(PreparedMethod& prepared) {
         }
     }
 
+    std::set<std::string> written_inputs;
     for (const auto& spec : graph.output_specs) {
         if (spec.kind == graph::OutputSpec::Kind::BufferMutation) continue;
         if (spec.kind == graph::OutputSpec::Kind::UserOutput) continue;
-        throw UnsupportedError(prepared.where + ": the program " +
-                               (spec.kind == graph::OutputSpec::Kind::UserInputMutation
-                                    ? "writes into its input '" + spec.target + "'; pt2ov never writes a caller's tensors"
-                                    : "has an output of a kind pt2ov does not run (training outputs, tokens)") +
-                               "; export an inference program that returns its results");
+        if (spec.kind == graph::OutputSpec::Kind::UserInputMutation) {
+            written_inputs.insert(spec.target);
+            continue;
+        }
+        throw UnsupportedError(prepared.where +
+                               ": the program has an output of a kind pt2ov does not run (training outputs, tokens); "
+                               "export an inference program that returns its results");
     }
     std::set<std::string> mutated_targets;
     for (const auto& spec : graph.output_specs) {
@@ -194,6 +197,7 @@ void bind_signature(PreparedMethod& prepared) {
             }
             prepared.user_inputs.push_back(name);
             prepared.input_infos.push_back(io_info(graph, name));
+            prepared.input_infos.back().written = written_inputs.count(name) > 0;
             for (size_t d = 0; d < graph.value(name).meta.sizes.size(); ++d) {
                 const auto& symbol = graph.value(name).meta.sizes[d].symbol;
                 if (!symbol.empty()) prepared.symbol_uses[symbol].emplace_back(prepared.user_inputs.size() - 1, d);

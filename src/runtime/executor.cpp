@@ -91,6 +91,13 @@ Executor::Executor(const PreparedMethod& prepared, const PlannedMethod& planned,
             }
             output.mutated_buffer = it->second;
             buffer_of_slot[output.slot] = it->second;
+        } else if (spec.kind == graph::OutputSpec::Kind::UserInputMutation) {
+            const auto& names = prepared.user_inputs;
+            const auto at = std::find(names.begin(), names.end(), spec.target);
+            if (at == names.end() || output.slot < 0) {
+                throw InternalError("mutation of input '" + spec.target + "' has no user input");
+            }
+            output.mutated_input = static_cast<int>(at - names.begin());
         } else {
             ++user_output_count_;
         }

@@ -203,6 +203,7 @@ private:
         int slot = -1;                   // -1 for a number the program returns as a constant
         kernels::RuntimeValue constant;  // that number
         int mutated_buffer = -1;         // a buffer mutation: the buffer it updates
+        int mutated_input = -1;          // a user input's mutation: the input it writes back into
         bool is_none = false;
     };
 

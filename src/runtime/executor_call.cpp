@@ -237,6 +237,12 @@ void Executor::run_with(CallContext& context, const std::vector<Tensor>& inputs,
         if (output.is_none) throw UnsupportedError(prepared_.where + ": output " + std::to_string(i) + " is None; return tensors only");
         const RuntimeValue& value = output.slot >= 0 ? lookup(values, output.slot) : output.constant;
         guard_->check_output(i, value, symbols);
+        if (output.mutated_input >= 0) {
+            // PyTorch's semantics: the caller's input holds the value the program wrote into it.
+            const StridedTensor destination = view_of(inputs[static_cast<size_t>(output.mutated_input)]);
+            if (value.tensor().data != destination.data) kernels::copy_into(value.tensor(), destination);
+            continue;
+        }
         if (output.mutated_buffer >= 0) {
             const auto& halves = buffers_[output.mutated_buffer].halves;
             const bool in_own_half = value.is_tensor() && halves[0].data &&

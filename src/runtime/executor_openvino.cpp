@@ -533,7 +533,7 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
         }
         size_t user_index = 0;
         for (size_t i = 0; i < outputs_.size() && result.caller_output < 0; ++i) {
-            if (outputs_[i].mutated_buffer >= 0) continue;
+            if (outputs_[i].mutated_buffer >= 0 || outputs_[i].mutated_input >= 0) continue;
             if (outputs_[i].slot == result.slot) result.caller_output = static_cast<int>(user_index);
             ++user_index;
         }

@@ -314,9 +314,12 @@ OutputGuard::OutputGuard(const compile::PreparedMethod& prepared, const compile:
     size_t user_index = 0;
     for (size_t i = 0; i < graph.outputs.size(); ++i) {
         const auto& out = graph.outputs[i];
-        const bool mutation = i < graph.output_specs.size() && graph.output_specs[i].kind == graph::OutputSpec::Kind::BufferMutation;
-        const std::string role = mutation ? "the new state of buffer '" + graph.output_specs[i].target + "'"
-                                          : "output " + std::to_string(user_index);
+        const auto kind = i < graph.output_specs.size() ? graph.output_specs[i].kind : graph::OutputSpec::Kind::UserOutput;
+        const bool mutation = kind == graph::OutputSpec::Kind::BufferMutation || kind == graph::OutputSpec::Kind::UserInputMutation;
+        const std::string role = kind == graph::OutputSpec::Kind::BufferMutation
+                                     ? "the new state of buffer '" + graph.output_specs[i].target + "'"
+                                 : mutation ? "the new value of input '" + graph.output_specs[i].target + "'"
+                                            : "output " + std::to_string(user_index);
         if (!mutation) ++user_index;
         if ((out.kind != graph::Argument::Kind::Tensor && out.kind != graph::Argument::Kind::SymInt) || out.name.empty() ||
             !graph.find_value(out.name)) {

@@ -1,7 +1,7 @@
 """Text generation (pt2ov.Generator, `pt2ov generate`) against eager PyTorch, per decoder family.
 
-Each family of examples/export_llm.py (transformers' Llama, Qwen2, Qwen3, Phi-3, Gemma, Mistral,
-GPT-2; a tiny config with random weights) is exported with its static cache, as exported and
+Each family of examples/export_llm.py (transformers' Llama, Qwen2, Qwen3, Phi-3, Gemma, Gemma 2
+(which writes its cache_position input in place), Mistral, GPT-2; a tiny config with random weights) is exported with its static cache, as exported and
 after run_decompositions(). Greedy generation of 128 new tokens must give eager's tokens, token
 for token, and each step's logits within E5 of eager's. Then what a user of the API relies on:
 the prompt in chunks, a conversation over several generate() calls, reset, sampling reproducible
@@ -65,6 +65,9 @@ def assert_steps_match(got_logits, got_tokens, expected_logits, expected_tokens,
     assert got_tokens == expected_tokens, what
 
 
+SCORES_SOFT_CAPPED = {"gemma2"}
+
+
 @pytest.mark.parametrize("load", ["plain", "whole_cache", "generator_options"])
 @pytest.mark.parametrize("form", ["exported", "decomposed"])
 def test_greedy_generation_equals_eager(family, form, load):
@@ -82,7 +85,9 @@ def test_greedy_generation_equals_eager(family, form, load):
         states = generator.program.report["state"]
         caches = [s for s in states if len(s["shape"]) == 4]
         assert caches and all("OpenVINO state" in s["carried"] for s in caches), states
-        appends = load == "generator_options" and form == "exported"
+        # Gemma 2 soft-caps its attention scores, so transformers computes its attention as matmuls
+        # and a softmax in both forms: its cache stays whole.
+        appends = load == "generator_options" and form == "exported" and family["name"] not in SCORES_SOFT_CAPPED
         assert all(("grown by each call's positions" in s["carried"]) == appends for s in caches), states
     assert generator.cache_length == CACHE and generator.vocabulary_size == family["vocab"]
     result = generator.generate(family["prompt"], max_new_tokens=NEW_TOKENS, output_logits=True)

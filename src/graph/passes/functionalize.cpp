@@ -193,16 +193,18 @@ void Functionalizer::run() {
 void Functionalizer::add_buffer_mutations() {
     for (const auto& root : mutation_order_) {
         const InputSpec& spec = graph_.input_specs[input_index_[root]];
-        if (spec.kind != InputSpec::Kind::Buffer) {
-            throw UnsupportedError(where_ + ": the program writes in place into " +
-                                   (spec.kind == InputSpec::Kind::UserInput ? "its input '" : "'") + root +
-                                   "'; pt2ov never writes a caller's tensors or parameters; return the new value "
+        if (spec.kind != InputSpec::Kind::Buffer && spec.kind != InputSpec::Kind::UserInput) {
+            throw UnsupportedError(where_ + ": the program writes in place into '" + root +
+                                   "' (a parameter or constant); pt2ov never writes its weights; return the new value "
                                    "instead of writing it in place");
         }
         OutputSpec mutation;
-        mutation.kind = OutputSpec::Kind::BufferMutation;
+        // A user input written in place: the caller's tensor gets the new value, as in PyTorch
+        // (torch.export's USER_INPUT_MUTATION, which run_decompositions() records the same way).
+        const bool user_input = spec.kind == InputSpec::Kind::UserInput;
+        mutation.kind = user_input ? OutputSpec::Kind::UserInputMutation : OutputSpec::Kind::BufferMutation;
         mutation.arg = tensor_arg(latest_[root]);
-        mutation.target = spec.target;
+        mutation.target = user_input ? root : spec.target;
         // Buffer mutations come first among outputs, as run_decompositions() orders them.
         graph_.output_specs.insert(graph_.output_specs.begin(), mutation);
         graph_.outputs.insert(graph_.outputs.begin(), mutation.arg);
