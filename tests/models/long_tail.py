@@ -92,3 +92,32 @@ register(
         "'select/aten.select_scatter.default') now moves that node to the CPU kernels and converts the rest.",
     )
 )
+
+
+class EinsumWithEllipsis(nn.Module):
+    """einsum with an ellipsis (LongT5's attention, batched matrix patterns): refused until
+    the decomposition read an ellipsis as letters of its own."""
+
+    def forward(self, a, b, c):
+        return (
+            torch.einsum("...ij,...jk->...ik", a, b),
+            torch.einsum("...ij,...jk", a, b),
+            torch.einsum("b...d,b...d->b...", a, a),
+            torch.einsum("...d,d->...", c, b[0, 0, :, 0]),
+            torch.einsum("bh...,bh...->bh", a, a),
+        )
+
+
+def _einsum_inputs(variant):
+    torch.manual_seed(444 + variant)
+    return (torch.randn(2, 3, 4, 5), torch.randn(2, 3, 5, 6), torch.randn(2, 7, 5))
+
+
+register(
+    ModelCase(
+        name="einsum_with_ellipsis",
+        make_module=lambda: EinsumWithEllipsis().eval(),
+        make_inputs=_einsum_inputs,
+        notes="einsum equations with an ellipsis were refused when decomposing.",
+    )
+)

@@ -2,6 +2,7 @@
 // spelled out, aminmax, count_nonzero, nansum, nanmean, isclose, dist, norms, and the matrix and
 // vector products (mv, addmv, addr, addbmm, outer, inner, vdot, vecdot, kron, tensordot, cross,
 // cosine_similarity, pairwise_distance), as torch._refs and ATen's composites compute them.
+#include <cctype>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -540,7 +541,8 @@ void pairwise_distance(Builder& b) {
 }
 
 
-// einsum over operands with static sizes and no ellipsis: a letter repeated within an operand
+// einsum over operands with static sizes (an ellipsis read as letters of its own, its dims of
+// equal sizes across operands): a letter repeated within an operand
 // first takes that operand's diagonal; each operand's letters that nothing else needs are
 // summed out, then operands are multiplied pairwise, left to right, as batched matrix products
 // (batch, free and contracted letters permuted into place and flattened), and the result is
@@ -649,20 +651,45 @@ void einsum(Builder& b) {
     for (char c : b.arg(0, "equation").string_value) {
         if (c != ' ') equation += c;
     }
-    if (equation.find("...") != std::string::npos) b.refuse("uses an ellipsis");
     const auto arrow = equation.find("->");
     const std::string inputs = equation.substr(0, arrow);
-    const std::vector<std::string> terms = split(inputs, ',');
+    std::vector<std::string> terms = split(inputs, ',');
     std::string output;
     if (arrow != std::string::npos) {
         output = equation.substr(arrow + 2);
-    } else {  // implicit: the letters seen once, in alphabetical order
+    } else {  // implicit: the ellipsis's dims, then the letters seen once, in alphabetical order
+        if (inputs.find("...") != std::string::npos) output = "...";
         for (char c = 'A'; c <= 'z'; ++c) {
-            if (std::count(inputs.begin(), inputs.end(), c) == 1) output += c;
+            if (std::isalpha(static_cast<unsigned char>(c)) && std::count(inputs.begin(), inputs.end(), c) == 1) output += c;
         }
     }
     const auto tensors = b.arg(1, "tensors").items;
     if (tensors.size() != terms.size()) b.refuse("has " + std::to_string(terms.size()) + " terms for " + std::to_string(tensors.size()) + " operands");
+    // An ellipsis stands for the dims its operand has beyond its letters; those dims line up from
+    // the right across operands, as they broadcast. Each becomes a letter the equation does not
+    // use, so that the rest reads letters only.
+    size_t ellipsis_rank = 0;
+    std::vector<size_t> ellipsis_of(terms.size(), 0);
+    for (size_t k = 0; k < terms.size(); ++k) {
+        const size_t at = terms[k].find("...");
+        if (at == std::string::npos) continue;
+        if (terms[k].find("...", at + 3) != std::string::npos) b.refuse("has two ellipses in one term");
+        const size_t rank = b.meta(tensors[k]).rank();
+        if (rank + 3 < terms[k].size()) b.refuse("has a term that does not match its operand's rank");
+        ellipsis_of[k] = rank + 3 - terms[k].size();
+        ellipsis_rank = std::max(ellipsis_rank, ellipsis_of[k]);
+    }
+    std::string fresh;
+    for (char c : std::string("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")) {
+        if (fresh.size() == ellipsis_rank) break;
+        if (equation.find(c) == std::string::npos) fresh += c;
+    }
+    if (fresh.size() < ellipsis_rank) b.refuse("leaves no letters for its ellipsis");
+    for (size_t k = 0; k < terms.size(); ++k) {
+        const size_t at = terms[k].find("...");
+        if (at != std::string::npos) terms[k].replace(at, 3, fresh.substr(ellipsis_rank - ellipsis_of[k]));
+    }
+    if (const size_t at = output.find("..."); at != std::string::npos) output.replace(at, 3, fresh);
     std::vector<Lettered> operands;
     for (size_t k = 0; k < terms.size(); ++k) {
         const auto sizes = static_sizes_of(b, tensors[k]);
