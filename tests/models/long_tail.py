@@ -121,3 +121,30 @@ register(
         notes="einsum equations with an ellipsis were refused when decomposing.",
     )
 )
+
+
+class UnsignedIntMatmul(nn.Module):
+    """torchao's Int8DynamicActivationInt8Weight on CPU: activations quantized to uint8 times
+    int8 weights through _int_mm (pt2ov took int8 x int8 only)."""
+
+    def forward(self, a, w):
+        return torch._int_mm(a, w)
+
+
+def _unsigned_int_mm_inputs(variant):
+    torch.manual_seed(445 + variant)
+    a = torch.randint(0, 256, (17, 600), dtype=torch.uint8)
+    w = torch.randint(-128, 128, (600, 24), dtype=torch.int8)
+    a[0], w[:, 0] = 255, -128  # the extreme products, 600 of them: beyond float32's exact range in one sum
+    return (a, w)
+
+
+register(
+    ModelCase(
+        name="unsigned_int_mm",
+        make_module=lambda: UnsignedIntMatmul().eval(),
+        make_inputs=_unsigned_int_mm_inputs,
+        expect_exact=True,
+        notes="_int_mm of uint8 x int8, exact: summed in float32 slices of 512 (each exact), added in int32.",
+    )
+)

@@ -294,20 +294,23 @@ void dequantize_per_token(Builder& b) {
     }
 }
 
-// _int_mm(self [M, K] int8, mat2 [K, N] int8) -> int32, torchao's dynamic int8 matmul. Each
-// product of two int8 values is at most 2^14 in magnitude, so over at most 1,024 of them every
-// partial sum is an integer of at most 2^24, which float32 holds exactly in any order: the
-// product of the operands converted to float32, then converted to int32, is eager's exact
-// integer sum. A longer K is summed in slices of 1,024 (each exact), the slices added in int32.
+// _int_mm(self [M, K] int8 or uint8, mat2 [K, N] int8) -> int32, torchao's dynamic int8 matmul
+// (its CPU path quantizes activations to uint8). Each product of two int8 values is at most 2^14
+// in magnitude (2^15 with a uint8 operand), so over at most 1,024 of them (512) every partial sum
+// is an integer of at most 2^24, which float32 holds exactly in any order: the product of the
+// operands converted to float32, then converted to int32, is eager's exact integer sum. A longer
+// K is summed in slices of that many (each exact), the slices added in int32.
 void int_mm(Builder& b) {
     const Argument a = b.arg(0, "self");
     const Argument w = b.arg(1, "mat2");
-    if (b.meta(a).dtype != DType::Int8 || b.meta(w).dtype != DType::Int8 || b.rank(a) != 2 || b.rank(w) != 2) {
-        b.refuse("multiplies other than two int8 matrices; eager's _int_mm takes int8 [M, K] and [K, N]");
+    const DType left_dtype = b.meta(a).dtype;
+    if ((left_dtype != DType::Int8 && left_dtype != DType::UInt8) || b.meta(w).dtype != DType::Int8 || b.rank(a) != 2 ||
+        b.rank(w) != 2) {
+        b.refuse("multiplies other than an int8 or uint8 matrix by an int8 one; eager's _int_mm takes [M, K] and [K, N]");
     }
     const Dim depth = b.meta(a).sizes[1];
     if (!depth.is_static()) b.refuse("has a symbolic inner dim; pt2ov needs it known when the program is exported");
-    constexpr int64_t kExactDepth = 1024;
+    const int64_t kExactDepth = left_dtype == DType::UInt8 ? 512 : 1024;
     const int64_t k = depth.value.value();
     const Dim rows = b.meta(a).sizes[0];
     const Dim columns = b.meta(w).sizes[1];
