@@ -81,6 +81,8 @@ std::string cache_file(const std::string& path, const LoadOptions& options, std:
     key.add(options.openvino_state ? "state" : "no state");
     key.add(options.quantized_reference ? "quantized reference" : "quantized int8");
     key.add(options.compressed_weights ? "weights compressed" : "weights decompressed at load");
+    // The promise rewrites the cache into OpenVINO's state: another program to time and verify.
+    key.add("appending " + options.appending_positions);
     for (const auto& op : options.cpu_ops) key.add(op);
     key.add("|");
     for (const auto& node : options.cpu_nodes) key.add(node);
