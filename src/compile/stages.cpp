@@ -4,6 +4,7 @@
 #include "lower/appending_cache.h"
 
 #include <algorithm>
+#include <typeinfo>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -343,7 +344,9 @@ std::optional<std::string> node_named_by_failure(const std::string& message, con
     std::optional<std::string> named;
     size_t first = std::string::npos;
     for (const auto& node : graph.nodes) {
-        const std::string tag = node.source_name() + "/" + node.source_target();
+        // The target in the tag may be the functional one of an in-place node
+        // (index_put_/aten.index_put.default): the name and its slash are what identify it.
+        const std::string tag = node.source_name() + "/";
         for (size_t at = message.find(tag); at != std::string::npos; at = message.find(tag, at + 1)) {
             // Whole names only: "x_1/..." must not be read as "1/...".
             const bool starts_a_name = at == 0 || std::isspace(static_cast<unsigned char>(message[at - 1])) ||
@@ -399,7 +402,9 @@ Support learn_support(const PreparedMethod& method) {
             break;
         } catch (const Error& error) {
             const auto name = node_named_by_failure(error.what(), graph);
-            if (!name && left_out.empty() && every_node_has_a_kernel(graph)) {
+            // Only OpenVINO's own failure (a plain Error): pt2ov's typed errors (an input, an
+            // unsupported program, an unknown fact name) are the user's to see.
+            if (!name && typeid(error) == typeid(Error) && left_out.empty() && every_node_has_a_kernel(graph)) {
                 // The frontend failed and names no node: the whole method on the CPU kernels
                 // (slower, as PyTorch computes it) rather than a refusal.
                 const std::string reason = "OpenVINO's PyTorch frontend failed on the whole program, naming no node" +
