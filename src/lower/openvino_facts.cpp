@@ -139,9 +139,8 @@ const std::vector<Fact>& all() {
         {"EluOfNegativeZeroPositive", "2026.4.1",
          "Elu of -0.0 is +0.0, where PyTorch's is -0.0 (its expm1 keeps the sign): equal as numbers (O7), but an "
          "atan2 after it gives pi for -pi (found by random programs, own seed 96631: atan2(elu(x), y))",
-         "an elu whose value reaches an op that reads the sign of a zero (atan2, copysign, signbit, a divisor, a "
-         "reciprocal, rsqrt) through views, concatenations, copies, negations, products and quotients runs on "
-         "pt2ov's CPU kernel"},
+         "every floating elu runs on pt2ov's CPU kernel (ExpMinusOneCancelsNearZero's handling; until that fact, only "
+         "an elu whose value reached an op that reads the sign of a zero did)"},
         {"BroadcastConcatAlongChannelsWrong", "2026.4.1",
          "a Broadcast to rank 4 or 5 whose result feeds a Concat along dim 1 made of broadcasts only (or a Tile "
          "repeating dim 1) and also another op gives a wrong Concat: x [1, 16] broadcast to [1, 1, 1, 16], "
@@ -445,6 +444,12 @@ const std::vector<Fact>& all() {
          "(neg converts to a Multiply by -1, which saturates alike: uint8 -255 gave 255, PyTorch 1; NNSmith seed 32596); "
          "so do the 8-bit matrix products (mm, bmm, matmul, addmm, baddbmm, addbmm, mv, addmv, dot, linear): a uint8 "
          "MatMul of [[200, 100, 3]] by [[2], [2], [1]] gave 255, PyTorch 91 (NNSmith seed 50694)"},
+        {"ExpMinusOneCancelsNearZero", "2026.4.1",
+         "expm1 and Elu (so selu and celu, which pt2ov writes as elu) compute exp(x) - 1 in float32, which cancels "
+         "near zero: elu(-1e-10) and expm1(-1e-10) give 0 (PyTorch -1e-10), elu(-1e-6) gives -1.0133e-06 for "
+         "-9.99999e-07 (1.3 % off), expm1(1e-30) gives 0; a sign or floor after it reads 0 for -1 (found by random "
+         "programs on magnitudes near 1e-30: own seeds 141137, 140752)",
+         "every floating expm1 and elu runs on pt2ov's CPU kernel (std::expm1)"},
         {"Log1pCancelsNearZero", "2026.4.1",
          "log1p converts to Log(1 + x) in float32, which cancels for small x: log1p(1e-7) gives 1.19e-07 (19 % off), "
          "log1p(3.7e-5) 3.6954e-05 for 3.6999e-05; softplus (decomposed to log1p(exp(x))) of -10.2 alike; within the "
@@ -742,63 +747,6 @@ bool one_channel_convolution_to_one_column(const graph::Node& node, const graph:
     return last_stride.kind != ArgKind::Int || last_stride.int_value > 1;
 }
 
-// Whether `node`'s first output reaches an op that reads the sign of a zero (a divisor, atan2,
-// ...) through ops that hand a -0.0 on as -0.0 (views, concatenations, copies, negations,
-// products, a quotient's dividend): where a sign the plugin loses would change a later value
-// (EXACTNESS O7).
-bool reaches_sign_of_zero_reader(const graph::Node& node, const graph::Graph& graph) {
-    if (node.outputs.empty() || node.outputs[0].kind != ArgKind::Tensor) return false;
-    // Whether `op` reads the sign of a zero at argument `position`.
-    const auto reads_sign = [](OpId op, size_t position) {
-        switch (op) {
-            case op_id("aten.div.Tensor"):
-            case op_id("aten.div.Tensor_mode"):
-            case op_id("aten.copysign.Tensor"):
-            case op_id("aten.floor_divide.default"):
-            case op_id("aten.remainder.Tensor"):
-            case op_id("aten.fmod.Tensor"): return position == 1;
-            case op_id("aten.reciprocal.default"):
-            case op_id("aten.rsqrt.default"):
-            case op_id("aten.signbit.default"): return position == 0;
-            case op_id("aten.atan2.default"): return position <= 1;
-            default: return false;
-        }
-    };
-    // Ops that hand a -0.0 on as -0.0.
-    const auto carries_sign = [](OpId op) {
-        return is_one_of(op, {op_id("aten.view.default"), op_id("aten._unsafe_view.default"), op_id("aten.reshape.default"),
-                              op_id("aten.permute.default"), op_id("aten.transpose.int"), op_id("aten.t.default"),
-                              op_id("aten.squeeze.dims"), op_id("aten.squeeze.dim"), op_id("aten.squeeze.default"),
-                              op_id("aten.unsqueeze.default"), op_id("aten.expand.default"), op_id("aten.slice.Tensor"),
-                              op_id("aten.select.int"), op_id("aten.narrow.default"), op_id("aten.cat.default"),
-                              op_id("aten.stack.default"), op_id("aten.clone.default"), op_id("aten.alias.default"),
-                              op_id("aten._to_copy.default"), op_id("aten.to.dtype"), op_id("aten.neg.default"),
-                              op_id("aten.mul.Tensor"), op_id("aten.mul.Scalar"), op_id("aten.div.Tensor"),
-                              op_id("aten.div.Scalar"), op_id("aten.contiguous.default")});
-    };
-    std::vector<std::string> frontier = {node.outputs[0].name};
-    std::set<std::string> seen(frontier.begin(), frontier.end());
-    for (int hops = 0; hops < 16 && !frontier.empty(); ++hops) {
-        std::vector<std::string> next;
-        for (const auto& value : frontier) {
-            for (const auto& user : graph.nodes) {
-                for (size_t i = 0; i < user.arity(); ++i) {
-                    if (!graph::names_tensor(user.arg(i), value)) continue;
-                    if (reads_sign(user.op, i)) return true;
-                    const bool divisor = is_one_of(user.op, {op_id("aten.div.Tensor"), op_id("aten.div.Scalar")}) && i != 0;
-                    if (!carries_sign(user.op) || divisor || user.outputs.empty() ||
-                        user.outputs[0].kind != ArgKind::Tensor) {
-                        continue;
-                    }
-                    if (seen.insert(user.outputs[0].name).second) next.push_back(user.outputs[0].name);
-                }
-            }
-        }
-        frontier = std::move(next);
-    }
-    return false;
-}
-
 // An expand to rank 4 or more whose result is read by a cat, repeat or tile and by another
 // node besides (BroadcastConcatAlongChannelsWrong). Measured wrong only for a Concat along dim 1
 // made of broadcasts alone; any cat is taken, the exact kernel being right for all of them.
@@ -1048,6 +996,10 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
         return &fact("Log1pCancelsNearZero");
     }
+    if ((op == op_id("aten.expm1.default") || op == op_id("aten.elu.default")) && !node.outputs.empty() &&
+        node.outputs[0].kind == ArgKind::Tensor && dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
+        return &fact("ExpMinusOneCancelsNearZero");
+    }
     const bool cast = is_one_of(op, {op_id("aten._to_copy.default"), op_id("aten.to.dtype"), op_id("aten.to.dtype_layout"),
                                      op_id("aten.to.other"), op_id("aten.type_as.default"),
                                      op_id("prims.convert_element_type.default")});
@@ -1126,7 +1078,6 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     if (unit_kernel_strided_and_padded(node, graph)) return &fact("UnitConvolutionStridedPaddedShape");
     if (dilated_strided_conv1d_padded_beyond_input(node, graph)) return &fact("DilatedStridedConv1dPaddedBeyondInputCrash");
     if (interpolate_of_constants_to_size_one(node, graph)) return &fact("InterpolateOfConstantsFoldedAtOrigin");
-    if (op == op_id("aten.elu.default") && reaches_sign_of_zero_reader(node, graph)) return &fact("EluOfNegativeZeroPositive");
     if (const Fact* f = fault_of_producer(node, graph)) return f;
     const bool promoting = is_one_of(op, {op_id("aten.atan2.default"), op_id("aten.cumsum.default"), op_id("aten.prod.default"),
                                           op_id("aten.prod.dim_int"), op_id("aten.logsumexp.default")});

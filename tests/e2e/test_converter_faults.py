@@ -28,7 +28,8 @@ ROUTED = {
                                                             "aten.conv2d.default", 1, 1),
     ("one_channel_convolution_to_one_column", "decomposed"): ("OneChannelConvolutionToOneColumnWrong",
                                                               "aten.convolution.default", 2, 1),
-    ("atan2_of_elu", "exported"): ("EluOfNegativeZeroPositive", "aten.elu.default", 1, 1),
+    # Every floating elu runs on the CPU kernels since ExpMinusOneCancelsNearZero (it took EluOfNegativeZeroPositive's place).
+    ("atan2_of_elu", "exported"): ("ExpMinusOneCancelsNearZero", "aten.elu.default", 2, 0),
     ("expand_into_channel_concat", "exported"): ("BroadcastConcatAlongChannelsWrong", "aten.expand.default", 1, 1),
     ("expand_into_channel_concat", "decomposed"): ("BroadcastConcatAlongChannelsWrong", "aten.expand.default", 1, 1),
     ("conv1d_padded_beyond_input", "exported"): ("DilatedStridedConv1dPaddedBeyondInputCrash", "aten.conv1d.default", 1, 1),

@@ -80,6 +80,18 @@ void selu(Builder& b) {
              {b.arg(0, "self"), float_arg(1.6732632423543772848170429916717), float_arg(1.0507009873554804934193349852946), int_arg(1)});
 }
 
+// celu(x, alpha) is elu(x, alpha, scale 1, input_scale 1 / alpha), as PyTorch defines it: one
+// op whose exp(x) - 1 near zero pt2ov keeps exact (ExpMinusOneCancelsNearZero).
+void celu(Builder& b) {
+    const Argument alpha = b.arg(1, "alpha");
+    double a = 1.0;
+    if (alpha.kind == Argument::Kind::Float) a = alpha.float_value;
+    else if (alpha.kind == Argument::Kind::Int) a = static_cast<double>(alpha.int_value);
+    else if (alpha.kind != Argument::Kind::None) b.decline();
+    if (a == 0.0) b.decline();  // PyTorch refuses it; left to the op's own error
+    b.output(0, "aten.elu.default", {b.arg(0, "self"), float_arg(a), int_arg(1), float_arg(1.0 / a)});
+}
+
 // log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)), stable for large |x|.
 void log_sigmoid(Builder& b) {
     const Argument x = b.arg(0, "self");
@@ -262,6 +274,7 @@ void sign_of(Builder& b) { b.output(0, "aten.sign.default", {b.arg(0, "self")});
 
 PT2OV_DECOMPOSITION("aten.softplus.default", softplus);
 PT2OV_DECOMPOSITION("aten.selu.default", selu);
+PT2OV_DECOMPOSITION("aten.celu.default", celu);
 PT2OV_DECOMPOSITION("aten.mish.default", mish);
 PT2OV_DECOMPOSITION("aten.log_sigmoid.default", log_sigmoid);
 PT2OV_DECOMPOSITION("aten.hardshrink.default", hardshrink);

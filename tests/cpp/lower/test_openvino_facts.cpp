@@ -2537,34 +2537,11 @@ TEST(OpenVINOFacts, EluOfNegativeZeroPositive) {
               << (right ? "right" : "WRONG") << "\n";
     RecordProperty("elu_negative_zero_kept", right ? "yes" : "no");
 
-    // pt2ov's rule: an elu reaching atan2 (through a view) is routed; one reaching it through a
-    // sum, or nothing that reads a sign, is not.
-    for (const std::string between : {"atan2", "view", "add", "none"}) {
-        pt2ov::test::GraphBuilder b;
-        b.value("x", pt2ov::DType::Float32, {2, 2});
-        b.value("e", pt2ov::DType::Float32, {2, 2});
-        b.value("m", pt2ov::DType::Float32, {2, 2});
-        b.value("r", pt2ov::DType::Float32, {2, 2});
-        b.node("e", "aten.elu.default", {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("e")});
-        std::string read = "e";
-        if (between == "view") {
-            b.node("m", "aten.view.default", {{"self", pt2ov::graph::tensor_arg("e"), false}, {"size", pt2ov::graph::ints_arg({2, 2}), false}},
-                   {pt2ov::graph::tensor_arg("m")});
-            read = "m";
-        } else if (between == "add") {
-            b.node("m", "aten.add.Tensor", {{"self", pt2ov::graph::tensor_arg("e"), false}, {"other", pt2ov::graph::tensor_arg("x"), false}},
-                   {pt2ov::graph::tensor_arg("m")});
-            read = "m";
-        }
-        if (between != "none") {
-            b.node("r", "aten.atan2.default", {{"self", pt2ov::graph::tensor_arg(read), false}, {"other", pt2ov::graph::tensor_arg("x"), false}},
-                   {pt2ov::graph::tensor_arg("r")});
-        }
-        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
-        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
-        const bool routed = fault && fault->name == "EluOfNegativeZeroPositive";
-        EXPECT_EQ(routed, between == "atan2" || between == "view") << between;
-    }
+    // pt2ov's rule: every floating elu runs on the CPU kernel (ExpMinusOneCancelsNearZero), so its
+    // -0.0 is PyTorch's wherever it goes.
+    const auto* fault = fault_of_float_unary("aten.elu.default");
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "ExpMinusOneCancelsNearZero");
 }
 
 // int32 83 ** 4 = 47458321 needs 26 bits: a float32 computation loses the last one (own seed 60017).
@@ -2784,6 +2761,36 @@ TEST(OpenVINOFacts, MeanOfEqualValuesRounded) {
     for (size_t i = 6; i < 12; ++i) var += (x[i] - mean) * (x[i] - mean);
     var /= 6;
     for (size_t i = 6; i < 12; ++i) EXPECT_NEAR(got[i], (x[i] - mean) / std::sqrt(var + 1e-5), 1e-5) << i;
+}
+
+TEST(OpenVINOFacts, ExpMinusOneCancelsNearZero) {
+    for (const std::string target : {"aten.expm1.default", "aten.elu.default"}) {
+        OneNode n;
+        n.input("x", pt2ov::DType::Float32, {4});
+        n.output("y", pt2ov::DType::Float32, {4});
+        if (target == "aten.elu.default") {
+            n.node(target, {{"self", pt2ov::graph::tensor_arg("x"), false},
+                            {"alpha", pt2ov::graph::float_arg(1.0), false},
+                            {"scale", pt2ov::graph::float_arg(1.0), false},
+                            {"input_scale", pt2ov::graph::float_arg(1.0), false}});
+        } else {
+            n.node(target, {{"self", pt2ov::graph::tensor_arg("x"), false}});
+        }
+        const auto y = n.run({f32_tensor({4}, {-1e-10f, -1e-6f, -0.5f, -1e-30f})})[0];
+        const float* out = y.data<float>();
+        const auto exact = [](float v) { return static_cast<float>(std::expm1(static_cast<double>(v))); };
+        EXPECT_NEAR(out[2], exact(-0.5f), 1e-6f);  // away from cancellation, right either way
+        const bool right = std::abs(out[0] - exact(-1e-10f)) <= 1e-6f * std::abs(exact(-1e-10f)) &&
+                           std::abs(out[1] - exact(-1e-6f)) <= 1e-4f * std::abs(exact(-1e-6f));
+        std::cout << "[fact] OpenVINO " << openvino_build() << ": " << target << "(-1e-10) gives " << out[0] << ", (-1e-6) "
+                  << out[1] << " (PyTorch " << exact(-1e-10f) << ", " << exact(-1e-6f) << "): " << (right ? "right" : "WRONG")
+                  << "\n";
+        RecordProperty(target + "_near_zero_right", right ? "yes" : "no");
+        // pt2ov's rule: every floating expm1 and elu runs on the CPU kernel.
+        const auto* fault = fault_of_float_unary(target);
+        ASSERT_NE(fault, nullptr) << target;
+        EXPECT_EQ(fault->name, "ExpMinusOneCancelsNearZero") << target;
+    }
 }
 
 TEST(OpenVINOFacts, Log1pCancelsNearZero) {
