@@ -196,9 +196,7 @@ private:
             }
         }
         if (const auto length = parser_->content_length(); length && *length > limits.max_body_bytes) {
-            return refuse(413, fmt::format("the request body is over the server's limit of {} bytes "
-                                           "(pt2ov serve --max-body-bytes)",
-                                           limits.max_body_bytes));
+            return refuse_body_too_large();
         }
         if (parser_->is_done()) return dispatch();
         // curl and others wait for this before sending a body of more than 1 KB.
@@ -228,12 +226,15 @@ private:
                                            "--max-header-bytes)",
                                            limits.max_header_bytes));
         }
-        if (ec == http::error::body_limit) {
-            return refuse(413, fmt::format("the request body is over the server's limit of {} bytes "
-                                           "(pt2ov serve --max-body-bytes)",
-                                           limits.max_body_bytes));
-        }
+        if (ec == http::error::body_limit) return refuse_body_too_large();
         refuse(400, fmt::format("malformed HTTP request: {}", ec.message()));
+    }
+
+    // A declared Content-Length beyond the limit (seen at the head) and a body that grows past it
+    // (Beast's body_limit) are one refusal.
+    void refuse_body_too_large() {
+        refuse(413, fmt::format("the request body is over the server's limit of {} bytes (pt2ov serve --max-body-bytes)",
+                                transport_.limits.max_body_bytes));
     }
 
     void refuse(int status, const std::string& message) {

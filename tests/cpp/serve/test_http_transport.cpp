@@ -94,55 +94,45 @@ public:
     // server closes, or `timeout` passes.
     std::string read_responses(int count, std::chrono::milliseconds timeout = 5000ms) {
         const auto deadline = std::chrono::steady_clock::now() + timeout;
-        while (complete_responses() < count) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-            if (left <= 0ms) break;
-            pollfd p{fd_, POLLIN, 0};
-            if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
-            char chunk[65536];
-            const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-            if (n <= 0) {
-                closed_ = true;
-                break;
-            }
-            received_.append(chunk, static_cast<size_t>(n));
+        while (complete_responses() < count && receive_until(deadline)) {
         }
         return received_;
     }
     // Reads until `needle` has arrived (or `timeout` passes).
     std::string read_until(const std::string& needle, std::chrono::milliseconds timeout = 5000ms) {
         const auto deadline = std::chrono::steady_clock::now() + timeout;
-        while (received_.find(needle) == std::string::npos) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-            if (left <= 0ms) break;
-            pollfd p{fd_, POLLIN, 0};
-            if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) break;
-            char chunk[65536];
-            const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-            if (n <= 0) break;
-            received_.append(chunk, static_cast<size_t>(n));
+        while (received_.find(needle) == std::string::npos && receive_until(deadline)) {
         }
         return received_;
     }
     // Whether the server closed the connection within `timeout`.
     bool closed_by_server(std::chrono::milliseconds timeout = 5000ms) {
         const auto deadline = std::chrono::steady_clock::now() + timeout;
-        while (!closed_) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-            if (left <= 0ms) return false;
-            pollfd p{fd_, POLLIN, 0};
-            if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
-            char chunk[65536];
-            const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
-            if (n <= 0) closed_ = true;
-            else received_.append(chunk, static_cast<size_t>(n));
+        while (!closed_ && receive_until(deadline)) {
         }
-        return true;
+        return closed_;
     }
     const std::string& received() const { return received_; }
     int fd() const { return fd_; }
 
 private:
+    // One read of what has arrived by `deadline` into received_; false when nothing came in time
+    // or the server closed the connection (closed_ then set).
+    bool receive_until(std::chrono::steady_clock::time_point deadline) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left <= 0ms) return false;
+        pollfd p{fd_, POLLIN, 0};
+        if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
+        char chunk[65536];
+        const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+        if (n <= 0) {
+            closed_ = true;
+            return false;
+        }
+        received_.append(chunk, static_cast<size_t>(n));
+        return true;
+    }
+
     int complete_responses() const {
         int count = 0;
         size_t at = 0;
