@@ -138,15 +138,24 @@ inline double erfinv_double(double y) {
     return x;
 }
 
+// `vectorized`: PyTorch's CPU gelu computes float32 (and float16/bfloat16, in float) with its
+// SIMD kernel for a tensor of more than one element, and that kernel gives NaN for +inf and
+// rounds x * (1 + erf) before halving it (so x beyond 1.7e38 overflows to inf); its scalar
+// loop (one element, float64) gives +inf and x itself. pt2ov follows whichever eager takes.
 template <typename C>
-C gelu(C x, bool tanh_approximation) {
+C gelu(C x, bool tanh_approximation, bool vectorized) {
     if (tanh_approximation) {
         const C beta = static_cast<C>(kSqrt2 * kTwoOverSqrtPi * 0.5);
         const C kappa = static_cast<C>(0.044715);
         const C inner = beta * (x + kappa * x * x * x);
         return static_cast<C>(0.5) * x * (static_cast<C>(1) + std::tanh(inner));
     }
-    return x * static_cast<C>(0.5) * (static_cast<C>(1) + std::erf(x * static_cast<C>(kSqrtHalf)));
+    const C phi_twice = static_cast<C>(1) + std::erf(x * static_cast<C>(kSqrtHalf));
+    if (vectorized && std::is_same_v<C, float>) {
+        if (x == std::numeric_limits<C>::infinity()) return std::numeric_limits<C>::quiet_NaN();
+        return x * phi_twice * static_cast<C>(0.5);
+    }
+    return x * static_cast<C>(0.5) * phi_twice;
 }
 
 // clamp's bounds: NaN in the input or a bound gives NaN; -0.0 stays -0.0 against a 0 bound.
@@ -324,9 +333,10 @@ PT2OV_KERNEL("aten.gelu.default", [](const KernelCall& call) {
     }();
     if (approximate != "none" && approximate != "tanh") call.fail("gelu() approximate must be 'none' or 'tanh', got '" + approximate + "'");
     const bool use_tanh = approximate == "tanh";
-    return run_unary(call, Accepts::Floating, [use_tanh](const KernelCall&) {
-        return [use_tanh](auto x) {
-            if constexpr (std::is_floating_point_v<decltype(x)>) return gelu(x, use_tanh);
+    const bool vectorized = call.tensor("self", 0).numel() > 1;
+    return run_unary(call, Accepts::Floating, [use_tanh, vectorized](const KernelCall&) {
+        return [use_tanh, vectorized](auto x) {
+            if constexpr (std::is_floating_point_v<decltype(x)>) return gelu(x, use_tanh, vectorized);
             else return x;
         };
     });

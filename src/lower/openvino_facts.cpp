@@ -444,6 +444,14 @@ const std::vector<Fact>& all() {
          "(neg converts to a Multiply by -1, which saturates alike: uint8 -255 gave 255, PyTorch 1; NNSmith seed 32596); "
          "so do the 8-bit matrix products (mm, bmm, matmul, addmm, baddbmm, addbmm, mv, addmv, dot, linear): a uint8 "
          "MatMul of [[200, 100, 3]] by [[2], [2], [1]] gave 255, PyTorch 91 (NNSmith seed 50694)"},
+        {"IntegerProductsInFloat", "2026.4.1",
+         "MatMul of int16 or int32 is computed in float32 and converted back saturating: an int32 dot of five "
+         "-2**31 gives 2147483520 (PyTorch 0, wrapping), [[46341, 2]] @ [[46341], [1]] gives 2147483520 (PyTorch "
+         "-2147479013), products beyond 2**24 lose their low bits (16916240 for 16916240 happens to hold, 50331652 "
+         "for 50331654 does not); int16 alike; exit 0, OpenVINO alone too (found by the `large` structured inputs: "
+         "NNSmith seed 140735, a float cast to int32 and multiplied by itself)",
+         "every matrix product (mm, bmm, matmul, addmm, baddbmm, addbmm, mv, addmv, dot, linear) with an int16 or "
+         "int32 result runs on pt2ov's CPU kernel, which accumulates in the result's type and wraps as PyTorch does"},
         {"ExpMinusOneCancelsNearZero", "2026.4.1",
          "expm1 and Elu (so selu and celu, which pt2ov writes as elu) compute exp(x) - 1 in float32, which cancels "
          "near zero: elu(-1e-10) and expm1(-1e-10) give 0 (PyTorch -1e-10), elu(-1e-6) gives -1.0133e-06 for "
@@ -975,15 +983,15 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         graph.value(node.outputs[0].name).meta.dtype == DType::Float16) {
         return &fact("HalfIntermediatesKeptInFloat");
     }
-    const bool wrapping = is_one_of(op, {op_id("aten.add.Tensor"), op_id("aten.add.Scalar"), op_id("aten.sub.Tensor"),
-                                         op_id("aten.sub.Scalar"), op_id("aten.rsub.Tensor"), op_id("aten.rsub.Scalar"),
-                                         op_id("aten.mul.Tensor"), op_id("aten.mul.Scalar"), op_id("aten.neg.default"),
-                                         // MatMul accumulates and stores saturated alike
-                                         op_id("aten.mm.default"), op_id("aten.bmm.default"), op_id("aten.matmul.default"),
-                                         op_id("aten.addmm.default"), op_id("aten.baddbmm.default"),
-                                         op_id("aten.addbmm.default"), op_id("aten.mv.default"),
-                                         op_id("aten.addmv.default"), op_id("aten.dot.default"),
-                                         op_id("aten.linear.default")});
+    const bool matrix_product = is_one_of(op, {op_id("aten.mm.default"), op_id("aten.bmm.default"), op_id("aten.matmul.default"),
+                                               op_id("aten.addmm.default"), op_id("aten.baddbmm.default"),
+                                               op_id("aten.addbmm.default"), op_id("aten.mv.default"),
+                                               op_id("aten.addmv.default"), op_id("aten.dot.default"),
+                                               op_id("aten.linear.default")});
+    const bool wrapping = matrix_product  // MatMul accumulates and stores saturated alike
+                          || is_one_of(op, {op_id("aten.add.Tensor"), op_id("aten.add.Scalar"), op_id("aten.sub.Tensor"),
+                                            op_id("aten.sub.Scalar"), op_id("aten.rsub.Tensor"), op_id("aten.rsub.Scalar"),
+                                            op_id("aten.mul.Tensor"), op_id("aten.mul.Scalar"), op_id("aten.neg.default")});
     if (op_family("aten.pow").contains(op) && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
         const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
         if (!dtype_is_floating(dtype) && dtype != DType::Bool) return &fact("IntegerPowerComputedInFloat");
@@ -991,6 +999,10 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     if (wrapping && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
         const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
         if (dtype == DType::UInt8 || dtype == DType::Int8) return &fact("ByteArithmeticSaturates");
+    }
+    if (matrix_product && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor) {
+        const DType dtype = graph.value(node.outputs[0].name).meta.dtype;
+        if (dtype == DType::Int16 || dtype == DType::Int32) return &fact("IntegerProductsInFloat");
     }
     if (op == op_id("aten.log1p.default") && !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&
         dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {

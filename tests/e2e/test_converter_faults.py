@@ -53,6 +53,8 @@ ROUTED = {
     ("byte_negation", "decomposed"): ("ByteArithmeticSaturates", "aten.neg.default", 2, 0),
     ("float_to_int64", "exported"): ("FloatToInt64CutTo32Bits", "aten.to.dtype", 2, 0),
     ("float_to_int64", "decomposed"): ("FloatToInt64CutTo32Bits", "aten._to_copy.default", 2, 0),
+    ("int32_matrix_products", "exported"): ("IntegerProductsInFloat", "aten.matmul.default", 2, 0),
+    ("int32_matrix_products", "decomposed"): ("IntegerProductsInFloat", "aten.mm.default", 2, 0),
 }
 
 
@@ -93,7 +95,8 @@ def test_variance_with_its_default_correction_stays_on_openvino(zoo_programs, mo
     doc = inspect_json(zoo_programs.get("variance_corrections", mode, "static").path)
     variance = [(kind, node) for kind, node in _nodes(doc) if re.match(r"aten\.(var|var_mean|std)\.", node["target"])]
     assert variance, doc
-    assert all(kind == "openvino" for kind, _ in variance), variance
+    # torch.var(x) and var_mean(x)[0] are one computation: the second output is a copy of the first
+    assert all(kind == "openvino" or "made by pt2ov from another output" in node["reason"] for kind, node in variance), variance
 
 
 class _TransposedConvolution(torch.nn.Module):

@@ -62,24 +62,13 @@ FAST = (
 )
 
 # {"case-mode-domain": why}: known differences, strict xfails (a fix makes them fail loudly).
-_TINY_VARIANCE = ("PyTorch's var/std sum float32 squares in double; through pt2ov they underflow in float32: "
-                  "std of values near 1e-30 is 0, a correction beyond N gives NaN for inf "
-                  "(regressions.py variance_of_tiny_values)")
 KNOWN: dict[str, str] = {
-    **{f"var_std_correction-{mode}-small": _TINY_VARIANCE for mode in MODES},
-    "constant_over_full_reduction-exported-small": _TINY_VARIANCE,
     # NaN made inside from finite inputs (0 / 0): not a call with non-finite inputs, so it stays on OpenVINO
     **{f"max_of_minus_infinity-{mode}-zeros": "x / d of zeros makes NaN inside; OpenVINO's max_pool2d and relu "
        "lose it (-3.4e38, 0): the NaN limit, docs/EXACTNESS.md O8" for mode in MODES},
     "linspace_dtypes-exported-int_edge": "linspace(-1, 1, 7)[3]: eager's kernel computes 1 - step * 3 with an FMA "
     "(-2.98e-8, its AVX2 build), pt2ov's at load without (0, as the decomposed program's own eager): 64 against "
     "0 once multiplied by 2**31",
-    **{f"var_std_correction_f16-{mode}-nonfinite": "var_mean with a correction of 2, a row holding inf: PyTorch's "
-       "Welford mean is NaN, pt2ov's inf (regressions.py var_mean_of_infinite_rows)" for mode in MODES},
-    # the regression cases of these faults, on their own structured inputs
-    **{f"variance_of_tiny_values-{mode}-{domain}": _TINY_VARIANCE for mode in MODES for domain in ("small", "nonfinite")},
-    **{f"var_mean_of_infinite_rows-{mode}-nonfinite": "var_mean's Welford mean of a row holding inf "
-       "(regressions.py var_mean_of_infinite_rows)" for mode in MODES},
 }
 
 REFUSED: list[str] = []  # programs that refused their nonfinite call (listed at the end of the run)

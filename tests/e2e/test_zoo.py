@@ -17,14 +17,7 @@ from tests.models.export import MODES, SHAPES, call_inputs, eager_outputs
 # Known limits, each listed in the README with the smallest program that shows it:
 # {"case-mode-shape": "why"}; these run as xfail(strict=True), so a fix makes them fail loudly.
 # Each entry is in the README's known limits, with its smallest program in tests/models/.
-KNOWN_LIMITS: dict[str, str] = {
-    **{f"variance_of_tiny_values-{mode}-static": "var/std with a correction beyond the sample count of values near "
-       "1e-30: pt2ov sums their squares in float32, which underflow (NaN where PyTorch, summing in double, gives inf)"
-       for mode in ("exported", "decomposed")},
-    **{f"var_mean_of_infinite_rows-{mode}-static": "var_mean of a row holding inf before its end: PyTorch's Welford "
-       "update makes the mean NaN (inf - inf), pt2ov's CPU kernel gives inf"
-       for mode in ("exported", "decomposed")},
-}
+KNOWN_LIMITS: dict[str, str] = {}
 
 
 if "avx512f" not in cpu_flags():

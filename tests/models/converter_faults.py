@@ -758,6 +758,35 @@ register(
 )
 
 
+class Int32MatrixProducts(nn.Module):
+    """Matrix products of int32 and int16 tensors, whose sums wrap in PyTorch (found by the `large`
+    structured inputs, NNSmith seed 140735: a float cast to int32, flattened and multiplied by
+    itself; every value -2**31, the sum 0 in PyTorch, 2147483520 through OpenVINO)."""
+
+    def forward(self, a, b, v, h):
+        return a @ b, torch.matmul(v, v), torch.bmm(a[None], b[None]), torch.mm(h, h)
+
+
+def _int32_product_inputs(variant):
+    return (torch.tensor([[46341, 2], [3, 16777217 + variant]], dtype=torch.int32),
+            torch.tensor([[46341, 1], [1, 3]], dtype=torch.int32),
+            torch.full((5 + variant,), -2**31, dtype=torch.int32),
+            torch.tensor([[181, 2], [300, -32000]], dtype=torch.int16))
+
+
+register(
+    ModelCase(
+        name="int32_matrix_products",
+        make_module=lambda: Int32MatrixProducts().eval(),
+        make_inputs=_int32_product_inputs,
+        notes="int16/int32 MatMul is computed in float32 on OpenVINO 2026.4.1 and converted back saturating: "
+        "[[46341, 2]] @ [[46341], [1]] gave 2147483520 (PyTorch -2147479013, wrapped), the dot of five -2**31 "
+        "2147483520 (PyTorch 0); openvino_facts IntegerProductsInFloat, wrong with exit 0; these products run on "
+        "pt2ov's CPU kernels.",
+    )
+)
+
+
 class ConvolutionOfZerosLike(nn.Module):
     """A grouped conv2d of zeros_like(x) plus a bias input (found by our random programs, seed
     50822: the second call returned twice the bias)."""

@@ -4,6 +4,7 @@ Each case says in its notes what went wrong before it was fixed.
 """
 import torch
 from torch import nn
+from torch.nn import functional as F
 from torch.export import Dim
 
 from tests.models import ModelCase, register
@@ -788,11 +789,50 @@ register(
         make_module=lambda: VarianceOfTinyValues().eval(),
         make_inputs=_variance_of_tiny_values_inputs,
         notes="var/std(x, 1, correction=8) of 6 values near 1e-30: PyTorch inf, pt2ov NaN, exit 0, both forms "
-        "(pt2ov's decomposition of a correction other than 0 and 1 sums float32 squares, which underflow; "
+        "(pt2ov's decomposition of a correction other than 0 and 1 summed float32 squares, which underflow; "
         "PyTorch's CPU var/std accumulate float32 in double). The same root: x.std(1) of these values is 1.4e-31 "
-        "in eager and 0 through OpenVINO (x / x.std() inf), in the exported form (the decomposed form's own eager "
-        "rounds var to float32 first and gives 0 too). Found by the `small` structured inputs "
-        "(var_std_correction, constant_over_full_reduction).",
+        "in eager and was 0 through OpenVINO (x / x.std() inf). Found by the `small` structured inputs "
+        "(var_std_correction, constant_over_full_reduction). Now every var/std/var_mean is pt2ov's decomposition "
+        "of the values scaled by their largest magnitude (graph/decompose/reductions.cpp).",
+    )
+)
+
+
+class VarianceOfLargeValues(nn.Module):
+    """std and var_mean of values near 1e19, whose float32 squares overflow (own seed 140892:
+    std of squares; 141139: std of a gelu of large values)."""
+
+    def forward(self, x):
+        v, m = torch.var_mean(x, 1)
+        return x.std(1), v, m, torch.std(x, (0, 1), correction=0)
+
+
+register(
+    ModelCase(
+        name="variance_of_large_values",
+        make_module=lambda: VarianceOfLargeValues().eval(),
+        make_inputs=lambda variant: (torch.tensor([[1.0, -2.0, 1.5, 3.0], [2.5 + variant, 0.5, -1.0, 4.0]]) * 6e18,),
+        notes="std/var_mean of values near 1e19: their float32 squares overflow, so OpenVINO's conversion (and "
+        "pt2ov's earlier decomposition) gave inf where PyTorch, accumulating in double, gives 4.1e19; exit 0, both "
+        "forms. Found by the `large` structured inputs (own seeds 140892, 141139).",
+    )
+)
+
+
+class GeluOfInfinity(nn.Module):
+    def forward(self, x):
+        return F.gelu(x), F.gelu(x, approximate="tanh")
+
+
+register(
+    ModelCase(
+        name="gelu_of_infinity",
+        make_module=lambda: GeluOfInfinity().eval(),
+        make_inputs=lambda variant: (torch.tensor([float("inf"), float("-inf"), 2e38, 1.7e38, -3e38, 1.0 + variant, -0.5]),),
+        notes="gelu of +inf in a tensor of more than one element: PyTorch's vectorized float32 kernel gives NaN "
+        "(and rounds x * (1 + erf) before halving, so 2e38 overflows to inf); pt2ov's CPU kernel, where a call "
+        "with inf runs, gave inf and 2e38, exit 0. Found by the `nonfinite` structured inputs (NNSmith seeds "
+        "140185, 140651: a gelu then abs). The tanh form gives +inf for +inf in both.",
     )
 )
 
@@ -827,9 +867,10 @@ register(
         make_inputs=lambda variant: (torch.tensor([[1.0, float("inf"), 2.0, 3.0], [1.0, 2.0, 5.0 + variant, float("-inf")],
                                                    [0.5, 1.5, 2.5, 3.5]]),),
         notes="var_mean/std_mean(x, 1, correction=2) of a row [1, inf, 2, 3]: PyTorch's mean is NaN (its Welford "
-        "update after the inf subtracts inf from inf), pt2ov's inf, exit 0, on the CPU kernels a call with "
+        "update after the inf subtracts inf from inf), pt2ov's was inf, exit 0, on the CPU kernels a call with "
         "NaN or inf runs on (the row [1, 2, 5, -inf] ends with the inf: -inf in both). Found by the `nonfinite` "
-        "structured inputs (var_std_correction_f16).",
+        "structured inputs (var_std_correction_f16). pt2ov's var_mean now makes the mean NaN where a non-finite "
+        "value is not the last element.",
     )
 )
 

@@ -49,19 +49,25 @@ void std_mean(Builder& b, Argument dim, Argument correction, Argument keepdim) {
     b.output_is(1, parts[1]);
 }
 
-// var/std/var_mean with a correction other than 0 or 1 (torch.std(x, dims, correction=2),
-// a float correction): OpenVINO's converter refuses an integer one and converts a float one
-// (1.5) wrongly, reading it as 1 (measured on 2026.4: exit 0, wrong values). They are computed
-// as PyTorch defines them: the sum of squared deviations from the mean over the reduced dims,
-// divided by max(0, N - correction) (ATen's WelfordOps), in float for float16 and bfloat16
-// inputs (PyTorch's accumulation type) and rounded once. N is a constant when the reduced dims
-// are static, else counted at run time.
+// var/std/var_mean, every correction, as PyTorch computes them: the sum of squared deviations from
+// the mean over the reduced dims, divided by max(0, N - correction) (ATen's WelfordOps).
+//
+// Two faults of OpenVINO's own converter make this ours. It reads a float correction that is not
+// a whole number (1.5) as 1 and refuses an integer one other than 0 and 1 (measured on 2026.4:
+// exit 0, wrong values). And it sums the squares in the input's float32, where PyTorch's CPU
+// kernels accumulate in double: the squares of values near 1e-30 underflow to 0 (std 0 for
+// eager's 1e-30, and 1 / std inf), those of values near 1e19 overflow to inf. So the values are
+// first divided by the largest magnitude along the reduced dims (1 where that is 0, inf or NaN,
+// which eager's own arithmetic then carries), their variance taken in [0, 1], and the scale put
+// back once: var = v * s * s, std = sqrt(v) * s, mean = mean(x / s) * s. The division rounds each
+// value by half an ulp, well inside float32 comparison; a result beyond float32's range
+// overflows or underflows as eager's double result does when rounded to float32. float16 and
+// bfloat16 inputs are computed in float (PyTorch's accumulation type) and rounded once. N is a
+// constant when the reduced dims are static, else counted at run time.
 void corrected_variance(Builder& b, bool root, bool with_mean) {
     const Argument self = b.arg(0, "self");
     const Argument correction = b.arg(2, "correction");
-    if (correction.kind == Kind::None) b.decline();
-    const double c = number(b, correction);
-    if (c == 0.0 || c == 1.0) b.decline();  // OpenVINO's converter takes these (as an int or a float, std(x) decomposed)
+    const double c = correction.kind == Kind::None ? 1.0 : number(b, correction);
     const bool keepdim = b.arg(3, "keepdim").bool_value;
     const TensorMeta& in = b.meta(self);
     if (!is_floating(in.dtype)) b.decline();
@@ -69,33 +75,74 @@ void corrected_variance(Builder& b, bool root, bool with_mean) {
     const DType out = b.output_meta(0).dtype;
     const DType work = out == DType::Float16 || out == DType::BFloat16 ? DType::Float32 : out;
     const Argument x = to_dtype(b, self, work);
-    const Argument mean = b.op("aten.mean.dim", {x, ints_arg(dims), bool_arg(true)}, reduced_meta(b.meta(x), dims, true, work));
-    const Argument deviation = elementwise(b, "aten.sub.Tensor", {x, mean}, work);
+    const TensorMeta kept = reduced_meta(b.meta(x), dims, true, work);
+
+    const Argument magnitude = elementwise(b, "aten.abs.default", {x}, work);
+    const Argument largest = b.op("aten.amax.default", {magnitude, ints_arg(dims), bool_arg(true)}, kept);
+    const Argument usable = elementwise(b, "aten.logical_and.default",
+                                        {elementwise(b, "aten.gt.Scalar", {largest, float_arg(0.0)}, DType::Bool),
+                                         elementwise(b, "aten.lt.Scalar", {largest, float_arg(std::numeric_limits<double>::infinity())}, DType::Bool)},
+                                        DType::Bool);
+    const Argument scale = elementwise(b, "aten.where.self", {usable, largest, float_arg(1.0)}, work);
+    const Argument y = elementwise(b, "aten.div.Tensor", {x, scale}, work);
+
+    const Argument mean = b.op("aten.mean.dim", {y, ints_arg(dims), bool_arg(true)}, kept);
+    const Argument deviation = elementwise(b, "aten.sub.Tensor", {y, mean}, work);
     const Argument squares = elementwise(b, "aten.mul.Tensor", {deviation, deviation}, work);
-    const Argument total = b.op("aten.sum.dim_IntList", {squares, ints_arg(dims), bool_arg(keepdim)},
-                                reduced_meta(b.meta(squares), dims, keepdim, work));
+    const Argument total = b.op("aten.sum.dim_IntList", {squares, ints_arg(dims), bool_arg(true)}, kept);
     bool static_count = true;
     double n = 1;
     for (int64_t d : dims) {
         if (!in.sizes[static_cast<size_t>(d)].is_static()) static_count = false;
         else n *= static_cast<double>(*in.sizes[static_cast<size_t>(d)].value);
     }
-    Argument divisor;
+    // The sum is multiplied by 1 / max(0, N - c) rather than divided by it: the CPU plugin
+    // computes a reduction divided by a constant wrongly (openvino_facts
+    // ReductionOverConstantHalfZero), and a Multiply differs from the division by an ulp at
+    // most. 1 / 0 is inf, so a sum over no degrees of freedom is inf, or NaN for 0, as divided.
+    Argument reciprocal;
     if (static_count) {
-        divisor = float_arg(std::max(0.0, n - c));
+        reciprocal = float_arg(1.0 / std::max(0.0, n - c));
     } else {
-        const Argument ones = b.op("aten.ones_like.default", {x}, contiguous_like(b.meta(x)));
-        const Argument count = b.op("aten.sum.dim_IntList", {ones, ints_arg(dims), bool_arg(keepdim)}, b.meta(total));
-        divisor = b.op("aten.clamp_min.default", {elementwise(b, "aten.sub.Tensor", {count, float_arg(c)}, work), float_arg(0.0)},
-                       b.meta(total));
+        const Argument ones = b.op("aten.ones_like.default", {y}, contiguous_like(b.meta(y)));
+        const Argument count = b.op("aten.sum.dim_IntList", {ones, ints_arg(dims), bool_arg(true)}, kept);
+        const Argument divisor = b.op("aten.clamp_min.default",
+                                      {elementwise(b, "aten.sub.Tensor", {count, float_arg(c)}, work), float_arg(0.0)}, kept);
+        reciprocal = b.op("aten.reciprocal.default", {divisor}, kept);
     }
-    Argument result = elementwise(b, "aten.div.Tensor", {total, divisor}, work);
-    if (root) result = elementwise(b, "aten.sqrt.default", {result}, work);
-    b.output_is(0, to_dtype(b, result, out));
+    const Argument scaled_variance = elementwise(b, "aten.mul.Tensor", {total, reciprocal}, work);
+    Argument result = root ? elementwise(b, "aten.mul.Tensor", {elementwise(b, "aten.sqrt.default", {scaled_variance}, work), scale}, work)
+                           : elementwise(b, "aten.mul.Tensor", {elementwise(b, "aten.mul.Tensor", {scaled_variance, scale}, work), scale}, work);
+    auto reduced = [&](Argument kept_dims) {
+        if (keepdim || dims.empty()) return kept_dims;
+        return b.op("aten.squeeze.dims", {kept_dims, ints_arg(dims)}, reduced_meta(b.meta(x), dims, false, work));
+    };
+    b.output_is(0, to_dtype(b, reduced(result), out));
     if (with_mean) {
-        Argument m = mean;
-        if (!keepdim && !dims.empty()) m = b.op("aten.squeeze.dims", {mean, ints_arg(dims)}, reduced_meta(b.meta(x), dims, false, work));
-        b.output_is(1, to_dtype(b, m, b.output_meta(1).dtype));
+        // ATen takes var_mean's mean by Welford's update, element after element: past an
+        // infinity the next update subtracts it from itself, so the mean is NaN unless the only
+        // non-finite value is an infinity in the last place, which stays. The last place is the
+        // last index along every reduced dim (the order ATen's CPU reduction visits them in).
+        Argument last = x;
+        std::vector<int64_t> sliced;
+        for (int64_t d : dims) {
+            sliced.push_back(d);
+            last = b.op("aten.slice.Tensor", {last, int_arg(d), int_arg(-1), int_arg(std::numeric_limits<int64_t>::max()), int_arg(1)},
+                        reduced_meta(b.meta(x), sliced, true, work));
+        }
+        const auto nonfinite = [&](const Argument& t) {
+            return to_dtype(b, elementwise(b, "aten.logical_not.default", {elementwise(b, "aten.isfinite.default", {t}, DType::Bool)}, DType::Bool),
+                            work);
+        };
+        const Argument nonfinite_count = b.op("aten.sum.dim_IntList", {nonfinite(x), ints_arg(dims), bool_arg(true)}, kept);
+        const Argument before_last = elementwise(b, "aten.gt.Scalar",
+                                                 {elementwise(b, "aten.sub.Tensor", {nonfinite_count, nonfinite(last)}, work), float_arg(0.0)},
+                                                 DType::Bool);
+        const Argument m = elementwise(b, "aten.where.self",
+                                       {before_last, float_arg(std::numeric_limits<double>::quiet_NaN()),
+                                        elementwise(b, "aten.mul.Tensor", {mean, scale}, work)},
+                                       work);
+        b.output_is(1, to_dtype(b, reduced(m), b.output_meta(1).dtype));
     }
 }
 

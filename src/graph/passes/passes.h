@@ -15,7 +15,8 @@
 //   2b. record each quantize-dequantize pair of one per-tensor scale in
 //      Graph::fake_quantizations, before pass 3 decomposes both (fake_quantizations.cpp);
 //   3. decompose training-IR ops that OpenVINO's FX op table lacks into their core-ATen forms
-//      (training_ops.cpp, running graph/decompose/);
+//      (training_ops.cpp, running graph/decompose/), after a sqrt that alone reads a var is made
+//      the std that run_decompositions() split into the two (in range where the var is not);
 //   4. clamp slice bounds beyond the sliced dim (`x[1:]` ends at 2**63 - 1) as PyTorch does,
 //      so they fit in 32 bits (slice_bounds.cpp);
 //   5. canonical forms of nodes OpenVINO gets wrong (canonical_forms.h);

@@ -2678,11 +2678,64 @@ TEST(OpenVINOFacts, ByteArithmeticSaturates) {
             g.node("y", target, std::move(args), {pt2ov::graph::tensor_arg("y")});
             for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
             const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
-            if (dtype == pt2ov::DType::Int32) {
+            if (dtype == pt2ov::DType::Int32 && product) {
+                ASSERT_NE(fault, nullptr) << target;
+                EXPECT_EQ(fault->name, "IntegerProductsInFloat");
+            } else if (dtype == pt2ov::DType::Int32) {
                 EXPECT_EQ(fault, nullptr) << target;
             } else {
                 ASSERT_NE(fault, nullptr) << target;
                 EXPECT_EQ(fault->name, "ByteArithmeticSaturates");
+            }
+        }
+    }
+}
+
+TEST(OpenVINOFacts, IntegerProductsInFloat) {
+    // An int32 MatMul: [[46341, 2]] x [[46341], [1]] is 2147488283, -2147479013 wrapped to int32;
+    // [[3, 16777217]] x [[1], [3]] is 50331654, beyond float32's 2**24.
+    auto a = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{2, 2});
+    auto b = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{2, 1});
+    auto product = std::make_shared<ov::op::v0::MatMul>(a, b);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{product->output(0)}, ov::ParameterVector{a, b});
+    auto request = compile_on_cpu(model).create_infer_request();
+    std::vector<int32_t> left{46341, 2, 3, 16777217}, right{46341, 1};
+    std::vector<int32_t> right_column{1, 3};
+    request.set_input_tensor(0, ov::Tensor(ov::element::i32, {2, 2}, left.data()));
+    request.set_input_tensor(1, ov::Tensor(ov::element::i32, {2, 1}, right.data()));
+    request.infer();
+    const int32_t wrapped = request.get_output_tensor(0).data<const int32_t>()[0];
+    request.set_input_tensor(1, ov::Tensor(ov::element::i32, {2, 1}, right_column.data()));
+    request.infer();
+    const int32_t small = request.get_output_tensor(0).data<const int32_t>()[0];
+    const int32_t wide = request.get_output_tensor(0).data<const int32_t>()[1];
+    EXPECT_EQ(small, 46347);  // a product well inside float32 is right either way
+    const bool right_values = wrapped == -2147479013 && wide == 50331654;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": int32 MatMul gives " << wrapped << " and " << wide
+              << " (PyTorch: -2147479013 and 50331654): " << (right_values ? "right" : "WRONG") << "\n";
+    RecordProperty("int32_matmul_exact", right_values ? "yes" : "no");
+
+    // pt2ov's rule: int16 and int32 matrix products run on the CPU kernel; float ones stay.
+    for (const auto dtype : {pt2ov::DType::Int16, pt2ov::DType::Int32, pt2ov::DType::Float32}) {
+        for (const char* target : {"aten.mm.default", "aten.bmm.default", "aten.matmul.default"}) {
+            pt2ov::test::GraphBuilder g;
+            g.value("x", dtype, {2, 2, 2});
+            g.value("y", dtype, {2, 2, 2});
+            const bool batched = std::string(target) != "aten.mm.default";
+            if (!batched) {
+                g.value("m", dtype, {2, 2});
+            }
+            const char* in = batched ? "x" : "m";
+            g.node("y", target, {{"self", pt2ov::graph::tensor_arg(in), false},
+                                 {std::string(target) == "aten.matmul.default" ? "other" : "mat2", pt2ov::graph::tensor_arg(in), false}},
+                   {pt2ov::graph::tensor_arg("y")});
+            for (auto& node : g.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+            const auto* fault = pt2ov::lower::openvino_facts::converter_fault(g.graph.nodes[0], g.graph);
+            if (dtype == pt2ov::DType::Float32) {
+                EXPECT_TRUE(fault == nullptr || fault->name != "IntegerProductsInFloat") << target;
+            } else {
+                ASSERT_NE(fault, nullptr) << target;
+                EXPECT_EQ(fault->name, "IntegerProductsInFloat");
             }
         }
     }
