@@ -316,6 +316,13 @@ const std::vector<Fact>& all() {
          "as numbers, but an op reading the sign of a zero after it (atan2, copysign, signbit, a division by it) "
          "then gives another value",
          "every floating trunc division runs on pt2ov's CPU kernel"},
+        {"FloorDivisionOfRoundedQuotient", "2026.4.1",
+         "a floating div with rounding_mode='floor' is floor(a / b) of the rounded quotient, where PyTorch (as "
+         "Python) takes (a - fmod(a, b)) / b and steps down when the remainder's sign differs from b's: 1 // 0.1 "
+         "gives 10 (PyTorch 9, 0.1 being a little more than a tenth in float32), -1e-30 // 1e30 gives 0 (the "
+         "quotient underflows to -0; PyTorch -1); exit 0 (found by the `small` structured inputs, own seed 140687)",
+         "every floating floor division (div with rounding_mode='floor', floor_divide, //) runs on pt2ov's CPU "
+         "kernel, which computes it as PyTorch does"},
         {"NearestDownscaleIndexRoundsDown", "2026.4.1",
          "nearest Interpolate (asymmetric coordinates, floor) divides by the float32 ratio out/in instead of "
          "multiplying by in/out as PyTorch does, so an exact source index can floor to the one before: 56 columns "
@@ -1027,6 +1034,9 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         const auto* mode = node.find_input("rounding_mode");
         if (mode && mode->arg.kind == ArgKind::String && mode->arg.string_value == "trunc") {
             return &fact("TruncDivisionLosesSignOfZero");
+        }
+        if (mode && mode->arg.kind == ArgKind::String && mode->arg.string_value == "floor") {
+            return &fact("FloorDivisionOfRoundedQuotient");
         }
     }
     if (in_any_family(op, {op_family("aten.upsample_nearest1d"), op_family("aten.upsample_nearest2d"),

@@ -55,6 +55,8 @@ ROUTED = {
     ("float_to_int64", "decomposed"): ("FloatToInt64CutTo32Bits", "aten._to_copy.default", 2, 0),
     ("int32_matrix_products", "exported"): ("IntegerProductsInFloat", "aten.matmul.default", 2, 0),
     ("int32_matrix_products", "decomposed"): ("IntegerProductsInFloat", "aten.mm.default", 2, 0),
+    ("floor_division_of_rounded_quotient", "exported"): ("FloorDivisionOfRoundedQuotient", "aten.div.Tensor_mode", 1, 0),
+    ("floor_division_of_rounded_quotient", "decomposed"): ("FloorDivisionOfRoundedQuotient", "aten.div.Tensor_mode", 2, 0),
 }
 
 

@@ -787,6 +787,31 @@ register(
 )
 
 
+class FloorDivisionOfRoundedQuotient(nn.Module):
+    """Floating floor division whose rounded quotient is an integer the exact one is below (found
+    by the `small` structured inputs, own seed 140687: a tiny value floor-divided by a huge one)."""
+
+    def forward(self, a, b):
+        return torch.div(a * 1.0, b, rounding_mode="floor"), (a + 0.0) // 0.1
+
+
+def _floor_division_inputs(variant):
+    return (torch.tensor([1.0, -1e-30, 1e-30, 7.0, -7.0, 0.3, 2.0 + variant]),
+            torch.tensor([0.1, 1e30, -1e30, 2.0, 2.0, 0.1, 0.2]))
+
+
+register(
+    ModelCase(
+        name="floor_division_of_rounded_quotient",
+        make_module=lambda: FloorDivisionOfRoundedQuotient().eval(),
+        make_inputs=_floor_division_inputs,
+        notes="float floor division on OpenVINO 2026.4.1 is floor(a / b) of the rounded quotient: 1 // 0.1 gave 10 "
+        "(PyTorch 9, as Python), -1e-30 // 1e30 gave 0 (PyTorch -1); openvino_facts FloorDivisionOfRoundedQuotient, "
+        "wrong with exit 0; floating floor division runs on pt2ov's CPU kernels.",
+    )
+)
+
+
 class ConvolutionOfZerosLike(nn.Module):
     """A grouped conv2d of zeros_like(x) plus a bias input (found by our random programs, seed
     50822: the second call returned twice the bias)."""

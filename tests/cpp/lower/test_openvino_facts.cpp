@@ -2261,6 +2261,27 @@ TEST(OpenVINOFacts, TruncDivisionLosesSignOfZero) {
     EXPECT_EQ(fault->name, "TruncDivisionLosesSignOfZero");
 }
 
+TEST(OpenVINOFacts, FloorDivisionOfRoundedQuotient) {
+    OneNode n;
+    n.input("a", pt2ov::DType::Float32, {3});
+    n.input("b", pt2ov::DType::Float32, {3});
+    n.output("q", pt2ov::DType::Float32, {3});
+    n.node("aten.div.Tensor_mode", {{"self", pt2ov::graph::tensor_arg("a"), false},
+                                    {"other", pt2ov::graph::tensor_arg("b"), false},
+                                    {"rounding_mode", pt2ov::graph::string_arg("floor"), true}});
+    const auto q = n.run({f32_tensor({3}, {1.0f, -1e-30f, -7.0f}), f32_tensor({3}, {0.1f, 1e30f, 2.0f})})[0];
+    ASSERT_EQ(q.get_size(), 3u);
+    const float* v = q.data<float>();
+    const bool right = v[0] == 9.0f && v[1] == -1.0f;
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": div([1, -1e-30], [0.1, 1e30], rounding_mode='floor') gives "
+              << v[0] << " and " << v[1] << " (PyTorch: 9 and -1): " << (right ? "right" : "WRONG") << "\n";
+    RecordProperty("floor_division_as_pytorch", right ? "yes" : "no");
+    EXPECT_EQ(v[2], -4.0f);  // an exact quotient is right either way
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(n.b.graph.nodes[0], n.b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "FloorDivisionOfRoundedQuotient");
+}
+
 // Nearest Interpolate (asymmetric, floor: what upsample_nearest2d becomes) of [1, 1, 1, 56] to
 // [1, 1, 1, 2]: PyTorch takes columns floor(dst * 56 / 2), 0 and 28.
 TEST(OpenVINOFacts, NearestDownscaleIndexRoundsDown) {
