@@ -177,3 +177,27 @@ register(
         "pt2ov's CPU kernel (ExpMinusOneCancelsNearZero).",
     )
 )
+
+
+class ItemOfReduction(nn.Module):
+    """Tensor.item() as the training IR spells it (aten.item), a number the program reads at run
+    time; run_decompositions() spells it _local_scalar_dense, which ran; aten.item was refused
+    (jetmoe's router)."""
+
+    def forward(self, x, n):
+        k = n.max().item()
+        torch._check(k >= 0)
+        torch._check(k <= 8)
+        return x * k, x.sum() + k, x[:, :1] * n.float().mean().item()
+
+
+register(
+    ModelCase(
+        name="item_of_reduction",
+        make_module=lambda: ItemOfReduction().eval(),
+        make_inputs=lambda variant: (torch.randn(8, 3, generator=torch.Generator().manual_seed(47 + variant)),
+                                     torch.tensor([3, 5]) if variant == 0 else torch.tensor([1, 7])),
+        notes="aten.item.default (x.item() in the training IR) had no converter and no kernel: refused; it is "
+        "now the _local_scalar_dense run_decompositions() gives, a value read at run time.",
+    )
+)

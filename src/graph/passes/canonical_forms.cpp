@@ -108,6 +108,12 @@ void canonicalize(Graph& graph, const std::string& where) {
                 if (input.name == "dim") input.arg = ints_arg(*kept);
             }
             resolve_node(node, where);
+        } else if (node.op == op_id("aten.item.default")) {
+            // item is the training IR's spelling of _local_scalar_dense: the value of a
+            // one-element tensor as a number read at run time (a data-dependent step).
+            node.origin_target = node.source_target();
+            node.target = "aten._local_scalar_dense.default";
+            resolve_node(node, where);
         } else if (spells_default_correction(node)) {
             std::erase_if(node.inputs, [](const NamedArgument& input) { return input.name == "correction"; });
             node.inputs.push_back({"correction", int_arg(1), true});
