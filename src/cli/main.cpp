@@ -122,13 +122,19 @@ void refuse_outputs_over_other_files(const std::string& model, const std::vector
 }
 
 int run_command(const std::string& model, const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
-                const std::string& state_in, const std::string& state_out, const pt2ov::LoadOptions& options) {
+                const std::vector<std::string>& inputs_out, const std::string& state_in, const std::string& state_out,
+                const pt2ov::LoadOptions& options) {
     if (inputs.size() != outputs.size()) {
         throw pt2ov::InputError(fmt::format("{} --inputs but {} --outputs: give one --outputs file per --inputs file",
                                             inputs.size(), outputs.size()));
     }
+    if (!inputs_out.empty() && inputs_out.size() != inputs.size()) {
+        throw pt2ov::InputError(fmt::format("{} --inputs but {} --inputs-out: give one --inputs-out file per --inputs file",
+                                            inputs.size(), inputs_out.size()));
+    }
     std::vector<std::pair<std::string, std::string>> written;
     for (const auto& path : outputs) written.emplace_back("--outputs", path);
+    for (const auto& path : inputs_out) written.emplace_back("--inputs-out", path);
     if (!state_out.empty()) written.emplace_back("--state-out", state_out);
     refuse_outputs_over_other_files(model, inputs, written);
     auto program = pt2ov::Program::load(model, options);
@@ -138,6 +144,7 @@ int run_command(const std::string& model, const std::vector<std::string>& inputs
     if (!state_in.empty()) pt2ov::tools::load_state(state_in, program);
     for (size_t i = 0; i < calls.size(); ++i) {
         pt2ov::tools::write_outputs(outputs[i], program.run(calls[i]));
+        if (!inputs_out.empty()) pt2ov::tools::write_inputs(inputs_out[i], calls[i], program.inputs());
     }
     if (!state_out.empty()) pt2ov::tools::save_state(state_out, program);
     return 0;
@@ -258,6 +265,11 @@ int main(int argc, char** argv) {
         ->take_all()
         ->allow_extra_args(false);
     run->add_option("--outputs", run_outputs, "Where to write the outputs (arr_0, arr_1, ...)")->required();
+    std::vector<std::string> run_inputs_out;
+    run->add_option("--inputs-out", run_inputs_out,
+                    "Where to write each call's inputs after the call, named after the inputs: a program that\n"
+                    "writes its inputs in place (x.add_(1), a KV cache passed in) leaves its new values there,\n"
+                    "as PyTorch leaves them in the caller's tensors; the file can be the next --inputs");
     std::string run_state_in, run_state_out;
     run->add_option("--state-in", run_state_in,
                     "Set mutated buffers before the first call from this .npz (arrays named by buffer name,\n"
@@ -417,7 +429,7 @@ int main(int argc, char** argv) {
         return kExitUserError;
     }
     try {
-        if (*run) return run_command(run_model, run_inputs, run_outputs, run_state_in, run_state_out, run_options);
+        if (*run) return run_command(run_model, run_inputs, run_outputs, run_inputs_out, run_state_in, run_state_out, run_options);
         if (*inspect) return inspect_command(inspect_model, inspect_json, inspect_options);
         if (*generate) return generate_command(generate_arguments, generate_options);
         if (*serve) return serve_command(serve_repository, serve_options, serve_defaults);

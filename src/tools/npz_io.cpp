@@ -55,6 +55,12 @@ void write_outputs(const std::string& path, const std::vector<Tensor>& outputs) 
     write_npz(path, arrays);
 }
 
+void write_inputs(const std::string& path, const std::vector<Tensor>& inputs, const std::vector<IOInfo>& infos) {
+    std::vector<NamedArray> arrays;
+    for (size_t i = 0; i < inputs.size() && i < infos.size(); ++i) arrays.push_back({infos[i].name, inputs[i]});
+    write_npz(path, arrays);
+}
+
 void load_state(const std::string& path, Program& program) {
     const auto names = program.state_names();
     for (auto& array : read_npz(path)) {

@@ -17,6 +17,11 @@ std::vector<Tensor> read_inputs(const std::string& path, const std::vector<IOInf
 // Writes the outputs as arr_0, arr_1, ... (bf16 as float32).
 void write_outputs(const std::string& path, const std::vector<Tensor>& outputs);
 
+// `pt2ov run --inputs-out`: writes a call's inputs as the call left them (an input the program
+// writes in place holds its new value), each named after its input, so the file can be the next
+// --inputs (bf16 as float32).
+void write_inputs(const std::string& path, const std::vector<Tensor>& inputs, const std::vector<IOInfo>& infos);
+
 // `pt2ov run --state-in`: sets the program's mutated buffers from the arrays of `path`, each
 // named by its buffer's state-dict name (a bf16 buffer from float32, exactly); buffers not in
 // the file keep their values. Throws InputError naming the file and the array for a name that

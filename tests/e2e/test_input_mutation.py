@@ -77,3 +77,40 @@ def test_an_input_that_cannot_be_written_is_refused_before_the_call(tmp_path):
     with pytest.raises(pt2ov.InputError, match="is not C-contiguous"):
         program(strided, steps.numpy().copy())
     assert np.array_equal(strided, before)
+
+
+@pytest.mark.parametrize("form", ["exported", "decomposed"])
+def test_the_command_line_writes_the_inputs_back_with_inputs_out(tmp_path, form):
+    """`pt2ov run --inputs-out`: each call's inputs as the call left them, named after the
+    inputs, so the file is the next call's --inputs (two calls chained, as eager's would run)."""
+    from conftest import describe, run_cli
+
+    path, x, steps = _export(tmp_path, form)
+    first = tmp_path / "in0.npz"
+    np.savez(first, x.numpy(), steps.numpy())
+    eager_x, eager_steps = x.clone(), steps.clone()
+    outs, ins = [], []
+    current = first
+    for call in range(2):
+        out, written = tmp_path / f"out{call}.npz", tmp_path / f"in{call + 1}.npz"
+        proc = run_cli(["run", str(path), "--inputs", str(current), "--outputs", str(out), "--inputs-out", str(written)])
+        assert proc.returncode == 0, describe(proc)
+        with torch.no_grad():
+            expected = AddsInPlace()(eager_x, eager_steps)
+        with np.load(out) as got:
+            np.testing.assert_allclose(got["arr_0"], expected[0].numpy(), rtol=1e-6)
+            np.testing.assert_array_equal(got["arr_1"], expected[1].numpy())
+        program = pt2ov.load(str(path), measure_placement=False)
+        names = [info.name for info in program.inputs]
+        with np.load(written) as left:
+            assert sorted(left.files) == sorted(names)
+            np.testing.assert_allclose(left[names[0]], eager_x.numpy(), rtol=1e-6)
+            np.testing.assert_array_equal(left[names[1]], eager_steps.numpy())
+        current = written
+    # one --inputs-out per --inputs, and never over an input file
+    proc = run_cli(["run", str(path), "--inputs", str(first), "--outputs", str(tmp_path / "o.npz"),
+                    "--inputs-out", str(first)])
+    assert proc.returncode == 2 and "--inputs-out" in proc.stderr and "destroy" in proc.stderr, describe(proc)
+    proc = run_cli(["run", str(path), "--inputs", str(first), "--outputs", str(tmp_path / "a.npz"), "--inputs", str(first),
+                    "--outputs", str(tmp_path / "b.npz"), "--inputs-out", str(tmp_path / "c.npz")])
+    assert proc.returncode == 2 and "one --inputs-out file per --inputs file" in proc.stderr, describe(proc)
