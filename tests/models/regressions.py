@@ -911,3 +911,24 @@ register(
         notes="aten.concat and aten.concatenate as exported were refused: now spelt as cat before conversion.",
     )
 )
+
+
+class NormOverUnitDims(nn.Module):
+    """linalg.vector_norm over dims of size 1 (own seed 142720: a norm of one selected value of
+    1e36): ATen gives |x| without squaring, OpenVINO's ReduceL2 sqrt(x * x), inf for 1e36."""
+
+    def forward(self, x, y):
+        return (torch.linalg.vector_norm(x, 2, 0), torch.linalg.vector_norm(x, 3, 0, keepdim=True),
+                torch.linalg.vector_norm(x, 0, 0), torch.linalg.vector_norm(y), torch.norm(x, dim=0),
+                torch.linalg.vector_norm(x, 2, 0, dtype=torch.float64))
+
+
+register(
+    ModelCase(
+        name="norm_over_unit_dims",
+        make_module=lambda: NormOverUnitDims().eval(),
+        make_inputs=lambda variant: (torch.tensor([[1e36, -1e-30, 0.0, -3.0 - variant]]), torch.full((1, 1), 1e36)),
+        notes="vector_norm of 1e36 over a dim of size 1: PyTorch 1e36 (|x|), pt2ov inf (OpenVINO squares it), "
+        "1e-30 gave 0; exit 0. Found by the `large` structured inputs (own seed 142720).",
+    )
+)

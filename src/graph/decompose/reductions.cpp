@@ -267,7 +267,22 @@ void vector_norm(Builder& b) {
         const Argument counted = to_dtype(b, nonzero, dtype);
         return b.output(0, "aten.sum.dim_IntList", {counted, ints_arg(dims), bool_arg(keepdim)});
     }
-    if (b.rank(self) != 0) b.decline();
+    if (b.rank(self) != 0) {
+        // Over dims of size 1 ATen's norm is |x| without squaring (so 1e36 stays 1e36, where
+        // sqrt(x * x) overflows to inf in float32, and 1e-30 stays 1e-30): so is pt2ov's.
+        const std::vector<int64_t> dims = reduced_dims(b, b.arg(2, "dim"), b.rank(self));
+        const auto& sizes = b.meta(self).sizes;
+        const bool unit = std::all_of(dims.begin(), dims.end(), [&](int64_t d) {
+            return sizes[static_cast<size_t>(d)].is_static() && *sizes[static_cast<size_t>(d)].value == 1;
+        });
+        if (!unit || !std::isfinite(order) || !is_floating(b.meta(self).dtype)) b.decline();
+        Argument magnitude = b.op("aten.abs.default", {self}, contiguous_like(b.meta(self)));
+        if (!b.arg(3, "keepdim").bool_value && !dims.empty()) {
+            magnitude = b.op("aten.squeeze.dims", {magnitude, ints_arg(dims)}, reduced_meta(b.meta(self), dims, false, b.meta(self).dtype));
+        }
+        if (b.meta(magnitude).dtype == dtype) return b.output_is(0, magnitude);
+        return b.output(0, "aten._to_copy.default", {magnitude}, {{"dtype", dtype_arg(dtype)}});
+    }
     if (order == 0) {
         const Argument nonzero = b.op("aten.ne.Scalar", {self, int_arg(0)}, with_dtype(b.meta(self), DType::Bool));
         return b.output(0, "aten._to_copy.default", {nonzero}, {{"dtype", dtype_arg(dtype)}});
