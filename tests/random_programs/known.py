@@ -25,6 +25,9 @@ KNOWN_FAULTS = {
     "norm-of-equal-values-compared": "a group/layer/instance/batch norm of equal values (the zeros and constant "
     "domains) is exactly 0 in pt2ov and OpenVINO and a rounding residue near 1e-8 in eager (its mean of equal "
     "values rounds), which an eq, ne or sign after it tells apart; the exact answer is pt2ov's (own seed 142027)",
+    "norm-affine-cancels-in-eager": "batch/instance/group norm with a weight of the `large` domain (1e15-1e18, a "
+    "weight given as an input): eager's fused affine x * (w * rstd) + (b - mean * w * rstd) cancels to 0 at that "
+    "magnitude, in float64 too; pt2ov and OpenVINO give the exact value (the bias; own seeds 140789, 142919)",
     "nan-argminmax": "NaN made by 0/0 or x/0 reaching argmax/argmin on OpenVINO, which skips it where "
     "PyTorch picks it (the NaN limit, EXACTNESS O8; NNSmith seeds 12041, 30143)",
 }
@@ -55,6 +58,9 @@ def classify(f: dict) -> str | None:
         return "interp-size1"
     if verdict == "wrong" and _has(ops, "softshrink") and _has(ops, "signbit", "atan2", "copysign"):
         return "softshrink-zero-sign"
+    if (verdict == "wrong" and f.get("domain") == "large" and _has(ops, "instance_norm", "batch_norm", "group_norm")
+            and "eager np.float32(0.0)" in detail):
+        return "norm-affine-cancels-in-eager"
     if verdict == "wrong" and f.get("domain") == "nonfinite" and _has(ops, "signbit", "copysign"):
         return "nan-sign"
     if (verdict == "wrong" and f.get("domain") in ("zeros", "constant") and _has(ops, "_norm", "norm")
