@@ -1,4 +1,5 @@
-// Elementwise arithmetic of two operands (tensors or numbers) with broadcasting. They compute
+// Elementwise arithmetic of two operands (tensors or numbers) with broadcasting, and of three
+// (addcmul), and glu (the two halves of one tensor). They compute
 // in the result dtype torch.export recorded (PyTorch's type promotion). Integers are exact in
 // their own width and wrap as PyTorch's do (int64 included: no 32-bit shortcut); integer
 // division by zero is an error, as PyTorch's ZeroDivisionError.
@@ -433,6 +434,94 @@ std::vector<RuntimeValue> logical(const KernelCall& call, Bitwise kind) {
     }));
 }
 
+// ---- logaddexp, addcmul, glu.
+
+// logaddexp(self, other) = log(exp(a) + exp(b)) as PyTorch's CPU kernel computes it: equal
+// infinities give that infinity, anything else max(a, b) + log1p(exp(-|a - b|)) (NaN stays NaN).
+// f16/bf16 compute in float.
+std::vector<RuntimeValue> logaddexp(const KernelCall& call) {
+    const auto [a, b] = read_operands(call);
+    const DType dtype = checked_result_dtype(call, Accepts::Numeric, "logaddexp");
+    if (!dtype_is_floating(dtype)) call.fail("logaddexp needs a floating result (PyTorch has no integer logaddexp)");
+    return single(elementwise_binary(call, a, b, dtype, [&]<typename C>() {
+        using V = compute_t<C>;
+        return [](V x, V y) -> V {
+            if constexpr (std::is_floating_point_v<V>) {
+                if (std::isinf(x) && x == y) return x;
+                const V m = std::isnan(x) || std::isnan(y) ? x + y : std::max(x, y);
+                return m + std::log1p(std::exp(-std::abs(x - y)));
+            } else {
+                return x;
+            }
+        };
+    }));
+}
+
+// addcmul(self, tensor1, tensor2, *, value=1) = self + value * tensor1 * tensor2, multiplied in
+// that order and without a fused multiply-add, as PyTorch's CPU kernel; f16/bf16 in float with
+// value not rounded to the type; integers wrap.
+std::vector<RuntimeValue> addcmul(const KernelCall& call) {
+    const Operand self = read_operand(call, "self", 0);
+    const Operand first = read_operand(call, "tensor1", 1);
+    const Operand second = read_operand(call, "tensor2", 2);
+    const Scalar value = call.has("value", kKeywordOnly) ? call.scalar("value", kKeywordOnly) : Scalar{int64_t{1}};
+    const DType dtype = checked_result_dtype(call, Accepts::Numeric, "addcmul");
+    if (!dtype_is_floating(dtype) && scalar_is_floating(value)) {
+        call.fail("for integral input tensors, argument value must not be a floating point number (PyTorch raises the same)");
+    }
+    const auto sizes = broadcast_shapes(call, broadcast_shapes(call, self.sizes(), first.sizes()), second.sizes());
+    StridedTensor out = allocate_output_for_overwrite(call, 0, sizes, dtype);  // written whole below
+    const StridedTensor x = broadcast_to(call, self.as_dtype(dtype), sizes);
+    const StridedTensor y = broadcast_to(call, first.as_dtype(dtype), sizes);
+    const StridedTensor z = broadcast_to(call, second.as_dtype(dtype), sizes);
+    visit_dtype(dtype, [&]<typename C>() {
+        using V = compute_t<C>;
+        if constexpr (is_integer_v<C>) {
+            const auto v = static_cast<V>(scalar_to_int(value));
+            map_elements<C, C, C, C>(out, {&x, &y, &z}, [v](V s, V t1, V t2) -> V { return wrap_add(s, wrap_mul(wrap_mul(v, t1), t2)); });
+        } else if constexpr (std::is_floating_point_v<V>) {
+            const auto v = static_cast<V>(scalar_to_double(value));
+            map_elements<C, C, C, C>(out, {&x, &y, &z}, [v](V s, V t1, V t2) -> V { return s + v * t1 * t2; });
+        }
+    });
+    return single(std::move(out));
+}
+
+// glu(self, dim=-1) = a * sigmoid(b) of self's two halves along dim, as PyTorch's CPU kernel:
+// a * (1 / (1 + exp(-b))), f16/bf16 in float.
+std::vector<RuntimeValue> glu(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    if (self.rank() == 0) call.fail("glu does not support scalars because halving size must be even");
+    if (!dtype_is_floating(self.dtype)) call.fail("glu needs a floating input, got " + std::string(dtype_name(self.dtype)));
+    const auto dim = static_cast<size_t>(normalize_dim(call, call.int_arg("dim", 1, -1), static_cast<int64_t>(self.rank())));
+    if (self.sizes[dim] % 2 != 0) {
+        call.fail("Halving dimension must be even, but dimension " + std::to_string(dim) + " is size " + std::to_string(self.sizes[dim]));
+    }
+    std::vector<int64_t> sizes = self.sizes;
+    sizes[dim] /= 2;
+    const StridedTensor a = self.view(sizes, self.strides);
+    const StridedTensor b = self.view(sizes, self.strides, sizes[dim] * self.strides[dim]);
+    StridedTensor out = allocate_output_for_overwrite(call, 0, sizes, self.dtype);  // written whole below
+    visit_floating(self.dtype, [&]<typename C>() {
+        using V = compute_t<C>;
+        map_elements<C, C, C>(out, {&a, &b}, [](V x, V y) -> V { return x * (V(1) / (V(1) + std::exp(-y))); });
+    });
+    return single(std::move(out));
+}
+
+// self's sizes with dim halved.
+std::optional<std::vector<ExpectedSizes>> glu_shape(const ShapeQuery& query) {
+    const auto self = query.sizes("self", 0);
+    if (!self) return std::nullopt;
+    if (self->empty()) query.contradiction("glu halves a dim of a 0-dim tensor");
+    const auto dim = query.int_arg("dim", 1);
+    ExpectedSizes out = *self;
+    auto& size = out[static_cast<size_t>(wrap_dim(query, dim.value_or(-1), static_cast<int64_t>(out.size())))];
+    if (size && *size % 2 != 0) query.contradiction("glu halves a dim of odd size " + std::to_string(*size));
+    if (size) size = *size / 2;
+    return std::vector<ExpectedSizes>{out};
+}
+
 // Every kernel here is elementwise: its outputs have the broadcast sizes of its tensor arguments.
 PT2OV_FILE_SHAPE_CONTRACT(elementwise_shape);
 
@@ -486,6 +575,9 @@ PT2OV_KERNEL("aten.__lshift__.Tensor", [](const KernelCall& c) { return shift(c,
 PT2OV_KERNEL("aten.__lshift__.Scalar", [](const KernelCall& c) { return shift(c, true); });
 PT2OV_KERNEL("aten.__rshift__.Tensor", [](const KernelCall& c) { return shift(c, false); });
 PT2OV_KERNEL("aten.__rshift__.Scalar", [](const KernelCall& c) { return shift(c, false); });
+PT2OV_KERNEL("aten.logaddexp.default", logaddexp);
+PT2OV_KERNEL("aten.addcmul.default", addcmul);
+PT2OV_KERNEL("aten.glu.default", glu, glu_shape);
 PT2OV_KERNEL("aten.logical_and.default", [](const KernelCall& c) { return logical(c, Bitwise::And); });
 PT2OV_KERNEL("aten.logical_or.default", [](const KernelCall& c) { return logical(c, Bitwise::Or); });
 PT2OV_KERNEL("aten.logical_xor.default", [](const KernelCall& c) { return logical(c, Bitwise::Xor); });

@@ -1,4 +1,5 @@
-// Matrix products: mm, bmm, addmm, matmul (numpy broadcasting and 1-D operands) and linear.
+// Matrix products: mm, bmm, addmm, baddbmm, dot, matmul (numpy broadcasting and 1-D operands) and
+// linear.
 // f32 and f64 go through kernels/gemm.h (the ISA level's GEMM, compiled per x86-64 level), which
 // accumulates in the type (float, double) as PyTorch's CPU GEMMs do, in blocks of k rather than
 // strictly in order, in fixed blocks of the result (split over threads for big products, the
@@ -240,6 +241,62 @@ std::vector<RuntimeValue> addmm(const KernelCall& call) {
     return single(matmul(call, a, b, &self, scaling_of(call)));
 }
 
+// baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1):
+// beta * self + alpha * (batch1 @ batch2), self broadcast to [b, n, p]; beta == 0 ignores self
+// (NaN and inf in it included), as PyTorch does.
+std::vector<RuntimeValue> baddbmm(const KernelCall& call) {
+    const StridedTensor& self = call.tensor("self", 0);
+    const StridedTensor& a = call.tensor("batch1", 1);
+    const StridedTensor& b = call.tensor("batch2", 2);
+    if (a.rank() != 3 || b.rank() != 3 || a.sizes[0] != b.sizes[0] || a.sizes[2] != b.sizes[1]) {
+        call.fail("baddbmm() expects two 3-D tensors [b, n, m] and [b, m, p], got shapes " + shape_string(a.sizes) + " and " +
+                  shape_string(b.sizes));
+    }
+    broadcast_shapes(call, self.sizes, {a.sizes[0], a.sizes[1], b.sizes[2]});
+    if (self.rank() > 3) call.fail("baddbmm() expects self to broadcast to the product's shape, got " + shape_string(self.sizes));
+    return single(matmul(call, a, b, &self, scaling_of(call)));
+}
+
+// dot(Tensor self, Tensor tensor): the inner product of two 1-D tensors of one dtype and size.
+std::vector<RuntimeValue> dot(const KernelCall& call) {
+    const StridedTensor& a = call.tensor("self", 0);
+    const StridedTensor& b = call.tensor("tensor", 1);
+    if (a.rank() != 1 || b.rank() != 1) {
+        call.fail("dot: 1D tensors expected, but got " + std::to_string(a.rank()) + "D and " + std::to_string(b.rank()) + "D tensors");
+    }
+    if (a.dtype != b.dtype) {
+        call.fail("dot: expected both vectors to have same dtype, but found " + std::string(dtype_name(a.dtype)) + " and " +
+                  std::string(dtype_name(b.dtype)));
+    }
+    if (a.sizes[0] != b.sizes[0]) {
+        call.fail("dot: inconsistent tensor size, expected tensors of the same number of elements, but got " +
+                  std::to_string(a.sizes[0]) + " and " + std::to_string(b.sizes[0]));
+    }
+    return single(matmul(call, a, b, nullptr, {}));
+}
+
+// The [b, n, p] of the product (self only has to broadcast to it); dot: a 0-dim result.
+std::optional<std::vector<ExpectedSizes>> baddbmm_shape(const ShapeQuery& query) {
+    const auto a = query.sizes("batch1", 1), b = query.sizes("batch2", 2);
+    if (!a || !b) return std::nullopt;
+    if (a->size() != 3 || b->size() != 3) query.contradiction("baddbmm multiplies tensors that are not 3-D");
+    require_same_size(query, (*a)[0], (*b)[0], "the batch sizes of batch1 and batch2");
+    require_same_size(query, (*a)[2], (*b)[1], "the inner sizes of the product");
+    const ExpectedSizes out{(*a)[0], (*a)[1], (*b)[2]};
+    if (const auto self = query.sizes("self", 0)) {
+        if (broadcast(query, *self, out).size() != out.size()) query.contradiction("its self has more dims than the product");
+    }
+    return std::vector<ExpectedSizes>{out};
+}
+
+std::optional<std::vector<ExpectedSizes>> dot_shape(const ShapeQuery& query) {
+    const auto a = query.sizes("self", 0), b = query.sizes("tensor", 1);
+    if (!a || !b) return std::nullopt;
+    if (a->size() != 1 || b->size() != 1) query.contradiction("dot multiplies tensors that are not 1-D");
+    require_same_size(query, (*a)[0], (*b)[0], "the sizes of the two vectors");
+    return std::vector<ExpectedSizes>{ExpectedSizes{}};
+}
+
 // matmul(Tensor self, Tensor other)
 std::vector<RuntimeValue> matmul_kernel(const KernelCall& call) {
     return single(matmul(call, call.tensor("self", 0), call.tensor("other", 1), nullptr, {}));
@@ -333,6 +390,8 @@ PT2OV_KERNEL("transformers.grouped_mm_fallback.default", grouped_mm, grouped_mm_
 PT2OV_KERNEL("aten.bmm.default", bmm, matrix_product_shape);
 PT2OV_KERNEL("aten.addmm.default", addmm, matrix_product_shape);
 PT2OV_KERNEL("aten.matmul.default", matmul_kernel, matmul_shape);
+PT2OV_KERNEL("aten.baddbmm.default", baddbmm, baddbmm_shape);
+PT2OV_KERNEL("aten.dot.default", dot, dot_shape);
 PT2OV_KERNEL("aten.linear.default", linear, matrix_product_shape);
 
 }  // namespace

@@ -73,11 +73,12 @@ def test_nan_state_keeps_later_calls_on_cpu_kernels_until_reset(zoo_programs):
     assert loaded.last_openvino_ns > 0, "after reset_state a finite call should run on OpenVINO again"
 
 
-class PixelShuffleRelu(torch.nn.Module):
-    """pixel_shuffle has no CPU kernel (OpenVINO runs it as DepthToSpace)."""
+class RandomizedLeakyRelu(torch.nn.Module):
+    """rrelu (in eval mode a leaky relu of slope (lower + upper) / 2) has no CPU kernel; OpenVINO
+    runs it."""
 
     def forward(self, x):
-        return torch.relu(torch.nn.functional.pixel_shuffle(x, 2))
+        return torch.nn.functional.rrelu(x)
 
 
 def test_program_without_cpu_kernels_refuses_nan_call_in_one_line(tmp_path):
@@ -85,9 +86,9 @@ def test_program_without_cpu_kernels_refuses_nan_call_in_one_line(tmp_path):
     the input and the node), a finite call runs, and --nonfinite-inputs openvino runs the NaN call
     on OpenVINO as it is."""
     x = torch.randn(1, 8, 3, 3)
-    ep = torch.export.export(PixelShuffleRelu(), (x,))
-    assert any("pixel_shuffle" in str(n.target) for n in ep.graph.nodes), "the export no longer keeps pixel_shuffle"
-    path = tmp_path / "shuffle.pt2"
+    ep = torch.export.export(RandomizedLeakyRelu(), (x,))
+    assert any("rrelu" in str(n.target) for n in ep.graph.nodes), "the export no longer keeps rrelu"
+    path = tmp_path / "rrelu.pt2"
     torch.export.save(ep, path)
     bad = x.clone()
     bad[0, 5, 1, 2] = NAN
@@ -95,17 +96,17 @@ def test_program_without_cpu_kernels_refuses_nan_call_in_one_line(tmp_path):
     write_inputs(tmp_path / "nan.npz", (bad,))
     proc = run_cli(["run", path, "--inputs", tmp_path / "finite.npz", "--outputs", tmp_path / "out.npz"])
     assert proc.returncode == 0, describe(proc)
-    np.testing.assert_allclose(read_outputs(tmp_path / "out.npz")[0], PixelShuffleRelu()(x).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(read_outputs(tmp_path / "out.npz")[0], RandomizedLeakyRelu()(x).numpy(), rtol=1e-6)
     proc = run_cli(["run", path, "--inputs", tmp_path / "nan.npz", "--outputs", tmp_path / "out.npz"])
     assert proc.returncode == 2, describe(proc)
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, describe(proc)
-    assert "'x' holds NaN or inf" in lines[0] and "pixel_shuffle" in lines[0], describe(proc)
+    assert "'x' holds NaN or inf" in lines[0] and "rrelu" in lines[0], describe(proc)
     assert "--nonfinite-inputs openvino" in lines[0], describe(proc)
     proc = run_cli(["run", path, "--inputs", tmp_path / "nan.npz", "--outputs", tmp_path / "out.npz",
                     "--nonfinite-inputs", "openvino"])
     assert proc.returncode == 0, describe(proc)
-    assert read_outputs(tmp_path / "out.npz")[0].shape == (1, 2, 6, 6)
+    assert read_outputs(tmp_path / "out.npz")[0].shape == (1, 8, 3, 3)
 
 
 def test_attention_as_exported_follows_pytorch_on_nan(zoo_programs):

@@ -138,10 +138,13 @@ void pad(Builder& b) {
     b.refuse("pads in mode '" + mode + "'");
 }
 
+// A negative pad (a crop) keeps the node as it is: its CPU kernel (kernels/shuffle_pad.cpp)
+// computes it exactly.
 template <int N>
 void replication_pad(Builder& b) {
-    pad_each_dim(b, b.arg(0, "self"), ints_of(b, b.arg(1, "padding")), [&](const Argument& x, int64_t d, int64_t l, int64_t r) {
-        if (l < 0 || r < 0) b.refuse("pads by a negative amount");
+    const auto amounts = ints_of(b, b.arg(1, "padding"));
+    if (std::any_of(amounts.begin(), amounts.end(), [](int64_t amount) { return amount < 0; })) b.decline();
+    pad_each_dim(b, b.arg(0, "self"), amounts, [&](const Argument& x, int64_t d, int64_t l, int64_t r) {
         return replicate_dim(b, x, d, l, r);
     });
 }

@@ -1,5 +1,5 @@
 // Shape contracts of the nn kernels (convolution, distance, embedding_bag, histogram, nn_misc,
-// normalization, pooling, rnn, sampling): each accepts the sizes PyTorch's meta function makes,
+// normalization, pooling, rnn, sampling, shuffle_pad; glu, baddbmm and dot): each accepts the sizes PyTorch's meta function makes,
 // refuses recorded sizes that contradict them, and refuses arguments PyTorch itself would reject;
 // where PyTorch's sizes depend on the data, the device or a decomposition, nothing is concluded.
 #include <gtest/gtest.h>
@@ -511,6 +511,54 @@ TEST(ShapeContractsNn, UpsamplingTakesASizeOrScalesIt) {
               "");
 }
 
+// Padding, shuffles, repeat_interleave, glu, rms_norm, batch norm without statistics, baddbmm, dot.
+TEST(ShapeContractsNn, CompositeKernels) {
+    EXPECT_EQ(check("aten.reflection_pad2d.default", {{"self", {2, 3, 5, 6}}}, {tensor("self"), arg("padding", ints_arg({2, 1, -1, 3}))},
+                    {{"out", {2, 3, 7, 9}}}),
+              "");
+    EXPECT_TRUE(says(check("aten.replication_pad1d.default", {{"self", {2, 3, 5}}}, {tensor("self"), arg("padding", ints_arg({2, 1}))},
+                           {{"out", {2, 3, 7}}}),
+                     "out"));
+    EXPECT_EQ(check("aten.pixel_shuffle.default", {{"self", {1, 8, 2, 3}}}, {tensor("self"), arg("upscale_factor", int_arg(2))},
+                    {{"out", {1, 2, 4, 6}}}),
+              "");
+    EXPECT_NE(check("aten.pixel_unshuffle.default", {{"self", {1, 2, 4, 6}}}, {tensor("self"), arg("downscale_factor", int_arg(2))},
+                    {{"out", {1, 2, 2, 3}}}),
+              "");
+    EXPECT_EQ(check("aten.channel_shuffle.default", {{"self", {2, 6, 3}}}, {tensor("self"), arg("groups", int_arg(3))}, {{"out", {2, 6, 3}}}),
+              "");
+    EXPECT_EQ(check("aten.repeat_interleave.self_int", {{"self", {2, 3}}}, {tensor("self"), arg("repeats", int_arg(3)), arg("dim", int_arg(-1))},
+                    {{"out", {2, 9}}}),
+              "");
+    EXPECT_EQ(check("aten.repeat_interleave.self_int", {{"self", {2, 3}}}, {tensor("self"), arg("repeats", int_arg(2))}, {{"out", {12}}}), "");
+    EXPECT_EQ(check("aten.glu.default", {{"self", {3, 4, 6}}}, {tensor("self"), arg("dim", int_arg(1))}, {{"out", {3, 2, 6}}}), "");
+    EXPECT_TRUE(says(check("aten.glu.default", {{"self", {3, 5}}}, {tensor("self")}, {{"out", {3, 2}}}), "odd size 5"));
+    EXPECT_EQ(check("aten.rms_norm.default", {{"input", {3, 4, 6}}, {"weight", {4, 6}}},
+                    {tensor("input"), arg("normalized_shape", ints_arg({4, 6})), tensor("weight")}, {{"out", {3, 4, 6}}}),
+              "");
+    EXPECT_TRUE(says(check("aten.rms_norm.default", {{"input", {3, 4, 6}}}, {tensor("input"), arg("normalized_shape", ints_arg({5}))},
+                           {{"out", {3, 4, 6}}}),
+                     "normalized_shape"));
+    EXPECT_EQ(check("aten._native_batch_norm_legit.no_stats", {{"input", {2, 3, 4}}},
+                    {tensor("input"), arg("weight", none_arg()), arg("bias", none_arg()), arg("training", bool_arg(true)),
+                     arg("momentum", float_arg(0.1)), arg("eps", float_arg(1e-5))},
+                    {{"out", {2, 3, 4}}, {"mean", {3}}, {"rstd", {3}}}),
+              "");
+    EXPECT_NE(check("aten._native_batch_norm_legit.no_stats", {{"input", {2, 3, 4}}},
+                    {tensor("input"), arg("weight", none_arg()), arg("bias", none_arg()), arg("training", bool_arg(true)),
+                     arg("momentum", float_arg(0.1)), arg("eps", float_arg(1e-5))},
+                    {{"out", {2, 3, 4}}, {"mean", {2}}, {"rstd", {3}}}),
+              "");
+    EXPECT_EQ(check("aten.baddbmm.default", {{"self", {4}}, {"batch1", {2, 3, 5}}, {"batch2", {2, 5, 4}}},
+                    {tensor("self"), tensor("batch1"), tensor("batch2")}, {{"out", {2, 3, 4}}}),
+              "");
+    EXPECT_TRUE(says(check("aten.baddbmm.default", {{"self", {4}}, {"batch1", {2, 3, 5}}, {"batch2", {2, 6, 4}}},
+                           {tensor("self"), tensor("batch1"), tensor("batch2")}, {{"out", {2, 3, 4}}}),
+                     "inner sizes"));
+    EXPECT_EQ(check("aten.dot.default", {{"self", {7}}, {"tensor", {7}}}, {tensor("self"), tensor("tensor")}, {{"out", {}}}), "");
+    EXPECT_NE(check("aten.dot.default", {{"self", {7}}, {"tensor", {7}}}, {tensor("self"), tensor("tensor")}, {{"out", {1}}}), "");
+}
+
 // Every op of these kernel files declares a contract.
 TEST(ShapeContractsNn, EveryNnKernelDeclaresAContract) {
     for (const char* op :
@@ -533,7 +581,12 @@ TEST(ShapeContractsNn, EveryNnKernelDeclaresAContract) {
           "aten._upsample_nearest_exact1d.vec", "aten._upsample_nearest_exact2d.out", "aten._upsample_nearest_exact3d.default",
           "aten.grid_sampler.default", "aten.grid_sampler_2d.default", "aten.grid_sampler_3d.default", "aten.upsample_bicubic2d.vec",
           "aten.upsample_bilinear2d.vec_out", "aten.upsample_linear1d.out", "aten.upsample_nearest1d.vec",
-          "aten.upsample_nearest2d.vec_out", "aten.upsample_nearest3d.default", "aten.upsample_trilinear3d.vec"}) {
+          "aten.upsample_nearest2d.vec_out", "aten.upsample_nearest3d.default", "aten.upsample_trilinear3d.vec",
+          "aten.reflection_pad1d.default", "aten.reflection_pad2d.default", "aten.reflection_pad3d.default",
+          "aten.replication_pad1d.default", "aten.replication_pad2d.default", "aten.replication_pad3d.default",
+          "aten.pixel_shuffle.default", "aten.pixel_unshuffle.default", "aten.channel_shuffle.default",
+          "aten.repeat_interleave.self_int", "aten.glu.default", "aten.logaddexp.default", "aten.addcmul.default",
+          "aten.rms_norm.default", "aten._native_batch_norm_legit.no_stats", "aten.baddbmm.default", "aten.dot.default"}) {
         EXPECT_NE(kernels::find_shape_contract(graph::find_op_id(op)), nullptr) << op;
     }
 }
