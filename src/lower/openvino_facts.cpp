@@ -323,6 +323,10 @@ const std::vector<Fact>& all() {
          "quotient underflows to -0; PyTorch -1); exit 0 (found by the `small` structured inputs, own seed 140687)",
          "every floating floor division (div with rounding_mode='floor', floor_divide, //) runs on pt2ov's CPU "
          "kernel, which computes it as PyTorch does"},
+        {"RepeatInterleaveOfZeroCrashes", "2026.4.1",
+         "repeat_interleave with repeats 0 (an int: x.repeat_interleave(0, dim=2), an empty result) kills the "
+         "process with SIGFPE in the CPU plugin when compiled (an integer division by the repeat count), at load",
+         "every repeat_interleave.self_int whose repeats is 0 runs on pt2ov's CPU kernel (an empty tensor)"},
         {"NearestDownscaleIndexRoundsDown", "2026.4.1",
          "nearest Interpolate (asymmetric coordinates, floor) divides by the float32 ratio out/in instead of "
          "multiplying by in/out as PyTorch does, so an exact source index can floor to the one before: 56 columns "
@@ -1026,6 +1030,10 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         node.outputs[0].kind == ArgKind::Tensor && graph.value(node.outputs[0].name).meta.dtype == DType::Int64 &&
         dtype_is_floating(graph.value(node.arg(0).name).meta.dtype)) {
         return &fact("FloatToInt64CutTo32Bits");
+    }
+    if (op == op_id("aten.repeat_interleave.self_int") && node.arity() > 1 && node.arg(1).kind == ArgKind::Int &&
+        node.arg(1).int_value == 0) {
+        return &fact("RepeatInterleaveOfZeroCrashes");
     }
     if (op == op_id("aten._safe_softmax.default")) return &fact("SafeSoftmaxMaskedRowsNaN");
     if (op == op_id("aten.gcd.default")) return &fact("GcdSignWithZero");

@@ -812,6 +812,23 @@ register(
 )
 
 
+class RepeatInterleaveOfZero(nn.Module):
+    def forward(self, x):
+        return x.repeat_interleave(0, dim=2), x.repeat_interleave(2, dim=1) * 2.0, x + 1.0
+
+
+register(
+    ModelCase(
+        name="repeat_interleave_of_zero",
+        make_module=lambda: RepeatInterleaveOfZero().eval(),
+        make_inputs=lambda variant: (torch.randn(2, 3, 4 + variant, generator=torch.Generator().manual_seed(80 + variant)),),
+        notes="x.repeat_interleave(0, dim=2) killed the process with SIGFPE inside OpenVINO 2026.4.1's CPU plugin at "
+        "load (openvino_facts RepeatInterleaveOfZeroCrashes; found while adding its CPU kernel); it runs on pt2ov's "
+        "CPU kernel, other repeat counts stay on OpenVINO.",
+    )
+)
+
+
 class ConvolutionOfZerosLike(nn.Module):
     """A grouped conv2d of zeros_like(x) plus a bias input (found by our random programs, seed
     50822: the second call returned twice the bias)."""

@@ -2261,6 +2261,36 @@ TEST(OpenVINOFacts, TruncDivisionLosesSignOfZero) {
     EXPECT_EQ(fault->name, "TruncDivisionLosesSignOfZero");
 }
 
+// x.repeat_interleave(0, dim=2) of a [2, 3, 4] float32 x, converted by pt2ov's decoder and the
+// frontend and run on the CPU plugin (an empty [2, 3, 0] result in PyTorch).
+OneNode repeat_interleave_of_zero() {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {2, 3, 4});
+    n.output("y", pt2ov::DType::Float32, {2, 3, 0});
+    n.node("aten.repeat_interleave.self_int", {{"self", pt2ov::graph::tensor_arg("x"), false},
+                                               {"repeats", pt2ov::graph::int_arg(0), false},
+                                               {"dim", pt2ov::graph::int_arg(2), false}});
+    return n;
+}
+
+TEST(OpenVINOFactsChild, RepeatInterleaveOfZero) {
+    if (!std::getenv("PT2OV_FACT_CHILD")) GTEST_SKIP() << "run by OpenVINOFacts.RepeatInterleaveOfZeroCrashes in a child process";
+    const auto y = repeat_interleave_of_zero().run({f32_tensor({2, 3, 4}, std::vector<float>(24, 1.0f))})[0];
+    std::cout << "[child] repeat_interleave by 0 gave " << y.get_size() << " values\n";
+}
+
+TEST(OpenVINOFacts, RepeatInterleaveOfZeroCrashes) {
+    const int status = run_fact_child("OpenVINOFactsChild.RepeatInterleaveOfZero");
+    const bool crashed = WIFSIGNALED(status);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": repeat_interleave(x, 0, dim=2) "
+              << (crashed ? "crashes (signal " + std::to_string(WTERMSIG(status)) + ")" : "runs") << "\n";
+    RecordProperty("repeat_interleave_of_zero_crashes", crashed ? "yes" : "no");
+    const auto n = repeat_interleave_of_zero();
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(n.b.graph.nodes[0], n.b.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "RepeatInterleaveOfZeroCrashes");
+}
+
 TEST(OpenVINOFacts, FloorDivisionOfRoundedQuotient) {
     OneNode n;
     n.input("a", pt2ov::DType::Float32, {3});
