@@ -932,3 +932,29 @@ register(
         "1e-30 gave 0; exit 0. Found by the `large` structured inputs (own seed 142720).",
     )
 )
+
+
+class MaxOfTiedValues(nn.Module):
+    """max.dim and min.dim over the last dim of rows with tied extremes (own seed 143730: max of a
+    triu of a constant, 16 columns; and integer-valued scores, as quantized or masked logits
+    give)."""
+
+    def forward(self, x, scores):
+        t = torch.triu(x * 1.0, 1)
+        values, indices = torch.max(t, -1)
+        low_values, low_indices = torch.min(-t, -1, keepdim=True)
+        return values, indices, low_values, low_indices, torch.max(scores * 1.0, -1)[1], torch.max(scores * 1.0, 1)[1]
+
+
+register(
+    ModelCase(
+        name="max_of_tied_values",
+        make_module=lambda: MaxOfTiedValues().eval(),
+        make_inputs=lambda variant: (torch.full((2, 16 + variant), 0.75),
+                                     torch.randint(0, 3, (3, 5, 40), generator=torch.Generator().manual_seed(variant)).float()),
+        notes="max.dim/min.dim indices over the last dim with tied values, 16 or more of them: OpenVINO's conversion "
+        "gave index 4 or 16 where PyTorch gives the first tie (1, 2), exit 0, OpenVINO alone too; pt2ov computes "
+        "them as amax/amin beside argmax/argmin, which OpenVINO gets right. Found by the `constant` structured "
+        "inputs (own seed 143730).",
+    )
+)

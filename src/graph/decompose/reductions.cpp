@@ -146,6 +146,21 @@ void corrected_variance(Builder& b, bool root, bool with_mean) {
     }
 }
 
+// max.dim and min.dim (values and indices) as amax/amin beside argmax/argmin: OpenVINO's conversion
+// of max.dim and min.dim takes, over the last dim, another index than the first among tied
+// values once the dim has 16 or more elements (a row [0, 0.75 x 15]: index 4 for PyTorch's 1;
+// measured on 2026.4.1, exit 0), while argmax and argmin give PyTorch's first index. The values
+// are the same either way; so are NaN's (the value NaN, the index of the first NaN).
+void max_min_dim(Builder& b, bool is_max) {
+    const Argument self = b.arg(0, "self");
+    const TensorMeta& in = b.meta(self);
+    if (in.dtype == DType::Bool || in.rank() == 0) b.decline();
+    const Argument dim = b.arg(1, "dim");
+    const Argument keepdim = b.arg(2, "keepdim");
+    b.output(0, is_max ? "aten.amax.default" : "aten.amin.default", {self, ints_arg({dim.int_value}), keepdim});
+    b.output(1, is_max ? "aten.argmax.default" : "aten.argmin.default", {self, dim, keepdim});
+}
+
 void aminmax(Builder& b) {
     const Argument self = b.arg(0, "self");
     const Argument dim = b.arg(1, "dim"), keepdim = b.arg(2, "keepdim");
@@ -799,6 +814,8 @@ PT2OV_DECOMPOSITION("aten.std_mean.correction", [](Builder& b) {
 PT2OV_DECOMPOSITION("aten.var.correction", [](Builder& b) { corrected_variance(b, false, false); });
 PT2OV_DECOMPOSITION("aten.std.correction", [](Builder& b) { corrected_variance(b, true, false); });
 PT2OV_DECOMPOSITION("aten.var_mean.correction", [](Builder& b) { corrected_variance(b, false, true); });
+PT2OV_DECOMPOSITION("aten.max.dim", [](Builder& b) { max_min_dim(b, true); });
+PT2OV_DECOMPOSITION("aten.min.dim", [](Builder& b) { max_min_dim(b, false); });
 PT2OV_DECOMPOSITION("aten.aminmax.default", aminmax);
 PT2OV_DECOMPOSITION("aten.count_nonzero.default", count_nonzero);
 PT2OV_DECOMPOSITION("aten.count_nonzero.dim_IntList", count_nonzero);

@@ -2291,6 +2291,25 @@ TEST(OpenVINOFacts, RepeatInterleaveOfZeroCrashes) {
     EXPECT_EQ(fault->name, "RepeatInterleaveOfZeroCrashes");
 }
 
+// max.dim over the last dim of a row [0, 0.75 x 15] through OpenVINO's own conversion of the node:
+// PyTorch's index is the first of the tied maxima, 1. pt2ov computes max.dim as amax beside
+// argmax (graph/decompose/reductions.cpp), which is right, so this records the converter alone.
+TEST(OpenVINOFacts, MaxDimIndexOfTiesNotFirst) {
+    OneNode n;
+    n.input("x", pt2ov::DType::Float32, {1, 16});
+    n.output("values", pt2ov::DType::Float32, {1});
+    n.output("indices", pt2ov::DType::Int64, {1});
+    n.node("aten.max.dim", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", pt2ov::graph::int_arg(-1), false}});
+    std::vector<float> row(16, 0.75f);
+    row[0] = 0.0f;
+    const auto out = n.run({f32_tensor({1, 16}, row)});
+    EXPECT_EQ(out[0].data<float>()[0], 0.75f);  // the value is right either way
+    const int64_t index = out[1].data<int64_t>()[0];
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": max.dim of [0, 0.75 x 15] gives index " << index
+              << " (PyTorch: 1, the first of the ties): " << (index == 1 ? "right" : "WRONG") << "\n";
+    RecordProperty("max_dim_index_of_ties", std::to_string(index));
+}
+
 TEST(OpenVINOFacts, FloorDivisionOfRoundedQuotient) {
     OneNode n;
     n.input("a", pt2ov::DType::Float32, {3});
