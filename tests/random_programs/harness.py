@@ -158,6 +158,13 @@ def first_nan_inside(ep, inputs) -> str:
 ROUNDING_TRIALS = 32
 ROUNDING_STEP = 2.0 ** -22  # about 4 units in the last place of a float32 result
 SMALLEST_NORMAL = torch.finfo(torch.float32).tiny
+# Ops that sum products (or values): two correct kernels summing in other orders differ by a few
+# ulps of the terms' magnitudes, which a result the terms cancel to may be far below. The replay
+# moves such a result by ROUNDING_STEP times the same op of the operands' magnitudes.
+ACCUMULATING = ("aten.mm.", "aten.bmm.", "aten.matmul.", "aten.linear.", "aten.addmm.", "aten.baddbmm.",
+                "aten.addbmm.", "aten.mv.", "aten.addmv.", "aten.dot.", "aten.vdot.", "aten.einsum.",
+                "aten.convolution.", "aten.conv1d.", "aten.conv2d.", "aten.conv3d.", "aten.conv_transpose",
+                "aten.sum.", "aten.mean.", "aten.cumsum.", "aten.tensordot.", "aten.inner.", "aten.outer.")
 # The sign of a zero an op computes is not kept alike by every correct kernel: PyTorch's own mm
 # gives -0.0 for [[-1], [2]] @ [[0, 0]] as [4, 1] @ [1, 2] and +0.0 as [22, 1] @ [1, 33] (its
 # native and BLAS paths), and OpenVINO's CPU plugin gives +0.0 for PyTorch's -0.0 from relu,
@@ -206,7 +213,8 @@ def moved_by_rounding(ep, inputs, expected: list[torch.Tensor], detail: str) -> 
     program is replayed in float32 ROUNDING_TRIALS times; in each, every element an op must
     round (its float64 value is not a float32) is moved by ROUNDING_STEP of itself, up or down
     at random, as another correct kernel's rounding may move it, and a zero an op computes
-    (any op but those that move values, SIGN_KEEPING) gets either sign, and in every other run a
+    (any op but those that move values, SIGN_KEEPING) gets either sign, a sum of products (ACCUMULATING)
+    moves by that step of its terms' magnitudes instead of its own, and in every other run a
     subnormal such an op computes is flushed to zero, as OpenVINO's CPU plugin may (docs/EXACTNESS.md
     O7). When those runs put every output
     pt2ov got wrong outside the comparison too (values, not shapes or dtypes), the program's
@@ -234,13 +242,26 @@ def moved_by_rounding(ep, inputs, expected: list[torch.Tensor], detail: str) -> 
                 exact_flat = torch.utils._pytree.tree_leaves(exact) if exact is not None else []
                 if len(exact_flat) != len(flat):
                     return value
+                magnitude_flat = [None] * len(flat)
+                if str(n.target).startswith(ACCUMULATING):
+                    magnitude = _float64_value(n.target, *torch.utils._pytree.tree_map(
+                        lambda t: t.abs() if isinstance(t, torch.Tensor) and t.is_floating_point() else t, (args, kwargs)))
+                    leaves = torch.utils._pytree.tree_leaves(magnitude) if magnitude is not None else []
+                    if len(leaves) == len(flat):
+                        magnitude_flat = leaves
                 out = []
-                for v, e in zip(flat, exact_flat):
+                for v, e, m in zip(flat, exact_flat, magnitude_flat):
                     if (isinstance(v, torch.Tensor) and v.dtype == torch.float32 and isinstance(e, torch.Tensor)
                             and e.dtype == torch.float64 and e.shape == v.shape):
                         rounds = torch.isfinite(e) & (e.float().double() != e)
                         sign = torch.randint(0, 2, v.shape, generator=g).double() * 2 - 1
-                        v = torch.where(rounds, (v.double() * (1 + ROUNDING_STEP * sign)).float(), v)
+                        if isinstance(m, torch.Tensor) and m.shape == v.shape:
+                            # A sum's rounding is relative to its terms, not to a result they cancel
+                            # to, and its partial sums round even where the exact result is a float32.
+                            moved = v.double() + ROUNDING_STEP * sign * m.abs()
+                            v = torch.where(torch.isfinite(e) & torch.isfinite(moved), moved.float(), v)
+                        else:
+                            v = torch.where(rounds, (v.double() * (1 + ROUNDING_STEP * sign)).float(), v)
                         if not str(n.target).startswith(SIGN_KEEPING):
                             v = torch.where(v == 0, v * sign.float(), v)  # either sign of a computed zero
                             if trial % 2:  # a subnormal result flushed to zero (OpenVINO's denormals optimisation, O7)
