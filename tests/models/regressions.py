@@ -960,3 +960,24 @@ register(
         "inputs (own seed 143730).",
     )
 )
+
+
+class UnitAveragePoolReadTwice(nn.Module):
+    """A 1x1 avg_pool2d (an identity) read by an expand into a pad and by another op (NNSmith seed
+    146168, on random normal inputs): OpenVINO's CPU plugin gave the pad values 0.42 off."""
+
+    def forward(self, x):
+        a = F.avg_pool2d(x.sum(-1, keepdim=True), [1, 1], [1, 1])
+        return F.pad(a.expand(4, 6, 4, 1), [0, 0, 1, 1], "constant", 0.5), a * 2, F.pad(a.expand(4, 6, 4, 1), [0, 0, 1, 1], "reflect")
+
+
+register(
+    ModelCase(
+        name="unit_average_pool_read_twice",
+        make_module=lambda: UnitAveragePoolReadTwice().eval(),
+        make_inputs=lambda variant: (torch.randn(4, 6, 1, 5, generator=torch.Generator().manual_seed(146168 + variant)),),
+        notes="avg_pool2d(kernel 1, stride 1) read by expand-then-pad and by a multiply: the pad came back wrong "
+        "(11 off for values near 1), exit 0, OpenVINO's CPU plugin; found on the random normal inputs of NNSmith "
+        "seed 146168. pt2ov makes a unit average pool a clone (graph/canonical_forms.cpp).",
+    )
+)

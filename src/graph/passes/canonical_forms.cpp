@@ -1,5 +1,6 @@
 #include "graph/passes/canonical_forms.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <vector>
@@ -32,8 +33,37 @@ bool keeps_sizes(const Graph& graph, const Node& node) {
     return true;
 }
 
+// Every int of an int-list argument (or a single int) equals `value`; an empty list counts
+// when `empty_means_value` (avg_pool's stride=[] means the kernel size).
+bool all_ints_are(const Argument& arg, int64_t value, bool empty_means_value) {
+    if (arg.kind == Kind::Int) return arg.int_value == value;
+    if (arg.kind != Kind::List) return false;
+    if (arg.items.empty()) return empty_means_value;
+    return std::all_of(arg.items.begin(), arg.items.end(), [&](const Argument& item) { return item.kind == Kind::Int && item.int_value == value; });
+}
+
+// avg_pool1d/2d/3d with a kernel of one element, stride 1 and no padding is its input: each
+// output is one element divided by 1. OpenVINO 2026.4.1's CPU plugin computed such an AvgPool
+// wrongly when its output had two readers, one an expand into a pad (own NNSmith seed 146168:
+// the pad's values 0.42 off on random normal inputs; through OpenVINO alone too), so it is
+// made a clone before conversion.
+bool unit_average_pool(const Node& node) {
+    if (!is_one_of(node.op, {op_id("aten.avg_pool1d.default"), op_id("aten.avg_pool2d.default"), op_id("aten.avg_pool3d.default")})) {
+        return false;
+    }
+    const NamedArgument* kernel = node.find_input("kernel_size");
+    const NamedArgument* stride = node.find_input("stride");
+    const NamedArgument* padding = node.find_input("padding");
+    const NamedArgument* divisor = node.find_input("divisor_override");
+    if (!kernel || !all_ints_are(kernel->arg, 1, false)) return false;
+    if (stride && !all_ints_are(stride->arg, 1, true)) return false;
+    if (padding && !all_ints_are(padding->arg, 0, true)) return false;
+    return !divisor || divisor->arg.kind == Kind::None || (divisor->arg.kind == Kind::Int && divisor->arg.int_value == 1);
+}
+
 // The copy an identity node becomes: alias for a view op, clone for an op making a new tensor.
 const char* identity_copy(const Graph& graph, const Node& node) {
+    if (unit_average_pool(node) && keeps_sizes(graph, node)) return "aten.clone.default";
     const bool view = is_one_of(node.op, {op_id("aten.expand.default"), op_id("aten.squeeze.dims")});
     const bool copy = is_one_of(node.op, {op_id("aten.expand_copy.default"), op_id("aten.repeat.default"),
                                           op_id("aten.tile.default"), op_id("aten.squeeze_copy.dims")});
