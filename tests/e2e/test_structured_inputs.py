@@ -63,9 +63,6 @@ FAST = (
 
 # {"case-mode-domain": why}: known differences, strict xfails (a fix makes them fail loudly).
 KNOWN: dict[str, str] = {
-    # NaN made inside from finite inputs (0 / 0): not a call with non-finite inputs, so it stays on OpenVINO
-    **{f"max_of_minus_infinity-{mode}-zeros": "x / d of zeros makes NaN inside; OpenVINO's max_pool2d and relu "
-       "lose it (-3.4e38, 0): the NaN limit, docs/EXACTNESS.md O8" for mode in MODES},
     "linspace_dtypes-exported-int_edge": "linspace(-1, 1, 7)[3]: eager's kernel computes 1 - step * 3 with an FMA "
     "(-2.98e-8, its AVX2 build), pt2ov's at load without (0, as the decomposed program's own eager): 64 against "
     "0 once multiplied by 2**31",
