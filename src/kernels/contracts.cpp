@@ -198,9 +198,7 @@ std::optional<std::vector<ExpectedSizes>> matrix_product_shape(const ShapeQuery&
     const bool addmm = op == graph::op_id("aten.addmm.default");
     const auto a = addmm ? query.sizes("mat1", 1) : query.sizes("self", 0);
     const auto b = addmm ? query.sizes("mat2", 2) : query.sizes("mat2", 1);
-    // mm and addmm of matrices, bmm of batches of them. An mm of other ranks is torch.matmul as
-    // pt2ov spells it for OpenVINO (decompose/core_spellings.cpp: numpy's broadcasting of batch
-    // dims and 1-d operands), which this contract leaves to the kernel.
+    // mm and addmm of matrices, bmm of batches of them.
     const size_t rank = op == graph::op_id("aten.bmm.default") ? 3 : 2;
     if (!a || !b || a->size() != rank || b->size() != rank) return std::nullopt;
     same_size(query, (*a)[rank - 1], (*b)[rank - 2], "the inner sizes of the product");

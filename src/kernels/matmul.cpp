@@ -192,13 +192,12 @@ StridedTensor matmul(const KernelCall& call, const StridedTensor& a, const Strid
     return out;
 }
 
-// mm(Tensor self, Tensor mat2). The engine also lowers aten.matmul to aten.mm (OpenVINO's
-// MatMul has matmul's semantics), so a node that was a matmul keeps matmul's rules here.
+// mm(Tensor self, Tensor mat2): two matrices. torch.matmul of other ranks stays aten.matmul
+// (graph/decompose/core_spellings.cpp), whatever op it was decomposed from.
 std::vector<RuntimeValue> mm(const KernelCall& call) {
     const StridedTensor& a = call.tensor("self", 0);
     const StridedTensor& b = call.tensor("mat2", 1);
-    const bool was_matmul = call.node().source_target().rfind("aten.matmul", 0) == 0;
-    if (!was_matmul && (a.rank() != 2 || b.rank() != 2)) {
+    if (a.rank() != 2 || b.rank() != 2) {
         call.fail("mm() expects two matrices, got shapes " + shape_string(a.sizes) + " and " + shape_string(b.sizes));
     }
     return single(matmul(call, a, b, nullptr, {}));

@@ -34,6 +34,9 @@ std::string fx_op_type(const std::string& target) {
     if (target.rfind(python_operator, 0) == 0) {
         return "<built-in function " + target.substr(python_operator.size()) + ">";
     }
+    // The frontend's torch.export table has no aten.matmul; its aten.mm converter is a plain
+    // MatMul, whose numpy broadcasting over every rank (1-D operands included) is torch.matmul's.
+    if (target == "aten.matmul.default") return "aten.mm.default";
     return target;
 }
 

@@ -184,3 +184,41 @@ register(ModelCase(
     notes="A NaN input accumulated into a mutated buffer: the next call's inputs are finite but the "
     "state is not, and eager returns NaN from it.",
 ))
+
+
+class MatmulOfEveryRank(nn.Module):
+    """torch.matmul of a batch by a vector, a vector by a matrix, two vectors and broadcasting
+    batches, and the products pt2ov decomposes into a matmul (addmv, inner). A NaN call runs on
+    the CPU kernels; pt2ov spelled every matmul as mm, and the mm kernel refused an addmv's
+    matrix-vector product ("mm() expects two matrices")."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("w", torch.randn(6, 5))
+        self.register_buffer("v", torch.randn(6))
+        self.register_buffer("batched", torch.randn(1, 2, 6, 3))
+
+    def forward(self, x):
+        return (x @ self.v, self.v @ self.w, self.v @ x[0, 0], x @ self.w, x[:, None] @ self.batched,
+                torch.addmv(self.w[0], self.w.t(), x[0, 0], beta=0.5), torch.inner(x[0], self.v))
+
+
+def _matmul_inputs(variant):
+    torch.manual_seed(1150 + variant)
+    return (_sprinkle(torch.randn(BATCH[variant], 4, 6), 1150 + variant),)
+
+
+def _make_matmul():
+    torch.manual_seed(1151)
+    return MatmulOfEveryRank().eval()
+
+
+register(ModelCase(
+    name="nonfinite_matmul_of_every_rank",
+    make_module=_make_matmul,
+    make_inputs=_matmul_inputs,
+    dynamic_shapes=({0: _batch()},),
+    notes="torch.matmul of vectors and broadcasting batches given NaN and inf: the call runs on the "
+    "CPU kernels, which must take matmul's ranks (pt2ov spelled every matmul as mm, and the NaN call "
+    "failed with \"mm() expects two matrices\").",
+))

@@ -104,9 +104,14 @@ void softmax(Builder& b) {
     b.outputs(log ? "aten._log_softmax.default" : "aten._softmax.default", {self, b.arg(1, "dim"), bool_arg(false)});
 }
 
-// torch.matmul broadcasts like numpy; OpenVINO's converter for aten.mm is its MatMul, which has
-// exactly those semantics for every rank, 1-D operands included.
-void matmul(Builder& b) { b.outputs("aten.mm.default", {b.arg(0, "self"), b.arg(1, "other")}); }
+// torch.matmul of two matrices is aten.mm. Other ranks (vectors, batches that broadcast) stay
+// aten.matmul: aten.mm is defined on matrices only, and a step that runs on the CPU kernels (a
+// call with NaN, a fact that routes the node) would refuse the vector or batch it was given.
+// The OpenVINO decoder hands aten.matmul to the frontend's MatMul all the same (decoder.cpp).
+void matmul(Builder& b) {
+    if (b.rank(b.arg(0, "self")) != 2 || b.rank(b.arg(1, "other")) != 2) b.decline();
+    b.outputs("aten.mm.default", {b.arg(0, "self"), b.arg(1, "other")});
+}
 
 void adaptive_avg_pool2d(Builder& b) {
     b.outputs("aten._adaptive_avg_pool2d.default", {b.arg(0, "self"), expand_ints(b.arg(1, "output_size"), 2)});
