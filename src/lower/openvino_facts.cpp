@@ -33,8 +33,11 @@ const std::vector<Fact>& all() {
          "call runs in one arena of its call context, as wide as the plugin's inference threads, made anew every "
          "256 calls (which frees proxies a worker thread kept away from its slot left in the old one)"},
         {"CompiledResultFoldedIntoInput", "2026.4.1",
-         "compile_model may fold a no-op Convert or Reshape so that a Result reads a Parameter directly",
-         "the compiled runtime model is checked for such results; pt2ov makes them from the input"},
+         "compile_model may fold a no-op Convert or Reshape so that a Result reads a Parameter directly; with a "
+         "dynamic dim the plugin then keeps the input memory it was given as that output's and writes the next "
+         "call's input into it",
+         "the compiled runtime model is checked for such results; they are taken out, the step compiled again "
+         "without them, and pt2ov makes them from the input"},
         {"Int64BeyondThirtyTwoBits", "2026.4.1", "the CPU plugin computes int64 in 32 bits: 2**40 + 0 gives 0",
          "64-bit arithmetic runs on pt2ov's CPU kernels; an int64 tensor entering OpenVINO is checked on every call "
          "and a value beyond 32 bits stops the call naming the tensor"},

@@ -45,7 +45,9 @@ const Fact& fact(std::string_view name);
 // contents of the output. Results that are inputs or constants, or that repeat another
 // result's tensor, are taken out of every model before it is compiled.
 // CompiledResultFoldedIntoInput: compiling may fold a no-op Convert or Reshape so that a
-// Result reads a Parameter directly; the compiled model is checked as well.
+// Result reads a Parameter directly, and the plugin then writes each call's input into the
+// memory of the input it had last call; the compiled model is checked as well, and such
+// results are taken out of it (the step compiled again).
 
 // ArenaPerCompiledModel: the CPU plugin infers each compiled model in a TBB arena of its own;
 // a thread that enters a different arena for each step of a call, call after call, leaves

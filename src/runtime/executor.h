@@ -126,6 +126,7 @@ private:
             bool symbolic = false;    // a number (symbolic int), read back as a scalar
             bool is_static = false;   // shape known at compile time: memory bound before infer()
             int folded_into = -1;     // the parameter slot OpenVINO compiled it into, or -1
+            int output = -1;          // its output in the compiled model (-1 when folded_into)
             int caller_output = -1;   // the user output index it is, or -1
             int mutated_buffer = -1;  // the mutated buffer whose next state it is, or -1
             DType dtype = DType::Float32;
@@ -139,6 +140,8 @@ private:
         // wait), rather than by the calling thread in the call's arena: a step heavy enough that
         // the hand-over does not count (kOwnThreadWeightBytes).
         bool on_own_thread = false;
+        // Every result was folded into an input: nothing is left to infer.
+        bool infers_nothing = false;
     };
 
     // What one call context holds for one OpenVINO step.

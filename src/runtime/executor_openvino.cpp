@@ -141,8 +141,10 @@ void check_fits_32_bits(const StridedTensor& tensor, const std::string& value, c
 
 // The structure handed to OpenVINO has no result that is an input (compile's take_out_aliases
 // stage removed those), but compiling may still fold a result into its input (a no-op Convert
-// or Reshape removed: openvino_facts CompiledResultFoldedIntoInput). The compiled runtime model shows that; such a result is then made by the runtime
-// from the input, as any other alias.
+// or Reshape removed: openvino_facts CompiledResultFoldedIntoInput). The compiled runtime model
+// shows that; such a result is then taken out and the step compiled again (the plugin keeps the
+// memory of the input it was first given as that output's, and writes the next call's input
+// into it), and the runtime makes it from the input, as any other alias.
 std::vector<std::string> find_results_compiled_into_inputs(const ov::CompiledModel& compiled,
                                                            const std::vector<std::string>& parameters) {
     std::vector<std::string> found(compiled.outputs().size());
@@ -490,15 +492,35 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
         step_config.erase(lower::openvino_facts::kInferInCallersArena);
         step->on_own_thread = true;
     }
+    std::vector<std::string> folded;
     try {
-        step->compiled = shared_core().compile_model(model, options.device, step_config);
-        // The reductions left to the plugin's RMS fusion (ReduceFusedArithmeticWrong) must be
-        // fused; where one was not, the step is compiled again with every one of them barred.
-        if (lower::expects_fusions(*model) &&
-            !lower::expected_fusions_missed(*model, *step->compiled.get_runtime_model()).empty()) {
-            auto barred = model->clone();
-            lower::bar_expected_fusions(*barred);
-            step->compiled = shared_core().compile_model(barred, options.device, step_config);
+        const auto compile = [&](const std::shared_ptr<ov::Model>& structure) {
+            ov::CompiledModel compiled = shared_core().compile_model(structure, options.device, step_config);
+            // The reductions left to the plugin's RMS fusion (ReduceFusedArithmeticWrong) must be
+            // fused; where one was not, the step is compiled again with every one of them barred.
+            if (lower::expects_fusions(*structure) &&
+                !lower::expected_fusions_missed(*structure, *compiled.get_runtime_model()).empty()) {
+                auto barred = structure->clone();
+                lower::bar_expected_fusions(*barred);
+                compiled = shared_core().compile_model(barred, options.device, step_config);
+            }
+            return compiled;
+        };
+        step->compiled = compile(model);
+        folded = find_results_compiled_into_inputs(step->compiled, parameters);
+        if (std::any_of(folded.begin(), folded.end(), [](const std::string& input) { return !input.empty(); })) {
+            // Left in, such a result makes the plugin write each call's input into the memory
+            // of the input it had last call (memory pt2ov may have freed since): out it goes.
+            auto pruned = model->clone();
+            const auto results = pruned->get_results();
+            for (size_t r = 0; r < results.size() && r < folded.size(); ++r) {
+                if (!folded[r].empty()) pruned->remove_result(results[r]);
+            }
+            if (pruned->get_results().empty()) {
+                step->infers_nothing = true;
+            } else {
+                step->compiled = compile(pruned);
+            }
         }
         dump_step(".compiled", index, step->compiled.get_runtime_model());
     } catch (const std::exception& e) {
@@ -512,17 +534,21 @@ void Executor::build_openvino_step(size_t index, const OpenVINOStep& lowered, co
         step->parameter_names.push_back(name);
     }
     for (const auto& input : step->compiled.inputs()) step->parameter_types.push_back(input.get_element_type());
-    const auto folded = find_results_compiled_into_inputs(step->compiled, parameters);
     std::set<std::string> program_outputs;
     for (const auto& out : graph.outputs) program_outputs.insert(out.name);
+    // What the compiled model declares for each result it still has (the check below is of
+    // those); a folded result keeps what the structure handed over declared.
+    const auto model_outputs = model->outputs();
     const auto compiled_outputs = step->compiled.outputs();
+    int compiled_output = 0;
     for (size_t r = 0; r < lowered.results.size(); ++r) {
         const std::string& name = lowered.results[r];
         CompiledStep::Result result;
         result.slot = slot_of(graph, name);
         result.symbolic = is_symbolic(graph, name);
         result.folded_into = folded[r].empty() ? -1 : slot_of(graph, folded[r]);
-        const auto& output = compiled_outputs.at(r);
+        if (result.folded_into < 0 && !step->infers_nothing) result.output = compiled_output++;
+        const auto& output = result.output >= 0 ? compiled_outputs.at(static_cast<size_t>(result.output)) : model_outputs.at(r);
         result.dtype = lower::dtype_from_element(output.get_element_type());
         result.is_static = output.get_partial_shape().is_static() && !result.symbolic && result.folded_into < 0;
         if (result.is_static) {
@@ -625,7 +651,7 @@ std::vector<StridedTensor> Executor::bind_outputs(const CompiledStep& step, Step
             bound[r] = StridedTensor::allocate_for_overwrite(result.dtype, result.sizes);
         }
         if (bound[r].data != context.bound_output_data[r]) {
-            context.request.set_output_tensor(r, wrap(bound[r]));
+            context.request.set_output_tensor(static_cast<size_t>(result.output), wrap(bound[r]));
             context.bound_output_data[r] = bound[r].data;
         }
     }
@@ -653,7 +679,7 @@ void Executor::collect(const CompiledStep& step, StepContext& context, Values& v
         if (result.folded_into >= 0) {
             values[result.slot] = lookup(values, result.folded_into);
         } else if (result.symbolic) {
-            values[result.slot] = RuntimeValue::of(scalar_from(context.request.get_output_tensor(r)));
+            values[result.slot] = RuntimeValue::of(scalar_from(context.request.get_output_tensor(static_cast<size_t>(result.output))));
         } else if (result.is_static) {
             values[result.slot] = RuntimeValue::of(std::move(bound[r]));
         } else {
@@ -661,7 +687,7 @@ void Executor::collect(const CompiledStep& step, StepContext& context, Values& v
             // the caller's output when it has this call's shape (a generator's logits, given
             // back call after call: no allocation, no second copy), new memory otherwise. Not for
             // a buffer's next state, which must never be the caller's memory (E2).
-            const ov::Tensor tensor = context.request.get_output_tensor(r);
+            const ov::Tensor tensor = context.request.get_output_tensor(static_cast<size_t>(result.output));
             const auto& shape = tensor.get_shape();
             const std::vector<int64_t> sizes(shape.begin(), shape.end());
             const DType dtype = lower::dtype_from_element(tensor.get_element_type());
@@ -686,10 +712,11 @@ void Executor::run_openvino_step(const Step& step, StepContext& context, CallCon
         auto bound = with_lazy_context(
             [&] { return prepared_.where + ": OpenVINO refused the tensors bound to step " + std::to_string(step.number); },
             [&] {
+                if (compiled->infers_nothing) return std::vector<StridedTensor>(compiled->results.size());
                 bind_inputs(*compiled, context, values);
                 return bind_outputs(*compiled, context, caller_outputs);
             });
-        infer(*compiled, context, step.number, call.openvino_ns);
+        if (!compiled->infers_nothing) infer(*compiled, context, step.number, call.openvino_ns);
         collect(*compiled, context, values, bound, caller_outputs);
     }
     make_values(step, values);

@@ -52,6 +52,33 @@ register(
 
 
 # ---------------------------------------------------------------------------------------------
+class SameDtypeConversions(nn.Module):
+    """`.to()` its own dtype, returned, beside a computed result: OpenVINO's compile folds the
+    no-op Convert, so the result is the step's input; left in the compiled model, the CPU plugin
+    kept the first call's input memory as that output's and wrote every later call's input into
+    it (the caller's earlier arrays overwritten; a freed intermediate's memory corrupted the heap
+    in Qwen3-MoE's routing, whose `.to(hidden_states.dtype)` is one)."""
+
+    def forward(self, x):
+        routed = torch.sort(x, dim=-1).values  # a CPU step's output entering the next OpenVINO step
+        return x.to(torch.float32), torch.sin(x), routed.to(torch.float32), routed.cumsum(-1)
+
+
+register(
+    ModelCase(
+        name="same_dtype_conversions",
+        make_module=lambda: SameDtypeConversions().eval(),
+        make_inputs=_clone_inputs,
+        dynamic_shapes=({0: _batch_dim()},),
+        exact_outputs=(0, 2),
+        notes="`x.to(x.dtype)` returned beside `sin(x)`, with a dynamic batch: compiled into a "
+        "result that is its input (openvino_facts CompiledResultFoldedIntoInput); kept in the "
+        "model, the plugin wrote each call's input into the previous call's input memory.",
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------
 class CloneShared(nn.Module):
     def forward(self, x):
         y = x.clone()

@@ -102,6 +102,31 @@ def test_inputs_are_not_copied_or_written_and_outputs_own_memory(save):
     assert copy.numpy().flags.writeable
 
 
+def test_earlier_inputs_stay_as_the_caller_left_them(tmp_path):
+    """A result OpenVINO compiles into its input (`x.to(x.dtype)`, a no-op Convert folded away)
+    made the plugin write each call's input into the memory of the input it had last call: the
+    caller's earlier arrays changed under it, exit 0."""
+
+    class SameDtype(torch.nn.Module):
+        def forward(self, x):
+            return x.to(torch.float32), x.sin()
+
+    batch = torch.export.Dim("batch", min=1, max=16)
+    ep = torch.export.export(SameDtype(), (torch.randn(3, 8),), dynamic_shapes=({0: batch},))
+    path = tmp_path / "same_dtype.pt2"
+    torch.export.save(ep, str(path))
+    program = pt2ov.load(path, measure_placement=False)
+    given = []
+    for call, rows in enumerate([3, 2, 2, 2, 5, 2, 2]):
+        x = np.full((rows, 8), float(call + 1), np.float32)
+        given.append(x)
+        same, sine = program(x)
+        assert np.array_equal(same, x) and not np.shares_memory(same, x), call
+        np.testing.assert_allclose(sine, np.sin(x), rtol=1e-6, atol=1e-6)
+    changed = [call for call, x in enumerate(given) if not np.all(x == call + 1)]
+    assert not changed, f"the inputs of calls {changed} were written by later calls"
+
+
 def test_contiguous_inputs_are_viewed_in_place():
     from pt2ov import _pt2ov
 
