@@ -345,8 +345,9 @@ fuzz-mutations: build
 # The language-model tests alone: a transformers causal LM with a static KV cache decoded token by
 # token by examples/llm_decode.cpp (tests/e2e/test_llm_decode.py) and pt2ov.Generator on every
 # family of examples/export_llm.py (tests/e2e/test_generate.py), each compared with eager at each
-# step. Both run in `make test` too (the venv holds requirements-models.txt).
+# step. Both run in `make test` too (the venv holds requirements-models.txt), test_generate.py on
+# ten families there and on all twenty-one here.
 .PHONY: test-llm
 test-llm: build
 	$(PY) -m pip install -q -r requirements-models.txt
-	$(PY) -m pytest tests/e2e/test_llm_decode.py tests/e2e/test_generate.py -q
+	PT2OV_GENERATE_FAMILIES=all $(PY) -m pytest tests/e2e/test_llm_decode.py tests/e2e/test_generate.py -q

@@ -47,6 +47,32 @@ FAMILIES = {
     "gemma2": "Gemma2",
     "mistral": "Mistral",
     "gpt2": "GPT2",
+    # mixtures of experts (transformers' grouped_mm_fallback op routes the tokens)
+    "qwen2_moe": "Qwen2Moe",
+    "qwen3_moe": "Qwen3Moe",
+    "mixtral": "Mixtral",
+    "olmoe": "Olmoe",
+    # Gemma 3's text model: sliding-window and full-attention layers in turn
+    "gemma3": "Gemma3",
+    "phi": "Phi",
+    "falcon": "Falcon",
+    "stablelm": "StableLm",
+    "starcoder2": "Starcoder2",
+    "olmo": "Olmo",
+    "olmo2": "Olmo2",
+    "granite": "Granite",
+    "cohere": "Cohere",
+}
+
+# What each family's config needs beyond the common sizes (tiny experts; a sliding window
+# shorter than the tests' 136 tokens, so that it slides).
+_EXTRA_FIELDS = {
+    "qwen2_moe": dict(num_experts=4, num_experts_per_tok=2, moe_intermediate_size=64, shared_expert_intermediate_size=64,
+                      decoder_sparse_step=1),
+    "qwen3_moe": dict(num_experts=4, num_experts_per_tok=2, moe_intermediate_size=64, decoder_sparse_step=1),
+    "mixtral": dict(num_local_experts=4, num_experts_per_tok=2),
+    "olmoe": dict(num_experts=4, num_experts_per_tok=2),
+    "gemma3": dict(sliding_window=16),
 }
 
 # Sizes by name: a tiny one for tests, one whose weights pass 64 MiB (pt2ov's OpenVINO step then
@@ -74,7 +100,7 @@ def make_config(family: str, size: str, max_cache_len: int):
 
     s = SIZES[size]
     prefix = FAMILIES[family]
-    config_class = getattr(transformers, f"{prefix}Config")
+    config_class = getattr(transformers, "Gemma3TextConfig" if family == "gemma3" else f"{prefix}Config")
     # Random weights with a head tied to the embedding mostly choose the input token again (the
     # hidden state stays close to its embedding): the small sizes get a head of their own, so that
     # greedy decoding wanders as a trained model's does. Qwen2.5-0.5B ties them, as the real one.
@@ -88,12 +114,15 @@ def make_config(family: str, size: str, max_cache_len: int):
     fields = dict(vocab_size=s["vocab"], hidden_size=s["hidden"], intermediate_size=s["intermediate"],
                   num_hidden_layers=s["layers"], num_attention_heads=s["heads"], num_key_value_heads=s["kv_heads"],
                   max_position_embeddings=max(max_cache_len, 64), **special)
-    if family in ("gemma", "gemma2"):
+    if family == "falcon":
+        # Falcon's grouped-query layout (the 40B/180B one) and its own spelling of the sizes.
+        del fields["intermediate_size"], fields["num_key_value_heads"]
+        fields.update(new_decoder_architecture=True, num_kv_heads=s["kv_heads"], ffn_hidden_size=s["intermediate"])
+    if family in ("gemma", "gemma2", "gemma3", "qwen3", "qwen3_moe"):
         fields["head_dim"] = s["hidden"] // s["heads"]
-    if family == "qwen3":
-        fields["head_dim"] = s["hidden"] // s["heads"]
-    if family in ("mistral", "qwen2", "qwen3"):
+    if family in ("mistral", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "mixtral", "starcoder2"):
         fields["sliding_window"] = None
+    fields.update(_EXTRA_FIELDS.get(family, {}))
     if size == "qwen2.5-0.5b":
         fields["rope_theta"] = 1000000.0
     return config_class(**fields)

@@ -115,6 +115,11 @@ public:
     void post(std::function<void(Session&)> work) {
         asio::post(socket_.get_executor(), [self = shared_from_this(), work = std::move(work)] { work(*self); });
     }
+    // Run now when called on the connection's strand (a handler answering on the event loop),
+    // queued there from any other thread.
+    void dispatch_here(std::function<void(Session&)> work) {
+        asio::dispatch(socket_.get_executor(), [self = shared_from_this(), work = std::move(work)] { work(*self); });
+    }
 
     // On the strand.
     void send(HttpResponse response) {
@@ -251,15 +256,27 @@ private:
         // No timer while the handler runs: nothing is being read or written.
         disarm();
         auto reply = std::make_shared<Reply>(shared_from_this());
-        asio::post(transport_.workers, [&routes = transport_.routes, request = std::move(request), reply]() mutable {
-            try {
-                routes.handle(std::move(request), reply);
-            } catch (const std::exception& e) {
-                reply->fail(routes.error(500, fmt::format("internal error: {}", e.what())));
-            } catch (...) {
-                reply->fail(routes.error(500, "internal error"));
-            }
+        const auto& routes = transport_.routes;
+        if (routes.answers_at_once && routes.answers_at_once(request)) return handle(routes, std::move(request), reply);
+        asio::post(transport_.workers, [&routes, request = std::move(request), reply]() mutable {
+            handle(routes, std::move(request), reply);
         });
+    }
+
+    // A handler's exception is the client's 500; the connection stays open.
+    static void handle(const HttpRoutes& routes, HttpRequest request, const std::shared_ptr<HttpReply>& reply) {
+        const auto fail = [&](const std::string& message) {
+            HttpResponse response = routes.error(500, message);
+            response.close = false;
+            reply->send(std::move(response));
+        };
+        try {
+            routes.handle(std::move(request), reply);
+        } catch (const std::exception& e) {
+            fail(fmt::format("internal error: {}", e.what()));
+        } catch (...) {
+            fail("internal error");
+        }
     }
 
     void enqueue(Piece piece) {
@@ -353,11 +370,7 @@ private:
         }
         void send(HttpResponse response) override {
             if (answered_.exchange(true)) return;
-            session_->post([response = std::move(response)](Session& s) mutable { s.send(std::move(response)); });
-        }
-        void fail(HttpResponse response) {
-            response.close = false;
-            send(std::move(response));
+            session_->dispatch_here([response = std::move(response)](Session& s) mutable { s.send(std::move(response)); });
         }
         std::shared_ptr<HttpStream> stream(int status, std::string content_type,
                                            std::vector<std::pair<std::string, std::string>> fields) override {

@@ -76,6 +76,11 @@ struct HttpRoutes {
     // Called on a worker thread with the whole request; answers through `reply` (it may keep
     // `reply` and answer later from another thread).
     std::function<void(HttpRequest request, std::shared_ptr<HttpReply> reply)> handle;
+    // Called on the event loop with the whole request: true when `handle` answers it in
+    // microseconds without waiting on anything (health, metadata, an inference measured light),
+    // so that it runs right there, without the hand-off to a worker and back (two thread
+    // wake-ups, most of a light request's latency). May be empty: every request goes to a worker.
+    std::function<bool(const HttpRequest& request)> answers_at_once;
     // The protocol's error body for the transport's own refusals (400, 408, 413, 414, 431, 503).
     std::function<HttpResponse(int status, const std::string& message)> error;
 };

@@ -25,6 +25,12 @@ void InferenceSlots::acquire() {
     ++running_;
 }
 
+bool InferenceSlots::free_now() {
+    if (limit_ <= 0) return true;
+    std::lock_guard lock(mutex_);
+    return running_ < limit_;
+}
+
 void InferenceSlots::release() {
     if (limit_ <= 0) return;
     {
@@ -57,8 +63,12 @@ InferResponse infer(Model& model, InferRequest& request, InferenceSlots& slots) 
                 model.metrics.queue_ns.fetch_add(nanoseconds_since(queued), std::memory_order_relaxed);
                 const auto started = Clock::now();
                 outputs = model.program.run(inputs);
+                const uint64_t ran = nanoseconds_since(started);
                 model.metrics.runs.fetch_add(1, std::memory_order_relaxed);
-                model.metrics.compute_ns.fetch_add(nanoseconds_since(started), std::memory_order_relaxed);
+                model.metrics.compute_ns.fetch_add(ran, std::memory_order_relaxed);
+                // Racing writers may lose a sample: it is a hint, not a metric.
+                const uint64_t typical = model.typical_run_ns.load(std::memory_order_relaxed);
+                model.typical_run_ns.store(typical ? typical - typical / 8 + ran / 8 : ran, std::memory_order_relaxed);
             }
         } catch (const InternalError& e) {
             throw RequestError(Failure::Internal, fmt::format("model '{}': internal error (a bug in pt2ov; please report "

@@ -19,6 +19,8 @@ public:
     explicit InferenceSlots(int limit) : limit_(limit) {}
     void acquire();
     void release();
+    // Whether acquire() would return at once now (another thread may take the slot first).
+    bool free_now();
 
 private:
     int limit_;

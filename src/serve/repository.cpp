@@ -262,7 +262,7 @@ ModelRepository ModelRepository::load(const std::vector<ModelSource>& sources) {
                 }
             }();
             auto model = std::unique_ptr<Model>(
-                new Model{source.name, std::to_string(number), path, std::move(program), {}, nullptr});
+                new Model{source.name, std::to_string(number), path, std::move(program), {}, {0}, nullptr});
             if (source.batching.max_batch_size > 0) {
                 batching_check(fmt::format("model '{}' version {}", source.name, number), model->program, source.batching);
                 model->batcher = std::make_unique<Batcher>(model->program, source.batching, model->metrics.runs);

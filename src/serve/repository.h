@@ -52,6 +52,9 @@ struct Model {
     std::string path;
     Program program;
     ModelMetrics metrics;
+    // A moving average of Program::run's time on the calls not batched (0 before the first):
+    // what decides whether a REST request is light enough to answer on the event loop.
+    std::atomic<uint64_t> typical_run_ns{0};
     std::unique_ptr<Batcher> batcher;  // set when config.json asks for dynamic batching; destroyed first
 };
 
