@@ -502,6 +502,12 @@ const std::vector<Fact>& all() {
          "(x / 0).to(int64))",
          "every cast (_to_copy, to, convert_element_type) from a floating dtype to int64 runs on pt2ov's CPU "
          "kernel; what it makes is int64 that may exceed 32 bits, so its readers follow Int64BeyondThirtyTwoBits"},
+        {"NarrowingConversionFolded", "2026.4.1",
+         "two Converts in a row, the first narrowing to an integer type, are folded into one on the CPU plugin, "
+         "which loses the first one's wrap: x.to(int16).to(int32) of 70000 gives 70000 (PyTorch 4464), the same "
+         "from float32 to float32, and (1e10).to(int32).to(bool) gives False (PyTorch's int32 is -2**31: True); "
+         "found by the `large` structured inputs (NNSmith seeds 147184, 147556, 148882, 148950)",
+         "the second cast runs on pt2ov's CPU kernel, so the narrowed value is made on its own"},
         {"IntegerPowerComputedInFloat", "2026.4.1",
          "Power of integer tensors is computed in float32 on the CPU plugin: an int32 83 ** 4 gives 47458320 "
          "(PyTorch 47458321), every power beyond 2**24 loses its low bits (own seed 60017: pow(stack(x, x), 4))",
@@ -880,9 +886,41 @@ bool half_arithmetic_widened(const graph::Node& node, const graph::Graph& graph)
     return false;
 }
 
+bool is_cast_op(OpId op) {
+    return is_one_of(op, {op_id("aten._to_copy.default"), op_id("aten.to.dtype"), op_id("aten.to.dtype_layout"),
+                          op_id("aten.to.other"), op_id("aten.type_as.default"),
+                          op_id("prims.convert_element_type.default")});
+}
+
+// Whether converting `from` to the integer `to` can change a value (wrap or cut it): from any
+// floating type, or from a wider integer.
+bool narrows_to_integer(DType from, DType to) {
+    if (to == DType::Bool || dtype_is_floating(to)) return false;
+    if (dtype_is_floating(from)) return true;
+    if (from == DType::Bool) return false;
+    return dtype_size(from) > dtype_size(to) || (dtype_size(from) == dtype_size(to) && from != to);
+}
+
+// A cast of a value that a narrowing cast made: the plugin folds the two Converts into one
+// (NarrowingConversionFolded).
+bool casts_a_narrowed_value(const graph::Node& node, const graph::Graph& graph) {
+    if (!is_cast_op(node.op) || node.arity() == 0 || node.arg(0).kind != ArgKind::Tensor || node.outputs.empty() ||
+        node.outputs[0].kind != ArgKind::Tensor) {
+        return false;
+    }
+    const auto* value = graph.find_value(node.arg(0).name);
+    if (!value || value->producer < 0 || static_cast<size_t>(value->producer) >= graph.nodes.size()) return false;
+    const graph::Node& first = graph.nodes[static_cast<size_t>(value->producer)];
+    if (!is_cast_op(first.op) || first.arity() == 0 || first.arg(0).kind != ArgKind::Tensor) return false;
+    const DType narrowed = value->meta.dtype;
+    return narrows_to_integer(graph.value(first.arg(0).name).meta.dtype, narrowed) &&
+           graph.value(node.outputs[0].name).meta.dtype != narrowed;
+}
+
 // Faults that depend on which op produces an input.
 const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph) {
     const OpId op = node.op;
+    if (casts_a_narrowed_value(node, graph)) return &fact("NarrowingConversionFolded");
     if (is_one_of(op, {op_id("aten.view.default"), op_id("aten._unsafe_view.default"), op_id("aten.reshape.default"),
                        op_id("aten.view_copy.default")}) &&
         !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&

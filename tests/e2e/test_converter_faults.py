@@ -57,6 +57,8 @@ ROUTED = {
     ("int32_matrix_products", "decomposed"): ("IntegerProductsInFloat", "aten.mm.default", 2, 0),
     ("floor_division_of_rounded_quotient", "exported"): ("FloorDivisionOfRoundedQuotient", "aten.div.Tensor_mode", 1, 0),
     ("floor_division_of_rounded_quotient", "decomposed"): ("FloorDivisionOfRoundedQuotient", "aten.div.Tensor_mode", 2, 0),
+    ("narrowing_conversions_in_a_row", "exported"): ("NarrowingConversionFolded", "aten.to.dtype", 3, 3),
+    ("narrowing_conversions_in_a_row", "decomposed"): ("NarrowingConversionFolded", "aten._to_copy.default", 3, 3),
 }
 
 

@@ -52,8 +52,10 @@ FAMILIES = sorted(export_llm.FAMILIES) if os.environ.get("PT2OV_GENERATE_FAMILIE
 def family(request, tmp_path_factory):
     """One family's archives (as exported, decomposed), its wrapper and eager's greedy run."""
     folder = tmp_path_factory.mktemp(request.param)
-    # Seed 1: with seed 0, Phi-3's random weights repeat one token from this prompt on.
-    model = export_llm.make_model(request.param, "tiny", seed=1, max_cache_len=CACHE)
+    # Seed 1: with seed 0, Phi-3's random weights repeat one token from this prompt on; with
+    # seed 1, OLMo 2's decode 8 distinct tokens, too few to test anything (seed 3: 12).
+    seed = 3 if request.param == "olmo2" else 1
+    model = export_llm.make_model(request.param, "tiny", seed=seed, max_cache_len=CACHE)
     wrapper = export_llm.make_wrapper(model, CACHE)
     ep = export_llm.export(wrapper, CACHE)
     paths = {"exported": folder / "model.pt2", "decomposed": folder / "model_decomposed.pt2"}

@@ -1686,3 +1686,29 @@ register(
         "DilatedStridedConv1dPaddedBeyondInputCrash); such a convolution runs on pt2ov's CPU kernel.",
     )
 )
+
+
+class NarrowingConversionsInARow(nn.Module):
+    """Two casts in a row, the first narrowing to an integer type (found by the `large` structured
+    inputs, NNSmith seeds 147184, 147556, 148882, 148950: a float cast to int32, then to bool)."""
+
+    def forward(self, x, y):
+        return y.to(torch.int16).to(torch.int32), x.to(torch.int32).to(torch.bool), x.to(torch.int16).to(torch.float32)
+
+
+def _narrowing_inputs(variant):
+    return (torch.tensor([1e10, -5.3, 70000.0 + variant, -3e9]),
+            torch.tensor([70000, -5, 40000 + variant, -200], dtype=torch.int32))
+
+
+register(
+    ModelCase(
+        name="narrowing_conversions_in_a_row",
+        make_module=lambda: NarrowingConversionsInARow().eval(),
+        make_inputs=_narrowing_inputs,
+        notes="x.to(int16).to(int32) of 70000 gave 70000 on OpenVINO 2026.4.1 (PyTorch wraps it to 4464), and "
+        "(1e10).to(int32).to(bool) gave False (PyTorch's int32 is -2**31: True): the CPU plugin folds the two "
+        "Converts into one; openvino_facts NarrowingConversionFolded, wrong with exit 0; the second cast runs on "
+        "pt2ov's CPU kernels.",
+    )
+)

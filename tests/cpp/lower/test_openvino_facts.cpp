@@ -293,6 +293,34 @@ TEST(OpenVINOFacts, Float64ComputedInThirtyTwoBits) {
     EXPECT_NEAR(output[1], 2.0, 1e-6);
 }
 
+// Two Converts in a row, the first narrowing: x.to(int16).to(int32) as the frontend converts it.
+TEST(OpenVINOFacts, NarrowingConversionFolded) {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{2});
+    auto narrowed = std::make_shared<ov::op::v0::Convert>(x, ov::element::i16);
+    auto widened = std::make_shared<ov::op::v0::Convert>(narrowed, ov::element::i32);
+    auto model = std::make_shared<ov::Model>(ov::OutputVector{widened->output(0)}, ov::ParameterVector{x});
+    const auto output = run_one<int32_t>(model, {{70000, -5}}, ov::element::i32, 2);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": int32 70000 to int16 and back gives " << output[0]
+              << " (PyTorch wraps it to " << static_cast<int16_t>(70000) << ")\n";
+    RecordProperty("narrowing_kept", output[0] == static_cast<int16_t>(70000) ? "yes" : "no");
+    EXPECT_EQ(output[1], -5);
+
+    // From float32 through int32 to bool: 1e10 is beyond int32, which PyTorch on x86 makes -2**31.
+    auto f = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2});
+    auto as_int = std::make_shared<ov::op::v0::Convert>(f, ov::element::i32);
+    auto as_bool = std::make_shared<ov::op::v0::Convert>(as_int, ov::element::boolean);
+    auto bool_model = std::make_shared<ov::Model>(ov::OutputVector{as_bool->output(0)}, ov::ParameterVector{f});
+    auto request = compile_on_cpu(bool_model).create_infer_request();
+    std::vector<float> input{1e10f, -5.3f};
+    request.set_input_tensor(0, ov::Tensor(ov::element::f32, {2}, input.data()));
+    request.infer();
+    const auto* truth = request.get_output_tensor(0).data<const char>();
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": float32 1e10 to int32 to bool gives "
+              << (truth[0] ? "true" : "false") << " (PyTorch true)\n";
+    RecordProperty("bool_of_cut_value", truth[0] ? "true" : "false");
+    EXPECT_TRUE(truth[1]);
+}
+
 // Python-style (floor) integer division, as OpenVINO's frontend converts floor_divide.
 TEST(OpenVINOFacts, IntegerDivisionTruncates) {
     auto a = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{2});
