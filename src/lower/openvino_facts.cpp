@@ -390,14 +390,16 @@ const std::vector<Fact>& all() {
          "dilation=(1, 2)) on a [2, 6, 1, 1] input",
          "compile sets the dilation to 1 along every kernel dim of size 1, where it moves no tap "
          "(lower/plugin_workarounds)"},
-        {"DilatedStridedConv1dPaddedBeyondInputCrash", "2026.4.1",
-         "inference on the CPU plugin dies (SIGSEGV) on a 1-d Convolution with its bias added whose dilation and "
-         "stride are above 1 and whose padding is far beyond its input: kernel 2, dilation 2 to 8, stride 2 or 3, "
-         "padding 16 to 100 on an input of length 1 (found by random programs, NNSmith seed 114787: a reflect pad "
-         "to length 1, then Conv1d(64, 1, 2, stride=2, padding=65, dilation=4)); length 2 to 4, a kernel of 1, "
-         "no dilation or stride 1, and the same convolution in 2-d run",
-         "a 1-d forward convolution with a kernel above 1, dilation and stride above 1 and padding beyond its "
-         "input's length (or a length unknown until run time) runs on pt2ov's CPU kernel"},
+        {"DilatedStridedConvPaddedBeyondInputCrash", "2026.4.1",
+         "inference on the CPU plugin dies (SIGSEGV) on a Convolution with its bias added whose dilation and "
+         "stride are above 1 and whose padding is far beyond its input along a dim where the kernel is above 1: "
+         "1-d, kernel 2, dilation 2 to 8, stride 2 or 3, padding 16 to 100 on an input of length 1 (NNSmith seed "
+         "114787: a reflect pad to length 1, then Conv1d(64, 1, 2, stride=2, padding=65, dilation=4)); 2-d, "
+         "kernel (1, 2), stride 38, padding 255, dilation (1, 56) on a [20, 4, 14, 3] input (NNSmith seed "
+         "147693); neighbours of both run (length 2 to 4, a kernel of 1, no dilation, stride 1; in 2-d "
+         "stride 2 to 16 or dilation 2 to 8)",
+         "a forward convolution with, along some dim, a kernel above 1, dilation and stride above 1 and padding "
+         "beyond the input's size (or a size unknown until run time) runs on pt2ov's CPU kernel"},
         {"GroupNormWithComputedOperandCrashes", "2026.4.1",
          "inference on the CPU plugin dies (SIGSEGV) when a GroupNormalization's result meets another computed "
          "tensor in a binary elementwise op: GroupNormalization(x, 6 groups) + Sigmoid(y) on [1, 6, 5], also "
@@ -635,27 +637,34 @@ bool unit_kernel_strided_and_padded(const graph::Node& node, const graph::Graph&
     return any_above("stride", 1) && any_above("padding", 0);
 }
 
-// A forward 1-d convolution (resolved: input, weight, bias, stride, padding, dilation, transposed,
-// ...) with a kernel above 1, a dilation and a stride above 1, and padding beyond its input's
-// length, or a length or argument unknown until run time (DilatedStridedConv1dPaddedBeyondInputCrash).
-bool dilated_strided_conv1d_padded_beyond_input(const graph::Node& node, const graph::Graph& graph) {
+// A forward convolution (resolved: input, weight, bias, stride, padding, dilation, transposed,
+// ...) with, along some spatial dim, a kernel above 1, a dilation and a stride above 1, and
+// padding beyond the input's size there, or a size or argument unknown until run time
+// (DilatedStridedConvPaddedBeyondInputCrash).
+bool dilated_strided_conv_padded_beyond_input(const graph::Node& node, const graph::Graph& graph) {
     if (node.op != op_id("aten.convolution.default") || node.arity() < 7) return false;
     if (node.arg(0).kind != ArgKind::Tensor || node.arg(1).kind != ArgKind::Tensor) return false;
     if (node.arg(6).kind == ArgKind::Bool && node.arg(6).bool_value) return false;  // transposed
     const auto& input = graph.value(node.arg(0).name).meta;
     const auto& weight = graph.value(node.arg(1).name).meta;
-    if (input.rank() != 3 || weight.rank() != 3) return false;
-    if (weight.sizes[2].is_static() && *weight.sizes[2].value < 2) return false;
-    // The one value of an int[1] argument; nullopt when symbolic.
-    const auto single = [](const graph::Argument& arg) -> std::optional<int64_t> {
+    if (input.rank() < 3 || weight.rank() != input.rank()) return false;
+    const size_t spatial = input.rank() - 2;
+    // Dim d of an int[] argument (one value stands for every dim); nullopt when symbolic.
+    const auto at = [](const graph::Argument& arg, size_t d) -> std::optional<int64_t> {
         if (arg.kind == ArgKind::Int) return arg.int_value;
-        if (arg.kind == ArgKind::List && !arg.items.empty() && arg.items[0].kind == ArgKind::Int) return arg.items[0].int_value;
-        return std::nullopt;
+        if (arg.kind != ArgKind::List || arg.items.empty()) return std::nullopt;
+        const auto& item = arg.items[arg.items.size() == 1 ? 0 : std::min(d, arg.items.size() - 1)];
+        return item.kind == ArgKind::Int ? std::optional<int64_t>(item.int_value) : std::nullopt;
     };
-    const auto stride = single(node.arg(3)), padding = single(node.arg(4)), dilation = single(node.arg(5));
-    if ((stride && *stride < 2) || (dilation && *dilation < 2) || (padding && *padding < 1)) return false;
-    const auto& length = input.sizes[2];
-    return !padding || !length.is_static() || *padding > *length.value;
+    for (size_t d = 0; d < spatial; ++d) {
+        const auto& kernel = weight.sizes[2 + d];
+        if (kernel.is_static() && *kernel.value < 2) continue;
+        const auto stride = at(node.arg(3), d), padding = at(node.arg(4), d), dilation = at(node.arg(5), d);
+        if ((stride && *stride < 2) || (dilation && *dilation < 2) || (padding && *padding < 1)) continue;
+        const auto& size = input.sizes[2 + d];
+        if (!padding || !size.is_static() || *padding > *size.value) return true;
+    }
+    return false;
 }
 
 // Whether `name` is computed from the program's parameters, buffers and constants alone (no
@@ -1147,7 +1156,7 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     if (expand_into_concat_and_more(node, graph)) return &fact("BroadcastConcatAlongChannelsWrong");
     if (half_arithmetic_widened(node, graph)) return &fact("HalfIntermediatesKeptInFloat");
     if (unit_kernel_strided_and_padded(node, graph)) return &fact("UnitConvolutionStridedPaddedShape");
-    if (dilated_strided_conv1d_padded_beyond_input(node, graph)) return &fact("DilatedStridedConv1dPaddedBeyondInputCrash");
+    if (dilated_strided_conv_padded_beyond_input(node, graph)) return &fact("DilatedStridedConvPaddedBeyondInputCrash");
     if (interpolate_of_constants_to_size_one(node, graph)) return &fact("InterpolateOfConstantsFoldedAtOrigin");
     if (const Fact* f = fault_of_producer(node, graph)) return f;
     const bool promoting = is_one_of(op, {op_id("aten.atan2.default"), op_id("aten.cumsum.default"), op_id("aten.prod.default"),

@@ -1683,7 +1683,36 @@ register(
         make_inputs=_conv1d_padded_beyond_input_inputs,
         notes="OpenVINO 2026.4.1's CPU plugin dies (SIGSEGV) on a 1-d convolution with bias whose dilation and stride "
         "are above 1 and whose padding is far beyond its input's length (a crash in a random program; openvino_facts "
-        "DilatedStridedConv1dPaddedBeyondInputCrash); such a convolution runs on pt2ov's CPU kernel.",
+        "DilatedStridedConvPaddedBeyondInputCrash); such a convolution runs on pt2ov's CPU kernel.",
+    )
+)
+
+
+class Conv2dPaddedBeyondInput(torch.nn.Module):
+    """NNSmith seed 147693, reduced: a 2-d convolution with kernel (1, 2), stride 38, padding 255 and
+    dilation (1, 56) on a [20, 4, 14, 3] input (its width 3, padded 255 on each side)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(4, 1, (1, 2), stride=38, padding=255, dilation=(1, 56))
+
+    def forward(self, x):
+        return self.conv(x).abs()
+
+
+def _conv2d_padded_beyond_input_inputs(variant):
+    g = torch.Generator().manual_seed(147693 + variant)
+    return (torch.randn(20, 4, 14, 3, generator=g),)
+
+
+register(
+    ModelCase(
+        name="conv2d_padded_beyond_input",
+        make_module=lambda: Conv2dPaddedBeyondInput().eval(),
+        make_inputs=_conv2d_padded_beyond_input_inputs,
+        notes="OpenVINO 2026.4.1's CPU plugin dies (SIGSEGV) on this 2-d convolution with bias, padding 255 beyond "
+        "a width of 3 (a crash in a random program, and in OpenVINO alone; openvino_facts "
+        "DilatedStridedConvPaddedBeyondInputCrash); it runs on pt2ov's CPU kernel.",
     )
 )
 

@@ -3259,12 +3259,33 @@ std::shared_ptr<ov::Model> dilated_strided_conv1d(size_t length) {
 }  // namespace
 
 TEST(OpenVINOFactsChild, DilatedStridedConv1dPaddedBeyondInput) {
-    if (!std::getenv("PT2OV_FACT_CHILD")) GTEST_SKIP() << "run by OpenVINOFacts.DilatedStridedConv1dPaddedBeyondInputCrash in a child process";
+    if (!std::getenv("PT2OV_FACT_CHILD")) GTEST_SKIP() << "run by OpenVINOFacts.DilatedStridedConvPaddedBeyondInputCrash in a child process";
     const auto y = run_f32(dilated_strided_conv1d(1), {std::vector<float>(22 * 64, 1.0f)});
     std::cout << "[child] the convolution gave " << y.size() << " values\n";
 }
 
-TEST(OpenVINOFacts, DilatedStridedConv1dPaddedBeyondInputCrash) {
+// NNSmith seed 147693: Conv2d(4, 1, (1, 2), stride=38, padding=255, dilation=(1, 56)) with bias on
+// [20, 4, 14, 3].
+std::shared_ptr<ov::Model> dilated_strided_conv2d() {
+    auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{20, 4, 14, 3});
+    auto conv = std::make_shared<ov::op::v1::Convolution>(x, ov::op::v0::Constant::create(ov::element::f32, {1, 4, 1, 2}, {0.25f}),
+                                                          ov::Strides{38, 38}, ov::CoordinateDiff{255, 255},
+                                                          ov::CoordinateDiff{255, 255}, ov::Strides{1, 56});
+    auto sum = std::make_shared<ov::op::v1::Add>(conv, ov::op::v0::Constant::create(ov::element::f32, {1, 1, 1, 1}, {0.5f}));
+    return std::make_shared<ov::Model>(ov::OutputVector{sum->output(0)}, ov::ParameterVector{x});
+}
+
+TEST(OpenVINOFactsChild, DilatedStridedConv2dPaddedBeyondInput) {
+    if (!std::getenv("PT2OV_FACT_CHILD")) GTEST_SKIP() << "run by OpenVINOFacts.DilatedStridedConvPaddedBeyondInputCrash in a child process";
+    const auto y = run_f32(dilated_strided_conv2d(), {std::vector<float>(20 * 4 * 14 * 3, 1.0f)});
+    std::cout << "[child] the convolution gave " << y.size() << " values\n";
+}
+
+TEST(OpenVINOFacts, DilatedStridedConvPaddedBeyondInputCrash) {
+    const int status_2d = run_fact_child("OpenVINOFactsChild.DilatedStridedConv2dPaddedBeyondInput");
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": a 2-d convolution dilated (1, 56), stride 38, padded 255 on width 3 "
+              << (WIFSIGNALED(status_2d) ? "crashes (signal " + std::to_string(WTERMSIG(status_2d)) + ")" : "runs") << "\n";
+    RecordProperty("dilated_strided_conv2d_padded_beyond_input_crashes", WIFSIGNALED(status_2d) ? "yes" : "no");
     const int status = run_fact_child("OpenVINOFactsChild.DilatedStridedConv1dPaddedBeyondInput");
     const bool crashed = WIFSIGNALED(status);
     std::cout << "[fact] OpenVINO " << openvino_build() << ": a 1-d convolution dilated 4, stride 2, padded 65 on length 1 "
@@ -3300,9 +3321,39 @@ TEST(OpenVINOFacts, DilatedStridedConv1dPaddedBeyondInputCrash) {
                {pt2ov::graph::tensor_arg("y")});
         for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
         const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
-        const bool routed = fault && fault->name == "DilatedStridedConv1dPaddedBeyondInputCrash";
+        const bool routed = fault && fault->name == "DilatedStridedConvPaddedBeyondInputCrash";
         EXPECT_EQ(routed, c.routed) << "length " << c.length << " kernel " << c.kernel << " stride " << c.stride << " padding "
                                     << c.padding << " dilation " << c.dilation << (c.transposed ? " transposed" : "");
+    }
+    // In 2-d, per dim: NNSmith 147693's convolution is routed by its width (kernel 2, dilation 56,
+    // padding 255 beyond 3); a kernel of 1 along the padded dim, or padding within the input, is not.
+    struct Case2d {
+        std::vector<int64_t> input, kernel, stride, padding, dilation;
+        bool routed;
+    };
+    for (const Case2d& c : {Case2d{{14, 3}, {1, 2}, {38, 38}, {255, 255}, {1, 56}, true},
+                            Case2d{{14, 3}, {2, 1}, {38, 38}, {5, 255}, {2, 56}, false},
+                            Case2d{{14, 64}, {1, 2}, {38, 38}, {255, 8}, {1, 56}, false}}) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", pt2ov::DType::Float32, {20, 4, c.input[0], c.input[1]});
+        b.value("w", pt2ov::DType::Float32, {1, 4, c.kernel[0], c.kernel[1]});
+        b.value("y", pt2ov::DType::Float32, {20, 1, 14, 13});
+        using pt2ov::graph::ints_arg;
+        b.node("y", "aten.convolution.default",
+               {{"input", pt2ov::graph::tensor_arg("x"), false},
+                {"weight", pt2ov::graph::tensor_arg("w"), false},
+                {"bias", pt2ov::graph::none_arg(), false},
+                {"stride", ints_arg(c.stride), false},
+                {"padding", ints_arg(c.padding), false},
+                {"dilation", ints_arg(c.dilation), false},
+                {"transposed", pt2ov::graph::bool_arg(false), false},
+                {"output_padding", ints_arg({0, 0}), false},
+                {"groups", pt2ov::graph::int_arg(1), false}},
+               {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[0], b.graph);
+        EXPECT_EQ(fault && fault->name == "DilatedStridedConvPaddedBeyondInputCrash", c.routed)
+            << "input " << c.input[0] << "x" << c.input[1] << " kernel " << c.kernel[0] << "x" << c.kernel[1];
     }
 }
 
