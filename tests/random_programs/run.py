@@ -61,6 +61,9 @@ def worker(args) -> None:
         for index, (gen, seed) in todo:
             if (gen, seed) in done:
                 continue
+            # Read by the parent when this process dies: eager PyTorch itself can kill it (an
+            # int32 division by zero of the `zeros` domain raises SIGFPE in ATen's kernel).
+            (OUT_DIR / f"worker-{args.worker}.current").write_text(json.dumps([gen, seed]))
             chosen = placements
             if args.spread:  # one placement per form, turn by turn
                 chosen = {form: (placements[(index + k) % len(placements)],)
@@ -173,13 +176,32 @@ def main() -> None:
     base += ["--openvino", args.openvino, "--inputs", args.inputs]
     if args.spread:
         base.append("--spread")
-    procs = []
-    for k in range(args.workers):
+    def start_worker(k: int) -> subprocess.Popen:
+        (OUT_DIR / f"worker-{k}.current").unlink(missing_ok=True)
         log = open(OUT_DIR / f"worker-{k}.log", "a")
-        procs.append(subprocess.Popen(base + ["--worker", str(k)], cwd=REPO_ROOT, stdout=log,
-                                      stderr=subprocess.STDOUT))
-    for p in procs:
-        p.wait()
+        return subprocess.Popen(base + ["--worker", str(k)], cwd=REPO_ROOT, stdout=log, stderr=subprocess.STDOUT)
+
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    procs = {k: start_worker(k) for k in range(args.workers)}
+    while procs:
+        for k, p in list(procs.items()):
+            rc = p.poll()
+            if rc is None:
+                continue
+            del procs[k]
+            current = OUT_DIR / f"worker-{k}.current"
+            if rc == 0 or not current.exists():
+                continue
+            # The worker died on a program in its own process (eager, export): that program is
+            # recorded as such, and a new worker goes on with the rest.
+            gen, seed = json.loads(current.read_text())
+            line = {"generator": gen, "seed": seed, "status": "eager-died",
+                    "detail": f"the worker process died (exit {rc}) in eager PyTorch or the export", "records": []}
+            with open(args.results, "a") as out:
+                out.write(json.dumps(line) + "\n")
+            print(f"worker {k} died (exit {rc}) on {gen}:{seed}; recorded, and a new worker goes on", flush=True)
+            procs[k] = start_worker(k)
+        time.sleep(0.5)
     wanted = set(items(args))
     records = {}
     for line in pathlib.Path(args.results).read_text().splitlines():
