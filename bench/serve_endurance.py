@@ -5,6 +5,12 @@ program's bytes, every bad one an error status with {"error": ...}, the server m
 its resident memory (VmRSS) is read at the start of the stream and at its end.
 
     .venv/bin/python bench/serve_endurance.py [--requests 100000] [--bad-every 2] [--seed 0]
+
+--protocol grpc: the same over gRPC, ModelInfer calls on one channel, the bad ones the corpus's
+gRPC seeds mutated the same way (bench/serve_grpc_endurance_client.py, run in
+build/serve-client-venv: `make serve-client-venv`); the resident memory is read after 1,000
+calls of warm-up and at the end. A bad call must get an error code other than INTERNAL, UNKNOWN
+or UNAVAILABLE (the server alive), a valid one the in-process program's bytes.
 """
 from __future__ import annotations
 
@@ -59,7 +65,10 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=100_000)
     parser.add_argument("--bad-every", type=int, default=2, help="one bad request every N (2: every other)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--protocol", choices=("rest", "grpc"), default="rest")
     args = parser.parse_args()
+    if args.protocol == "grpc":
+        return grpc_endurance(args)
     rng = random.Random(args.seed)
     # The REST seeds, as the server receives them (the target's first byte and header length dropped).
     seeds = []
@@ -136,6 +145,55 @@ def main() -> None:
     print(json.dumps({"requests": args.requests, "seconds": round(elapsed, 1), **counts,
                       "rss_kb_at_1000": rss["at_1000"], "rss_kb_at_end": rss["at_end"],
                       "rss_growth_kb": rss["at_end"] - rss["at_1000"]}))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def grpc_endurance(args) -> None:
+    client_python = REPO / "build" / "serve-client-venv" / "bin" / "python"
+    if not client_python.exists():
+        raise SystemExit(f"{client_python} is missing: run `make serve-client-venv` first")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        path = tmp / "repo" / "m" / "1" / "model.pt2"
+        path.parent.mkdir(parents=True)
+        torch.manual_seed(0)
+        module = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4)).eval()
+        x = torch.randn(2, 8)
+        torch.export.save(torch.export.export(module, (x,), dynamic_shapes=({0: torch.export.Dim("b", min=1, max=32)},)), path)
+        (path.parent.parent / "config.json").write_text(json.dumps({"measure_placement": False}))
+        program = pt2ov.load(path, measure_placement=False)
+        expected = np.ascontiguousarray(program(x.numpy())[0]).tobytes()
+        port = free_port()
+        server = subprocess.Popen([str(REPO / "build" / "pt2ov"), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
+                                   "--http-port", "0", "--grpc-port", str(port)], stderr=subprocess.DEVNULL)
+        try:
+            def client(requests: int, seed: int) -> dict:
+                config = tmp / f"client-{seed}.json"
+                config.write_text(json.dumps({
+                    "port": port, "model": "m", "input_name": program.inputs[0].name, "input": x.tolist(),
+                    "expected_hex": expected.hex(), "requests": requests, "bad_every": args.bad_every, "seed": seed,
+                    "corpus": str(REPO / "fuzz" / "corpus" / "serve_request")}))
+                done = subprocess.run([str(client_python), str(REPO / "bench" / "serve_grpc_endurance_client.py"), str(config)],
+                                      capture_output=True, text=True)
+                if done.returncode != 0 or server.poll() is not None:
+                    raise SystemExit(f"the gRPC client stopped (server {'dead' if server.poll() is not None else 'up'}): "
+                                     f"{done.stdout[-500:]} {done.stderr[-1500:]}")
+                return json.loads(done.stdout.strip().splitlines()[-1])
+            client(1000, args.seed + 1)
+            at_warm = rss_kb(server.pid)
+            result = client(args.requests, args.seed)
+            at_end = rss_kb(server.pid)
+            assert server.poll() is None, "the server died"
+        finally:
+            server.terminate()
+            server.wait()
+    print(json.dumps({"protocol": "grpc", "requests": args.requests, **result, "rss_kb_after_warm_up": at_warm,
+                      "rss_kb_at_end": at_end, "rss_growth_kb": at_end - at_warm}))
 
 
 if __name__ == "__main__":
