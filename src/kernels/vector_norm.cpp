@@ -1,7 +1,10 @@
 // linalg_vector_norm: the p-norm of the elements over dims (all of them when dim is None or
-// empty). Computed in double, then cast to the recorded result dtype: pt2ov runs it where a
-// 64-bit float must stay 64-bit (OpenVINO's CPU plugin computes float64 in float32, so a norm
-// of float64 values came back at float32 precision and inf as float32's largest value).
+// empty), accumulated as ATen's CPU kernel accumulates it. In double for float64 input or
+// dtype=float64 (OpenVINO's CPU plugin computes float64 in float32, so a norm of float64 values
+// came back at float32 precision and inf as float32's largest value); in float for float32,
+// float16 and bfloat16, so that it overflows and underflows where PyTorch's does (the 2-norm of
+// [2e19, 2e19] is inf, of [1e-20, 1e-20] 0; F.normalize of a row holding 3.4e38 gives 0). A
+// reduction over one element is |x| in PyTorch whatever the order (1e36, not inf), and here too.
 #include <cmath>
 #include <limits>
 
@@ -27,10 +30,16 @@ std::vector<RuntimeValue> vector_norm(const KernelCall& call) {
                   " norm over no elements (input shape " + shape_string(self.sizes) + ")");
     }
     StridedTensor folded = StridedTensor::allocate(DType::Float64, r.kept_sizes);
+    const bool one_element = r.reduced_count() == 1;
+    // With dtype=float64 ATen converts the input first: the norm is then accumulated in double.
+    const bool in_double = self.dtype == DType::Float64 || dtype == DType::Float64;
     visit_floating(self.dtype, [&]<typename In>() {
+        const auto reduce = [&]<typename Acc>() {
         for_each_element<2>(r.kept_sizes, {&folded, &r.kept_input}, [&](const std::array<std::byte*, 2>& p) {
             double result = 0;
-            if (std::isinf(ord)) {
+            if (one_element && ord != 0) {
+                result = std::abs(static_cast<double>(load<In>(p[1] + r.reduced_bytes[0])));
+            } else if (std::isinf(ord)) {
                 // max or min of |x|; NaN wins, as PyTorch's reduction propagates it.
                 result = ord > 0 ? 0.0 : std::numeric_limits<double>::infinity();
                 for (int64_t offset : r.reduced_bytes) {
@@ -45,21 +54,31 @@ std::vector<RuntimeValue> vector_norm(const KernelCall& call) {
                 // The count of nonzero elements (NaN counts: it is not zero).
                 for (int64_t offset : r.reduced_bytes) result += static_cast<double>(load<In>(p[1] + offset)) != 0.0;
             } else if (ord == 1) {
-                for (int64_t offset : r.reduced_bytes) result += std::abs(static_cast<double>(load<In>(p[1] + offset)));
+                Acc sum = 0;
+                for (int64_t offset : r.reduced_bytes) sum += std::abs(static_cast<Acc>(load<In>(p[1] + offset)));
+                result = static_cast<double>(sum);
             } else if (ord == 2) {
+                Acc sum = 0;
                 for (int64_t offset : r.reduced_bytes) {
-                    const double v = static_cast<double>(load<In>(p[1] + offset));
-                    result += v * v;
+                    const Acc v = static_cast<Acc>(load<In>(p[1] + offset));
+                    sum += v * v;
                 }
-                result = std::sqrt(result);
+                result = static_cast<double>(std::sqrt(sum));
             } else {
+                Acc sum = 0;
                 for (int64_t offset : r.reduced_bytes) {
-                    result += std::pow(std::abs(static_cast<double>(load<In>(p[1] + offset))), ord);
+                    sum += std::pow(std::abs(static_cast<Acc>(load<In>(p[1] + offset))), static_cast<Acc>(ord));
                 }
-                result = std::pow(result, 1.0 / ord);
+                result = static_cast<double>(std::pow(sum, static_cast<Acc>(1.0 / ord)));
             }
             std::memcpy(p[0], &result, sizeof(double));
         });
+        };
+        if (in_double) {
+            reduce.template operator()<double>();
+        } else {
+            reduce.template operator()<float>();
+        }
     });
     StridedTensor out = allocate_output(call, 0, r.out_sizes, dtype);
     copy_into(folded, r.kept_output(out));

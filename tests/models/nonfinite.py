@@ -222,3 +222,31 @@ register(ModelCase(
     "CPU kernels, which must take matmul's ranks (pt2ov spelled every matmul as mm, and the NaN call "
     "failed with \"mm() expects two matrices\").",
 ))
+
+
+class NormsThatOverflow(nn.Module):
+    """Norms of rows whose squares overflow or underflow float32 beside a row holding NaN: the
+    NaN call runs on the CPU kernels, whose norm accumulated in double (2.8e19 for [2e19, 2e19],
+    where PyTorch's float accumulation gives inf, and F.normalize of a row with 3.4e38 gave 1
+    where eager gives 0)."""
+
+    def forward(self, x):
+        return (torch.linalg.vector_norm(x, dim=1), torch.linalg.vector_norm(x, ord=1, dim=1),
+                torch.linalg.vector_norm(x, ord=3, dim=1), nn.functional.normalize(x, dim=1), x[:, :1].norm(dim=1))
+
+
+def _overflow_inputs(variant):
+    x = torch.tensor([[NAN, 1.0, 2.0, 3.0], [2e19, 2e19, 1.0, 0.0], [1e-20, 1e-20, 0.0, 0.0],
+                      [3.4e38, 1.0, -2.0, 0.5], [1e36, 0.0, 0.0, 0.0]])
+    return (torch.cat([x, torch.randn(BATCH[variant], 4, generator=torch.Generator().manual_seed(1160))]),)
+
+
+register(ModelCase(
+    name="nonfinite_norms_that_overflow",
+    make_module=lambda: NormsThatOverflow().eval(),
+    make_inputs=_overflow_inputs,
+    dynamic_shapes=({0: Dim("rows", min=2, max=32)},),
+    notes="vector_norm (ord 2, 1, 3) and F.normalize of rows whose squares overflow or underflow float32, in a "
+    "call with NaN (run on the CPU kernels): PyTorch accumulates float32 norms in float (inf for [2e19, 2e19], "
+    "0 for [1e-20, 1e-20]) and takes a one-element norm as |x|; the kernel must do the same.",
+))
