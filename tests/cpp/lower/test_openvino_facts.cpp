@@ -319,6 +319,28 @@ TEST(OpenVINOFacts, NarrowingConversionFolded) {
               << (truth[0] ? "true" : "false") << " (PyTorch true)\n";
     RecordProperty("bool_of_cut_value", truth[0] ? "true" : "false");
     EXPECT_TRUE(truth[1]);
+
+    // pt2ov's rule: the second cast after a cast to int16 or int32 is routed; a quantized
+    // program's int8 Q/DQ pair (float to int8 and back) is not: it must stay on OpenVINO.
+    struct Case {
+        pt2ov::DType from, narrowed, to;
+        bool routed;
+    };
+    using pt2ov::DType;
+    for (const Case c : {Case{DType::Float32, DType::Int32, DType::Bool, true}, Case{DType::Int32, DType::Int16, DType::Int32, true},
+                         Case{DType::Float32, DType::Int16, DType::Float32, true}, Case{DType::Float32, DType::Int8, DType::Float32, false},
+                         Case{DType::Float32, DType::UInt8, DType::Float32, false}, Case{DType::Int16, DType::Int32, DType::Bool, false}}) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", c.from, {4});
+        b.value("n", c.narrowed, {4});
+        b.value("y", c.to, {4});
+        b.node("n", "aten._to_copy.default", {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("n")});
+        b.node("y", "aten._to_copy.default", {{"self", pt2ov::graph::tensor_arg("n"), false}}, {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes[1], b.graph);
+        EXPECT_EQ(fault && fault->name == "NarrowingConversionFolded", c.routed)
+            << pt2ov::dtype_name(c.from) << " to " << pt2ov::dtype_name(c.narrowed) << " to " << pt2ov::dtype_name(c.to);
+    }
 }
 
 // Python-style (floor) integer division, as OpenVINO's frontend converts floor_divide.
