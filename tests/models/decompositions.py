@@ -287,3 +287,20 @@ def _transposed_convolutions(x1, x2, w1, w2):
 
 register(ModelCase("decompose_transposed_convolutions", lambda: _Fn(_transposed_convolutions).eval(),
                    _seeded(820, (3, 6), (3, 5, 4), (3, 2, 3), (3, 2, 3, 3))))
+
+
+def _integer_einsum_sums(x, y):
+    # 'i->' is a sum, int64 in eager for int32 operands; 'ij,jk->ik' a product, int32
+    return torch.einsum("i->", x[0]), torch.einsum("ij->j", x), torch.einsum("ij,jk->ik", x, y), torch.einsum("ij,ij->", x, x)
+
+
+def _integer_einsum_inputs(variant):
+    g = torch.Generator().manual_seed(790 + variant)
+    return (torch.randint(-2**20, 2**20, (3, 4), generator=g, dtype=torch.int32),
+            torch.randint(-50, 50, (4, 2), generator=g, dtype=torch.int32))
+
+
+register(ModelCase(
+    "integer_einsum_sums", lambda: _Fn(_integer_einsum_sums).eval(), _integer_einsum_inputs,
+    notes="einsum of int32 operands whose result is a sum: int64 in eager (ATen's sum promotes), where "
+    "pt2ov's decomposition summed in int32 and the output guard refused the program (OpInfo einsum int32)."))

@@ -642,7 +642,10 @@ Lettered sum_out(Builder& b, Lettered x, const std::string& keep) {
         }
     }
     if (dims.empty()) return x;
-    out.tensor = b.op("aten.sum.dim_IntList", {x.tensor, ints_arg(dims)}, contiguous_meta(b.meta(x.tensor).dtype, dims_of(out.sizes)));
+    // ATen's sum of integers (and bools) is int64, as einsum's own result then is ('i->' of int32).
+    DType dtype = b.meta(x.tensor).dtype;
+    if (!dtype_is_floating(dtype)) dtype = DType::Int64;
+    out.tensor = b.op("aten.sum.dim_IntList", {x.tensor, ints_arg(dims)}, contiguous_meta(dtype, dims_of(out.sizes)));
     return out;
 }
 
@@ -782,7 +785,10 @@ void einsum(Builder& b) {
     result = sum_out(b, result, output);
     if (result.letters.size() != output.size()) b.refuse("has an output letter that no operand has");
     const Lettered final_order = permuted_to(b, result, output);
-    b.output_is(0, final_order.tensor);
+    // A sum made int64 where eager's einsum took a path without one (and kept int32): the same
+    // values modulo 2**32.
+    const DType wanted = b.output_meta().dtype;
+    b.output_is(0, b.meta(final_order.tensor).dtype == wanted ? final_order.tensor : to_dtype(b, final_order.tensor, wanted));
 }
 
 }  // namespace
