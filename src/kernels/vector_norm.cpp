@@ -35,44 +35,44 @@ std::vector<RuntimeValue> vector_norm(const KernelCall& call) {
     const bool in_double = self.dtype == DType::Float64 || dtype == DType::Float64;
     visit_floating(self.dtype, [&]<typename In>() {
         const auto reduce = [&]<typename Acc>() {
-        for_each_element<2>(r.kept_sizes, {&folded, &r.kept_input}, [&](const std::array<std::byte*, 2>& p) {
-            double result = 0;
-            if (one_element && ord != 0) {
-                result = std::abs(static_cast<double>(load<In>(p[1] + r.reduced_bytes[0])));
-            } else if (std::isinf(ord)) {
-                // max or min of |x|; NaN wins, as PyTorch's reduction propagates it.
-                result = ord > 0 ? 0.0 : std::numeric_limits<double>::infinity();
-                for (int64_t offset : r.reduced_bytes) {
-                    const double a = std::abs(static_cast<double>(load<In>(p[1] + offset)));
-                    if (std::isnan(a)) {
-                        result = a;
-                        break;
+            for_each_element<2>(r.kept_sizes, {&folded, &r.kept_input}, [&](const std::array<std::byte*, 2>& p) {
+                double result = 0;
+                if (one_element && ord != 0) {
+                    result = std::abs(static_cast<double>(load<In>(p[1] + r.reduced_bytes[0])));
+                } else if (std::isinf(ord)) {
+                    // max or min of |x|; NaN wins, as PyTorch's reduction propagates it.
+                    result = ord > 0 ? 0.0 : std::numeric_limits<double>::infinity();
+                    for (int64_t offset : r.reduced_bytes) {
+                        const double a = std::abs(static_cast<double>(load<In>(p[1] + offset)));
+                        if (std::isnan(a)) {
+                            result = a;
+                            break;
+                        }
+                        result = ord > 0 ? std::max(result, a) : std::min(result, a);
                     }
-                    result = ord > 0 ? std::max(result, a) : std::min(result, a);
+                } else if (ord == 0) {
+                    // The count of nonzero elements (NaN counts: it is not zero).
+                    for (int64_t offset : r.reduced_bytes) result += static_cast<double>(load<In>(p[1] + offset)) != 0.0;
+                } else if (ord == 1) {
+                    Acc sum = 0;
+                    for (int64_t offset : r.reduced_bytes) sum += std::abs(static_cast<Acc>(load<In>(p[1] + offset)));
+                    result = static_cast<double>(sum);
+                } else if (ord == 2) {
+                    Acc sum = 0;
+                    for (int64_t offset : r.reduced_bytes) {
+                        const Acc v = static_cast<Acc>(load<In>(p[1] + offset));
+                        sum += v * v;
+                    }
+                    result = static_cast<double>(std::sqrt(sum));
+                } else {
+                    Acc sum = 0;
+                    for (int64_t offset : r.reduced_bytes) {
+                        sum += std::pow(std::abs(static_cast<Acc>(load<In>(p[1] + offset))), static_cast<Acc>(ord));
+                    }
+                    result = static_cast<double>(std::pow(sum, static_cast<Acc>(1.0 / ord)));
                 }
-            } else if (ord == 0) {
-                // The count of nonzero elements (NaN counts: it is not zero).
-                for (int64_t offset : r.reduced_bytes) result += static_cast<double>(load<In>(p[1] + offset)) != 0.0;
-            } else if (ord == 1) {
-                Acc sum = 0;
-                for (int64_t offset : r.reduced_bytes) sum += std::abs(static_cast<Acc>(load<In>(p[1] + offset)));
-                result = static_cast<double>(sum);
-            } else if (ord == 2) {
-                Acc sum = 0;
-                for (int64_t offset : r.reduced_bytes) {
-                    const Acc v = static_cast<Acc>(load<In>(p[1] + offset));
-                    sum += v * v;
-                }
-                result = static_cast<double>(std::sqrt(sum));
-            } else {
-                Acc sum = 0;
-                for (int64_t offset : r.reduced_bytes) {
-                    sum += std::pow(std::abs(static_cast<Acc>(load<In>(p[1] + offset))), static_cast<Acc>(ord));
-                }
-                result = static_cast<double>(std::pow(sum, static_cast<Acc>(1.0 / ord)));
-            }
-            std::memcpy(p[0], &result, sizeof(double));
-        });
+                std::memcpy(p[0], &result, sizeof(double));
+            });
         };
         if (in_double) {
             reduce.template operator()<double>();

@@ -574,12 +574,25 @@ double number_of(const graph::Argument& arg, double fallback) {
 
 namespace {
 
+// The node that produces tensor argument `arg`; null for a graph input.
+const graph::Node* producer_node(const graph::Graph& graph, const graph::Argument& arg) {
+    if (arg.kind != ArgKind::Tensor) return nullptr;
+    const auto* value = graph.find_value(arg.name);
+    if (!value || value->producer < 0 || static_cast<size_t>(value->producer) >= graph.nodes.size()) return nullptr;
+    return &graph.nodes[static_cast<size_t>(value->producer)];
+}
+
 // The op of the node that produces tensor argument `arg`; unknown for a graph input.
 OpId producer_op(const graph::Graph& graph, const graph::Argument& arg) {
-    if (arg.kind != ArgKind::Tensor) return OpId::Unknown;
-    const auto* value = graph.find_value(arg.name);
-    if (!value || value->producer < 0 || static_cast<size_t>(value->producer) >= graph.nodes.size()) return OpId::Unknown;
-    return graph.nodes[static_cast<size_t>(value->producer)].op;
+    const graph::Node* producer = producer_node(graph, arg);
+    return producer ? producer->op : OpId::Unknown;
+}
+
+// Every spelling of a dtype conversion in the archive's two forms.
+bool is_cast_op(OpId op) {
+    return is_one_of(op, {op_id("aten._to_copy.default"), op_id("aten.to.dtype"), op_id("aten.to.dtype_layout"),
+                          op_id("aten.to.other"), op_id("aten.type_as.default"),
+                          op_id("prims.convert_element_type.default")});
 }
 
 // The op behind `arg` once views and reshapes are looked through (the MatMul or Range they
@@ -897,12 +910,6 @@ bool half_arithmetic_widened(const graph::Node& node, const graph::Graph& graph)
     return false;
 }
 
-bool is_cast_op(OpId op) {
-    return is_one_of(op, {op_id("aten._to_copy.default"), op_id("aten.to.dtype"), op_id("aten.to.dtype_layout"),
-                          op_id("aten.to.other"), op_id("aten.type_as.default"),
-                          op_id("prims.convert_element_type.default")});
-}
-
 // Whether converting `from` to `to` wraps or cuts values the way the plugin's folding loses:
 // to int16 or int32 from any floating type or a wider integer. Measured on 2026.4.1: int8 and
 // uint8 keep their wrap when folded (300.0 to int8 and back is 44 there as in PyTorch), and a
@@ -920,12 +927,10 @@ bool casts_a_narrowed_value(const graph::Node& node, const graph::Graph& graph) 
         node.outputs[0].kind != ArgKind::Tensor) {
         return false;
     }
-    const auto* value = graph.find_value(node.arg(0).name);
-    if (!value || value->producer < 0 || static_cast<size_t>(value->producer) >= graph.nodes.size()) return false;
-    const graph::Node& first = graph.nodes[static_cast<size_t>(value->producer)];
-    if (!is_cast_op(first.op) || first.arity() == 0 || first.arg(0).kind != ArgKind::Tensor) return false;
-    const DType narrowed = value->meta.dtype;
-    return narrows_to_integer(graph.value(first.arg(0).name).meta.dtype, narrowed) &&
+    const graph::Node* first = producer_node(graph, node.arg(0));
+    if (!first || !is_cast_op(first->op) || first->arity() == 0 || first->arg(0).kind != ArgKind::Tensor) return false;
+    const DType narrowed = graph.value(node.arg(0).name).meta.dtype;
+    return narrows_to_integer(graph.value(first->arg(0).name).meta.dtype, narrowed) &&
            graph.value(node.outputs[0].name).meta.dtype != narrowed;
 }
 
@@ -1076,10 +1081,7 @@ const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
         node.outputs[0].kind == ArgKind::Tensor && dtype_is_floating(graph.value(node.outputs[0].name).meta.dtype)) {
         return &fact("ExpMinusOneCancelsNearZero");
     }
-    const bool cast = is_one_of(op, {op_id("aten._to_copy.default"), op_id("aten.to.dtype"), op_id("aten.to.dtype_layout"),
-                                     op_id("aten.to.other"), op_id("aten.type_as.default"),
-                                     op_id("prims.convert_element_type.default")});
-    if (cast && node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor && !node.outputs.empty() &&
+    if (is_cast_op(op) && node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor && !node.outputs.empty() &&
         node.outputs[0].kind == ArgKind::Tensor && graph.value(node.outputs[0].name).meta.dtype == DType::Int64 &&
         dtype_is_floating(graph.value(node.arg(0).name).meta.dtype)) {
         return &fact("FloatToInt64CutTo32Bits");
