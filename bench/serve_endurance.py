@@ -60,6 +60,25 @@ def mutated(rng: random.Random, seeds: list[bytes]) -> tuple[bytes, dict]:
     return bytes(body), headers
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def served_model(tmp: pathlib.Path):
+    """The model both protocols serve (a small MLP with a dynamic batch, as model 'm' of a
+    repository under `tmp`), its example input and the program loaded in process."""
+    path = tmp / "repo" / "m" / "1" / "model.pt2"
+    path.parent.mkdir(parents=True)
+    torch.manual_seed(0)
+    module = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4)).eval()
+    x = torch.randn(2, 8)
+    torch.export.save(torch.export.export(module, (x,), dynamic_shapes=({0: torch.export.Dim("b", min=1, max=32)},)), path)
+    (path.parent.parent / "config.json").write_text(json.dumps({"measure_placement": False}))
+    return x, pt2ov.load(path, measure_placement=False)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=100_000)
@@ -79,19 +98,10 @@ def main() -> None:
         seeds.append(data[3:] if data[0] & 2 else data[1:])
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
-        path = tmp / "repo" / "m" / "1" / "model.pt2"
-        path.parent.mkdir(parents=True)
-        torch.manual_seed(0)
-        module = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4)).eval()
-        x = torch.randn(2, 8)
-        torch.export.save(torch.export.export(module, (x,), dynamic_shapes=({0: torch.export.Dim("b", min=1, max=32)},)), path)
-        (path.parent.parent / "config.json").write_text(json.dumps({"measure_placement": False}))
-        program = pt2ov.load(path, measure_placement=False)
+        x, program = served_model(tmp)
         input_name = program.inputs[0].name
         expected = program(x.numpy())[0]
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        port = free_port()
         server = subprocess.Popen([str(REPO / "build" / "pt2ov"), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
                                    "--http-port", str(port), "--grpc-port", "0"], stderr=subprocess.DEVNULL)
         try:
@@ -147,26 +157,13 @@ def main() -> None:
                       "rss_growth_kb": rss["at_end"] - rss["at_1000"]}))
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def grpc_endurance(args) -> None:
     client_python = REPO / "build" / "serve-client-venv" / "bin" / "python"
     if not client_python.exists():
         raise SystemExit(f"{client_python} is missing: run `make serve-client-venv` first")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
-        path = tmp / "repo" / "m" / "1" / "model.pt2"
-        path.parent.mkdir(parents=True)
-        torch.manual_seed(0)
-        module = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4)).eval()
-        x = torch.randn(2, 8)
-        torch.export.save(torch.export.export(module, (x,), dynamic_shapes=({0: torch.export.Dim("b", min=1, max=32)},)), path)
-        (path.parent.parent / "config.json").write_text(json.dumps({"measure_placement": False}))
-        program = pt2ov.load(path, measure_placement=False)
+        x, program = served_model(tmp)
         expected = np.ascontiguousarray(program(x.numpy())[0]).tobytes()
         port = free_port()
         server = subprocess.Popen([str(REPO / "build" / "pt2ov"), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
