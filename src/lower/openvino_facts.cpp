@@ -599,10 +599,9 @@ bool is_cast_op(OpId op) {
 // move unchanged is what the CPU plugin's rewrites see).
 OpId matmul_source_op(const graph::Graph& graph, graph::Argument arg) {
     for (int hops = 0; hops < 16; ++hops) {
-        if (arg.kind != ArgKind::Tensor) return OpId::Unknown;
-        const auto* value = graph.find_value(arg.name);
-        if (!value || value->producer < 0 || static_cast<size_t>(value->producer) >= graph.nodes.size()) return OpId::Unknown;
-        const graph::Node& producer = graph.nodes[static_cast<size_t>(value->producer)];
+        const graph::Node* found = producer_node(graph, arg);
+        if (!found) return OpId::Unknown;
+        const graph::Node& producer = *found;
         const bool moves = is_one_of(producer.op, {op_id("aten.view.default"), op_id("aten._unsafe_view.default"),
                                                    op_id("aten.reshape.default"), op_id("aten.permute.default"),
                                                    op_id("aten.squeeze.dims"), op_id("aten.squeeze.dim"),
