@@ -11,7 +11,10 @@ in flight. "added" is the server's p50 minus the in-process call's p50: what HTT
 decoding, checking and encoding cost per request on this machine, the Python client's own work
 included. The *_live rows (GET /v2/health/live, ServerLive: no tensor, no inference) are the
 floor of one round trip through the same client, so an infer row minus its live row is about
-what decoding, inference and encoding add.
+what decoding, inference and encoding add. The rest_raw_* rows send the same REST requests
+(health, and the binary-data inference tritonclient sends) from a client that costs next to
+nothing (the bytes built once, one keep-alive socket): the server's own share, without
+tritonclient's Python.
 
 --attack IDLE,SLOW: the same rows while IDLE connections sit idle on the REST port and SLOW more
 send their head a byte every 250 ms (slowloris), opened from this process; the server's RSS per
@@ -69,6 +72,41 @@ def measure_live(client):
         client.is_server_live()
         times.append(time.perf_counter() - start)
     return times
+def measure_raw(request):
+    # The same requests from a client that costs next to nothing: the bytes built once, sent on
+    # one keep-alive socket, the answer read by its Content-Length. What tritonclient's own
+    # Python adds is the difference between these rows and the rows above.
+    import socket
+    host, port = http_url.split(":")
+    sock = socket.create_connection((host, int(port)))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    def once():
+        sock.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += sock.recv(65536)
+        head, _, body = data.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200"), head
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+        while len(body) < length:
+            body += sock.recv(65536)
+    for _ in range(200):
+        once()
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        once()
+        times.append(time.perf_counter() - start)
+    sock.close()
+    return times
+def raw_infer_request():
+    tensor = x.astype(np.float32).tobytes()
+    header = json.dumps({"inputs": [{"name": "x", "shape": list(x.shape), "datatype": "FP32",
+                                     "parameters": {"binary_data_size": len(tensor)}}],
+                         "outputs": [{"name": name, "parameters": {"binary_data": True}} for name in OUTPUTS]}).encode()
+    return (f"POST /v2/models/mlp/infer HTTP/1.1\r\nHost: {http_url}\r\nContent-Type: application/octet-stream\r\n"
+            f"Inference-Header-Content-Length: {len(header)}\r\nContent-Length: {len(header) + len(tensor)}\r\n\r\n"
+            ).encode() + header + tensor
 OUTPUTS = sys.argv[5].split(",")
 ROWS = sys.argv[6].split(",")
 result = {}
@@ -82,6 +120,10 @@ for label, module, client, binary in (("rest_binary", httpclient, http, True), (
                                        ("grpc", grpcclient, grpc, True)):
     if label in ROWS:
         result[label] = measure(module, client, binary)
+if "rest_raw_live" in ROWS:
+    result["rest_raw_live"] = measure_raw(f"GET /v2/health/live HTTP/1.1\r\nHost: {http_url}\r\n\r\n".encode())
+if "rest_raw_binary" in ROWS:
+    result["rest_raw_binary"] = measure_raw(raw_infer_request())
 print(json.dumps(result))
 """
 
@@ -202,6 +244,9 @@ def main() -> None:
                              "build/kserve-venv: make kserve-venv)")
     parser.add_argument("--attack", help="IDLE,SLOW: connections held idle and slowloris on the REST port meanwhile "
                         "(2000,200 as issue 46 asks)")
+    parser.add_argument("--server", type=pathlib.Path, default=REPO / "build" / "pt2ov",
+                        help="the pt2ov command to serve with (an earlier build's, to compare two; it loads the "
+                             "libpt2ov.so its folder holds when LD_LIBRARY_PATH names that folder)")
     args = parser.parse_args()
     attack = Attack(*map(int, args.attack.split(","))) if args.attack else None
     with tempfile.TemporaryDirectory() as tmp:
@@ -227,9 +272,10 @@ def main() -> None:
 
         measured = measure_server(
             lambda http_port, grpc_port, log: subprocess.Popen(
-                [str(REPO / "build" / "pt2ov"), "serve", str(tmp / "repo"), "--host", "127.0.0.1", "--http-port",
+                [str(args.server), "serve", str(tmp / "repo"), "--host", "127.0.0.1", "--http-port",
                  str(http_port), "--grpc-port", str(grpc_port)], stderr=log),
-            "ready", args.requests, tmp / "x.npy", outputs, "rest_live,grpc_live,rest_binary,rest_json,grpc", attack)
+            "ready", args.requests, tmp / "x.npy", outputs,
+            "rest_live,grpc_live,rest_binary,rest_json,grpc,rest_raw_live,rest_raw_binary", attack)
         if args.kserve:
             # tritonclient's JSON request is refused by KServe 0.21 (it wants the binary header), so
             # binary REST and gRPC only.
