@@ -1,11 +1,13 @@
 """The model server's throughput beside in-process calls (issue 28's load bar): ResNet-18
 (torchvision's architecture, written out here, random weights, batch 1, f32, the throughput hint) served by `pt2ov serve` to N
-concurrent tritonclient clients (gRPC, one client and thread each, in build/serve-client-venv),
+concurrent tritonclient clients (gRPC and REST with binary data, one client and thread each, in
+build/serve-client-venv),
 against the same program called in process from M threads (the pt2ov module, which releases
 the GIL), each side for a fixed time after a warm-up. Prints requests per second of each and
 their ratio.
 
     .venv/bin/python bench/serve_throughput.py [--clients 16] [--threads 4] [--seconds 20]
+        [--protocols grpc,rest]
 """
 from __future__ import annotations
 
@@ -66,13 +68,19 @@ CLIENT = r"""
 import json, sys, threading, time
 import numpy as np
 import tritonclient.grpc as grpcclient
-url, clients, seconds, x_path, name = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
+import tritonclient.http as httpclient
+url, clients, seconds, x_path, name, protocol = (sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4],
+                                                 sys.argv[5], sys.argv[6])
+module = grpcclient if protocol == "grpc" else httpclient
 x = np.load(x_path)
 counts = [0] * clients
 def work(i, until):
-    client = grpcclient.InferenceServerClient(url)
-    item = grpcclient.InferInput(name, list(x.shape), "FP32")
-    item.set_data_from_numpy(x)
+    client = module.InferenceServerClient(url)
+    item = module.InferInput(name, list(x.shape), "FP32")
+    if module is httpclient:
+        item.set_data_from_numpy(x, binary_data=True)
+    else:
+        item.set_data_from_numpy(x)
     while time.perf_counter() < until:
         client.infer("resnet18", [item])
         counts[i] += 1
@@ -93,7 +101,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--protocols", default="grpc,rest", help="served over these, one after the other")
     args = parser.parse_args()
+    protocols = args.protocols.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         path = tmp / "repo" / "resnet18" / "1" / "model.pt2"
@@ -125,32 +135,38 @@ def main() -> None:
             in_process = sum(counts) / (time.perf_counter() - start)
         del program
 
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        ports = []
+        for _ in range(2):
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                ports.append(s.getsockname()[1])
         log = open(tmp / "server.log", "w")
         server = subprocess.Popen([str(REPO / "build" / "pt2ov"), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
-                                   "--http-port", "0", "--grpc-port", str(port)], stderr=log)
+                                   "--http-port", str(ports[0]), "--grpc-port", str(ports[1])], stderr=log)
+        served = {}
         try:
             while "ready" not in (tmp / "server.log").read_text():
                 if server.poll() is not None:
                     raise SystemExit((tmp / "server.log").read_text())
                 time.sleep(0.1)
-            client = subprocess.run([str(REPO / "build" / "serve-client-venv" / "bin" / "python"), "-c", CLIENT,
-                                     f"127.0.0.1:{port}", str(args.clients), str(args.seconds), str(tmp / "x.npy"), name],
-                                    capture_output=True, text=True)
-            if client.returncode:
-                raise SystemExit(client.stderr)
+            for protocol in protocols:
+                port = ports[1] if protocol == "grpc" else ports[0]
+                client = subprocess.run([str(REPO / "build" / "serve-client-venv" / "bin" / "python"), "-c", CLIENT,
+                                         f"127.0.0.1:{port}", str(args.clients), str(args.seconds), str(tmp / "x.npy"),
+                                         name, protocol], capture_output=True, text=True)
+                if client.returncode:
+                    raise SystemExit(client.stderr)
+                measured = json.loads(client.stdout)
+                served[protocol] = measured["requests"] / measured["seconds"]
         finally:
             server.terminate()
             server.wait()
-    served = json.loads(client.stdout)
-    served_rate = served["requests"] / served["seconds"]
-    print(json.dumps({"in_process_threads": args.threads, "in_process_per_s": round(in_process, 2),
-                      "clients": args.clients, "served_per_s": round(served_rate, 2),
-                      "ratio": round(served_rate / in_process, 3), "cpus": os.cpu_count(),
-                      "load_average": os.getloadavg()[0]}))
-
+    report = {"in_process_threads": args.threads, "in_process_per_s": round(in_process, 2), "clients": args.clients}
+    for protocol, rate in served.items():
+        report[f"{protocol}_per_s"] = round(rate, 2)
+        report[f"{protocol}_ratio"] = round(rate / in_process, 3)
+    report.update({"cpus": os.cpu_count(), "load_average": os.getloadavg()[0]})
+    print(json.dumps(report))
 
 if __name__ == "__main__":
     main()
