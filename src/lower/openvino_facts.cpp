@@ -508,10 +508,14 @@ const std::vector<Fact>& all() {
          "two Converts in a row, the first narrowing to an integer type, are folded into one on the CPU plugin, "
          "which loses the first one's wrap: x.to(int16).to(int32) of 70000 gives 70000 (PyTorch 4464), the same "
          "from float32 to float32, and (1e10).to(int32).to(bool) gives False (PyTorch's int32 is -2**31: True); "
-         "found by the `large` structured inputs (NNSmith seeds 147184, 147556, 148882, 148950); casts to int8 and "
-         "uint8 keep their wrap (300.0 to int8 and back is 44, as in PyTorch)",
-         "the second of two casts, the first to int16 or int32 from a floating type or a wider integer, runs on "
-         "pt2ov's CPU kernel, so the narrowed value is made on its own"},
+         "found by the `large` structured inputs (NNSmith seeds 147184, 147556, 148882, 148950); the logical ops "
+         "begin with a Convert to bool and lose it the same way (logical_not of (1e10).to(int32), own seed 153432); "
+         "and int16 values are held as int32, so a conversion to int16 wraps only where the value leaves the step "
+         "(x.to(int16) * 0.5 of 70000 gives 35000, PyTorch 2232); casts to int8 and uint8 keep their wrap (300.0 "
+         "to int8 and back is 44, as in PyTorch)",
+         "a conversion to int16 from a floating type or a wider integer runs on pt2ov's CPU kernel (its value "
+         "enters OpenVINO wrapped), and so does a cast or a logical op (not, and, or, xor) that reads a value a "
+         "conversion to int32 made"},
         {"IntegerPowerComputedInFloat", "2026.4.1",
          "Power of integer tensors is computed in float32 on the CPU plugin: an int32 83 ** 4 gives 47458320 "
          "(PyTorch 47458321), every power beyond 2**24 loses its low bits (own seed 60017: pow(stack(x, x), 4))",
@@ -919,24 +923,44 @@ bool narrows_to_integer(DType from, DType to) {
     return from != DType::Bool && dtype_size(from) > dtype_size(to);
 }
 
-// A cast of a value that a narrowing cast made: the plugin folds the two Converts into one
-// (NarrowingConversionFolded).
-bool casts_a_narrowed_value(const graph::Node& node, const graph::Graph& graph) {
-    if (!is_cast_op(node.op) || node.arity() == 0 || node.arg(0).kind != ArgKind::Tensor || node.outputs.empty() ||
-        node.outputs[0].kind != ArgKind::Tensor) {
-        return false;
+// Whether `arg` is the result of a cast that narrows to int16 or int32 (narrows_to_integer).
+bool is_narrowed_value(const graph::Graph& graph, const graph::Argument& arg) {
+    if (arg.kind != ArgKind::Tensor) return false;
+    const graph::Node* cast = producer_node(graph, arg);
+    if (!cast || !is_cast_op(cast->op) || cast->arity() == 0 || cast->arg(0).kind != ArgKind::Tensor) return false;
+    return narrows_to_integer(graph.value(cast->arg(0).name).meta.dtype, graph.value(arg.name).meta.dtype);
+}
+
+// NarrowingConversionFolded: where the CPU plugin loses the wrap of a narrowing conversion.
+// - A conversion to int16 itself: the plugin holds int16 values as int32, so the wrap happens
+//   only where the value leaves the step; (x.to(int16) * 0.5) of 70000 gave 35000 (PyTorch
+//   2232), a logical_xor or a product with int32 read the unwrapped value too. On the CPU
+//   kernels it is made wrapped and enters OpenVINO as an int16 input, widened exactly.
+// - A Convert right after a conversion to int32 (or int16) is folded into it: a second cast,
+//   and the logical ops, whose converters begin with a Convert to bool ((1e10).to(int32) is
+//   -2**31 in PyTorch, true; logical_not gave true where PyTorch gives false).
+bool loses_a_narrowing_wrap(const graph::Node& node, const graph::Graph& graph) {
+    if (node.outputs.empty() || node.outputs[0].kind != ArgKind::Tensor) return false;
+    const DType made = graph.value(node.outputs[0].name).meta.dtype;
+    const bool cast = is_cast_op(node.op);
+    if (cast && made == DType::Int16 && node.arity() > 0 && node.arg(0).kind == ArgKind::Tensor &&
+        narrows_to_integer(graph.value(node.arg(0).name).meta.dtype, made)) {
+        return true;
     }
-    const graph::Node* first = producer_node(graph, node.arg(0));
-    if (!first || !is_cast_op(first->op) || first->arity() == 0 || first->arg(0).kind != ArgKind::Tensor) return false;
-    const DType narrowed = graph.value(node.arg(0).name).meta.dtype;
-    return narrows_to_integer(graph.value(first->arg(0).name).meta.dtype, narrowed) &&
-           graph.value(node.outputs[0].name).meta.dtype != narrowed;
+    const bool logical = is_one_of(node.op, {op_id("aten.logical_not.default"), op_id("aten.logical_and.default"),
+                                             op_id("aten.logical_or.default"), op_id("aten.logical_xor.default")});
+    if (!cast && !logical) return false;
+    for (size_t i = 0; i < (cast ? std::min<size_t>(node.arity(), 1) : node.arity()); ++i) {
+        const graph::Argument& arg = node.arg(i);
+        if (is_narrowed_value(graph, arg) && (logical || graph.value(arg.name).meta.dtype != made)) return true;
+    }
+    return false;
 }
 
 // Faults that depend on which op produces an input.
 const Fact* fault_of_producer(const graph::Node& node, const graph::Graph& graph) {
     const OpId op = node.op;
-    if (casts_a_narrowed_value(node, graph)) return &fact("NarrowingConversionFolded");
+    if (loses_a_narrowing_wrap(node, graph)) return &fact("NarrowingConversionFolded");
     if (is_one_of(op, {op_id("aten.view.default"), op_id("aten._unsafe_view.default"), op_id("aten.reshape.default"),
                        op_id("aten.view_copy.default")}) &&
         !node.outputs.empty() && node.outputs[0].kind == ArgKind::Tensor &&

@@ -1741,3 +1741,27 @@ register(
         "pt2ov's CPU kernels.",
     )
 )
+
+
+class NarrowedValuesReadByOtherOps(nn.Module):
+    """A value narrowed to int32 read by a logical op (own seed 153432: logical_not of x.to(int32) on
+    the `large` domain), and a value narrowed to int16 read by arithmetic in another dtype."""
+
+    def forward(self, x):
+        as_int32, as_int16 = x.to(torch.int32), x.to(torch.int16)
+        return (torch.logical_not(as_int32), torch.logical_or(as_int32, x < -1e30), as_int16 * 0.5,
+                torch.logical_xor(as_int16, x < 0), as_int16 * torch.ones_like(x, dtype=torch.int32))
+
+
+register(
+    ModelCase(
+        name="narrowed_values_read_by_other_ops",
+        make_module=lambda: NarrowedValuesReadByOtherOps().eval(),
+        make_inputs=lambda variant: (torch.tensor([1e10, -3e9, 70000.5 + variant, 65536.0, -5.3]),),
+        notes="On OpenVINO 2026.4.1 logical_not of (1e10).to(int32) gave True (PyTorch's int32 is -2**31: False; "
+        "the logical op's Convert to bool is folded into the cast), and x.to(int16) * 0.5 of 70000 gave 35000 "
+        "(PyTorch 2232: the CPU plugin holds int16 as int32, so the wrap comes only at the step's end); wrong with "
+        "exit 0; openvino_facts NarrowingConversionFolded routes the int16 conversion and the logical ops to "
+        "pt2ov's CPU kernels.",
+    )
+)

@@ -341,6 +341,51 @@ TEST(OpenVINOFacts, NarrowingConversionFolded) {
         EXPECT_EQ(fault && fault->name == "NarrowingConversionFolded", c.routed)
             << pt2ov::dtype_name(c.from) << " to " << pt2ov::dtype_name(c.narrowed) << " to " << pt2ov::dtype_name(c.to);
     }
+
+    // int16 is held as int32: float32 70000 to int16, then multiplied by 0.5 in float32, as the
+    // frontend converts x.to(int16) * 0.5. PyTorch wraps to 4464 first: 2232.
+    auto g = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::Shape{2});
+    auto as_int16 = std::make_shared<ov::op::v0::Convert>(g, ov::element::i16);
+    auto as_float = std::make_shared<ov::op::v0::Convert>(as_int16, ov::element::f32);
+    auto halved = std::make_shared<ov::op::v1::Multiply>(
+        as_float, ov::op::v0::Constant::create(ov::element::f32, ov::Shape{}, {0.5f}));
+    auto half_model = std::make_shared<ov::Model>(ov::OutputVector{halved->output(0)}, ov::ParameterVector{g});
+    const auto halves = run_one<float>(half_model, {{70000.0f, -5.3f}}, ov::element::f32, 2);
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": float32 70000 to int16, times 0.5, gives " << halves[0]
+              << " (PyTorch 2232)\n";
+    RecordProperty("int16_wrapped_before_use", halves[0] == 2232.0f ? "yes" : "no");
+    EXPECT_EQ(halves[1], -2.5f);
+
+    // pt2ov's rule on single nodes: a conversion to int16 is routed itself, one to int32 or int8
+    // is not; a logical op reading a value a conversion to int32 made is routed, one reading an
+    // int32 input is not.
+    struct Single {
+        pt2ov::DType from, to;
+        const char* target;
+        bool after_cast, routed;
+    };
+    for (const Single c : {Single{DType::Float32, DType::Int16, "aten._to_copy.default", false, true},
+                           Single{DType::Int32, DType::Int16, "aten._to_copy.default", false, true},
+                           Single{DType::Float32, DType::Int32, "aten._to_copy.default", false, false},
+                           Single{DType::Float32, DType::Int8, "aten._to_copy.default", false, false},
+                           Single{DType::Int32, DType::Bool, "aten.logical_not.default", true, true},
+                           Single{DType::Int32, DType::Bool, "aten.logical_not.default", false, false}}) {
+        pt2ov::test::GraphBuilder b;
+        std::string read = "x";
+        b.value("x", c.after_cast ? DType::Float32 : c.from, {4});
+        if (c.after_cast) {
+            b.value("n", c.from, {4});
+            b.node("n", "aten._to_copy.default", {{"self", pt2ov::graph::tensor_arg("x"), false}}, {pt2ov::graph::tensor_arg("n")});
+            read = "n";
+        }
+        b.value("y", c.to, {4});
+        b.node("y", c.target, {{"self", pt2ov::graph::tensor_arg(read), false}}, {pt2ov::graph::tensor_arg("y")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        const auto* fault = pt2ov::lower::openvino_facts::converter_fault(b.graph.nodes.back(), b.graph);
+        EXPECT_EQ(fault && fault->name == "NarrowingConversionFolded", c.routed)
+            << c.target << " from " << pt2ov::dtype_name(c.from) << " to " << pt2ov::dtype_name(c.to)
+            << (c.after_cast ? " after a cast from float32" : "");
+    }
 }
 
 // Python-style (floor) integer division, as OpenVINO's frontend converts floor_divide.
