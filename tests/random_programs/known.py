@@ -5,8 +5,6 @@ proof: the shrinker (`shrink.py`) gives the certain answer for one program.
 from __future__ import annotations
 
 KNOWN_FAULTS = {
-    "abs-fold": "abs() of a constant-foldable expression loses the abs (OpenVINO)",
-    "abs-cat": "abs() of a cat changes the cat for its other users (OpenVINO)",
     "interp-size1": "F.interpolate to output size 1, linear modes, align_corners=False",
     "prelu-0d": "nn.PReLU of a 0-d tensor returns shape [1]",
     "conv1x1-stride-pad": "1x1 Conv2d with stride>1 and padding>0 after an activation: wrong shape",
@@ -68,6 +66,4 @@ def classify(f: dict) -> str | None:
         return "norm-of-equal-values-compared"
     if verdict == "wrong" and placement != "cpu" and _has(ops, "argmax", "argmin") and _has(ops, "div"):
         return "nan-argminmax"
-    if verdict == "wrong" and placement != "cpu" and _has(ops, "abs"):
-        return "abs-cat" if _has(ops, "cat", "concat") else "abs-fold"
     return None
