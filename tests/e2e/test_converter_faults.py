@@ -59,8 +59,12 @@ ROUTED = {
     ("int32_matrix_products", "decomposed"): ("IntegerProductsInFloat", "aten.mm.default", 2, 0),
     ("floor_division_of_rounded_quotient", "exported"): ("FloorDivisionOfRoundedQuotient", "aten.div.Tensor_mode", 1, 0),
     ("floor_division_of_rounded_quotient", "decomposed"): ("FloorDivisionOfRoundedQuotient", "aten.div.Tensor_mode", 2, 0),
-    ("narrowing_conversions_in_a_row", "exported"): ("NarrowingConversionFolded", "aten.to.dtype", 3, 3),
-    ("narrowing_conversions_in_a_row", "decomposed"): ("NarrowingConversionFolded", "aten._to_copy.default", 3, 3),
+    # the second casts and the two conversions to int16 (the plugin holds int16 as int32)
+    ("narrowing_conversions_in_a_row", "exported"): ("NarrowingConversionFolded", "aten.to.dtype", 5, 1),
+    ("narrowing_conversions_in_a_row", "decomposed"): ("NarrowingConversionFolded", "aten._to_copy.default", 5, 1),
+    # the conversion to int16 is routed, the one to int32 is not (the logical ops reading it are: the zoo's values)
+    ("narrowed_values_read_by_other_ops", "exported"): ("NarrowingConversionFolded", "aten.to.dtype", 1, 1),
+    ("narrowed_values_read_by_other_ops", "decomposed"): ("NarrowingConversionFolded", "aten._to_copy.default", 1, 1),
 }
 
 
