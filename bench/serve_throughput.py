@@ -102,6 +102,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--protocols", default="grpc,rest", help="served over these, one after the other")
+    parser.add_argument("--server", type=pathlib.Path, default=REPO / "build" / "pt2ov",
+                        help="the pt2ov command to serve with (an earlier build's, to compare two)")
     args = parser.parse_args()
     protocols = args.protocols.split(",")
     with tempfile.TemporaryDirectory() as tmp:
@@ -141,7 +143,7 @@ def main() -> None:
                 s.bind(("127.0.0.1", 0))
                 ports.append(s.getsockname()[1])
         log = open(tmp / "server.log", "w")
-        server = subprocess.Popen([str(REPO / "build" / "pt2ov"), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
+        server = subprocess.Popen([str(args.server), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
                                    "--http-port", str(ports[0]), "--grpc-port", str(ports[1])], stderr=log)
         served = {}
         try:
