@@ -949,12 +949,15 @@ bool loses_a_narrowing_wrap(const graph::Node& node, const graph::Graph& graph) 
     }
     const bool logical = is_one_of(node.op, {op_id("aten.logical_not.default"), op_id("aten.logical_and.default"),
                                              op_id("aten.logical_or.default"), op_id("aten.logical_xor.default")});
-    if (!cast && !logical) return false;
-    for (size_t i = 0; i < (cast ? std::min<size_t>(node.arity(), 1) : node.arity()); ++i) {
-        const graph::Argument& arg = node.arg(i);
-        if (is_narrowed_value(graph, arg) && (logical || graph.value(arg.name).meta.dtype != made)) return true;
+    if (logical) {
+        for (size_t i = 0; i < node.arity(); ++i) {
+            if (is_narrowed_value(graph, node.arg(i))) return true;
+        }
+        return false;
     }
-    return false;
+    // A cast to another dtype than the narrowed one (a cast to the same dtype is no Convert).
+    return cast && node.arity() > 0 && is_narrowed_value(graph, node.arg(0)) &&
+           graph.value(node.arg(0).name).meta.dtype != made;
 }
 
 // Faults that depend on which op produces an input.
