@@ -739,11 +739,19 @@ bool bar_divisor_from_post_op_host(const std::shared_ptr<ov::Node>& op, std::vec
 // gave 1.9e-5 where PyTorch gives 0, exactly: its mean of equal values is exact). MVN does not
 // change when every row is shifted by one of its own values; shifted by its first element, a
 // row of equal values is zeros, whose mean is exact.
-// `value`'s Constant when it is computed from constants alone within a few ops (layer_norm's
-// axes arrive as a Range of constants), folded here; otherwise null.
+// `value`'s Constant when it is computed from constants and static shapes alone within a few ops
+// (layer_norm's axes arrive as a Range of constants, instance_norm's as a Range up to the rank,
+// a ShapeOf of a ShapeOf), folded here; otherwise null.
 std::shared_ptr<ov::op::v0::Constant> folded_constant(const ov::Output<ov::Node>& value, int depth = 0) {
     auto node = value.get_node_shared_ptr();
     if (auto constant = ov::as_type_ptr<ov::op::v0::Constant>(node)) return constant;
+    if (ov::is_type<ov::op::v0::ShapeOf>(node) || ov::is_type<ov::op::v3::ShapeOf>(node)) {
+        const auto& measured = node->get_input_partial_shape(0);
+        if (!measured.is_static()) return nullptr;
+        const ov::Shape shape = measured.to_shape();
+        return ov::op::v0::Constant::create(node->get_output_element_type(0), ov::Shape{shape.size()},
+                                            std::vector<int64_t>(shape.begin(), shape.end()));
+    }
     if (depth > 4 || node->get_input_size() == 0) return nullptr;
     ov::OutputVector inputs;
     for (const auto& input : node->input_values()) {

@@ -17,10 +17,7 @@ from tests.models.export import MODES, SHAPES, call_inputs, eager_outputs
 # Known limits, each listed in the README with the smallest program that shows it:
 # {"case-mode-shape": "why"}; these run as xfail(strict=True), so a fix makes them fail loudly.
 # Each entry is in the README's known limits, with its smallest program in tests/models/.
-KNOWN_LIMITS: dict[str, str] = {
-    "instance_norm_of_constant_rows-exported-static": "instance_norm of rows of one value runs as one MVN node, whose "
-    "mean leaves a residue that 1/sqrt(eps) multiplies: 3e-4 off the bias eager returns (random programs run 19)",
-}
+KNOWN_LIMITS: dict[str, str] = {}
 
 
 if "avx512f" not in cpu_flags():
