@@ -47,6 +47,16 @@ import numpy as np
 import tritonclient.http as httpclient, tritonclient.grpc as grpcclient
 http_url, grpc_url, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 x = np.load(sys.argv[4])
+def timed(call):
+    # 200 calls of warm-up, then n timed one by one: seconds per call.
+    for _ in range(200):
+        call()
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return times
 def measure(module, client, binary):
     item = module.InferInput("x", list(x.shape), "FP32")
     if module is httpclient:
@@ -55,23 +65,9 @@ def measure(module, client, binary):
     else:
         item.set_data_from_numpy(x)
         wanted = [module.InferRequestedOutput(name) for name in OUTPUTS]
-    for _ in range(200):
-        client.infer("mlp", [item], outputs=wanted)
-    times = []
-    for _ in range(n):
-        start = time.perf_counter()
-        client.infer("mlp", [item], outputs=wanted)
-        times.append(time.perf_counter() - start)
-    return times
+    return timed(lambda: client.infer("mlp", [item], outputs=wanted))
 def measure_live(client):
-    for _ in range(200):
-        client.is_server_live()
-    times = []
-    for _ in range(n):
-        start = time.perf_counter()
-        client.is_server_live()
-        times.append(time.perf_counter() - start)
-    return times
+    return timed(client.is_server_live)
 def measure_raw(request):
     # The same requests from a client that costs next to nothing: the bytes built once, sent on
     # one keep-alive socket, the answer read by its Content-Length. What tritonclient's own
@@ -90,13 +86,7 @@ def measure_raw(request):
         length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
         while len(body) < length:
             body += sock.recv(65536)
-    for _ in range(200):
-        once()
-    times = []
-    for _ in range(n):
-        start = time.perf_counter()
-        once()
-        times.append(time.perf_counter() - start)
+    times = timed(once)
     sock.close()
     return times
 def raw_infer_request():

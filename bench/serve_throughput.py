@@ -96,6 +96,12 @@ print(json.dumps({"requests": sum(counts), "seconds": elapsed}))
 """
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=16)
@@ -137,11 +143,7 @@ def main() -> None:
             in_process = sum(counts) / (time.perf_counter() - start)
         del program
 
-        ports = []
-        for _ in range(2):
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                ports.append(s.getsockname()[1])
+        ports = [free_port(), free_port()]
         log = open(tmp / "server.log", "w")
         server = subprocess.Popen([str(args.server), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
                                    "--http-port", str(ports[0]), "--grpc-port", str(ports[1])], stderr=log)
