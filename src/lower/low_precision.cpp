@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "lower/constant_fold.h"
+
 #include "openvino/op/constant.hpp"
 #include "openvino/op/convert.hpp"
 #include "openvino/op/fake_quantize.hpp"
@@ -165,33 +167,6 @@ bool computable_from_constants(const ov::Output<ov::Node>& output, std::map<cons
     return constant;
 }
 
-// The value of `output`, computed by each op's evaluate() from the Constants it depends on
-// (computable_from_constants), or null.
-std::shared_ptr<ov::op::v0::Constant> evaluate_constant(const ov::Output<ov::Node>& output,
-                                                        std::map<const ov::Node*, ov::OutputVector>& folded) {
-    auto* node = output.get_node();
-    if (auto constant = ov::as_type_ptr<ov::op::v0::Constant>(output.get_node_shared_ptr())) return constant;
-    auto it = folded.find(node);
-    if (it == folded.end()) {
-        ov::OutputVector inputs;
-        for (const auto& input : node->input_values()) {
-            auto value = evaluate_constant(input, folded);
-            if (!value) return nullptr;
-            inputs.push_back(value);
-        }
-        ov::OutputVector outputs(node->get_output_size());
-        if (!node->constant_fold(outputs, inputs)) outputs.clear();
-        it = folded.emplace(node, std::move(outputs)).first;
-    }
-    if (it->second.size() <= output.get_index()) return nullptr;
-    return ov::as_type_ptr<ov::op::v0::Constant>(it->second[output.get_index()].get_node_shared_ptr());
-}
-
-std::shared_ptr<ov::op::v0::Constant> evaluate_constant(const ov::Output<ov::Node>& output) {
-    std::map<const ov::Node*, ov::OutputVector> folded;
-    return evaluate_constant(output, folded);
-}
-
 bool all_positive_zeros(const ov::Output<ov::Node>& output);
 
 // The narrow integer Constant a weight's integers are: the Constant itself where they are
@@ -213,7 +188,7 @@ std::shared_ptr<ov::op::v0::Constant> narrow_integer_weight(const ov::Output<ov:
         constant && is_integer_weight_type(constant->get_element_type())) {
         return constant;
     }
-    auto value = evaluate_constant(integers);
+    auto value = constant_value(integers);
     if (!value || !value->get_element_type().is_integral_number()) return nullptr;
     const auto values = value->cast_vector<int64_t>();
     const auto [low, high] = std::minmax_element(values.begin(), values.end());
@@ -263,7 +238,7 @@ size_t fold_integer_weights(ov::Model& model) {
 }
 
 bool all_positive_zeros(const ov::Output<ov::Node>& output) {
-    auto value = evaluate_constant(output);
+    auto value = constant_value(output);
     if (!value || !value->get_element_type().is_real()) return false;
     for (const double v : value->cast_vector<double>()) {
         if (v != 0.0 || std::signbit(v)) return false;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "common/text.h"
+#include "lower/constant_fold.h"
 #include "lower/decoder.h"
 #include "lower/openvino_facts.h"
 #include "openvino/core/graph_util.hpp"
@@ -739,36 +740,17 @@ bool bar_divisor_from_post_op_host(const std::shared_ptr<ov::Node>& op, std::vec
 // gave 1.9e-5 where PyTorch gives 0, exactly: its mean of equal values is exact). MVN does not
 // change when every row is shifted by one of its own values; shifted by its first element, a
 // row of equal values is zeros, whose mean is exact.
-// `value`'s Constant when it is computed from constants and static shapes alone within a few ops
-// (layer_norm's axes arrive as a Range of constants, instance_norm's as a Range up to the rank,
-// a ShapeOf of a ShapeOf), folded here; otherwise null.
-std::shared_ptr<ov::op::v0::Constant> folded_constant(const ov::Output<ov::Node>& value, int depth = 0) {
-    auto node = value.get_node_shared_ptr();
-    if (auto constant = ov::as_type_ptr<ov::op::v0::Constant>(node)) return constant;
-    if (ov::is_type<ov::op::v0::ShapeOf>(node) || ov::is_type<ov::op::v3::ShapeOf>(node)) {
-        const auto& measured = node->get_input_partial_shape(0);
-        if (!measured.is_static()) return nullptr;
-        const ov::Shape shape = measured.to_shape();
-        return ov::op::v0::Constant::create(node->get_output_element_type(0), ov::Shape{shape.size()},
-                                            std::vector<int64_t>(shape.begin(), shape.end()));
-    }
-    if (depth > 4 || node->get_input_size() == 0) return nullptr;
-    ov::OutputVector inputs;
-    for (const auto& input : node->input_values()) {
-        auto folded = folded_constant(input, depth + 1);
-        if (!folded) return nullptr;
-        inputs.push_back(folded);
-    }
-    ov::OutputVector outputs(node->get_output_size());
-    if (!node->constant_fold(outputs, inputs)) return nullptr;
-    return ov::as_type_ptr<ov::op::v0::Constant>(outputs.at(value.get_index()).get_node_shared_ptr());
-}
+// How many ops above a value the workarounds look for constants: a normalization's axes and a
+// scalar operand are a few ops of constants (layer_norm's axes a Range of constants,
+// instance_norm's a Range up to the rank, a ShapeOf of a ShapeOf); every op of a model is asked
+// about, so a walk to the model's inputs per question would cost the square of its size.
+constexpr size_t kConstantDepth = 5;
 
 bool shift_rows_by_first(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
     auto mvn = ov::as_type_ptr<ov::op::v6::MVN>(op);
     if (!mvn || !mvn->get_normalize_variance() || openvino_facts::ignored("MeanOfEqualValuesRounded")) return false;
     if (!mvn->get_input_element_type(0).is_real()) return false;
-    auto axes = folded_constant(mvn->input_value(1));
+    auto axes = constant_value(mvn->input_value(1), kConstantDepth);
     const auto& data = mvn->get_input_partial_shape(0);
     if (!axes || data.rank().is_dynamic()) return false;
     const int64_t rank = data.rank().get_length();
@@ -794,7 +776,7 @@ bool shift_rows_by_first(const std::shared_ptr<ov::Node>& op, std::vector<Workar
 
 // Whether `value` is a scalar constant (after folding) equal to `expected`.
 bool is_scalar_constant(const ov::Output<ov::Node>& value, double expected) {
-    auto constant = folded_constant(value);
+    auto constant = constant_value(value, kConstantDepth);
     if (!constant || ov::shape_size(constant->get_shape()) != 1 || !constant->get_element_type().is_real()) return false;
     return constant->cast_vector<double>()[0] == expected;
 }
