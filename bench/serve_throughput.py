@@ -1,13 +1,20 @@
 """The model server's throughput beside in-process calls (issue 28's load bar): ResNet-18
-(torchvision's architecture, written out here, random weights, batch 1, f32, the throughput hint) served by `pt2ov serve` to N
-concurrent tritonclient clients (gRPC and REST with binary data, one client and thread each, in
-build/serve-client-venv),
-against the same program called in process from M threads (the pt2ov module, which releases
-the GIL), each side for a fixed time after a warm-up. Prints requests per second of each and
-their ratio.
+(torchvision's architecture, written out here, random weights, batch 1, f32, the throughput hint)
+served by `pt2ov serve` to N concurrent clients (one connection and thread each, in
+build/serve-client-venv), against the same program called in process from M threads (the pt2ov
+module, which releases the GIL), each side for a fixed time after a warm-up.
+
+The clients: `grpc` and `rest` are tritonclient's (gRPC; REST with binary data); `rest_raw`
+sends the same REST binary request, its bytes built once, over a bare keep-alive socket and
+reads the answer by its Content-Length, so that on a small machine the clients' own Python
+(16 threads encoding 600 KB tensors beside the server) does not decide the server's figure.
+
+On 2 cores one measurement is noisy (the in-process rate alone moved 57-71 calls/s between
+runs), so the sides run in turn, `--rounds` times, each protocol's ratio taken against the
+in-process rate of its own round; the report gives every round and the median ratio.
 
     .venv/bin/python bench/serve_throughput.py [--clients 16] [--threads 4] [--seconds 20]
-        [--protocols grpc,rest]
+        [--rounds 3] [--protocols grpc,rest,rest_raw] [--server BIN]
 """
 from __future__ import annotations
 
@@ -16,6 +23,7 @@ import json
 import os
 import pathlib
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -65,25 +73,61 @@ class ResNet18(nn.Module):
 
 
 CLIENT = r"""
-import json, sys, threading, time
+import json, socket, sys, threading, time
 import numpy as np
-import tritonclient.grpc as grpcclient
-import tritonclient.http as httpclient
 url, clients, seconds, x_path, name, protocol = (sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4],
                                                  sys.argv[5], sys.argv[6])
-module = grpcclient if protocol == "grpc" else httpclient
 x = np.load(x_path)
-counts = [0] * clients
-def work(i, until):
+def tritonclient_caller(module):
     client = module.InferenceServerClient(url)
     item = module.InferInput(name, list(x.shape), "FP32")
-    if module is httpclient:
+    if protocol == "rest":
         item.set_data_from_numpy(x, binary_data=True)
     else:
         item.set_data_from_numpy(x)
-    while time.perf_counter() < until:
-        client.infer("resnet18", [item])
-        counts[i] += 1
+    return lambda: client.infer("resnet18", [item])
+def raw_request():
+    tensor = x.astype(np.float32).tobytes()
+    header = json.dumps({"inputs": [{"name": name, "shape": list(x.shape), "datatype": "FP32",
+                                     "parameters": {"binary_data_size": len(tensor)}}]}).encode()
+    return (f"POST /v2/models/resnet18/infer HTTP/1.1\r\nHost: {url}\r\nContent-Type: application/octet-stream\r\n"
+            f"Inference-Header-Content-Length: {len(header)}\r\nContent-Length: {len(header) + len(tensor)}\r\n\r\n"
+            ).encode() + header + tensor
+def raw_caller():
+    host, port = url.split(":")
+    sock = socket.create_connection((host, int(port)))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    request = raw_request()
+    def once():
+        sock.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += sock.recv(65536)
+        head, _, body = data.partition(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 200"):
+            raise SystemExit(head.decode(errors="replace"))
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+        while len(body) < length:
+            body += sock.recv(65536)
+    return once
+def make_caller():
+    if protocol == "rest_raw":
+        return raw_caller()
+    if protocol == "grpc":
+        import tritonclient.grpc as module
+    else:
+        import tritonclient.http as module
+    return tritonclient_caller(module)
+counts = [0] * clients
+failures = []
+def work(i, until):
+    try:
+        call = make_caller()  # in the thread that uses it: tritonclient's HTTP client is gevent's
+        while time.perf_counter() < until:
+            call()
+            counts[i] += 1
+    except BaseException as error:  # a thread's failure must fail the measurement, not read as 0 calls
+        failures.append(repr(error))
 for phase, length in (("warmup", 3.0), ("measure", seconds)):
     counts = [0] * clients
     until = time.perf_counter() + length
@@ -92,8 +136,17 @@ for phase, length in (("warmup", 3.0), ("measure", seconds)):
     [t.start() for t in threads]
     [t.join() for t in threads]
     elapsed = time.perf_counter() - start
+    if failures:
+        raise SystemExit(f"{len(failures)} of {clients} clients failed: {failures[0]}")
 print(json.dumps({"requests": sum(counts), "seconds": elapsed}))
 """
+
+
+def cpu_name() -> str:
+    for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return "unknown"
 
 
 def free_port() -> int:
@@ -107,7 +160,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--protocols", default="grpc,rest", help="served over these, one after the other")
+    parser.add_argument("--rounds", type=int, default=3, help="each side measured this many times, in turn")
+    parser.add_argument("--protocols", default="grpc,rest,rest_raw",
+                        help="clients to serve, one after the other each round: grpc, rest (tritonclient's), rest_raw")
     parser.add_argument("--server", type=pathlib.Path, default=REPO / "build" / "pt2ov",
                         help="the pt2ov command to serve with (an earlier build's, to compare two)")
     args = parser.parse_args()
@@ -126,51 +181,60 @@ def main() -> None:
         program = pt2ov.load(path, hint="throughput", measure_placement=False)
         name = program.inputs[0].name
         inputs = x.numpy()
-        counts = [0] * args.threads
 
-        def work(i, until):
-            while time.perf_counter() < until:
-                program(inputs)
-                counts[i] += 1
-
-        for length in (3.0, args.seconds):
+        def in_process_rate() -> float:
             counts = [0] * args.threads
-            until = time.perf_counter() + length
-            threads = [threading.Thread(target=work, args=(i, until)) for i in range(args.threads)]
-            start = time.perf_counter()
-            [t.start() for t in threads]
-            [t.join() for t in threads]
-            in_process = sum(counts) / (time.perf_counter() - start)
-        del program
+
+            def work(i, until):
+                while time.perf_counter() < until:
+                    program(inputs)
+                    counts[i] += 1
+
+            for length in (3.0, args.seconds):
+                counts[:] = [0] * args.threads
+                until = time.perf_counter() + length
+                threads = [threading.Thread(target=work, args=(i, until)) for i in range(args.threads)]
+                start = time.perf_counter()
+                [t.start() for t in threads]
+                [t.join() for t in threads]
+                rate = sum(counts) / (time.perf_counter() - start)
+            return rate
 
         ports = [free_port(), free_port()]
         log = open(tmp / "server.log", "w")
         server = subprocess.Popen([str(args.server), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
                                    "--http-port", str(ports[0]), "--grpc-port", str(ports[1])], stderr=log)
-        served = {}
+        rounds = []
         try:
             while "ready" not in (tmp / "server.log").read_text():
                 if server.poll() is not None:
                     raise SystemExit((tmp / "server.log").read_text())
                 time.sleep(0.1)
-            for protocol in protocols:
-                port = ports[1] if protocol == "grpc" else ports[0]
-                client = subprocess.run([str(REPO / "build" / "serve-client-venv" / "bin" / "python"), "-c", CLIENT,
-                                         f"127.0.0.1:{port}", str(args.clients), str(args.seconds), str(tmp / "x.npy"),
-                                         name, protocol], capture_output=True, text=True)
-                if client.returncode:
-                    raise SystemExit(client.stderr)
-                measured = json.loads(client.stdout)
-                served[protocol] = measured["requests"] / measured["seconds"]
+            for _ in range(args.rounds):
+                measured_round = {"in_process_per_s": round(in_process_rate(), 2)}
+                for protocol in protocols:
+                    port = ports[1] if protocol == "grpc" else ports[0]
+                    client = subprocess.run([str(REPO / "build" / "serve-client-venv" / "bin" / "python"), "-c", CLIENT,
+                                             f"127.0.0.1:{port}", str(args.clients), str(args.seconds),
+                                             str(tmp / "x.npy"), name, protocol], capture_output=True, text=True)
+                    if client.returncode:
+                        raise SystemExit(client.stderr)
+                    measured = json.loads(client.stdout)
+                    rate = measured["requests"] / measured["seconds"]
+                    measured_round[f"{protocol}_per_s"] = round(rate, 2)
+                    measured_round[f"{protocol}_ratio"] = round(rate / measured_round["in_process_per_s"], 3)
+                rounds.append(measured_round)
+                print(json.dumps(measured_round), file=sys.stderr, flush=True)
         finally:
             server.terminate()
             server.wait()
-    report = {"in_process_threads": args.threads, "in_process_per_s": round(in_process, 2), "clients": args.clients}
-    for protocol, rate in served.items():
-        report[f"{protocol}_per_s"] = round(rate, 2)
-        report[f"{protocol}_ratio"] = round(rate / in_process, 3)
-    report.update({"cpus": os.cpu_count(), "load_average": os.getloadavg()[0]})
+    report = {"in_process_threads": args.threads, "clients": args.clients, "seconds": args.seconds,
+              "rounds": rounds}
+    for protocol in protocols:
+        report[f"{protocol}_median_ratio"] = round(statistics.median(r[f"{protocol}_ratio"] for r in rounds), 3)
+    report.update({"cpu": cpu_name(), "cpus": os.cpu_count(), "load_average": os.getloadavg()[0]})
     print(json.dumps(report))
+
 
 if __name__ == "__main__":
     main()
