@@ -130,9 +130,11 @@ class DecoderLM(torch.nn.Module):
 
 
 def _torchao(model, config_name):
-    from torchao.quantization import Int8DynamicActivationInt8WeightConfig, Int8WeightOnlyConfig, quantize_
+    from torchao.quantization import (Int8DynamicActivationInt8WeightConfig, Int8DynamicActivationIntxWeightConfig,
+                                      Int8WeightOnlyConfig, IntxWeightOnlyConfig, quantize_)
 
-    config = {"Int8WeightOnly": Int8WeightOnlyConfig, "Int8DynamicActivationInt8Weight": Int8DynamicActivationInt8WeightConfig}
+    config = {"Int8WeightOnly": Int8WeightOnlyConfig, "Int8DynamicActivationInt8Weight": Int8DynamicActivationInt8WeightConfig,
+              "IntxWeightOnly": IntxWeightOnlyConfig, "Int8DynamicActivationIntxWeight": Int8DynamicActivationIntxWeightConfig}
     quantize_(model, config[config_name]())
     return model
 
@@ -156,7 +158,7 @@ def flows():
         yield "NNCF static int8", name, (lambda make=make, example=example: _nncf_static(make(), example)), example
     # torchao's tensor subclasses: the exported form keeps them pickled (pt2ov refuses it, naming
     # run_decompositions()); the decomposed form holds their inner tensors and plain ATen ops.
-    for config in ("Int8WeightOnly", "Int8DynamicActivationInt8Weight"):
+    for config in ("Int8WeightOnly", "Int8DynamicActivationInt8Weight", "IntxWeightOnly", "Int8DynamicActivationIntxWeight"):
         yield f"torchao {config}", "TinyLM", (lambda config=config: _torchao(TinyLM().eval(), config)), ids
 
 
