@@ -236,6 +236,21 @@ test-sanitize-serve: sanitize-build serve-client-venv
 		tests/sanitize/no-reports $(ASAN_REPORTS)/serve-e2e \
 		$(PY) -m pytest -q -p no:cacheprovider tests/e2e/test_serve_attacks.py tests/e2e/test_serve.py
 
+# The live-server fuzz under AddressSanitizer and UBSan: bench/serve_endurance.py against
+# build-asan/pt2ov over REST, then over gRPC, FUZZ_LIVE_REQUESTS requests each, every other one
+# a seed of fuzz/corpus/serve_request mutated at random (so a million bad requests a protocol by
+# default), the valid ones checked against the in-process program's bytes; fails on a wrong
+# answer, a dead server or any sanitizer report (leaks included, at the server's exit). About an
+# hour on 2 cores. Not in `make test`.
+FUZZ_LIVE_REQUESTS ?= 2000000
+.PHONY: fuzz-serve-live
+fuzz-serve-live: sanitize-build serve-client-venv
+	$(call asan_env,$(ASAN_REPORTS)/serve-live-rest) tests/sanitize/no-reports $(ASAN_REPORTS)/serve-live-rest \
+		$(PY) bench/serve_endurance.py --server $(ASAN_BUILD)/pt2ov --requests $(FUZZ_LIVE_REQUESTS) --seed 7
+	$(call asan_env,$(ASAN_REPORTS)/serve-live-grpc) tests/sanitize/no-reports $(ASAN_REPORTS)/serve-live-grpc \
+		$(PY) bench/serve_endurance.py --server $(ASAN_BUILD)/pt2ov --requests $(FUZZ_LIVE_REQUESTS) --seed 7 \
+		--protocol grpc
+
 # ThreadSanitizer (build-tsan/): the concurrency tests, four threads sharing one Program.
 # tests/tsan.supp suppresses reports with a frame in OpenVINO or oneTBB only. setarch -R: the
 # TSan runtime of GCC 12 needs the address layout without randomization.

@@ -85,6 +85,9 @@ def main() -> None:
     parser.add_argument("--bad-every", type=int, default=2, help="one bad request every N (2: every other)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--protocol", choices=("rest", "grpc"), default="rest")
+    parser.add_argument("--server", type=pathlib.Path, default=REPO / "build" / "pt2ov",
+                        help="the pt2ov command to serve with (build-asan/pt2ov: the live-server fuzz under "
+                        "AddressSanitizer, `make fuzz-serve-live`)")
     args = parser.parse_args()
     if args.protocol == "grpc":
         return grpc_endurance(args)
@@ -102,7 +105,7 @@ def main() -> None:
         input_name = program.inputs[0].name
         expected = program(x.numpy())[0]
         port = free_port()
-        server = subprocess.Popen([str(REPO / "build" / "pt2ov"), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
+        server = subprocess.Popen([str(args.server), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
                                    "--http-port", str(port), "--grpc-port", "0"], stderr=subprocess.DEVNULL)
         try:
             good = json.dumps({"inputs": [{"name": input_name, "datatype": "FP32", "shape": [2, 8],
@@ -166,7 +169,7 @@ def grpc_endurance(args) -> None:
         x, program = served_model(tmp)
         expected = np.ascontiguousarray(program(x.numpy())[0]).tobytes()
         port = free_port()
-        server = subprocess.Popen([str(REPO / "build" / "pt2ov"), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
+        server = subprocess.Popen([str(args.server), "serve", str(tmp / "repo"), "--host", "127.0.0.1",
                                    "--http-port", "0", "--grpc-port", str(port)], stderr=subprocess.DEVNULL)
         try:
             def client(requests: int, seed: int) -> dict:
