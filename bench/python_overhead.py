@@ -54,7 +54,7 @@ def time_python(program, inputs, calls: int, warmup: int) -> float:
 
 def time_cpp(archive: pathlib.Path, npz: pathlib.Path, calls: int, warmup: int, threads: int) -> float:
     out = subprocess.run([str(COMMAND), "bench", str(archive), "--inputs", str(npz),
-                          "--iterations", str(calls), "--warmup", str(warmup), "--threads", str(threads), "--json"],
+                          "--iterations", str(calls), "--warmup", str(warmup), "--num-threads", str(threads), "--json"],
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout)["latency"]["p50_ms"] * 1000.0
 

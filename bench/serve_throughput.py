@@ -178,7 +178,7 @@ def main() -> None:
                                                                      "measure_placement": False}))
         np.save(tmp / "x.npy", x.numpy())
 
-        program = pt2ov.load(path, hint="throughput", measure_placement=False)
+        program = pt2ov.load(path, performance_hint="throughput", measure_placement=False)
         name = program.inputs[0].name
         inputs = x.numpy()
 

@@ -87,7 +87,7 @@ def main() -> None:
             torch.export.save(exported, archive)
             print(f"{bench.title}")
             for hint in ("latency", "throughput"):
-                program = pt2ov.load(str(archive), hint=hint)
+                program = pt2ov.load(str(archive), performance_hint=hint)
                 for threads in (1, 2, 4):
                     rate = pt2ov_throughput(program, inputs, threads, args.seconds)
                     print(f"  pt2ov, one Program, {hint} hint, {threads} thread(s): {rate:8.1f} calls/s   "

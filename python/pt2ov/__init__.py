@@ -19,6 +19,7 @@ import dataclasses
 import json
 import os
 import tempfile
+import warnings
 from typing import Any, Iterable, Optional, Sequence
 
 import numpy as np
@@ -93,8 +94,8 @@ class Program(_pt2ov._Program):
     # __call__ is the binding's _Program.__call__ itself: the inputs are read, run and the
     # outputs made in C++, with no Python frame in between.
 
-    def __init__(self, path: str, *options):
-        super().__init__(path, *options)
+    def __init__(self, path: str, options: dict):
+        super().__init__(path, options)
         self._inputs = _io(self.input_infos)
         self._outputs = _io(self.output_infos)
 
@@ -135,9 +136,12 @@ class Program(_pt2ov._Program):
 
 
 def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cpu_ops=(), cpu_nodes=(),
-             strict=False, num_threads=0, openvino_state=True, int64_input_limit=0, hint="latency",
-             measure_placement=True, verify=False, quantized_reference=False, compressed_weights=False,
-             appending_positions="", nonfinite_inputs="exact") -> tuple:
+             strict=False, num_threads=0, performance_hint="latency", int64_input_limit=0, openvino_state=True,
+             appending_positions="", measure_placement=True, verify=False, quantized_reference=False,
+             compressed_weights=False, nonfinite_inputs="exact", hint=None) -> dict:
+    """Every load option by its name in the engine's load option table, of its type (the
+    engine refuses a name it does not know). ``hint`` is ``performance_hint``'s spelling before
+    the options had one name each, kept for one release."""
     def names(value, what):
         if isinstance(value, str):
             return [value]
@@ -146,18 +150,26 @@ def _options(method="forward", device="CPU", precision="f32", cache_dir=None, cp
             raise TypeError(f"{what}: a sequence of strings is expected, got {value!r}")
         return value
 
-    return (str(method), str(device), str(precision), "" if cache_dir is None else os.fspath(cache_dir),
-            names(cpu_ops, "cpu_ops"), names(cpu_nodes, "cpu_nodes"), bool(strict), int(num_threads),
-            bool(openvino_state), int(int64_input_limit), str(hint), bool(measure_placement), bool(verify),
-            bool(quantized_reference), bool(compressed_weights), str(appending_positions), str(nonfinite_inputs))
+    if hint is not None:
+        warnings.warn("pt2ov: hint= is deprecated and will be removed: use performance_hint=", DeprecationWarning,
+                      stacklevel=3)
+        performance_hint = hint
+    return {"method": str(method), "device": str(device), "precision": str(precision),
+            "cache_dir": "" if cache_dir is None else os.fspath(cache_dir), "cpu_ops": names(cpu_ops, "cpu_ops"),
+            "cpu_nodes": names(cpu_nodes, "cpu_nodes"), "strict": bool(strict), "num_threads": int(num_threads),
+            "performance_hint": str(performance_hint), "int64_input_limit": int(int64_input_limit),
+            "openvino_state": bool(openvino_state), "appending_positions": str(appending_positions),
+            "measure_placement": bool(measure_placement), "verify": bool(verify),
+            "quantized_reference": bool(quantized_reference), "compressed_weights": bool(compressed_weights),
+            "nonfinite_inputs": str(nonfinite_inputs)}
 
 
 def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU", precision: str = "f32",
          cache_dir: Optional[str | os.PathLike] = None, cpu_ops: Iterable[str] = (), cpu_nodes: Iterable[str] = (),
-         strict: bool = False, num_threads: int = 0, openvino_state: bool = True, int64_input_limit: int = 0,
-         hint: str = "latency", measure_placement: bool = True, verify: bool = False,
-         quantized_reference: bool = False, compressed_weights: bool = False, appending_positions: str = "",
-         nonfinite_inputs: str = "exact") -> Program:
+         strict: bool = False, num_threads: int = 0, performance_hint: str = "latency", int64_input_limit: int = 0,
+         openvino_state: bool = True, appending_positions: str = "", measure_placement: bool = True,
+         verify: bool = False, quantized_reference: bool = False, compressed_weights: bool = False,
+         nonfinite_inputs: str = "exact", hint: Optional[str] = None) -> Program:
     """Reads the archive at ``path``, places and converts ``method`` and compiles it on ``device``.
 
     The options are the command line's: ``precision`` is OpenVINO's inference precision hint
@@ -166,7 +178,7 @@ def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU
     step, ``num_threads`` sets OpenVINO's inference threads (0: its default),
     ``openvino_state=False`` carries every mutated buffer in pt2ov instead of OpenVINO state,
     ``int64_input_limit=N`` promises every int64 user input within [-N, N] (checked on each
-    call) so index arithmetic on them may stay on OpenVINO, ``hint="throughput"`` lets calls from
+    call) so index arithmetic on them may stay on OpenVINO, ``performance_hint="throughput"`` lets calls from
     many threads on one Program run on OpenVINO's parallel streams ("latency", the default, is
     fastest for one call at a time), ``measure_placement=False`` lets the placement rules alone
     decide (by default a small program is timed at load on OpenVINO and on pt2ov's CPU kernels and
@@ -189,10 +201,13 @@ def load(path: str | os.PathLike, *, method: str = "forward", device: str = "CPU
     out of OpenVINO as NaN or inf runs again on the CPU kernels), ``"openvino"`` runs every call on the
     placement as it is (OpenVINO loses NaN through relu, exp, max, clamp: docs/EXACTNESS.md O8). Raises
     :class:`Error` (ArchiveError, UnsupportedError, ...) with a message saying what to do."""
-    args = _options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads, openvino_state,
-                    int64_input_limit, hint, measure_placement, verify, quantized_reference, compressed_weights,
-                    appending_positions, nonfinite_inputs)
-    return Program(os.fspath(path), *args)
+    options = _options(method=method, device=device, precision=precision, cache_dir=cache_dir, cpu_ops=cpu_ops,
+                       cpu_nodes=cpu_nodes, strict=strict, num_threads=num_threads, performance_hint=performance_hint,
+                       int64_input_limit=int64_input_limit, openvino_state=openvino_state,
+                       appending_positions=appending_positions, measure_placement=measure_placement, verify=verify,
+                       quantized_reference=quantized_reference, compressed_weights=compressed_weights,
+                       nonfinite_inputs=nonfinite_inputs, hint=hint)
+    return Program(os.fspath(path), options)
 
 
 def inspect(path: str | os.PathLike, **options) -> dict:
@@ -200,7 +215,7 @@ def inspect(path: str | os.PathLike, **options) -> dict:
     is loaded and timed; the others compile nothing):
     ``{"methods": {name: {"steps": [...], "constants": {...}, "openvino_version": ..., "cpu_isa": ...}}}`` (every
     method unless ``method`` names another than "forward"). Takes :func:`load`'s options."""
-    return json.loads(_pt2ov.inspect_json(os.fspath(path), *_options(**options)))
+    return json.loads(_pt2ov.inspect_json(os.fspath(path), _options(**options)))
 
 
 def methods(path: str | os.PathLike) -> list[str]:

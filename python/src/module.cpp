@@ -23,8 +23,11 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
+#include "pt2ov/load_options.h"
 #include "common/text.h"
 #include "dlpack.h"
 #include "generate.h"
@@ -93,31 +96,25 @@ nb::list io_list(const std::vector<pt2ov::IOInfo>& infos) {
     return out;
 }
 
-pt2ov::LoadOptions make_options(const std::string& method, const std::string& device, const std::string& precision,
-                                const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
-                                const std::vector<std::string>& cpu_nodes, bool strict, int num_threads,
-                                bool openvino_state, int64_t int64_input_limit, const std::string& hint,
-                                bool measure_placement, bool verify, bool quantized_reference,
-                                bool compressed_weights, const std::string& appending_positions,
-                                const std::string& nonfinite_inputs) {
+// The load options from the Python module's dict, each by its name in the load option table
+// (pt2ov/__init__.py's _options gives every one, of its type).
+pt2ov::LoadOptions make_options(const nb::dict& given) {
     pt2ov::LoadOptions options;
-    options.method = method;
-    options.device = device;
-    options.precision = precision;
-    options.cache_dir = cache_dir;
-    options.cpu_ops = cpu_ops;
-    options.cpu_nodes = cpu_nodes;
-    options.strict = strict;
-    options.num_threads = num_threads;
-    options.openvino_state = openvino_state;
-    options.int64_input_limit = int64_input_limit;
-    options.performance_hint = hint;
-    options.measure_placement = measure_placement;
-    options.verify = verify;
-    options.quantized_reference = quantized_reference;
-    options.compressed_weights = compressed_weights;
-    options.appending_positions = appending_positions;
-    options.nonfinite_inputs = nonfinite_inputs;
+    for (const auto& [key, value] : given) {
+        const std::string name = nb::cast<std::string>(key);
+        const auto* row = pt2ov::find_load_option(name);
+        if (!row) throw nb::type_error(("unknown load option '" + name + "'").c_str());
+        std::visit(
+            [&](auto field) {
+                auto& target = options.*field;
+                using Value = std::decay_t<decltype(target)>;
+                if (!nb::try_cast<Value>(value, target)) {
+                    throw nb::type_error(("load option '" + name + "': " + std::string(nb::str(value).c_str()) +
+                                          " is not of its type").c_str());
+                }
+            },
+            row->field);
+    }
     return options;
 }
 
@@ -246,22 +243,12 @@ NB_MODULE(_pt2ov, m) {
     nb::class_<PyProgram>(m, "_Program")
         .def(
             "__init__",
-            [](PyProgram* self, const std::string& path, const std::string& method, const std::string& device,
-               const std::string& precision, const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
-               const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state,
-               int64_t int64_input_limit, const std::string& hint, bool measure_placement, bool verify,
-               bool quantized_reference, bool compressed_weights, const std::string& appending_positions,
-               const std::string& nonfinite_inputs) {
-                auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads,
-                                            openvino_state, int64_input_limit, hint, measure_placement, verify,
-                                            quantized_reference, compressed_weights, appending_positions, nonfinite_inputs);
+            [](PyProgram* self, const std::string& path, const nb::dict& given) {
+                auto options = make_options(given);
                 nb::gil_scoped_release release;
                 new (self) PyProgram(pt2ov::Program::load(path, options));
             },
-            nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
-            nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"),
-            nb::arg("openvino_state"), nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"), nb::arg("verify"),
-            nb::arg("quantized_reference"), nb::arg("compressed_weights"), nb::arg("appending_positions"), nb::arg("nonfinite_inputs"))
+            nb::arg("path"), nb::arg("options"))
         .def("__call__", &PyProgram::call)
         // For bench/python_overhead.py: the same call from C++ in this process, `calls` times on
         // the inputs as __call__ reads them, each timed alone (ns). With reuse_outputs, outputs of
@@ -348,15 +335,8 @@ NB_MODULE(_pt2ov, m) {
     // command does.
     m.def(
         "inspect_json",
-        [](const std::string& path, const std::string& method, const std::string& device, const std::string& precision,
-           const std::string& cache_dir, const std::vector<std::string>& cpu_ops,
-           const std::vector<std::string>& cpu_nodes, bool strict, int num_threads, bool openvino_state,
-           int64_t int64_input_limit, const std::string& hint, bool measure_placement, bool verify,
-           bool quantized_reference, bool compressed_weights, const std::string& appending_positions,
-               const std::string& nonfinite_inputs) {
-            auto options = make_options(method, device, precision, cache_dir, cpu_ops, cpu_nodes, strict, num_threads,
-                                        openvino_state, int64_input_limit, hint, measure_placement, verify,
-                                        quantized_reference, compressed_weights, appending_positions, nonfinite_inputs);
+        [](const std::string& path, const nb::dict& given) {
+            auto options = make_options(given);
             nb::gil_scoped_release release;
             std::vector<pt2ov::PlacementReport> reports;
             const bool all_methods = options.method == "forward";
@@ -367,10 +347,7 @@ NB_MODULE(_pt2ov, m) {
             }
             return pt2ov::tools::report_json(reports);
         },
-        nb::arg("path"), nb::arg("method"), nb::arg("device"), nb::arg("precision"), nb::arg("cache_dir"),
-        nb::arg("cpu_ops"), nb::arg("cpu_nodes"), nb::arg("strict"), nb::arg("num_threads"), nb::arg("openvino_state"),
-        nb::arg("int64_input_limit"), nb::arg("hint"), nb::arg("measure_placement"), nb::arg("verify"),
-        nb::arg("quantized_reference"), nb::arg("compressed_weights"), nb::arg("appending_positions"), nb::arg("nonfinite_inputs"));
+        nb::arg("path"), nb::arg("options"));
 
     // For the tests: the addresses a call would read its inputs from (the same conversion as
     // _Program.__call__'s), to show that contiguous inputs are viewed, not copied.
@@ -387,6 +364,15 @@ NB_MODULE(_pt2ov, m) {
         if (!torch) throw pt2ov::InputError("torch is not imported");
         torch->exchange = enabled ? torch->exchange_found : nullptr;
         return torch->exchange_found != nullptr;
+    });
+    // The load option table's rows (name, command-line flag, whether it changes the plan): the
+    // test that every front end has every option reads it.
+    m.def("_load_option_table", [] {
+        nb::list rows;
+        for (const auto& row : pt2ov::load_option_table()) {
+            rows.append(nb::make_tuple(std::string(row.name), std::string(row.flag), row.changes_plan));
+        }
+        return rows;
     });
     m.def("methods", [](const std::string& path) { return pt2ov::Program::methods(path); }, nb::arg("path"));
     m.def("openvino_version", &pt2ov::openvino_version);

@@ -8,7 +8,10 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <type_traits>
+#include <variant>
 
+#include "pt2ov/load_options.h"
 #include "common/text.h"
 #include "pt2ov/generate.h"
 #include "pt2ov/pt2ov.h"
@@ -27,65 +30,45 @@ constexpr int kExitInternalError = 3;
 constexpr const char* kExitStatusHelp = "Exit status: 0 success, 2 user error (bad file, input, flag or unsupported "
                                         "program; one line on stderr), 3 internal error (a bug in pt2ov: please report it).";
 
+// The load options, each a row of the one table (pt2ov/load_options.h): a text option
+// with its choices, a repeatable list, a flag ("--no-..." for one that is on by default), an
+// integer in its range.
 void add_placement_options(CLI::App& command, pt2ov::LoadOptions& options) {
-    command.add_option("--method", options.method, "Method (program) in the archive")->default_val("forward");
-    command.add_option("--device", options.device, "OpenVINO device: CPU, GPU, NPU, AUTO, HETERO:...")->default_val("CPU");
-    command.add_option("--precision", options.precision, "Inference precision hint")
-        ->check(CLI::IsMember({"f32", "f16", "bf16"}))
-        ->default_val("f32");
-    command.add_option("--cache-dir", options.cache_dir, "OpenVINO model cache folder");
-    command.add_option("--threads", options.num_threads, "OpenVINO inference threads (0: OpenVINO's default, all cores)")
-        ->check(CLI::Range(0, 4096))
-        ->default_val(0);
-    command.add_option("--hint", options.performance_hint,
-                       "OpenVINO performance hint: latency (one call at a time, fastest) or throughput (parallel "
-                       "streams for calls from many threads on one program)")
-        ->check(CLI::IsMember({"latency", "throughput"}))
-        ->default_val("latency");
-    command.add_option("--cpu-op", options.cpu_ops,
-                       "Keep this op off OpenVINO (repeatable), e.g. aten.atan.default or aten.atan");
-    command.add_option("--cpu-node", options.cpu_nodes, "Keep this node off OpenVINO (repeatable), as inspect names it");
-    command.add_flag("--strict", options.strict, "Refuse any CPU fallback: all on OpenVINO, or an error");
-    command.add_option("--int64-input-limit", options.int64_input_limit,
-                       "Promise that every int64 user input (positions, token ids) lies within [-N, N]: each call "
-                       "checks it (error beyond), and index arithmetic on them that then fits 32 bits stays on "
-                       "OpenVINO (0: no promise, such arithmetic runs on the CPU kernels)")
-        ->check(CLI::Range(int64_t{0}, int64_t{2147483647}))
-        ->default_val(0);
-    command.add_flag("!--no-openvino-state", options.openvino_state,
-                     "Carry every mutated buffer in pt2ov between calls; by default a buffer that one OpenVINO "
-                     "step reads and updates, and nothing else reads, stays in OpenVINO as state (ReadValue/Assign)");
-    command.add_option("--appending-positions", options.appending_positions,
-                       "Promise that the rank-1 int64 input NAME holds the KV-cache positions each call writes, "
-                       "running on without a gap (0, 1, ... after load or reset): each call checks it, and a static "
-                       "cache written there stays in OpenVINO as state that grows by each call's positions, read in "
-                       "place by the attention (no whole-cache copy per call). Empty: no promise");
-    command.add_flag("--quantized-reference", options.quantized_reference,
-                     "Compute every quantize and dequantize of a quantized program with PyTorch's reference "
-                     "arithmetic in float32 (eager's integers exactly, float speed); by default a quantize-"
-                     "dequantize pair runs on OpenVINO as FakeQuantize, on its int8 kernels, within one "
-                     "quantization step of eager's (docs/EXACTNESS.md E8)");
-    command.add_flag("--compressed-weights", options.compressed_weights,
-                     "Keep a quantized program's integer weights (NNCF's int8/int4 weight compression) compressed in "
-                     "memory, int4 as 4 bits, decompressed by OpenVINO's kernels as they multiply: each weight within "
-                     "half a float16 step of eager's (docs/EXACTNESS.md E9); by default they are decompressed once "
-                     "at load, exactly as eager does, and held as float32");
-    command.add_flag("--verify", options.verify,
-                     "At load, run each OpenVINO step on synthetic inputs beside pt2ov's CPU kernels, in a child "
-                     "process; a step that disagrees or crashes runs on the CPU kernels (with --cache-dir the outcome "
-                     "is kept there)");
-    command.add_option("--nonfinite-inputs", options.nonfinite_inputs,
-                       "A call whose floating inputs hold NaN or inf: exact (run it on pt2ov's CPU kernels, which "
-                       "follow PyTorch on NaN and inf, or refuse it where a node has no CPU kernel; finite calls "
-                       "stay on OpenVINO, and one whose outputs come out of OpenVINO as NaN or inf runs again on "
-                       "the CPU kernels where they are cheap to read) or openvino (no check: OpenVINO loses NaN through relu, exp, max and "
-                       "clamp, docs/EXACTNESS.md O8)")
-        ->check(CLI::IsMember({"exact", "openvino"}))
-        ->default_val("exact");
-    command.add_flag("!--no-measure-placement", options.measure_placement,
-                     "Let the placement rules alone decide; by default a small program (static shapes, every node "
-                     "with a CPU kernel, no mutated buffers, CPU device) is timed at load on OpenVINO and on the CPU "
-                     "kernels, and the faster kept (with --cache-dir the choice is kept there)");
+    const pt2ov::LoadOptions defaults;
+    for (const auto& row : pt2ov::load_option_table()) {
+        std::visit(
+            [&](auto field) {
+                auto& value = options.*field;
+                using Value = std::decay_t<decltype(value)>;
+                const std::string flag(row.flag), help(row.help);
+                if constexpr (std::is_same_v<Value, bool>) {
+                    command.add_flag((defaults.*field ? "!" : "") + flag, value, help);
+                } else {
+                    auto* option = command.add_option(flag, value, help);
+                    if constexpr (std::is_same_v<Value, std::string>) {
+                        if (!row.choices.empty()) {
+                            option->check(CLI::IsMember(std::vector<std::string>(row.choices.begin(), row.choices.end())));
+                        }
+                        if (!(defaults.*field).empty()) option->default_val(defaults.*field);
+                    } else if constexpr (std::is_integral_v<Value>) {
+                        option->check(CLI::Range(static_cast<Value>(row.min), static_cast<Value>(row.max)))
+                            ->default_val(defaults.*field);
+                    }
+                }
+            },
+            row.field);
+    }
+    // The spellings before the options had one name each, kept for one release (not in --help).
+    const auto deprecated = [&command](const char* old_flag, const char* flag, auto& value, const CLI::Validator& check) {
+        command.add_option(old_flag, value)
+            ->check(check)
+            ->group("")
+            ->each([old_flag, flag](const std::string&) {
+                std::cerr << "pt2ov: " << old_flag << " is deprecated and will be removed: use " << flag << "\n";
+            });
+    };
+    deprecated("--hint", "--performance-hint", options.performance_hint, CLI::IsMember({"latency", "throughput"}));
+    deprecated("--threads", "--num-threads", options.num_threads, CLI::Range(0, 4096));
 }
 
 // Whether two paths name one file: by inode where both exist (links, "./x", "../d/x"), else by

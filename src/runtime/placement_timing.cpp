@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "pt2ov/load_options.h"
 #include "compile/compile.h"
 #include "lower/convert.h"
 
@@ -72,24 +73,15 @@ std::string cache_file(const std::string& path, const LoadOptions& options, std:
     while (archive.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || archive.gcount() > 0) {
         key.add(chunk.data(), static_cast<size_t>(archive.gcount()));
     }
-    key.add(options.method);
-    key.add(options.device);
-    key.add(options.precision);
-    key.add(options.performance_hint);
-    key.add(std::to_string(options.num_threads));
-    key.add(std::to_string(options.int64_input_limit));
-    key.add(options.openvino_state ? "state" : "no state");
-    key.add(options.quantized_reference ? "quantized reference" : "quantized int8");
-    key.add(options.compressed_weights ? "weights compressed" : "weights decompressed at load");
-    // The promise rewrites the cache into OpenVINO's state: another program to time and verify.
-    key.add("appending " + options.appending_positions);
-    for (const auto& op : options.cpu_ops) key.add(op);
-    key.add("|");
-    for (const auto& node : options.cpu_nodes) key.add(node);
+    // Every option that may give another plan, by the table: an option added there is in the key.
+    for (const auto& row : load_option_table()) {
+        if (!row.changes_plan) continue;
+        key.add(std::string(row.name));
+        key.add(load_option_text(options, row));
+    }
     key.add(lower::openvino_runtime_version());
     key.add(PT2OV_VERSION);
     key.add(std::to_string(std::thread::hardware_concurrency()));
-    if (options.strict) key.add("strict");  // never timed under --strict; verified, it refuses
     return (std::filesystem::path(options.cache_dir) / fmt::format("pt2ov-{}-{:016x}.txt", kind, key.hash)).string();
 }
 

@@ -16,8 +16,11 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <type_traits>
+#include <variant>
 
 #include "common/error.h"
+#include "pt2ov/load_options.h"
 #include "compile/compile.h"
 #include "runtime/executor.h"
 #include "runtime/placement_timing.h"
@@ -44,23 +47,20 @@ std::string escape_line(const std::string& text) {
     return out;
 }
 
+// The request gives every option that changes the plan (the load option table's), by its name,
+// so that the worker plans as load() does; a list one line an item.
 void write_request(const fs::path& file, const std::string& path, const LoadOptions& options,
                    const std::map<std::string, std::string>& failures) {
     std::ofstream out(file);
-    out << "archive\t" << escape_line(fs::absolute(path).string()) << "\n"
-        << "method\t" << escape_line(options.method) << "\n"
-        << "device\t" << escape_line(options.device) << "\n"
-        << "precision\t" << escape_line(options.precision) << "\n"
-        << "hint\t" << escape_line(options.performance_hint) << "\n"
-        << "threads\t" << options.num_threads << "\n"
-        << "int64_input_limit\t" << options.int64_input_limit << "\n"
-        << "openvino_state\t" << (options.openvino_state ? 1 : 0) << "\n"
-        << "appending_positions\t" << escape_line(options.appending_positions) << "\n"
-        << "strict\t" << (options.strict ? 1 : 0) << "\n"
-        << "quantized_reference\t" << (options.quantized_reference ? 1 : 0) << "\n"
-        << "compressed_weights\t" << (options.compressed_weights ? 1 : 0) << "\n";
-    for (const auto& op : options.cpu_ops) out << "cpu_op\t" << escape_line(op) << "\n";
-    for (const auto& node : options.cpu_nodes) out << "cpu_node\t" << escape_line(node) << "\n";
+    out << "archive\t" << escape_line(fs::absolute(path).string()) << "\n";
+    for (const auto& row : load_option_table()) {
+        if (!row.changes_plan) continue;
+        if (const auto* list = std::get_if<std::vector<std::string> LoadOptions::*>(&row.field)) {
+            for (const auto& item : options.**list) out << row.name << "\t" << escape_line(item) << "\n";
+        } else {
+            out << row.name << "\t" << escape_line(load_option_text(options, row)) << "\n";
+        }
+    }
     for (const auto& [node, why] : failures) out << "failure\t" << escape_line(node) << "\t" << escape_line(why) << "\n";
     if (!out) throw Error("--verify: cannot write " + file.string());
 }
@@ -70,6 +70,20 @@ struct Request {
     LoadOptions options;
     std::map<std::string, std::string> failures;
 };
+
+// Sets `row` of `options` from its text in a request (load_option_text's spelling).
+void read_option(const LoadOptionRow& row, const std::string& text, LoadOptions& options) {
+    std::visit(
+        [&](auto field) {
+            auto& value = options.*field;
+            using Value = std::decay_t<decltype(value)>;
+            if constexpr (std::is_same_v<Value, std::string>) value = text;
+            else if constexpr (std::is_same_v<Value, std::vector<std::string>>) value.push_back(text);
+            else if constexpr (std::is_same_v<Value, bool>) value = text == "true";
+            else value = static_cast<Value>(std::stoll(text));
+        },
+        row.field);
+}
 
 Request read_request(const std::string& file) {
     std::ifstream in(file);
@@ -82,23 +96,13 @@ Request read_request(const std::string& file) {
         const size_t tab = line.find('\t');
         if (tab == std::string::npos) continue;
         const std::string key = line.substr(0, tab), value = line.substr(tab + 1);
-        if (key == "archive") request.path = value;
-        else if (key == "method") request.options.method = value;
-        else if (key == "device") request.options.device = value;
-        else if (key == "precision") request.options.precision = value;
-        else if (key == "hint") request.options.performance_hint = value;
-        else if (key == "threads") request.options.num_threads = std::stoi(value);
-        else if (key == "int64_input_limit") request.options.int64_input_limit = std::stoll(value);
-        else if (key == "openvino_state") request.options.openvino_state = value == "1";
-        else if (key == "appending_positions") request.options.appending_positions = value;
-        else if (key == "strict") request.options.strict = value == "1";
-        else if (key == "quantized_reference") request.options.quantized_reference = value == "1";
-        else if (key == "compressed_weights") request.options.compressed_weights = value == "1";
-        else if (key == "cpu_op") request.options.cpu_ops.push_back(value);
-        else if (key == "cpu_node") request.options.cpu_nodes.push_back(value);
-        else if (key == "failure") {
+        if (key == "archive") {
+            request.path = value;
+        } else if (key == "failure") {
             const size_t second = value.find('\t');
             request.failures[value.substr(0, second)] = second == std::string::npos ? "" : value.substr(second + 1);
+        } else if (const auto* row = find_load_option(key)) {
+            read_option(*row, value, request.options);
         }
     }
     return request;

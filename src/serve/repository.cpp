@@ -4,13 +4,17 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
+#include <type_traits>
+#include <variant>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/json_text.h"
+#include "pt2ov/load_options.h"
 #include "common/text.h"
 #include "serve/error.h"
 
@@ -111,23 +115,52 @@ namespace {
 
 // One model configuration key: how it sets the model's source from its JSON value.
 struct ConfigKey {
-    const char* name;
-    void (*apply)(const json& value, const std::string& where, ModelSource& source);
+    std::string name;
+    std::function<void(const json& value, const std::string& where, ModelSource& source)> apply;
 };
 
-template <typename T>
-T config_of(const json& value, const char* key, const std::string& where, const char* expected) {
-    return config_value<T>(value, key, where, expected);
-}
-
-std::string one_of(const json& value, const char* key, const std::string& where, std::initializer_list<const char*> allowed) {
+std::string one_of(const json& value, const std::string& key, const std::string& where,
+                   const std::vector<std::string_view>& allowed) {
     auto text = config_value<std::string>(value, key, where, "a string");
     std::string listed;
-    for (const char* choice : allowed) {
+    for (const auto choice : allowed) {
         if (text == choice) return text;
         listed += (listed.empty() ? "" : ", ") + std::string(choice);
     }
     throw InputError(fmt::format("{}: \"{}\" must be one of {}, not {}", where, key, listed, json_excerpt(value)));
+}
+
+// Sets the load option `row` from its config.json value, checked as the command line checks it.
+void apply_load_option(const LoadOptionRow& row, const json& value, const std::string& where, LoadOptions& options) {
+    const std::string key(row.name);
+    std::visit(
+        [&](auto field) {
+            auto& target = options.*field;
+            using Value = std::decay_t<decltype(target)>;
+            if constexpr (std::is_same_v<Value, std::string>) {
+                target = row.choices.empty() ? config_value<std::string>(value, key, where, "a string")
+                                             : one_of(value, key, where, row.choices);
+            } else if constexpr (std::is_same_v<Value, std::vector<std::string>>) {
+                target = config_value<std::vector<std::string>>(value, key, where, "a list of strings");
+            } else if constexpr (std::is_same_v<Value, bool>) {
+                target = config_value<bool>(value, key, where, "true or false");
+            } else {
+                const std::string expected = fmt::format("an integer from {} to {}", row.min, row.max);
+                if (!value.is_number_integer()) {
+                    throw InputError(fmt::format("{}: \"{}\" must be {}, not {}", where, key, expected, json_excerpt(value)));
+                }
+                // A JSON integer beyond int64 is read unsigned; compared as such, it is never cut.
+                const bool fits = value.is_number_unsigned()
+                                      ? value.get<uint64_t>() <= static_cast<uint64_t>(row.max) &&
+                                            static_cast<int64_t>(value.get<uint64_t>()) >= row.min
+                                      : value.get<int64_t>() >= row.min && value.get<int64_t>() <= row.max;
+                if (!fits) {
+                    throw InputError(fmt::format("{}: \"{}\" must be {}, not {}", where, key, expected, json_excerpt(value)));
+                }
+                target = static_cast<Value>(value.get<int64_t>());
+            }
+        },
+        row.field);
 }
 
 void apply_batching(const json& value, const std::string& where, ModelSource& source) {
@@ -145,30 +178,21 @@ void apply_batching(const json& value, const std::string& where, ModelSource& so
     }
 }
 
-// The keys of a model's config.json, each a LoadOptions field of the same name but name and
+// The keys of a model's config.json: its name, every load option by its name (the table's), and
 // dynamic_batching.
 const std::vector<ConfigKey>& config_keys() {
-    static const std::vector<ConfigKey> keys{
-        {"name", [](const json& v, const std::string& w, ModelSource& s) { s.name = config_of<std::string>(v, "name", w, "a string"); }},
-        {"device", [](const json& v, const std::string& w, ModelSource& s) { s.options.device = config_of<std::string>(v, "device", w, "a string"); }},
-        {"precision", [](const json& v, const std::string& w, ModelSource& s) { s.options.precision = one_of(v, "precision", w, {"f32", "f16", "bf16"}); }},
-        {"method", [](const json& v, const std::string& w, ModelSource& s) { s.options.method = config_of<std::string>(v, "method", w, "a string"); }},
-        {"cache_dir", [](const json& v, const std::string& w, ModelSource& s) { s.options.cache_dir = config_of<std::string>(v, "cache_dir", w, "a string"); }},
-        {"cpu_ops", [](const json& v, const std::string& w, ModelSource& s) { s.options.cpu_ops = config_of<std::vector<std::string>>(v, "cpu_ops", w, "a list of strings"); }},
-        {"cpu_nodes", [](const json& v, const std::string& w, ModelSource& s) { s.options.cpu_nodes = config_of<std::vector<std::string>>(v, "cpu_nodes", w, "a list of strings"); }},
-        {"strict", [](const json& v, const std::string& w, ModelSource& s) { s.options.strict = config_of<bool>(v, "strict", w, "true or false"); }},
-        {"num_threads", [](const json& v, const std::string& w, ModelSource& s) { s.options.num_threads = config_of<int>(v, "num_threads", w, "an integer"); }},
-        {"performance_hint", [](const json& v, const std::string& w, ModelSource& s) { s.options.performance_hint = one_of(v, "performance_hint", w, {"latency", "throughput"}); }},
-        {"int64_input_limit", [](const json& v, const std::string& w, ModelSource& s) { s.options.int64_input_limit = config_of<int64_t>(v, "int64_input_limit", w, "an integer"); }},
-        {"openvino_state", [](const json& v, const std::string& w, ModelSource& s) { s.options.openvino_state = config_of<bool>(v, "openvino_state", w, "true or false"); }},
-        {"measure_placement", [](const json& v, const std::string& w, ModelSource& s) { s.options.measure_placement = config_of<bool>(v, "measure_placement", w, "true or false"); }},
-        {"verify", [](const json& v, const std::string& w, ModelSource& s) { s.options.verify = config_of<bool>(v, "verify", w, "true or false"); }},
-        {"quantized_reference", [](const json& v, const std::string& w, ModelSource& s) { s.options.quantized_reference = config_of<bool>(v, "quantized_reference", w, "true or false"); }},
-        {"compressed_weights", [](const json& v, const std::string& w, ModelSource& s) { s.options.compressed_weights = config_of<bool>(v, "compressed_weights", w, "true or false"); }},
-        {"appending_positions", [](const json& v, const std::string& w, ModelSource& s) { s.options.appending_positions = config_of<std::string>(v, "appending_positions", w, "a string"); }},
-        {"nonfinite_inputs", [](const json& v, const std::string& w, ModelSource& s) { s.options.nonfinite_inputs = one_of(v, "nonfinite_inputs", w, {"exact", "openvino"}); }},
-        {"dynamic_batching", apply_batching},
-    };
+    static const std::vector<ConfigKey> keys = [] {
+        std::vector<ConfigKey> made{{"name", [](const json& v, const std::string& w, ModelSource& s) {
+                                         s.name = config_value<std::string>(v, "name", w, "a string");
+                                     }}};
+        for (const auto& row : load_option_table()) {
+            made.push_back({std::string(row.name), [&row](const json& v, const std::string& w, ModelSource& s) {
+                                apply_load_option(row, v, w, s.options);
+                            }});
+        }
+        made.push_back({"dynamic_batching", apply_batching});
+        return made;
+    }();
     return keys;
 }
 

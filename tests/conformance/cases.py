@@ -279,7 +279,7 @@ def run_pt2ov(pt2: pathlib.Path, inputs: tuple, workdir: pathlib.Path,
     # otherwise time and perhaps move to the CPU kernels, leaving OpenVINO's converters untested.
     cmd = [str(pt2ov_binary()), "run", "--no-measure-placement", str(pt2), "--inputs", str(inp), "--outputs", str(out)]
     if threads:
-        cmd += ["--threads", str(threads)]
+        cmd += ["--num-threads", str(threads)]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
                               timeout=PT2OV_TIMEOUT_S, cwd=REPO_ROOT)

@@ -611,8 +611,8 @@ BAD_INPUTS = [
     ("cache_dir_is_a_file", lambda c: c.run(c.mlp, "--cache-dir", c.inputs), [r"cache-dir", r"in\.npz"]),
     ("bad_precision", lambda c: c.run(c.mlp, "--precision", "f8"), [r"precision", r"f8"]),
     ("bad_device", lambda c: c.run(c.mlp, "--device", "NO_SUCH_DEVICE"), [r"NO_SUCH_DEVICE"]),
-    ("negative_threads", lambda c: c.run(c.mlp, "--threads", "-1"), [r"threads"]),
-    ("threads_not_a_number", lambda c: c.run(c.mlp, "--threads", "many"), [r"threads|many"]),
+    ("negative_threads", lambda c: c.run(c.mlp, "--num-threads", "-1"), [r"threads"]),
+    ("threads_not_a_number", lambda c: c.run(c.mlp, "--num-threads", "many"), [r"threads|many"]),
     ("unknown_method", lambda c: c.run(c.mlp, "--method", "no_such_method"), [r"no_such_method"]),
 ]
 

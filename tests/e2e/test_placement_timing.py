@@ -142,7 +142,7 @@ def test_other_options_are_another_cache_entry(tiny_mlp, tmp_path):
     pt2, _, _ = tiny_mlp
     cache = tmp_path / "cache"
     _inspect(pt2, "--cache-dir", cache)
-    _inspect(pt2, "--cache-dir", cache, "--threads", "1")
+    _inspect(pt2, "--cache-dir", cache, "--num-threads", "1")
     assert len(list(cache.glob("pt2ov-placement-*.txt"))) == 2
 
 

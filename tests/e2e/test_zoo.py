@@ -128,9 +128,9 @@ def test_threads(zoo_programs, run_engine, threads):
     program = zoo_programs.get(case.name, "exported", "dynamic")
     calls = call_inputs(case, "dynamic")
     expected = eager_outputs(program.module, calls)
-    actual = run_engine(program.path, calls, ["--threads", threads])
+    actual = run_engine(program.path, calls, ["--num-threads", threads])
     for i, (got, want) in enumerate(zip(actual, expected)):
-        assert_outputs_match(got, want, case, label=f"--threads {threads} call {i}")
+        assert_outputs_match(got, want, case, label=f"--num-threads {threads} call {i}")
 
 
 def test_cache_dir(zoo_programs, run_engine, tmp_path):

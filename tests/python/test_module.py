@@ -403,14 +403,14 @@ def test_python_m_pt2ov_mirrors_the_command(tmp_path):
     inputs = REPO_ROOT / "examples" / "policy_inputs.npz"
     out = tmp_path / "out.npz"
     proc = subprocess.run([sys.executable, "-m", "pt2ov", "run", str(REPO_ROOT / "examples" / "policy.pt2"),
-                           "--inputs", str(inputs), "--outputs", str(out), "--threads", "1", "--precision", "f32"],
+                           "--inputs", str(inputs), "--outputs", str(out), "--num-threads", "1", "--precision", "f32"],
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     with np.load(out) as got, np.load(REPO_ROOT / "examples" / "policy_expected.npz") as want:
         for name in want.files:
             np.testing.assert_allclose(got[name], want[name], rtol=1e-4, atol=1e-5)
     proc = subprocess.run([sys.executable, "-m", "pt2ov", "bench", str(REPO_ROOT / "examples" / "policy.pt2"),
-                           "--inputs", str(inputs), "--iterations", "3", "--warmup", "1", "--json", "--threads", "1"],
+                           "--inputs", str(inputs), "--iterations", "3", "--warmup", "1", "--json", "--num-threads", "1"],
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     assert isinstance(json.loads(proc.stdout), dict)

@@ -136,7 +136,7 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_the_policy(tmp_path):
     proc = sh([VENV / "bin" / "pt2ov", "inspect", pt2, "--json"], env=clean_env(), cwd=tmp_path)
     assert list(json.loads(proc.stdout)["methods"]) == ["forward"]
     cli_out = tmp_path / "cli.npz"
-    sh([py, "-m", "pt2ov", "run", pt2, "--inputs", inputs, "--outputs", cli_out, "--threads", "1"],
+    sh([py, "-m", "pt2ov", "run", pt2, "--inputs", inputs, "--outputs", cli_out, "--num-threads", "1"],
        env=clean_env(), cwd=tmp_path)
     with np.load(cli_out) as got:
         for i, w in enumerate(want):

@@ -7,7 +7,10 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <type_traits>
+#include <variant>
 
+#include "pt2ov/load_options.h"
 #include "runtime/placement_timing.h"
 
 namespace pt2ov::runtime {
@@ -54,6 +57,44 @@ TEST_F(CacheFile, EveryOptionThatChangesThePlanIsAnotherEntry) {
     EXPECT_NE(cache_file(archive_, options_, "placement"), base) << "another archive";
     options_.cache_dir.clear();
     EXPECT_TRUE(cache_file(archive_, options_, "placement").empty());
+}
+
+
+// `options` with `row` set to another value than its default.
+LoadOptions with_another_value(LoadOptions options, const LoadOptionRow& row) {
+    std::visit(
+        [&](auto field) {
+            auto& value = options.*field;
+            using Value = std::decay_t<decltype(value)>;
+            if constexpr (std::is_same_v<Value, std::string>) {
+                value = row.choices.empty() ? value + "-other" : std::string(row.choices.back() == value ? row.choices.front() : row.choices.back());
+            } else if constexpr (std::is_same_v<Value, std::vector<std::string>>) {
+                value.push_back("aten.sin.default");
+            } else if constexpr (std::is_same_v<Value, bool>) {
+                value = !value;
+            } else {
+                value = value == row.max ? row.min : static_cast<Value>(row.min + 1);
+            }
+        },
+        row.field);
+    return options;
+}
+
+// The key follows the load option table: an option marked there as changing the plan is
+// another entry, any other option the same entry (the cache folder aside, which is where the
+// entry is).
+TEST_F(CacheFile, TheKeyFollowsTheLoadOptionTable) {
+    const std::string base = cache_file(archive_, options_, "placement");
+    for (const auto& row : load_option_table()) {
+        if (row.name == "cache_dir") continue;
+        const LoadOptions changed = with_another_value(options_, row);
+        EXPECT_NE(load_option_text(changed, row), load_option_text(options_, row)) << row.name;
+        if (row.changes_plan) {
+            EXPECT_NE(cache_file(archive_, changed, "placement"), base) << row.name << " does not change the entry";
+        } else {
+            EXPECT_EQ(cache_file(archive_, changed, "placement"), base) << row.name << " changes the entry";
+        }
+    }
 }
 
 }  // namespace
