@@ -49,7 +49,7 @@ Settings parse_settings(const LoadOptions& options) {
     Settings settings;
     settings.given = options;
     settings.precision = parse_precision(options.precision);
-    settings.performance = parse_performance_hint(options.performance_hint);
+    settings.performance_hint = parse_performance_hint(options.performance_hint);
     settings.cpu_device = options.device == "CPU";
     if (options.nonfinite_inputs != "exact" && options.nonfinite_inputs != "openvino") {
         throw InputError("unknown nonfinite_inputs '" + options.nonfinite_inputs + "'; use exact or openvino");

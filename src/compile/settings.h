@@ -17,7 +17,7 @@ struct Settings {
     // are read from here; cache keys and the verify worker's request repeat them.
     LoadOptions given;
     PrecisionHint precision = PrecisionHint::F32;
-    PerformanceHint performance = PerformanceHint::Latency;
+    PerformanceHint performance_hint = PerformanceHint::Latency;
     bool cpu_device = true;  // given.device is OpenVINO's CPU plugin
 };
 

@@ -208,7 +208,7 @@ OpenVINOConfig openvino_config(const compile::Settings& settings) {
         config.emplace(lower::openvino_facts::kKvCachePrecision, precision_hint(settings.precision));
     }
     if (options.num_threads > 0) config.emplace(ov::inference_num_threads(options.num_threads));
-    const bool latency = settings.performance == compile::PerformanceHint::Latency;
+    const bool latency = settings.performance_hint == compile::PerformanceHint::Latency;
     config.emplace(ov::hint::performance_mode(latency ? ov::hint::PerformanceMode::LATENCY
                                                       : ov::hint::PerformanceMode::THROUGHPUT));
     // openvino_facts ArenaPerCompiledModel: each compiled model would infer in an arena of its
