@@ -22,7 +22,7 @@ std::string refusal_of(const LoadOptions& options) {
 TEST(Settings, DefaultsParseToTheirTypedValues) {
     const auto settings = compile::parse_settings({});
     EXPECT_EQ(settings.precision, compile::PrecisionHint::F32);
-    EXPECT_EQ(settings.performance, compile::PerformanceHint::Latency);
+    EXPECT_EQ(settings.performance_hint, compile::PerformanceHint::Latency);
     EXPECT_TRUE(settings.cpu_device);
     EXPECT_EQ(compile::precision_name(settings.precision), "f32");
 }
@@ -34,7 +34,7 @@ TEST(Settings, EveryWordParses) {
     options.device = "GPU";
     const auto settings = compile::parse_settings(options);
     EXPECT_EQ(settings.precision, compile::PrecisionHint::BF16);
-    EXPECT_EQ(settings.performance, compile::PerformanceHint::Throughput);
+    EXPECT_EQ(settings.performance_hint, compile::PerformanceHint::Throughput);
     EXPECT_FALSE(settings.cpu_device);
     EXPECT_EQ(settings.given.device, "GPU");
     options.precision = "f16";
