@@ -11,9 +11,9 @@
 #include <type_traits>
 #include <variant>
 
-#include "pt2ov/load_options.h"
 #include "common/text.h"
 #include "pt2ov/generate.h"
+#include "pt2ov/load_options.h"
 #include "pt2ov/pt2ov.h"
 #include "serve/repository.h"
 #include "serve/server.h"

@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "common/text.h"
 #include "pt2ov/error.h"
 
 namespace pt2ov {
@@ -12,12 +13,6 @@ namespace pt2ov {
 namespace {
 
 constexpr size_t kAlignment = 64;  // a cache line; also what OpenVINO and SIMD loads like best
-
-std::string shape_text(const std::vector<int64_t>& shape) {
-    std::string text = "[";
-    for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
-    return text + "]";
-}
 
 // Element count with every dim checked, so a bad shape fails here and not as a wild allocation.
 size_t checked_numel(const std::vector<int64_t>& shape, size_t element_size) {

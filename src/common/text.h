@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,13 @@ inline std::string one_line(const std::string& message) {
         line += c;
     }
     return line;
+}
+
+// A shape or sizes as every message gives them: "[2, 3]", "[]" for a 0-d tensor.
+inline std::string shape_text(const std::vector<int64_t>& sizes) {
+    std::string text = "[";
+    for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
+    return text + "]";
 }
 
 // The items of `text` between `separator`s, empty ones included ("" is one empty item, "a,"

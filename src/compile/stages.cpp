@@ -1,22 +1,22 @@
-#include <cctype>
 #include "compile/stages.h"
 
-#include "lower/appending_cache.h"
-
 #include <algorithm>
-#include <typeinfo>
+#include <cctype>
 #include <cstring>
 #include <limits>
 #include <optional>
 #include <set>
 #include <string_view>
+#include <typeinfo>
 
 #include "common/error.h"
+#include "common/text.h"
 #include "graph/from_json.h"
 #include "graph/passes/passes.h"
 #include "graph/schema.h"
 #include "kernels/cpu_isa.h"
 #include "kernels/registry.h"
+#include "lower/appending_cache.h"
 #include "lower/convert.h"
 #include "lower/decoder.h"
 #include "lower/element_type.h"
@@ -105,12 +105,6 @@ void rewrite(PreparedMethod& method) { graph::prepare_for_lowering(method.graph,
 
 namespace {
 
-std::string dims_text(const std::vector<int64_t>& dims) {
-    std::string text = "[";
-    for (size_t i = 0; i < dims.size(); ++i) text += (i ? ", " : "") + std::to_string(dims[i]);
-    return text + "]";
-}
-
 // A weight or constant is read with the archive's config meta, the program computes with its
 // value's meta: they must describe the same tensor, or a damaged archive runs with other
 // shapes than the program was exported with. Strides of dims of size 1 place nothing.
@@ -130,8 +124,8 @@ void check_stored_matches_value(const archive::StoredTensor& stored, const graph
     std::vector<int64_t> expected_sizes;
     for (const graph::Dim& size : expected.sizes) expected_sizes.push_back(size.is_static() ? *size.value : -1);
     throw ArchiveError(path + ": weight or constant '" + target + "' is stored as " + std::string(dtype_name(stored.meta.dtype)) + " " +
-                       dims_text(sizes) + " strides " + dims_text(strides) + ", but the program reads it as value '" +
-                       value.name + "', " + std::string(dtype_name(expected.dtype)) + " " + dims_text(expected_sizes) +
+                       shape_text(sizes) + " strides " + shape_text(strides) + ", but the program reads it as value '" +
+                       value.name + "', " + std::string(dtype_name(expected.dtype)) + " " + shape_text(expected_sizes) +
                        "; the archive is damaged: save the program again with torch.export.save");
 }
 

@@ -34,7 +34,7 @@ void find_extremes(const KernelCall& call, const StridedTensor& self, const Redu
                    const StridedTensor& indices, const StridedTensor* values) {
     if (r.reduced_count() == 0) {
         call.fail(std::string(maximum ? "argmax" : "argmin") + "(): cannot reduce over a dim of size zero (input shape " +
-                  shape_string(self.sizes) + ")");
+                  shape_text(self.sizes) + ")");
     }
     const size_t element = self.element_size();
     visit_dtype(self.dtype, [&]<typename T>() {

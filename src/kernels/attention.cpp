@@ -27,14 +27,14 @@ std::vector<RuntimeValue> scaled_dot_product_attention(const KernelCall& call) {
     const bool grouped = call.bool_arg("enable_gqa", kKeywordOnly, false);
     const size_t rank = query.rank();
     if (rank < 2 || key.rank() != rank || value.rank() != rank) {
-        call.fail("query, key and value must have one rank of 2 or more, got " + shape_string(query.sizes) + ", " +
-                  shape_string(key.sizes) + ", " + shape_string(value.sizes));
+        call.fail("query, key and value must have one rank of 2 or more, got " + shape_text(query.sizes) + ", " +
+                  shape_text(key.sizes) + ", " + shape_text(value.sizes));
     }
     const int64_t L = query.sizes[rank - 2], E = query.sizes[rank - 1];
     const int64_t S = key.sizes[rank - 2], Ev = value.sizes[rank - 1];
     if (key.sizes[rank - 1] != E || value.sizes[rank - 2] != S) {
-        call.fail("key " + shape_string(key.sizes) + " and value " + shape_string(value.sizes) + " do not fit query " +
-                  shape_string(query.sizes));
+        call.fail("key " + shape_text(key.sizes) + " and value " + shape_text(value.sizes) + " do not fit query " +
+                  shape_text(query.sizes));
     }
     double scale = 1.0 / std::sqrt(static_cast<double>(E));
     if (const auto* given = call.arg("scale", kKeywordOnly); given && given->kind != graph::Argument::Kind::None) {
@@ -52,8 +52,8 @@ std::vector<RuntimeValue> scaled_dot_product_attention(const KernelCall& call) {
                 group = batch[d] / size;
                 continue;
             }
-            call.fail("key and value batch sizes " + shape_string(kv->sizes) + " do not match the query's " +
-                      shape_string(query.sizes));
+            call.fail("key and value batch sizes " + shape_text(kv->sizes) + " do not match the query's " +
+                      shape_text(query.sizes));
         }
     }
     std::vector<int64_t> scores_shape = batch;

@@ -32,8 +32,8 @@ std::vector<RuntimeValue> cat(const KernelCall& call) {
         bool fits = static_cast<int64_t>(t.rank()) == rank;
         for (int64_t d = 0; fits && d < rank; ++d) fits = d == dim || t.sizes[d] == reference->sizes[d];
         if (!fits) {
-            call.fail("cat() tensor " + std::to_string(i) + " has shape " + shape_string(t.sizes) +
-                      ", which does not match " + shape_string(reference->sizes) + " outside dim " + std::to_string(dim));
+            call.fail("cat() tensor " + std::to_string(i) + " has shape " + shape_text(t.sizes) +
+                      ", which does not match " + shape_text(reference->sizes) + " outside dim " + std::to_string(dim));
         }
         sizes[dim] += t.sizes[dim];
     }

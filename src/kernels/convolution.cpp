@@ -72,7 +72,7 @@ std::vector<int64_t> per_dim(const KernelCall& call, ArgName name, size_t positi
     if (values.size() == 1 && dims > 1) values.assign(dims, values[0]);
     if (values.size() != dims) {
         call.fail("expected " + std::string(name.text()) + " to be a single integer value or a list of " + std::to_string(dims) +
-                  " values to match the convolution dimensions, but got " + std::string(name.text()) + "=" + shape_string(values));
+                  " values to match the convolution dimensions, but got " + std::string(name.text()) + "=" + shape_text(values));
     }
     return values;
 }
@@ -107,7 +107,7 @@ enum class Form { Convolution, Forward, Transposed };
 
 ConvolutionParams read_params(const KernelCall& call, Form form, const StridedTensor& input, const StridedTensor& weight) {
     if (weight.rank() < 3 || weight.rank() > 2 + kMaxSpatialDims) {
-        call.fail("expects a weight of 3 to 5 dims (1 to 3 spatial dims), got shape " + shape_string(weight.sizes));
+        call.fail("expects a weight of 3 to 5 dims (1 to 3 spatial dims), got shape " + shape_text(weight.sizes));
     }
     ConvolutionParams p;
     p.dims = weight.rank() - 2;
@@ -115,8 +115,8 @@ ConvolutionParams read_params(const KernelCall& call, Form form, const StridedTe
         p.batched = false;
     } else if (input.rank() != weight.rank()) {
         call.fail("Expected " + std::to_string(weight.rank()) + "-dimensional input for " + std::to_string(weight.rank()) +
-                  "-dimensional weight " + shape_string(weight.sizes) + ", but got " + std::to_string(input.rank()) +
-                  "-dimensional input of size " + shape_string(input.sizes) + " instead");
+                  "-dimensional weight " + shape_text(weight.sizes) + ", but got " + std::to_string(input.rank()) +
+                  "-dimensional input of size " + shape_text(input.sizes) + " instead");
     }
     p.stride = per_dim(call, "stride", 3, p.dims, 1);
     switch (form) {
@@ -181,19 +181,19 @@ Geometry check_geometry(const KernelCall& call, const ConvolutionParams& p, cons
         if (p.output_padding[d] < 0) call.fail("negative output_padding is not supported");
         if (p.transposed && p.output_padding[d] >= p.stride[d] && p.output_padding[d] >= p.dilation[d]) {
             call.fail("output padding must be smaller than either stride or dilation, but got output_padding=" +
-                      shape_string(p.output_padding));
+                      shape_text(p.output_padding));
         }
         if (!p.transposed && p.output_padding[d] != 0) call.fail("only transposed convolutions take an output_padding");
     }
     if (p.transposed) {
         if (weight.sizes[0] != g.in_channels) {
-            call.fail("Given transposed=1, weight of size " + shape_string(weight.sizes) + ", expected input" +
-                      shape_string(input.sizes) + " to have " + std::to_string(weight.sizes[0]) +
+            call.fail("Given transposed=1, weight of size " + shape_text(weight.sizes) + ", expected input" +
+                      shape_text(input.sizes) + " to have " + std::to_string(weight.sizes[0]) +
                       " channels, but got " + std::to_string(g.in_channels) + " channels instead");
         }
         if (weight.sizes[0] < p.groups) {
             call.fail("Given groups=" + std::to_string(p.groups) + ", expected weight to be at least " +
-                      std::to_string(p.groups) + " at dimension 0, but got weight of size " + shape_string(weight.sizes) +
+                      std::to_string(p.groups) + " at dimension 0, but got weight of size " + shape_text(weight.sizes) +
                       " instead");
         }
         if (g.in_channels % p.groups != 0) call.fail("the input's channels are not divisible by groups");
@@ -208,12 +208,12 @@ Geometry check_geometry(const KernelCall& call, const ConvolutionParams& p, cons
         g.out_channels = weight.sizes[0];
         if (g.out_channels % p.groups != 0) {
             call.fail("Given groups=" + std::to_string(p.groups) + ", expected weight to be divisible by " +
-                      std::to_string(p.groups) + " at dimension 0, but got weight of size " + shape_string(weight.sizes) +
+                      std::to_string(p.groups) + " at dimension 0, but got weight of size " + shape_text(weight.sizes) +
                       " instead");
         }
         if (weight.sizes[1] * p.groups != g.in_channels) {
-            call.fail("Given groups=" + std::to_string(p.groups) + ", weight of size " + shape_string(weight.sizes) +
-                      ", expected input" + shape_string(input.sizes) + " to have " +
+            call.fail("Given groups=" + std::to_string(p.groups) + ", weight of size " + shape_text(weight.sizes) +
+                      ", expected input" + shape_text(input.sizes) + " to have " +
                       std::to_string(weight.sizes[1] * p.groups) + " channels, but got " + std::to_string(g.in_channels) +
                       " channels instead");
         }
@@ -230,11 +230,11 @@ Geometry check_geometry(const KernelCall& call, const ConvolutionParams& p, cons
         }
     }
     for (size_t d = 0; d < p.dims; ++d) {
-        if (g.out_size[d] <= 0) call.fail("the computed output size " + shape_string(g.out_size) + " is too small");
+        if (g.out_size[d] <= 0) call.fail("the computed output size " + shape_text(g.out_size) + " is too small");
     }
     if (bias && (bias->rank() != 1 || bias->sizes[0] != g.out_channels)) {
-        call.fail("Given weight of size " + shape_string(weight.sizes) + ", expected bias to be 1-dimensional with " +
-                  std::to_string(g.out_channels) + " elements, but got bias of size " + shape_string(bias->sizes) +
+        call.fail("Given weight of size " + shape_text(weight.sizes) + ", expected bias to be 1-dimensional with " +
+                  std::to_string(g.out_channels) + " elements, but got bias of size " + shape_text(bias->sizes) +
                   " instead");
     }
     return g;

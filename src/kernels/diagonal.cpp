@@ -15,7 +15,7 @@ namespace {
 StridedTensor diagonal_view(const KernelCall& call, const StridedTensor& self, int64_t offset, int64_t dim1_arg,
                             int64_t dim2_arg) {
     const auto rank = static_cast<int64_t>(self.rank());
-    if (rank < 2) call.fail("diagonal() needs a tensor of at least 2 dims, got shape " + shape_string(self.sizes));
+    if (rank < 2) call.fail("diagonal() needs a tensor of at least 2 dims, got shape " + shape_text(self.sizes));
     const int64_t dim1 = normalize_dim(call, dim1_arg, rank);
     const int64_t dim2 = normalize_dim(call, dim2_arg, rank);
     if (dim1 == dim2) call.fail("diagonal dimensions cannot be identical " + std::to_string(dim1_arg) + ", " + std::to_string(dim2_arg));
@@ -109,8 +109,8 @@ std::vector<RuntimeValue> diagonal_scatter(const KernelCall& call) {
     const StridedTensor target =
         diagonal_view(call, out, call.int_arg("offset", 2, 0), call.int_arg("dim1", 3, 0), call.int_arg("dim2", 4, 1));
     if (src.sizes != target.sizes) {
-        call.fail("diagonal_scatter(): src of shape " + shape_string(src.sizes) + " does not match the diagonal's shape " +
-                  shape_string(target.sizes));
+        call.fail("diagonal_scatter(): src of shape " + shape_text(src.sizes) + " does not match the diagonal's shape " +
+                  shape_text(target.sizes));
     }
     copy_into(self, out);
     copy_into(src, target);
@@ -121,7 +121,7 @@ std::vector<RuntimeValue> diagonal_scatter(const KernelCall& call) {
 // sums in double, float16/bfloat16 in float, integers in int64 (and the result is int64).
 std::vector<RuntimeValue> trace(const KernelCall& call) {
     const StridedTensor& self = call.tensor("self", 0);
-    if (self.rank() != 2) call.fail("trace() expects a matrix, got a tensor of shape " + shape_string(self.sizes));
+    if (self.rank() != 2) call.fail("trace() expects a matrix, got a tensor of shape " + shape_text(self.sizes));
     if (self.dtype == DType::Bool) call.fail("trace() is not implemented for bool (PyTorch refuses it too)");
     const StridedTensor diagonal = diagonal_view(call, self, 0, 0, 1);
     const DType out_dtype = call.output_meta(0).dtype;
@@ -256,7 +256,7 @@ std::optional<std::vector<ExpectedSizes>> trace_shape(const ShapeQuery& query) {
 template <bool Lower>
 std::vector<RuntimeValue> triangle(const KernelCall& call) {
     const StridedTensor& self = call.tensor("self", 0);
-    if (self.rank() < 2) call.fail("tril/triu need a tensor of at least 2 dims, got shape " + shape_string(self.sizes));
+    if (self.rank() < 2) call.fail("tril/triu need a tensor of at least 2 dims, got shape " + shape_text(self.sizes));
     const int64_t diagonal = call.int_arg("diagonal", 1, 0);
     StridedTensor out = StridedTensor::allocate(self.dtype, self.sizes);
     copy_into(self, out);

@@ -78,7 +78,7 @@ std::vector<RuntimeValue> cdist_forward(const KernelCall& call) {
 std::vector<RuntimeValue> pdist(const KernelCall& call) {
     const StridedTensor& self = call.tensor("self", 0);
     const double p = call.float_arg("p", 1, 2.0);
-    if (self.rank() != 2) call.fail("expects a 2-d input, got shape " + shape_string(self.sizes));
+    if (self.rank() != 2) call.fail("expects a 2-d input, got shape " + shape_text(self.sizes));
     if (!dtype_is_floating(self.dtype)) call.fail("expects a floating input, got " + std::string(dtype_name(self.dtype)));
     if (!(p >= 0)) call.fail("needs p >= 0");
     const int64_t n = self.sizes[0], m = self.sizes[1];

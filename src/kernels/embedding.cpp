@@ -16,7 +16,7 @@ namespace {
 std::vector<RuntimeValue> embedding(const KernelCall& call) {
     const StridedTensor& weight = call.tensor("weight", 0);
     const StridedTensor& indices = call.tensor("indices", 1);
-    if (weight.rank() != 2) call.fail("'weight' must be 2-D, got shape " + shape_string(weight.sizes));
+    if (weight.rank() != 2) call.fail("'weight' must be 2-D, got shape " + shape_text(weight.sizes));
     if (indices.dtype != DType::Int64 && indices.dtype != DType::Int32) {
         call.fail("expects int32 or int64 indices, got " + std::string(dtype_name(indices.dtype)));
     }

@@ -21,8 +21,8 @@ struct Bags {
 
 Bags bags_of(const KernelCall& call, const StridedTensor& indices, const StridedTensor& offsets, bool include_last_offset,
              int64_t rows) {
-    if (indices.rank() != 1) call.fail("expects 1-d indices, got shape " + shape_string(indices.sizes));
-    if (offsets.rank() != 1) call.fail("expects 1-d offsets, got shape " + shape_string(offsets.sizes));
+    if (indices.rank() != 1) call.fail("expects 1-d indices, got shape " + shape_text(indices.sizes));
+    if (offsets.rank() != 1) call.fail("expects 1-d offsets, got shape " + shape_text(offsets.sizes));
     for (const auto* t : {&indices, &offsets}) {
         if (t->dtype != DType::Int64 && t->dtype != DType::Int32) {
             call.fail("expects int32 or int64 indices and offsets, got " + std::string(dtype_name(t->dtype)));
@@ -114,7 +114,7 @@ std::vector<RuntimeValue> embedding_bag(const KernelCall& call) {
     const auto per_sample_weights = call.optional_tensor("per_sample_weights", 6);
     const bool include_last_offset = call.bool_arg("include_last_offset", 7, false);
     int64_t padding_idx = call.int_arg("padding_idx", 8, -1);
-    if (weight.rank() != 2) call.fail("expects a 2-d weight, got shape " + shape_string(weight.sizes));
+    if (weight.rank() != 2) call.fail("expects a 2-d weight, got shape " + shape_text(weight.sizes));
     if (!dtype_is_floating(weight.dtype)) call.fail("expects a floating weight, got " + std::string(dtype_name(weight.dtype)));
     if (mode != BagMode::Sum && mode != BagMode::Mean && mode != BagMode::Max) call.fail("unknown mode " + std::to_string(static_cast<int>(mode)));
     const int64_t rows = weight.sizes[0], dim = weight.sizes[1];

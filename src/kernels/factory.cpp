@@ -19,7 +19,7 @@ void fill(const StridedTensor& t, const Scalar& value) {
 
 std::vector<int64_t> checked_sizes(const KernelCall& call, std::vector<int64_t> sizes) {
     for (int64_t s : sizes) {
-        if (s < 0) call.fail("negative size in " + shape_string(sizes));
+        if (s < 0) call.fail("negative size in " + shape_text(sizes));
     }
     return sizes;
 }

@@ -221,7 +221,7 @@ Points<T> points_of(const KernelCall& call, const StridedTensor& self, bool one_
         std::vector<int64_t> expected = self.sizes;
         if (!one_coordinate) expected.pop_back();
         if (one_coordinate ? weight->numel() != self.numel() : weight->sizes != expected) {
-            call.fail("the weight's shape " + shape_string(weight->sizes) + " does not fit the input's " + shape_string(self.sizes));
+            call.fail("the weight's shape " + shape_text(weight->sizes) + " does not fit the input's " + shape_text(self.sizes));
         }
         points.weights = values_of<T>(*weight);
     }
@@ -269,7 +269,7 @@ std::vector<std::vector<compute_t<T>>> edges_from_tensors(const KernelCall& call
     std::vector<std::vector<compute_t<T>>> edges;
     for (const auto& b : bins) {
         if (b.dtype != self.dtype) call.fail("the bin edges must have the input's dtype");
-        if (b.rank() != 1) call.fail("bin edges must be a 1-d tensor, got shape " + shape_string(b.sizes));
+        if (b.rank() != 1) call.fail("bin edges must be a 1-d tensor, got shape " + shape_text(b.sizes));
         // One edge is no bin: the last-bin rule below would move its one position to bin -1.
         if (b.numel() < 2) {
             call.fail("bins must be > 0, but got " + std::to_string(std::max<int64_t>(b.numel() - 1, 0)) + " for dimension " +

@@ -79,7 +79,7 @@ std::vector<RuntimeValue> index(const KernelCall& call) {
 std::vector<RuntimeValue> index_select(const KernelCall& call) {
     const StridedTensor& self = call.tensor("self", 0);
     const StridedTensor& index = call.tensor("index", 2);
-    if (index.rank() > 1) call.fail("index_select() expects a 1-D index, got shape " + shape_string(index.sizes));
+    if (index.rank() > 1) call.fail("index_select() expects a 1-D index, got shape " + shape_text(index.sizes));
     if (index.dtype != DType::Int64 && index.dtype != DType::Int32) {
         call.fail("index_select() expects an int64 or int32 index, got " + std::string(dtype_name(index.dtype)));
     }

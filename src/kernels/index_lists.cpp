@@ -17,8 +17,8 @@ void expand_mask(const KernelCall& call, const StridedTensor& self, const Stride
     if (first + mask.rank() > self.rank()) call.fail("too many indices for a tensor of rank " + std::to_string(self.rank()));
     for (size_t k = 0; k < mask.rank(); ++k) {
         if (mask.sizes[k] != self.sizes[first + k]) {
-            call.fail("the shape of mask " + shape_string(mask.sizes) + " does not match the shape " +
-                      shape_string(self.sizes) + " of the indexed tensor at dim " + std::to_string(first + k));
+            call.fail("the shape of mask " + shape_text(mask.sizes) + " does not match the shape " +
+                      shape_text(self.sizes) + " of the indexed tensor at dim " + std::to_string(first + k));
         }
     }
     std::vector<std::vector<int64_t>> coordinates(mask.rank());

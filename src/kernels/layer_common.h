@@ -48,7 +48,7 @@ StridedTensor output_of_values(const KernelCall& call, size_t index, const std::
     // recorded shape and the other from its arguments would write past the buffer.
     if (static_cast<int64_t>(values.size()) != dense.numel()) {
         call.fail("internal: " + std::to_string(values.size()) + " values computed for output " + std::to_string(index) +
-                  " of shape " + shape_string(sizes));
+                  " of shape " + shape_text(sizes));
     }
     if (!values.empty()) std::memcpy(dense.data, values.data(), values.size() * sizeof(T));
     StridedTensor out = allocate_output(call, index, sizes, dtype);
@@ -68,7 +68,7 @@ inline int64_t product(const std::vector<int64_t>& sizes, size_t from = 0, size_
     int64_t n = 1;
     for (size_t d = from; d < sizes.size() && d < to; ++d) {
         // Sizes from a damaged archive (output_size [2**63 - 1, ...]) must not wrap around.
-        if (__builtin_mul_overflow(n, sizes[d], &n)) throw Error("sizes " + shape_string(sizes) + " are too large to count");
+        if (__builtin_mul_overflow(n, sizes[d], &n)) throw Error("sizes " + shape_text(sizes) + " are too large to count");
     }
     return n;
 }

@@ -90,7 +90,7 @@ void check_input(const KernelCall& call, const StridedTensor& t, const std::stri
     }
     if (t.rank() < min_rank) {
         call.fail(api + ": the input must have at least " + std::to_string(min_rank) + " dimensions, got shape " +
-                  shape_string(t.sizes));
+                  shape_text(t.sizes));
     }
 }
 

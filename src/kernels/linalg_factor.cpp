@@ -190,8 +190,8 @@ std::vector<RuntimeValue> lu_unpack(const KernelCall& call) {
     const auto batch = linalg::batch_of(packed_in, 2);
     if (pivots_in.dtype != DType::Int32) call.fail("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype");
     if (pivots_in.sizes != linalg::with_tail(batch, {k})) {
-        call.fail("torch.lu_unpack: LU_pivots of shape " + shape_string(pivots_in.sizes) + " does not match LU_data of shape " +
-                  shape_string(packed_in.sizes));
+        call.fail("torch.lu_unpack: LU_pivots of shape " + shape_text(pivots_in.sizes) + " does not match LU_data of shape " +
+                  shape_text(packed_in.sizes));
     }
     StridedTensor p = linalg::output(call, 0, unpack_pivots ? linalg::with_tail(batch, {m, m}) : std::vector<int64_t>{0});
     StridedTensor l = linalg::output(call, 1, unpack_data ? linalg::with_tail(batch, {m, k}) : std::vector<int64_t>{0});
@@ -275,8 +275,8 @@ std::vector<RuntimeValue> geqrf(const KernelCall& call) {
 void check_tau(const KernelCall& call, const StridedTensor& a, const StridedTensor& tau, int64_t max_k, const std::string& api) {
     if (tau.dtype != a.dtype) call.fail(api + ": tau must have the dtype of the input");
     if (tau.rank() != a.rank() - 1 || linalg::batch_of(tau, 1) != linalg::batch_of(a, 2)) {
-        call.fail(api + ": tau of shape " + shape_string(tau.sizes) + " does not match the batch of the input " +
-                  shape_string(a.sizes));
+        call.fail(api + ": tau of shape " + shape_text(tau.sizes) + " does not match the batch of the input " +
+                  shape_text(a.sizes));
     }
     if (tau.sizes.back() > max_k) call.fail(api + ": input.shape[-1] must be greater than or equal to tau.shape[-1]");
 }
@@ -306,7 +306,7 @@ std::vector<RuntimeValue> ormqr(const KernelCall& call) {
     linalg::check_input(call, a, api);
     linalg::check_input(call, c, api);
     if (c.dtype != a.dtype || c.rank() != a.rank() || linalg::batch_of(c, 2) != linalg::batch_of(a, 2)) {
-        call.fail(api + ": input3 of shape " + shape_string(c.sizes) + " does not match input of shape " + shape_string(a.sizes));
+        call.fail(api + ": input3 of shape " + shape_text(c.sizes) + " does not match input of shape " + shape_text(a.sizes));
     }
     const int64_t reflector_rows = a.sizes[a.rank() - 2];
     const int64_t acted_on = left ? c.sizes[c.rank() - 2] : c.sizes[c.rank() - 1];

@@ -196,7 +196,7 @@ std::vector<RuntimeValue> linalg_ldl_solve(const KernelCall& call) {
     if (b.dtype != ld.dtype) call.fail(api + ": Expected LD and B to have the same dtype");
     const int64_t n = ld.sizes.back();
     if (pivots.dtype != DType::Int32 || pivots.sizes != linalg::with_tail(linalg::batch_of(ld, 2), {n})) {
-        call.fail(api + ": pivots must be int32 of shape LD.shape[:-1], got " + shape_string(pivots.sizes));
+        call.fail(api + ": pivots must be int32 of shape LD.shape[:-1], got " + shape_text(pivots.sizes));
     }
     if (b.sizes[b.rank() - 2] != n) call.fail(api + ": B.shape[-2] must equal LD.shape[-1]");
     const auto batch = broadcast_shapes(call, linalg::batch_of(ld, 2), linalg::batch_of(b, 2));

@@ -199,7 +199,7 @@ std::vector<RuntimeValue> linalg_multi_dot(const KernelCall& call) {
         }
         if (i > 0 && matrices[i - 1].sizes[1] != matrices[i].sizes[0]) {
             call.fail(api + "(): tensors " + std::to_string(i - 1) + " and " + std::to_string(i) + " with shapes " +
-                      shape_string(tensors[i - 1].sizes) + " and " + shape_string(t.sizes) + " cannot be multiplied");
+                      shape_text(tensors[i - 1].sizes) + " and " + shape_text(t.sizes) + " cannot be multiplied");
         }
     }
     std::vector<int64_t> sizes;

@@ -184,7 +184,7 @@ StridedTensor lu_solve_batch(const KernelCall& call, const StridedTensor& lu, co
     const int64_t n = lu.sizes.back();
     if (pivots.dtype != DType::Int32) call.fail(api + ": pivots should be a Tensor of scalar type torch.int32");
     if (pivots.sizes != linalg::with_tail(linalg::batch_of(lu, 2), {n})) {
-        call.fail(api + ": Incompatible shapes of LU " + shape_string(lu.sizes) + " and pivots " + shape_string(pivots.sizes));
+        call.fail(api + ": Incompatible shapes of LU " + shape_text(lu.sizes) + " and pivots " + shape_text(pivots.sizes));
     }
     const int64_t b_rows = b.sizes[b.rank() - 2], b_cols = b.sizes.back();
     if ((left ? b_rows : b_cols) != n) {

@@ -140,8 +140,8 @@ StridedTensor multiply_matrices(const KernelCall& call, const StridedTensor& a, 
         const int64_t rows = add->rank() == 2 ? add->sizes[0] : 1;
         const int64_t cols = add->rank() >= 1 ? add->sizes[add->rank() - 1] : 1;
         if ((rows != 1 && rows != m) || (cols != 1 && cols != n)) {
-            call.fail("the addend of shape " + shape_string(add->sizes) + " does not broadcast to the product's shape " +
-                      shape_string({m, n}));
+            call.fail("the addend of shape " + shape_text(add->sizes) + " does not broadcast to the product's shape " +
+                      shape_text({m, n}));
         }
         addend_matrix = MatrixView{add->data, rows == 1 ? 0 : add->strides[0] * element,
                                    cols == 1 ? 0 : add->strides[add->rank() - 1] * element};
@@ -164,7 +164,7 @@ StridedTensor matmul(const KernelCall& call, const StridedTensor& a, const Strid
     const int64_t m = a2.sizes[a2.rank() - 2], k = a2.sizes[a2.rank() - 1];
     const int64_t k2 = b2.sizes[b2.rank() - 2], n = b2.sizes[b2.rank() - 1];
     if (k != k2) {
-        call.fail("shapes " + shape_string(a.sizes) + " and " + shape_string(b.sizes) + " cannot be multiplied (" +
+        call.fail("shapes " + shape_text(a.sizes) + " and " + shape_text(b.sizes) + " cannot be multiplied (" +
                   std::to_string(k) + " != " + std::to_string(k2) + ")");
     }
     if (a.rank() == 2 && b.rank() == 2 && (!addend || addend->rank() <= 2)) return multiply_matrices(call, a, b, addend, scaling);
@@ -198,7 +198,7 @@ std::vector<RuntimeValue> mm(const KernelCall& call) {
     const StridedTensor& a = call.tensor("self", 0);
     const StridedTensor& b = call.tensor("mat2", 1);
     if (a.rank() != 2 || b.rank() != 2) {
-        call.fail("mm() expects two matrices, got shapes " + shape_string(a.sizes) + " and " + shape_string(b.sizes));
+        call.fail("mm() expects two matrices, got shapes " + shape_text(a.sizes) + " and " + shape_text(b.sizes));
     }
     return single(matmul(call, a, b, nullptr, {}));
 }
@@ -208,8 +208,8 @@ std::vector<RuntimeValue> bmm(const KernelCall& call) {
     const StridedTensor& a = call.tensor("self", 0);
     const StridedTensor& b = call.tensor("mat2", 1);
     if (a.rank() != 3 || b.rank() != 3 || a.sizes[0] != b.sizes[0]) {
-        call.fail("bmm() expects two 3-D tensors with one batch size, got shapes " + shape_string(a.sizes) + " and " +
-                  shape_string(b.sizes));
+        call.fail("bmm() expects two 3-D tensors with one batch size, got shapes " + shape_text(a.sizes) + " and " +
+                  shape_text(b.sizes));
     }
     return single(matmul(call, a, b, nullptr, {}));
 }
@@ -235,7 +235,7 @@ std::vector<RuntimeValue> addmm(const KernelCall& call) {
     const StridedTensor& a = call.tensor("mat1", 1);
     const StridedTensor& b = call.tensor("mat2", 2);
     if (a.rank() != 2 || b.rank() != 2) {
-        call.fail("addmm() expects two matrices, got shapes " + shape_string(a.sizes) + " and " + shape_string(b.sizes));
+        call.fail("addmm() expects two matrices, got shapes " + shape_text(a.sizes) + " and " + shape_text(b.sizes));
     }
     return single(matmul(call, a, b, &self, scaling_of(call)));
 }
@@ -248,11 +248,11 @@ std::vector<RuntimeValue> baddbmm(const KernelCall& call) {
     const StridedTensor& a = call.tensor("batch1", 1);
     const StridedTensor& b = call.tensor("batch2", 2);
     if (a.rank() != 3 || b.rank() != 3 || a.sizes[0] != b.sizes[0] || a.sizes[2] != b.sizes[1]) {
-        call.fail("baddbmm() expects two 3-D tensors [b, n, m] and [b, m, p], got shapes " + shape_string(a.sizes) + " and " +
-                  shape_string(b.sizes));
+        call.fail("baddbmm() expects two 3-D tensors [b, n, m] and [b, m, p], got shapes " + shape_text(a.sizes) + " and " +
+                  shape_text(b.sizes));
     }
     broadcast_shapes(call, self.sizes, {a.sizes[0], a.sizes[1], b.sizes[2]});
-    if (self.rank() > 3) call.fail("baddbmm() expects self to broadcast to the product's shape, got " + shape_string(self.sizes));
+    if (self.rank() > 3) call.fail("baddbmm() expects self to broadcast to the product's shape, got " + shape_text(self.sizes));
     return single(matmul(call, a, b, &self, scaling_of(call)));
 }
 
@@ -306,7 +306,7 @@ std::vector<RuntimeValue> linear(const KernelCall& call) {
     const StridedTensor& input = call.tensor("input", 0);
     const StridedTensor& weight = call.tensor("weight", 1);
     const auto bias = call.optional_tensor("bias", 2);
-    if (weight.rank() != 2) call.fail("linear() expects a 2-D weight, got shape " + shape_string(weight.sizes));
+    if (weight.rank() != 2) call.fail("linear() expects a 2-D weight, got shape " + shape_text(weight.sizes));
     const StridedTensor weight_t = weight.view({weight.sizes[1], weight.sizes[0]}, {weight.strides[1], weight.strides[0]});
     return single(matmul(call, input, weight_t, bias ? &*bias : nullptr, {}));
 }
@@ -344,7 +344,7 @@ std::vector<RuntimeValue> grouped_mm(const KernelCall& call) {
     if (input.rank() != 2 || weight.rank() != 3 || offs.rank() != 1 || offs.sizes[0] != weight.sizes[0] ||
         input.sizes[1] != weight.sizes[1]) {
         call.fail("grouped_mm_fallback expects input [S, K], weight [E, K, N] and offs [E], got " +
-                  shape_string(input.sizes) + ", " + shape_string(weight.sizes) + " and " + shape_string(offs.sizes));
+                  shape_text(input.sizes) + ", " + shape_text(weight.sizes) + " and " + shape_text(offs.sizes));
     }
     if (weight.dtype != input.dtype) call.fail("grouped_mm_fallback expects the input and the weight of one dtype");
     const int64_t rows = input.sizes[0], k = input.sizes[1], n = weight.sizes[2], experts = weight.sizes[0];

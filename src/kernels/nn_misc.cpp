@@ -131,7 +131,7 @@ std::vector<RuntimeValue> bilinear(const KernelCall& call) {
     }
     if (weight.rank() != 3 || x1.rank() == 0 || x2.rank() != x1.rank()) call.fail("expects a 3-d weight and two inputs of one rank");
     const int64_t outs = weight.sizes[0], a = weight.sizes[1], b = weight.sizes[2];
-    if (x1.sizes.back() != a || x2.sizes.back() != b) call.fail("input features do not match the weight's shape " + shape_string(weight.sizes));
+    if (x1.sizes.back() != a || x2.sizes.back() != b) call.fail("input features do not match the weight's shape " + shape_text(weight.sizes));
     if (!std::equal(x1.sizes.begin(), x1.sizes.end() - 1, x2.sizes.begin())) call.fail("expects inputs with the same leading dims");
     if (bias && (bias->rank() != 1 || bias->sizes[0] != outs)) call.fail("expects a bias of " + std::to_string(outs) + " values");
     const int64_t rows = product(x1.sizes, 0, x1.rank() - 1);
@@ -176,7 +176,7 @@ std::vector<RuntimeValue> multi_margin_loss(const KernelCall& call) {
     const int64_t reduction = call.int_arg("reduction", 5, 1);
     require_floating(call, self, "input");
     if (p != 1 && p != 2) call.fail("only p = 1 and p = 2 are supported");
-    if (self.rank() > 2) call.fail("expects a 1-d or 2-d input, got shape " + shape_string(self.sizes));
+    if (self.rank() > 2) call.fail("expects a 1-d or 2-d input, got shape " + shape_text(self.sizes));
     if (!dtype_is_integer(target.dtype)) call.fail("expects an integer target");
     const int64_t classes = self.rank() == 0 ? 1 : self.sizes.back();
     const int64_t n = self.rank() == 2 ? self.sizes[0] : 1;
@@ -211,7 +211,7 @@ std::vector<RuntimeValue> multilabel_margin_loss(const KernelCall& call) {
     const StridedTensor& target = call.tensor("target", 1);
     const int64_t reduction = call.int_arg("reduction", 2, 1);
     require_floating(call, self, "input");
-    if (self.rank() > 2) call.fail("expects a 0-d, 1-d or 2-d input, got shape " + shape_string(self.sizes));
+    if (self.rank() > 2) call.fail("expects a 0-d, 1-d or 2-d input, got shape " + shape_text(self.sizes));
     if (target.sizes != self.sizes || !dtype_is_integer(target.dtype)) call.fail("expects an integer target of the input's shape");
     const int64_t classes = self.rank() == 0 ? 1 : self.sizes.back();
     const int64_t n = self.rank() == 2 ? self.sizes[0] : 1;
@@ -258,7 +258,7 @@ std::vector<RuntimeValue> native_group_norm(const KernelCall& call) {
     const double eps = call.float_arg("eps", 7, 1e-5);
     require_floating(call, input, "input");
     if (input.rank() < 2 || input.sizes[0] != n || input.sizes[1] != c || product(input.sizes, 2) != hw) {
-        call.fail("N, C and HxW do not match the input's shape " + shape_string(input.sizes));
+        call.fail("N, C and HxW do not match the input's shape " + shape_text(input.sizes));
     }
     if (groups <= 0 || c % groups != 0) call.fail("expects C divisible by a positive number of groups");
     for (const auto& t : {weight, bias}) {
@@ -377,7 +377,7 @@ std::vector<RuntimeValue> segment_reduce(const KernelCall& call) {
     if (!dtype_is_integer(segs.dtype)) call.fail("expects integer lengths or offsets");
     if (static_cast<int64_t>(segs.rank()) != axis + 1 ||
         !std::equal(segs.sizes.begin(), segs.sizes.end() - 1, data.sizes.begin())) {
-        call.fail("expects lengths or offsets of shape data.shape[:axis] + (segments,), got " + shape_string(segs.sizes));
+        call.fail("expects lengths or offsets of shape data.shape[:axis] + (segments,), got " + shape_text(segs.sizes));
     }
     const auto given = dense_int64(segs);
     const int64_t outer = product(data.sizes, 0, static_cast<size_t>(axis)), along = data.sizes[static_cast<size_t>(axis)];

@@ -168,7 +168,7 @@ std::vector<RuntimeValue> rms_norm(const KernelCall& call) {
     int64_t inner = 1;
     for (size_t d = 0; d < shape.size(); ++d) {
         if (input.sizes[input.rank() - shape.size() + d] != shape[d]) {
-            call.fail("normalized_shape " + shape_string(shape) + " does not match the input of shape " + shape_string(input.sizes));
+            call.fail("normalized_shape " + shape_text(shape) + " does not match the input of shape " + shape_text(input.sizes));
         }
         inner *= shape[d];
     }

@@ -138,7 +138,7 @@ std::vector<RuntimeValue> median_dim(const KernelCall& call, bool ignore_nan) {
     StridedTensor indices = allocate_output(call, 1, r.out_sizes, DType::Int64);
     if (r.reduced_count() == 0 && values.numel() > 0) {
         call.fail("median(): cannot reduce over dim " + std::to_string(dim) + " of size zero (input shape " +
-                  shape_string(self.sizes) + ")");
+                  shape_text(self.sizes) + ")");
     }
     const StridedTensor kept_values = r.kept_output(values), kept_indices = r.kept_output(indices);
     visit_dtype(self.dtype, [&]<typename T>() {
@@ -181,7 +181,7 @@ std::vector<RuntimeValue> mode(const KernelCall& call) {
     StridedTensor indices = allocate_output(call, 1, r.out_sizes, DType::Int64);
     if (r.reduced_count() == 0 && values.numel() > 0) {
         call.fail("mode(): cannot reduce over dim " + std::to_string(dim) + " of size zero (input shape " +
-                  shape_string(self.sizes) + ")");
+                  shape_text(self.sizes) + ")");
     }
     const StridedTensor kept_values = r.kept_output(values), kept_indices = r.kept_output(indices);
     visit_dtype(self.dtype, [&]<typename T>() {

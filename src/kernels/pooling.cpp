@@ -34,7 +34,7 @@ struct Planes {
 Planes planes_of(const KernelCall& call, const std::vector<int64_t>& sizes, size_t spatial) {
     if (sizes.size() != spatial + 1 && sizes.size() != spatial + 2) {
         call.fail("expects a " + std::to_string(spatial + 1) + "-d or " + std::to_string(spatial + 2) + "-d input, got shape " +
-                  shape_string(sizes));
+                  shape_text(sizes));
     }
     Planes p;
     p.batched = sizes.size() == spatial + 2;
@@ -91,7 +91,7 @@ std::vector<RuntimeValue> max_unpool(const KernelCall& call, size_t spatial) {
     const auto output_size = call.ints("output_size", 2);
     if (indices.dtype != DType::Int64) call.fail("expects int64 indices, got " + std::string(dtype_name(indices.dtype)));
     if (indices.sizes != self.sizes) {
-        call.fail("expects indices of the input's shape " + shape_string(self.sizes) + ", got " + shape_string(indices.sizes));
+        call.fail("expects indices of the input's shape " + shape_text(self.sizes) + ", got " + shape_text(indices.sizes));
     }
     if (output_size.size() != spatial) call.fail("output_size needs " + std::to_string(spatial) + " values");
     const Planes planes = planes_of(call, self.sizes, spatial);
@@ -145,7 +145,7 @@ std::vector<Acc> avg_pool_planes(const std::vector<Acc>& input, const Planes& pl
     for (size_t d = rank - 1; d > 0; --d) in_strides[d - 1] = in_strides[d] * planes.spatial[d];
     int64_t out_count = 0;
     if (__builtin_mul_overflow(planes.count, out_plane, &out_count) || out_count > (int64_t{1} << 36)) {
-        throw Error("an output of " + std::to_string(planes.count) + " planes of " + shape_string(out) + " is larger than pt2ov computes");
+        throw Error("an output of " + std::to_string(planes.count) + " planes of " + shape_text(out) + " is larger than pt2ov computes");
     }
     std::vector<Acc> result(static_cast<size_t>(out_count), Acc(0));
     std::vector<int64_t> lo(rank), hi(rank);
@@ -197,7 +197,7 @@ std::vector<RuntimeValue> avg_pool(const KernelCall& call, size_t spatial) {
         if (kernel[d] <= 0 || stride[d] <= 0 || pad[d] < 0) call.fail("needs positive kernel sizes and strides and non-negative padding");
         if (pad[d] > kernel[d] / 2) call.fail("padding should be at most half of the kernel size");
         out.push_back(pooled_size(planes.spatial[d], kernel[d], pad[d], stride[d], ceil_mode));
-        if (out.back() <= 0) call.fail("the output would be empty for an input of shape " + shape_string(self.sizes));
+        if (out.back() <= 0) call.fail("the output would be empty for an input of shape " + shape_text(self.sizes));
     }
     const auto out_sizes = with_leading(planes, out);
     const DType dtype = call.output_meta(0).dtype;
@@ -399,7 +399,7 @@ PoolOutputs pool_outputs(const KernelCall& call, const StridedTensor& self, cons
 Planes pooled_planes(const KernelCall& call, const StridedTensor& self, size_t spatial) {
     const Planes planes = planes_of(call, self.sizes, spatial);
     for (size_t d = planes.batched ? 1 : 0; d < self.rank(); ++d) {
-        if (self.sizes[d] == 0) call.fail("expects non-empty non-batch dims, got shape " + shape_string(self.sizes));
+        if (self.sizes[d] == 0) call.fail("expects non-empty non-batch dims, got shape " + shape_text(self.sizes));
     }
     return planes;
 }
@@ -427,7 +427,7 @@ std::vector<RuntimeValue> max_pool(const KernelCall& call, size_t spatial) {
         }
         if (pad[d] > kernel[d] / 2) call.fail("padding should be at most half of the kernel size");
         out.push_back(pooled_size(planes.spatial[d], kernel[d], pad[d], stride[d], ceil_mode, dilation[d]));
-        if (out.back() <= 0) call.fail("the output would be empty for an input of shape " + shape_string(self.sizes));
+        if (out.back() <= 0) call.fail("the output would be empty for an input of shape " + shape_text(self.sizes));
         spans[kMaxSpatial - spatial + d] = max_pool_spans(planes.spatial[d], out.back(), kernel[d], stride[d], pad[d], dilation[d]);
     }
     for (size_t d = 0; d < kMaxSpatial - spatial; ++d) spans[d] = {Span{}};
@@ -452,7 +452,7 @@ std::vector<RuntimeValue> adaptive_pool(const KernelCall& call, size_t spatial) 
     for (size_t d = 0; d < kMaxSpatial - spatial; ++d) spans[d] = {Span{}};
     for (size_t d = 0; d < spatial; ++d) {
         if (out[d] < 0) call.fail("output_size must not be negative");
-        if (planes.spatial[d] == 0 && out[d] > 0) call.fail("expects non-empty spatial dims, got " + shape_string(self.sizes));
+        if (planes.spatial[d] == 0 && out[d] > 0) call.fail("expects non-empty spatial dims, got " + shape_text(self.sizes));
         spans[kMaxSpatial - spatial + d] = adaptive_spans(planes.spatial[d], out[d]);
     }
     PoolOutputs outs = pool_outputs(call, self, with_leading(planes, out), kMax);
@@ -568,7 +568,7 @@ std::vector<compute_t<T>> col2im_sum(const std::vector<compute_t<T>>& columns, i
 std::vector<RuntimeValue> col2im(const KernelCall& call) {
     const StridedTensor& self = call.tensor("self", 0);
     const auto output_size = per_dim(call, "output_size", 1, 2, {});
-    if (self.rank() != 2 && self.rank() != 3) call.fail("expects a 2-d or 3-d input, got shape " + shape_string(self.sizes));
+    if (self.rank() != 2 && self.rank() != 3) call.fail("expects a 2-d or 3-d input, got shape " + shape_text(self.sizes));
     if (!dtype_is_floating(self.dtype)) call.fail("expects a floating input, got " + std::string(dtype_name(self.dtype)));
     const bool batched = self.rank() == 3;
     const int64_t n = batched ? self.sizes[0] : 1;

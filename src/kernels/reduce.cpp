@@ -324,7 +324,7 @@ std::vector<RuntimeValue> extremum(const KernelCall& call, bool maximum, bool al
     const Reduction r = all_dims ? plan_reduction(self, {}, false) : reduction_of(call, self);
     if (r.reduced_count() == 0) {
         call.fail(std::string(maximum ? "max" : "min") + "(): cannot reduce over a dim of size zero (input shape " +
-                  shape_string(self.sizes) + ")");
+                  shape_text(self.sizes) + ")");
     }
     StridedTensor out = allocate_output(call, 0, r.out_sizes, self.dtype);
     const StridedTensor kept_out = r.kept_output(out);

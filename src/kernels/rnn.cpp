@@ -64,7 +64,7 @@ std::vector<RuntimeValue> run_recurrent(const KernelCall& call, int gates, bool 
         call.fail("has " + std::to_string(params.size()) + " weight tensors, expected " +
                   std::to_string(layers * directions * per_direction) + " (projections are not supported)");
     }
-    if (params[1].rank() != 2) call.fail("expects a 2-D weight_hh_l0, got shape " + shape_string(params[1].sizes));
+    if (params[1].rank() != 2) call.fail("expects a 2-D weight_hh_l0, got shape " + shape_text(params[1].sizes));
     const int64_t hidden = params[1].sizes[1];
     // Every size the loops below trust is checked against the tensor given: the cells read
     // weights, biases and states as dense rows of these sizes (a state of other sizes, as a
@@ -76,8 +76,8 @@ std::vector<RuntimeValue> run_recurrent(const KernelCall& call, int gates, bool 
             const std::string suffix = "_l" + std::to_string(layer) + (direction == 1 ? "_reverse" : "");
             auto expect = [&](size_t k, const char* name, std::vector<int64_t> sizes) {
                 if (params[base + k].sizes != sizes) {
-                    call.fail(std::string("expects ") + name + suffix + " of shape " + shape_string(sizes) + ", got " +
-                              shape_string(params[base + k].sizes));
+                    call.fail(std::string("expects ") + name + suffix + " of shape " + shape_text(sizes) + ", got " +
+                              shape_text(params[base + k].sizes));
                 }
                 if (!dtype_is_floating(params[base + k].dtype)) {
                     call.fail(std::string("expects a floating ") + name + suffix + ", got " +
@@ -105,8 +105,8 @@ std::vector<RuntimeValue> run_recurrent(const KernelCall& call, int gates, bool 
         in.batched ? std::vector<int64_t>{layers * directions, in.batch, hidden} : std::vector<int64_t>{layers * directions, hidden};
     for (size_t i = 0; i < initial.size(); ++i) {
         if (initial[i].sizes != state_sizes) {
-            call.fail("expects hx[" + std::to_string(i) + "] of shape " + shape_string(state_sizes) + ", got " +
-                      shape_string(initial[i].sizes));
+            call.fail("expects hx[" + std::to_string(i) + "] of shape " + shape_text(state_sizes) + ", got " +
+                      shape_text(initial[i].sizes));
         }
         if (!dtype_is_floating(initial[i].dtype)) {
             call.fail("expects a floating hx[" + std::to_string(i) + "], got " + std::string(dtype_name(initial[i].dtype)));

@@ -196,13 +196,13 @@ std::vector<RuntimeValue> grid_sampler(const KernelCall& call) {
     }
     if (grid.rank() != input.rank() || grid.sizes[0] != input.sizes[0] || grid.sizes.back() != static_cast<int64_t>(rank)) {
         call.fail("expects a grid of shape (N, " + std::string(rank == 2 ? "H, W, 2" : "D, H, W, 3") + ") for an input of shape " +
-                  shape_string(input.sizes) + ", got " + shape_string(grid.sizes));
+                  shape_text(input.sizes) + ", got " + shape_text(grid.sizes));
     }
     if (mode < 0 || mode > 2) call.fail("unknown interpolation_mode " + std::to_string(mode));
     if (padding < 0 || padding > 2) call.fail("unknown padding_mode " + std::to_string(padding));
     if (mode == 2 && rank != 2) call.fail("bicubic interpolation needs a 4-d input");
     for (size_t d = 2; d < input.rank(); ++d) {
-        if (input.sizes[d] == 0) call.fail("expects non-empty spatial dims, got input of shape " + shape_string(input.sizes));
+        if (input.sizes[d] == 0) call.fail("expects non-empty spatial dims, got input of shape " + shape_text(input.sizes));
     }
     GridShape shape{input.sizes[0], input.sizes[1], {input.sizes.begin() + 2, input.sizes.end()},
                     {grid.sizes.begin() + 1, grid.sizes.end() - 1}};
@@ -259,8 +259,8 @@ UpsamplePlan plan_upsample(const KernelCall& call, const StridedTensor& input, s
     for (size_t d = 0; d < spatial; ++d) {
         if (plan.out[d] > (int64_t{1} << 31)) call.fail("output size " + std::to_string(plan.out[d]) + " is larger than pt2ov computes");
         if (plan.out[d] <= 0 || input.sizes[d + 2] <= 0) {
-            call.fail("expects non-empty input and output spatial sizes, got input " + shape_string(input.sizes) +
-                      " and output " + shape_string(plan.out));
+            call.fail("expects non-empty input and output spatial sizes, got input " + shape_text(input.sizes) +
+                      " and output " + shape_text(plan.out));
         }
     }
     return plan;
@@ -587,7 +587,7 @@ std::vector<RuntimeValue> upsample_interpolate(const KernelCall& call, UpsampleM
     const bool align_corners = mode != UpsampleMode::Nearest && call.bool_arg("align_corners", 2, false);
     const UpsamplePlan plan = plan_upsample(call, input, spatial, vec, mode == UpsampleMode::Nearest ? 2 : 3);
     for (size_t d = 1; d < input.rank(); ++d) {
-        if (input.sizes[d] == 0) call.fail("expects a non-empty input apart from its batch, got shape " + shape_string(input.sizes));
+        if (input.sizes[d] == 0) call.fail("expects a non-empty input apart from its batch, got shape " + shape_text(input.sizes));
     }
     std::vector<int64_t> out_sizes{input.sizes[0], input.sizes[1]};
     out_sizes.insert(out_sizes.end(), plan.out.begin(), plan.out.end());

@@ -136,17 +136,17 @@ std::vector<int64_t> positions_in(const StridedTensor& t, const std::vector<int6
 void check_scatter_shapes(const KernelCall& call, const StridedTensor& self, const StridedTensor& index, int64_t dim,
                           const StridedTensor* src) {
     if (index.rank() != self.rank() || (src && src->rank() != self.rank())) {
-        call.fail("index " + shape_string(index.sizes) + " must have as many dims as self " + shape_string(self.sizes) +
-                  (src ? " and src " + shape_string(src->sizes) : std::string()));
+        call.fail("index " + shape_text(index.sizes) + " must have as many dims as self " + shape_text(self.sizes) +
+                  (src ? " and src " + shape_text(src->sizes) : std::string()));
     }
     if (index.numel() == 0) return;
     for (size_t d = 0; d < index.rank(); ++d) {
         const bool too_large = (static_cast<int64_t>(d) != dim && index.sizes[d] > self.sizes[d]) ||
                                (src && index.sizes[d] > src->sizes[d]);
         if (too_large) {
-            call.fail("index " + shape_string(index.sizes) + " must be no larger than self " + shape_string(self.sizes) +
+            call.fail("index " + shape_text(index.sizes) + " must be no larger than self " + shape_text(self.sizes) +
                       " apart from dim " + std::to_string(dim) +
-                      (src ? " and no larger than src " + shape_string(src->sizes) : std::string()));
+                      (src ? " and no larger than src " + shape_text(src->sizes) : std::string()));
         }
     }
 }
@@ -213,7 +213,7 @@ std::vector<RuntimeValue> scatter_kernel(const KernelCall& call, const std::opti
     }
     if (op == Combine::Mean && self_arg.dtype == DType::Bool) call.fail("a mean of bool is not implemented (PyTorch refuses it too)");
     if (src_arg && src_arg->rank() != self_arg.rank() && std::max(src_arg->rank(), self_arg.rank()) > 1) {
-        call.fail("src " + shape_string(src_arg->sizes) + " must have as many dims as self " + shape_string(self_arg.sizes));
+        call.fail("src " + shape_text(src_arg->sizes) + " must have as many dims as self " + shape_text(self_arg.sizes));
     }
     const StridedTensor self = at_least_1d(self_arg);
     const StridedTensor index = at_least_1d(index_arg);
@@ -368,8 +368,8 @@ std::vector<RuntimeValue> take_along_dim(const KernelCall& call) {
                             flat_indices.view({flat_indices.numel()}, {1}));
     }
     if (self.rank() != indices.rank()) {
-        call.fail("take_along_dim() expects indices " + shape_string(indices.sizes) + " with as many dims as self " +
-                  shape_string(self.sizes));
+        call.fail("take_along_dim() expects indices " + shape_text(indices.sizes) + " with as many dims as self " +
+                  shape_text(self.sizes));
     }
     const int64_t dim = normalize_dim(call, call.int_arg("dim", 2), static_cast<int64_t>(self.rank()));
     std::vector<int64_t> self_sizes = self.sizes, index_sizes = indices.sizes;
@@ -415,7 +415,7 @@ SliceWrites plan_slice_writes(const KernelCall& call, const char* op, bool negat
     const StridedTensor& index = call.tensor("index", 2);
     SliceWrites w;
     w.dim = normalize_dim(call, call.int_arg("dim", 1), static_cast<int64_t>(self.rank()));
-    if (index.rank() > 1) call.fail(std::string(op) + "(): index should have at most one dim, got " + shape_string(index.sizes));
+    if (index.rank() > 1) call.fail(std::string(op) + "(): index should have at most one dim, got " + shape_text(index.sizes));
     w.positions = index_values(call, index, int32_allowed);
     w.result = copy_of_self(call, self);
     w.out = at_least_1d(w.result);
@@ -447,8 +447,8 @@ StridedTensor checked_source(const KernelCall& call, const SliceWrites& w, const
         fits = static_cast<int64_t>(d) == w.dim || source.sizes[d] == w.out.sizes[d];
     }
     if (!fits) {
-        call.fail(std::string(op) + "(): source " + shape_string(source_arg.sizes) + " must match self " +
-                  shape_string(self.sizes) + " apart from dim " + std::to_string(w.dim) + ", where it has one slice for each of the " +
+        call.fail(std::string(op) + "(): source " + shape_text(source_arg.sizes) + " must match self " +
+                  shape_text(self.sizes) + " apart from dim " + std::to_string(w.dim) + ", where it has one slice for each of the " +
                   std::to_string(w.positions.size()) + " indices");
     }
     return source;
@@ -541,7 +541,7 @@ std::vector<RuntimeValue> index_fill(const KernelCall& call) {
     StridedTensor value;
     if (value_arg && value_arg->kind == graph::Argument::Kind::Tensor) {
         const StridedTensor& given = call.tensor("value", 3);
-        if (given.rank() != 0) call.fail("index_fill() only supports a 0-dim value tensor, got shape " + shape_string(given.sizes));
+        if (given.rank() != 0) call.fail("index_fill() only supports a 0-dim value tensor, got shape " + shape_text(given.sizes));
         value = StridedTensor::allocate(w.out.dtype, {});
         copy_into(given, value);
     } else {

@@ -252,8 +252,8 @@ std::vector<RuntimeValue> search_sorted(const KernelCall& call, const Operand& b
         bool leading_match = boundaries.rank() == values.rank();
         for (size_t d = 0; leading_match && d + 1 < boundaries.rank(); ++d) leading_match = boundaries.sizes[d] == values.sizes[d];
         if (!leading_match) {
-            call.fail("boundaries of shape " + shape_string(raw_boundaries.sizes) +
-                      " need to be 1-d or match the input's leading dims (input shape " + shape_string(values.sizes) + ")");
+            call.fail("boundaries of shape " + shape_text(raw_boundaries.sizes) +
+                      " need to be 1-d or match the input's leading dims (input shape " + shape_text(values.sizes) + ")");
         }
     }
     if (sorter) {
@@ -327,7 +327,7 @@ std::vector<RuntimeValue> searchsorted(const KernelCall& call) {
 std::vector<RuntimeValue> bucketize(const KernelCall& call) {
     const Operand boundaries{call.tensor("boundaries", 1), int64_t{0}};
     if (boundaries.tensor->rank() != 1) {
-        call.fail("bucketize needs 1-d boundaries, got shape " + shape_string(boundaries.tensor->sizes));
+        call.fail("bucketize needs 1-d boundaries, got shape " + shape_text(boundaries.tensor->sizes));
     }
     return search_sorted(call, boundaries, read_operand(call, "self", 0), call.bool_arg("right", kKeywordOnly, false),
                          std::nullopt);
@@ -337,7 +337,7 @@ std::vector<RuntimeValue> bucketize(const KernelCall& call) {
 // elements in lexicographic order of their indices, as rows of [count, r] (r = 0 gives [0]).
 std::vector<RuntimeValue> combinations(const KernelCall& call) {
     const StridedTensor& self = call.tensor("self", 0);
-    if (self.rank() != 1) call.fail("combinations needs a 1-d tensor, got shape " + shape_string(self.sizes));
+    if (self.rank() != 1) call.fail("combinations needs a 1-d tensor, got shape " + shape_text(self.sizes));
     const int64_t r = call.int_arg("r", 1, 2);
     const bool with_replacement = call.bool_arg("with_replacement", 2, false);
     if (r < 0) call.fail("combinations needs r >= 0, got " + std::to_string(r));

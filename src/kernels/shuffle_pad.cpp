@@ -83,16 +83,16 @@ std::vector<RuntimeValue> pad(const KernelCall& call) {
     const StridedTensor& self = call.tensor("self", 0);
     const std::vector<int64_t> padding = call.ints("padding", 1);
     if (padding.size() != 2 * Dims) {
-        call.fail(fmt::format("{}{}d expects {} padding values, got {}", name, Dims, 2 * Dims, shape_string(padding)));
+        call.fail(fmt::format("{}{}d expects {} padding values, got {}", name, Dims, 2 * Dims, shape_text(padding)));
     }
     if (self.rank() != Dims + 1 && self.rank() != Dims + 2) {
         call.fail(fmt::format("{}{}d expects a {}-d or {}-d (batch mode) input, got shape {}", name, Dims, Dims + 1, Dims + 2,
-                              shape_string(self.sizes)));
+                              shape_text(self.sizes)));
     }
     for (size_t d = self.rank() == Dims + 2 ? 1 : 0; d < self.rank(); ++d) {
         if (self.sizes[d] == 0) {
             call.fail(fmt::format("{}{}d expects an input with non-zero sizes but for the batch dim, got shape {}", name, Dims,
-                                  shape_string(self.sizes)));
+                                  shape_text(self.sizes)));
         }
     }
     std::vector<int64_t> sizes = self.sizes;
@@ -103,7 +103,7 @@ std::vector<RuntimeValue> pad(const KernelCall& call) {
         if (Mode == PadMode::Reflect && (before >= size || after >= size)) {
             call.fail(fmt::format("{}{}d: padding size should be less than the corresponding input dimension, but got padding "
                                   "({}, {}) at dimension {} of input shape {}",
-                                  name, Dims, before, after, d, shape_string(self.sizes)));
+                                  name, Dims, before, after, d, shape_text(self.sizes)));
         }
         sizes[d] = size + before + after;
         if (sizes[d] < 1) {
@@ -170,7 +170,7 @@ std::vector<RuntimeValue> pixel_shuffle(const KernelCall& call) {
     const char* name = Shuffle ? "pixel_shuffle" : "pixel_unshuffle";
     const StridedTensor& self = call.tensor("self", 0);
     const int64_t r = call.int_arg(Shuffle ? ArgName("upscale_factor") : ArgName("downscale_factor"), 1);
-    if (self.rank() < 3) call.fail(fmt::format("{} expects an input of 3 or more dims, got shape {}", name, shape_string(self.sizes)));
+    if (self.rank() < 3) call.fail(fmt::format("{} expects an input of 3 or more dims, got shape {}", name, shape_text(self.sizes)));
     if (r <= 0) call.fail(fmt::format("{} expects a positive factor, got {}", name, r));
     const size_t c = self.rank() - 3, h = self.rank() - 2, w = self.rank() - 1;
     std::vector<int64_t> sizes = self.sizes;
@@ -210,7 +210,7 @@ std::vector<RuntimeValue> pixel_shuffle(const KernelCall& call) {
 std::vector<RuntimeValue> channel_shuffle(const KernelCall& call) {
     const StridedTensor& self = call.tensor("self", 0);
     const int64_t groups = call.int_arg("groups", 1);
-    if (self.rank() < 3) call.fail("channel_shuffle expects an input of 3 or more dims, got shape " + shape_string(self.sizes));
+    if (self.rank() < 3) call.fail("channel_shuffle expects an input of 3 or more dims, got shape " + shape_text(self.sizes));
     if (groups <= 0) call.fail(fmt::format("channel_shuffle expects a positive number of groups, got {}", groups));
     if (self.sizes[1] % groups != 0) {
         call.fail(fmt::format("channel_shuffle expects the number of channels ({}) to be divisible by groups ({})", self.sizes[1], groups));

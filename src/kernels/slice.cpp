@@ -46,7 +46,7 @@ StridedTensor selected(const KernelCall& call) {
     const int64_t index = call.int_arg("index", 2);
     if (index < -size || index >= size) {
         call.fail("select(): index " + std::to_string(index) + " out of range for tensor of size " +
-                  shape_string(self.sizes) + " at dimension " + std::to_string(dim));
+                  shape_text(self.sizes) + " at dimension " + std::to_string(dim));
     }
     const int64_t position = index < 0 ? index + size : index;
     std::vector<int64_t> sizes = self.sizes;

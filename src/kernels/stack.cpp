@@ -13,8 +13,8 @@ std::vector<RuntimeValue> stack(const KernelCall& call) {
     const auto& shape = inputs[0].sizes;
     for (size_t i = 1; i < inputs.size(); ++i) {
         if (inputs[i].sizes != shape) {
-            call.fail("stack() expects tensors of one shape, but tensor 0 has shape " + shape_string(shape) +
-                      " and tensor " + std::to_string(i) + " has shape " + shape_string(inputs[i].sizes));
+            call.fail("stack() expects tensors of one shape, but tensor 0 has shape " + shape_text(shape) +
+                      " and tensor " + std::to_string(i) + " has shape " + shape_text(inputs[i].sizes));
         }
     }
     const int64_t dim = normalize_dim(call, call.int_arg("dim", 1, 0), static_cast<int64_t>(shape.size()) + 1);

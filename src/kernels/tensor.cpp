@@ -190,12 +190,12 @@ constexpr uint64_t kLargestAllocation = PT2OV_LARGEST_ALLOCATION;
 void check_sizes(const std::vector<int64_t>& sizes, DType dtype) {
     uint64_t bytes = dtype_size(dtype);
     for (int64_t s : sizes) {
-        if (s < 0) throw InternalError("a CPU kernel asked for a tensor of negative size " + shape_string(sizes));
+        if (s < 0) throw InternalError("a CPU kernel asked for a tensor of negative size " + shape_text(sizes));
     }
     // Every dim counts, a zero one as one: the strides of an empty tensor are computed too.
     for (int64_t s : sizes) {
         if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(std::max<int64_t>(s, 1)), &bytes) || bytes > kLargestAllocation) {
-            throw Error("a tensor of sizes " + shape_string(sizes) + " (" + std::string(dtype_name(dtype)) +
+            throw Error("a tensor of sizes " + shape_text(sizes) + " (" + std::string(dtype_name(dtype)) +
                         ") is larger than pt2ov allocates (" + std::to_string(kLargestAllocation >> 30) + " GiB)");
         }
     }
@@ -292,8 +292,8 @@ void convert_elements(const StridedTensor& source, const StridedTensor& destinat
 
 void copy_into(const StridedTensor& source, const StridedTensor& destination) {
     if (source.sizes != destination.sizes) {
-        throw InternalError("copy_into from a tensor of shape " + shape_string(source.sizes) + " into one of shape " +
-                    shape_string(destination.sizes));
+        throw InternalError("copy_into from a tensor of shape " + shape_text(source.sizes) + " into one of shape " +
+                    shape_text(destination.sizes));
     }
     if (source.numel() == 0) return;
     if (source.dtype == destination.dtype) {

@@ -169,7 +169,7 @@ std::vector<RuntimeValue> filled(const KernelCall& call, const StridedTensor& va
 
 std::vector<RuntimeValue> fill_tensor(const KernelCall& call) {
     const StridedTensor& value = call.tensor("value", 1);
-    if (value.rank() != 0) call.fail("fill() only supports a 0-dim value tensor, got shape " + shape_string(value.sizes));
+    if (value.rank() != 0) call.fail("fill() only supports a 0-dim value tensor, got shape " + shape_text(value.sizes));
     StridedTensor converted = StridedTensor::allocate(call.tensor("self", 0).dtype, {});
     copy_into(value, converted);
     return filled(call, converted);
@@ -259,12 +259,12 @@ std::vector<RuntimeValue> repeat(const KernelCall& call) {
     const std::vector<int64_t> repeats = call.ints("repeats", 1);
     if (repeats.size() < self.rank()) {
         call.fail(fmt::format("repeat() needs at least as many repeats as the tensor has dims: {} for shape {}",
-                              shape_string(repeats), shape_string(self.sizes)));
+                              shape_text(repeats), shape_text(self.sizes)));
     }
     const size_t lead = repeats.size() - self.rank();
     std::vector<int64_t> wide_sizes, wide_strides, sizes;
     for (size_t d = 0; d < repeats.size(); ++d) {
-        if (repeats[d] < 0) call.fail("repeat() expects non-negative repeats, got " + shape_string(repeats));
+        if (repeats[d] < 0) call.fail("repeat() expects non-negative repeats, got " + shape_text(repeats));
         const int64_t size = d < lead ? 1 : self.sizes[d - lead];
         const int64_t stride = d < lead ? 0 : self.strides[d - lead];
         wide_sizes.insert(wide_sizes.end(), {repeats[d], size});
@@ -297,7 +297,7 @@ std::vector<RuntimeValue> constant_pad(const KernelCall& call) {
     const StridedTensor& self = call.tensor("self", 0);
     const std::vector<int64_t> pad = call.ints("pad", 1);
     if (pad.size() % 2 != 0 || pad.size() / 2 > self.rank()) {
-        call.fail(fmt::format("constant_pad_nd needs pairs of pads for at most {} dims, got {}", self.rank(), shape_string(pad)));
+        call.fail(fmt::format("constant_pad_nd needs pairs of pads for at most {} dims, got {}", self.rank(), shape_text(pad)));
     }
     std::vector<int64_t> sizes = self.sizes, source_start(self.rank(), 0), target_start(self.rank(), 0), kept = self.sizes;
     for (size_t k = 0; k < pad.size() / 2; ++k) {

@@ -27,7 +27,7 @@ std::vector<RuntimeValue> vector_norm(const KernelCall& call) {
     }
     if (std::isinf(ord) && r.reduced_count() == 0) {
         call.fail("linalg_vector_norm cannot compute the " + std::string(ord > 0 ? "inf" : "-inf") +
-                  " norm over no elements (input shape " + shape_string(self.sizes) + ")");
+                  " norm over no elements (input shape " + shape_text(self.sizes) + ")");
     }
     StridedTensor folded = StridedTensor::allocate(DType::Float64, r.kept_sizes);
     const bool one_element = r.reduced_count() == 1;

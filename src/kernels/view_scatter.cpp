@@ -19,8 +19,8 @@ StridedTensor copy_of_self(const KernelCall& call, const StridedTensor& self) {
 
 void write_over(const KernelCall& call, const StridedTensor& view, const StridedTensor& src, const char* op) {
     if (src.sizes != view.sizes) {
-        call.fail(std::string(op) + "(): src of shape " + shape_string(src.sizes) + " does not match the view's shape " +
-                  shape_string(view.sizes));
+        call.fail(std::string(op) + "(): src of shape " + shape_text(src.sizes) + " does not match the view's shape " +
+                  shape_text(view.sizes));
     }
     copy_into(src, view);
 }
@@ -59,7 +59,7 @@ std::vector<RuntimeValue> select_scatter(const KernelCall& call) {
     const int64_t size = self.sizes[dim];
     const int64_t index = call.int_arg("index", 3);
     if (index < -size || index >= size) {
-        call.fail("select(): index " + std::to_string(index) + " out of range for tensor of size " + shape_string(self.sizes) +
+        call.fail("select(): index " + std::to_string(index) + " out of range for tensor of size " + shape_text(self.sizes) +
                   " at dimension " + std::to_string(dim));
     }
     StridedTensor out = copy_of_self(call, self);
@@ -93,7 +93,7 @@ std::vector<RuntimeValue> as_strided_scatter(const KernelCall& call) {
     int64_t last = offset;
     bool empty = false, overflow = false;
     for (size_t d = 0; d < sizes.size(); ++d) {
-        if (sizes[d] < 0 || strides[d] < 0) call.fail("as_strided_scatter(): negative size or stride in " + shape_string(sizes));
+        if (sizes[d] < 0 || strides[d] < 0) call.fail("as_strided_scatter(): negative size or stride in " + shape_text(sizes));
         if (sizes[d] == 0) empty = true;
         // Checked arithmetic: a wrapped product (huge sizes or strides from a damaged archive)
         // passed the bound check below and the view wrote far outside self's copy.
@@ -103,7 +103,7 @@ std::vector<RuntimeValue> as_strided_scatter(const KernelCall& call) {
         }
     }
     if (!empty && (overflow || last >= self.numel())) {
-        call.fail("as_strided_scatter(): the view " + shape_string(sizes) + " with strides " + shape_string(strides) +
+        call.fail("as_strided_scatter(): the view " + shape_text(sizes) + " with strides " + shape_text(strides) +
                   " and offset " + std::to_string(offset) + " reaches beyond self's " + std::to_string(self.numel()) + " elements");
     }
     StridedTensor out = StridedTensor::allocate(self.dtype, self.sizes);

@@ -206,10 +206,10 @@ std::vector<int64_t> split_lengths(int64_t n, SplitBy by, const std::vector<int6
     if (by == SplitBy::Lengths) {
         int64_t total = 0;
         for (int64_t length : given) {
-            if (length < 0) fail("split_with_sizes expects non-negative sizes, got " + shape_string(given));
+            if (length < 0) fail("split_with_sizes expects non-negative sizes, got " + shape_text(given));
             total += length;
         }
-        if (total != n) fail(fmt::format("split_with_sizes expects sizes that sum to the dim's {}, got {}", n, shape_string(given)));
+        if (total != n) fail(fmt::format("split_with_sizes expects sizes that sum to the dim's {}, got {}", n, shape_text(given)));
         return given;
     }
     int64_t piece = given.at(0);

@@ -55,7 +55,7 @@ std::vector<RuntimeValue> masked_fill(const KernelCall& call) {
     const StridedTensor mask = bool_condition(call, call.tensor("mask", 1), "masked_fill() mask");
     const Operand value = read_operand(call, "value", 2);
     if (!value.is_scalar()) {
-        call.fail("masked_fill() takes a 0-dim value tensor, got shape " + shape_string(value.sizes()));
+        call.fail("masked_fill() takes a 0-dim value tensor, got shape " + shape_text(value.sizes()));
     }
     return single(select_by(call, mask, value, self));
 }

@@ -2,16 +2,11 @@
 
 
 #include "common/error.h"
+#include "common/text.h"
 
 namespace pt2ov::runtime {
 
 namespace {
-
-std::string shape_text(const std::vector<int64_t>& shape) {
-    std::string text = "[";
-    for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
-    return text + "]";
-}
 
 std::string expected_shape_text(const IOInfo& info) {
     std::string text = "[";

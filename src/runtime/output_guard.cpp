@@ -6,6 +6,7 @@
 #include <span>
 
 #include "common/error.h"
+#include "common/text.h"
 
 namespace pt2ov::runtime {
 
@@ -197,12 +198,6 @@ private:
     size_t pos_ = 0;
 };
 
-std::string sizes_text(const std::vector<int64_t>& sizes) {
-    std::string text = "[";
-    for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
-    return text + "]";
-}
-
 }  // namespace
 
 std::shared_ptr<const SizeExpression> SizeExpression::parse(const std::string& text,
@@ -386,7 +381,7 @@ void OutputGuard::check(const Contract& contract, const RuntimeValue& value, std
         sizes = tensor.sizes;
         if (sizes.size() != contract.dims.size()) {
             fail(contract, role,
-                 "has " + std::to_string(sizes.size()) + " dims " + sizes_text(tensor.sizes) + " where the program says " +
+                 "has " + std::to_string(sizes.size()) + " dims " + shape_text(tensor.sizes) + " where the program says " +
                      std::to_string(contract.dims.size()));
         }
     } else {
@@ -426,7 +421,7 @@ void OutputGuard::check(const Contract& contract, const RuntimeValue& value, std
                 want += (k ? ", " : "") + (size ? std::to_string(*size) : std::string("?"));
             }
             fail(contract, role,
-                 contract.tensor ? "has shape " + sizes_text({sizes.begin(), sizes.end()}) + " where the program says " + want + "]"
+                 contract.tensor ? "has shape " + shape_text({sizes.begin(), sizes.end()}) + " where the program says " + want + "]"
                                  : "is " + std::to_string(sizes[0]) + " where the program says " + want.substr(1));
         }
     }

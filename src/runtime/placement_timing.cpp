@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "common/error.h"
-#include "pt2ov/load_options.h"
 #include "compile/compile.h"
 #include "lower/convert.h"
+#include "pt2ov/load_options.h"
 
 namespace pt2ov::runtime {
 

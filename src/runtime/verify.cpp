@@ -20,8 +20,9 @@
 #include <variant>
 
 #include "common/error.h"
-#include "pt2ov/load_options.h"
+#include "common/text.h"
 #include "compile/compile.h"
+#include "pt2ov/load_options.h"
 #include "runtime/executor.h"
 #include "runtime/placement_timing.h"
 
@@ -261,12 +262,6 @@ StridedTensor as_double(const StridedTensor& tensor) {
     return copy;
 }
 
-std::string sizes_text(const std::vector<int64_t>& sizes) {
-    std::string text = "[";
-    for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
-    return text + "]";
-}
-
 std::string number_text(double v) {
     std::ostringstream text;
     text.precision(7);
@@ -286,7 +281,7 @@ std::string difference(const RuntimeValue& got, const RuntimeValue& want, bool r
         return std::string("dtype ") + std::string(dtype_name(a.dtype)) + " where the CPU kernels give " +
                std::string(dtype_name(b.dtype));
     }
-    if (a.sizes != b.sizes) return "shape " + sizes_text(a.sizes) + " where the CPU kernels give " + sizes_text(b.sizes);
+    if (a.sizes != b.sizes) return "shape " + shape_text(a.sizes) + " where the CPU kernels give " + shape_text(b.sizes);
     if (a.numel() == 0) return "";
     const StridedTensor x = as_double(a), y = as_double(b);
     const auto* p = reinterpret_cast<const double*>(x.data);

@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "common/json_text.h"
-#include "pt2ov/load_options.h"
 #include "common/text.h"
+#include "pt2ov/load_options.h"
 #include "serve/error.h"
 
 namespace pt2ov::serve {

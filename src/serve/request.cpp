@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/text.h"
 #include "serve/datatype.h"
 #include "serve/error.h"
 
@@ -25,7 +26,6 @@ std::vector<std::string> names_of(const std::vector<IOInfo>& infos) {
     return names;
 }
 
-std::string shape_text(const std::vector<int64_t>& shape) { return fmt::format("[{}]", fmt::join(shape, ", ")); }
 
 void check_input(const std::string& model, const IOInfo& info, const InputTensor& input) {
     const std::string what = fmt::format("model '{}' input '{}'", model, info.name);

@@ -14,12 +14,6 @@ namespace pt2ov::kernels {
 
 // ---- Dims and shapes -----------------------------------------------------------------------
 
-std::string shape_string(const std::vector<int64_t>& sizes) {
-    std::string text = "[";
-    for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
-    return text + "]";
-}
-
 int64_t normalize_dim(const KernelCall& call, int64_t dim, int64_t rank) {
     const int64_t extent = std::max<int64_t>(rank, 1);  // a 0-dim tensor takes dim -1 or 0
     if (dim < -extent || dim >= extent) {
@@ -34,7 +28,7 @@ std::vector<int64_t> normalize_dims(const KernelCall& call, const std::vector<in
     for (int64_t dim : dims) {
         const int64_t d = normalize_dim(call, dim, rank);
         if (std::find(result.begin(), result.end(), d) != result.end()) {
-            call.fail("dimension " + std::to_string(d) + " appears more than once in " + shape_string(dims));
+            call.fail("dimension " + std::to_string(d) + " appears more than once in " + shape_text(dims));
         }
         result.push_back(d);
     }
@@ -49,7 +43,7 @@ std::vector<int64_t> broadcast_shapes(const KernelCall& call, const std::vector<
         const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
         const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
         if (da != db && da != 1 && db != 1) {
-            call.fail("shapes " + shape_string(a) + " and " + shape_string(b) + " do not broadcast");
+            call.fail("shapes " + shape_text(a) + " and " + shape_text(b) + " do not broadcast");
         }
         result[i] = da == 1 ? db : da;
     }
@@ -58,7 +52,7 @@ std::vector<int64_t> broadcast_shapes(const KernelCall& call, const std::vector<
 
 StridedTensor broadcast_to(const KernelCall& call, const StridedTensor& t, const std::vector<int64_t>& sizes) {
     if (t.rank() > sizes.size()) {
-        call.fail("cannot broadcast a tensor of shape " + shape_string(t.sizes) + " to " + shape_string(sizes));
+        call.fail("cannot broadcast a tensor of shape " + shape_text(t.sizes) + " to " + shape_text(sizes));
     }
     const size_t lead = sizes.size() - t.rank();
     std::vector<int64_t> strides(sizes.size(), 0);
@@ -66,7 +60,7 @@ StridedTensor broadcast_to(const KernelCall& call, const StridedTensor& t, const
         if (t.sizes[d] == sizes[lead + d]) {
             strides[lead + d] = t.strides[d];
         } else if (t.sizes[d] != 1) {
-            call.fail("cannot broadcast a tensor of shape " + shape_string(t.sizes) + " to " + shape_string(sizes));
+            call.fail("cannot broadcast a tensor of shape " + shape_text(t.sizes) + " to " + shape_text(sizes));
         }
     }
     return t.view(sizes, strides);
@@ -120,7 +114,7 @@ StridedTensor allocate_output_for_overwrite(const KernelCall& call, size_t index
     int64_t numel = 1;
     for (int64_t s : sizes) {
         if (s < 0 || __builtin_mul_overflow(numel, std::max<int64_t>(s, 1), &numel)) {
-            call.fail("an output of sizes " + shape_string(sizes) + " is larger than pt2ov allocates");
+            call.fail("an output of sizes " + shape_text(sizes) + " is larger than pt2ov allocates");
         }
     }
     std::vector<int64_t> strides(sizes.size(), 1);
@@ -158,14 +152,14 @@ std::vector<int> checked_dim_order(const KernelCall& call, const std::vector<int
     std::vector<int> order;
     for (int64_t d : dim_order) {
         if (d < 0 || static_cast<size_t>(d) >= rank || seen[d]) {
-            call.fail("dim_order " + shape_string(dim_order) + " is not a permutation of the " + std::to_string(rank) +
+            call.fail("dim_order " + shape_text(dim_order) + " is not a permutation of the " + std::to_string(rank) +
                       " dims of the input");
         }
         seen[d] = true;
         order.push_back(static_cast<int>(d));
     }
     if (order.size() != rank) {
-        call.fail("dim_order " + shape_string(dim_order) + " does not fit a tensor of rank " + std::to_string(rank));
+        call.fail("dim_order " + shape_text(dim_order) + " does not fit a tensor of rank " + std::to_string(rank));
     }
     return order;
 }
@@ -219,21 +213,21 @@ std::vector<int64_t> infer_view_sizes(const KernelCall& call, std::vector<int64_
     std::optional<size_t> inferred;
     for (size_t i = 0; i < sizes.size(); ++i) {
         if (sizes[i] == -1) {
-            if (inferred) call.fail("only one dimension can be inferred (-1) in " + shape_string(sizes));
+            if (inferred) call.fail("only one dimension can be inferred (-1) in " + shape_text(sizes));
             inferred = i;
         } else if (sizes[i] < 0) {
-            call.fail("invalid size " + std::to_string(sizes[i]) + " in " + shape_string(sizes));
+            call.fail("invalid size " + std::to_string(sizes[i]) + " in " + shape_text(sizes));
         } else if (__builtin_mul_overflow(known, sizes[i], &known)) {
-            call.fail("shape " + shape_string(sizes) + " is too large to address");
+            call.fail("shape " + shape_text(sizes) + " is too large to address");
         }
     }
     if (inferred) {
         if (known == 0 || numel % known != 0) {
-            call.fail("shape " + shape_string(sizes) + " is invalid for a tensor of " + std::to_string(numel) + " elements");
+            call.fail("shape " + shape_text(sizes) + " is invalid for a tensor of " + std::to_string(numel) + " elements");
         }
         sizes[*inferred] = numel / known;
     } else if (known != numel) {
-        call.fail("shape " + shape_string(sizes) + " is invalid for a tensor of " + std::to_string(numel) + " elements");
+        call.fail("shape " + shape_text(sizes) + " is invalid for a tensor of " + std::to_string(numel) + " elements");
     }
     return sizes;
 }

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/text.h"  // shape_text, which every kernel message uses
 #include "kernels/registry.h"
 #include "kernels/tensor.h"
 
@@ -65,8 +66,6 @@ std::optional<std::vector<int64_t>> view_strides(const StridedTensor& t, const s
 // Resolves one -1 in a view's sizes against `numel`; fails naming the node when the sizes do
 // not fit.
 std::vector<int64_t> infer_view_sizes(const KernelCall& call, std::vector<int64_t> sizes, int64_t numel);
-
-std::string shape_string(const std::vector<int64_t>& sizes);
 
 // Byte offsets of every index of `sizes` under `strides` (elements of `element_size` bytes),
 // in row-major order.
