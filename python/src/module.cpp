@@ -27,12 +27,12 @@
 #include <variant>
 #include <vector>
 
-#include "pt2ov/load_options.h"
 #include "common/text.h"
 #include "dlpack.h"
 #include "generate.h"
 #include "input.h"
 #include "numpy_abi.h"
+#include "pt2ov/load_options.h"
 #include "pt2ov/pt2ov.h"
 #include "tools/report.h"
 
