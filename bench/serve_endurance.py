@@ -125,6 +125,8 @@ def main() -> None:
             for i in range(args.requests):
                 if i == 1000:
                     rss["at_1000"] = rss_kb(server.pid)
+                if i and i % 100_000 == 0:  # a long run stopped early still says how far it got
+                    print(json.dumps({"requests_so_far": i, **counts}), file=sys.stderr, flush=True)
                 bad = i % args.bad_every == 0
                 body, headers = mutated(rng, seeds) if bad else (good, {})
                 try:
