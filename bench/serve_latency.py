@@ -45,6 +45,7 @@ CLIENT = r"""
 import json, sys, time
 import numpy as np
 import tritonclient.http as httpclient, tritonclient.grpc as grpcclient
+import serve_bare_client
 http_url, grpc_url, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 x = np.load(sys.argv[4])
 def timed(call):
@@ -69,34 +70,10 @@ def measure(module, client, binary):
 def measure_live(client):
     return timed(client.is_server_live)
 def measure_raw(request):
-    # The same requests from a client that costs next to nothing: the bytes built once, sent on
-    # one keep-alive socket, the answer read by its Content-Length. What tritonclient's own
-    # Python adds is the difference between these rows and the rows above.
-    import socket
-    host, port = http_url.split(":")
-    sock = socket.create_connection((host, int(port)))
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    def once():
-        sock.sendall(request)
-        data = b""
-        while b"\r\n\r\n" not in data:
-            data += sock.recv(65536)
-        head, _, body = data.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 200"), head
-        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
-        while len(body) < length:
-            body += sock.recv(65536)
-    times = timed(once)
-    sock.close()
+    call, close = serve_bare_client.keep_alive_caller(http_url, request)
+    times = timed(call)
+    close()
     return times
-def raw_infer_request():
-    tensor = x.astype(np.float32).tobytes()
-    header = json.dumps({"inputs": [{"name": "x", "shape": list(x.shape), "datatype": "FP32",
-                                     "parameters": {"binary_data_size": len(tensor)}}],
-                         "outputs": [{"name": name, "parameters": {"binary_data": True}} for name in OUTPUTS]}).encode()
-    return (f"POST /v2/models/mlp/infer HTTP/1.1\r\nHost: {http_url}\r\nContent-Type: application/octet-stream\r\n"
-            f"Inference-Header-Content-Length: {len(header)}\r\nContent-Length: {len(header) + len(tensor)}\r\n\r\n"
-            ).encode() + header + tensor
 OUTPUTS = sys.argv[5].split(",")
 ROWS = sys.argv[6].split(",")
 result = {}
@@ -113,7 +90,7 @@ for label, module, client, binary in (("rest_binary", httpclient, http, True), (
 if "rest_raw_live" in ROWS:
     result["rest_raw_live"] = measure_raw(f"GET /v2/health/live HTTP/1.1\r\nHost: {http_url}\r\n\r\n".encode())
 if "rest_raw_binary" in ROWS:
-    result["rest_raw_binary"] = measure_raw(raw_infer_request())
+    result["rest_raw_binary"] = measure_raw(serve_bare_client.binary_infer_request(http_url, "mlp", "x", x, OUTPUTS))
 print(json.dumps(result))
 """
 
@@ -201,7 +178,8 @@ def measure_server(start, ready_text: str, requests: int, x_path, outputs: str, 
             attack.start(http_port, server.pid)
         client = subprocess.run([str(REPO / "build" / "serve-client-venv" / "bin" / "python"), "-c", CLIENT,
                                  f"127.0.0.1:{http_port}", f"127.0.0.1:{grpc_port}", str(requests), str(x_path),
-                                 outputs, rows], capture_output=True, text=True)
+                                 outputs, rows], capture_output=True, text=True,
+                                env={**os.environ, "PYTHONPATH": str(REPO / "bench")})
         if client.returncode != 0:
             raise SystemExit(f"the client failed:\n{client.stderr}")
         return json.loads(client.stdout)

@@ -73,8 +73,9 @@ class ResNet18(nn.Module):
 
 
 CLIENT = r"""
-import json, socket, sys, threading, time
+import json, sys, threading, time
 import numpy as np
+import serve_bare_client
 url, clients, seconds, x_path, name, protocol = (sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4],
                                                  sys.argv[5], sys.argv[6])
 x = np.load(x_path)
@@ -86,30 +87,9 @@ def tritonclient_caller(module):
     else:
         item.set_data_from_numpy(x)
     return lambda: client.infer("resnet18", [item])
-def raw_request():
-    tensor = x.astype(np.float32).tobytes()
-    header = json.dumps({"inputs": [{"name": name, "shape": list(x.shape), "datatype": "FP32",
-                                     "parameters": {"binary_data_size": len(tensor)}}]}).encode()
-    return (f"POST /v2/models/resnet18/infer HTTP/1.1\r\nHost: {url}\r\nContent-Type: application/octet-stream\r\n"
-            f"Inference-Header-Content-Length: {len(header)}\r\nContent-Length: {len(header) + len(tensor)}\r\n\r\n"
-            ).encode() + header + tensor
 def raw_caller():
-    host, port = url.split(":")
-    sock = socket.create_connection((host, int(port)))
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    request = raw_request()
-    def once():
-        sock.sendall(request)
-        data = b""
-        while b"\r\n\r\n" not in data:
-            data += sock.recv(65536)
-        head, _, body = data.partition(b"\r\n\r\n")
-        if not head.startswith(b"HTTP/1.1 200"):
-            raise SystemExit(head.decode(errors="replace"))
-        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
-        while len(body) < length:
-            body += sock.recv(65536)
-    return once
+    call, _ = serve_bare_client.keep_alive_caller(url, serve_bare_client.binary_infer_request(url, "resnet18", name, x))
+    return call
 def make_caller():
     if protocol == "rest_raw":
         return raw_caller()
@@ -216,7 +196,8 @@ def main() -> None:
                     port = ports[1] if protocol == "grpc" else ports[0]
                     client = subprocess.run([str(REPO / "build" / "serve-client-venv" / "bin" / "python"), "-c", CLIENT,
                                              f"127.0.0.1:{port}", str(args.clients), str(args.seconds),
-                                             str(tmp / "x.npy"), name, protocol], capture_output=True, text=True)
+                                             str(tmp / "x.npy"), name, protocol], capture_output=True, text=True,
+                                            env={**os.environ, "PYTHONPATH": str(REPO / "bench")})
                     if client.returncode:
                         raise SystemExit(client.stderr)
                     measured = json.loads(client.stdout)
