@@ -10,7 +10,8 @@
         ...                                            # over REST and gRPC (docs/SERVING.md)
 
 Errors are ``pt2ov.Error`` and its subclasses ``ArchiveError``, ``UnsupportedError``,
-``InputError`` and ``InternalError`` (a bug in pt2ov), with the command line's one-line messages. ``python -m pt2ov run|inspect|bench``
+``InputError``, ``OptionError``, ``ResourceError``, ``OpenVINOError`` and ``InternalError`` (a bug
+in pt2ov), with the command line's one-line messages. ``python -m pt2ov run|inspect|bench``
 is the ``pt2ov`` command.
 """
 from __future__ import annotations
@@ -25,12 +26,13 @@ from typing import Any, Iterable, Optional, Sequence
 import numpy as np
 
 from . import _pt2ov
-from ._pt2ov import ArchiveError, Error, InputError, InternalError, UnsupportedError
+from ._pt2ov import (ArchiveError, Error, InputError, InternalError, OpenVINOError, OptionError, ResourceError,
+                     UnsupportedError)
 from .generate import GenerationResult, Generator, Tokenizer
 
 __all__ = [
-    "ArchiveError", "Error", "GenerationResult", "Generator", "IOInfo", "InputError", "InternalError", "Program",
-    "Server", "Tokenizer", "UnsupportedError", "compile", "inspect", "load", "methods", "openvino_version", "serve",
+    "ArchiveError", "Error", "GenerationResult", "Generator", "IOInfo", "InputError", "InternalError", "OpenVINOError",
+    "OptionError", "Program", "ResourceError", "Server", "Tokenizer", "UnsupportedError", "compile", "inspect", "load", "methods", "openvino_version", "serve",
 ]
 __version__ = "0.1.0"
 
@@ -293,8 +295,10 @@ def serve(repository: str | os.PathLike, *, host: str = "127.0.0.1", http_port: 
     in a process of its own, the package's command, and returns once every model is loaded and it
     answers (REST's ``/v2/health/ready``, or the command's "ready" line when REST is off).
     ``arguments`` are more of the command's flags (``["--performance-hint", "throughput"]``). Raises
-    :class:`Error` with the command's message when it cannot start (a bad repository, a model that
-    does not load, a port in use)."""
+    :class:`OptionError` with the command's message when it cannot start with what it was given (a
+    bad repository, a model that does not load, a port in use: its exit status 2),
+    :class:`InternalError` when it ended on a bug of pt2ov's (exit status 3), and
+    :class:`ResourceError` when it does not answer within ``ready_timeout`` seconds."""
     import subprocess
     import time
     import urllib.request
@@ -310,7 +314,8 @@ def serve(repository: str | os.PathLike, *, host: str = "127.0.0.1", http_port: 
         if process.poll() is not None:
             message = process.stderr.read().strip().splitlines()
             server.stop()
-            raise Error(message[-1] if message else f"pt2ov serve exited {process.returncode}")
+            text = message[-1] if message else f"pt2ov serve exited {process.returncode}"
+            raise (InternalError if process.returncode == 3 else OptionError)(text)
         if http_port:
             try:
                 with urllib.request.urlopen(f"{server.http_url}/v2/health/ready", timeout=5) as response:
@@ -322,5 +327,5 @@ def serve(repository: str | os.PathLike, *, host: str = "127.0.0.1", http_port: 
             return server
         if time.monotonic() > deadline:
             server.stop()
-            raise Error(f"pt2ov serve did not answer within {ready_timeout} s")
+            raise ResourceError(f"pt2ov serve did not answer within {ready_timeout} s")
         time.sleep(0.05)

@@ -46,6 +46,9 @@ PyObject* g_error = nullptr;
 PyObject* g_archive_error = nullptr;
 PyObject* g_unsupported_error = nullptr;
 PyObject* g_input_error = nullptr;
+PyObject* g_option_error = nullptr;
+PyObject* g_resource_error = nullptr;
+PyObject* g_openvino_error = nullptr;
 PyObject* g_internal_error = nullptr;
 
 // The package's own preparation of an input (pt2ov._as_array: resolve a conjugate or negative
@@ -206,7 +209,9 @@ NB_MODULE(_pt2ov, m) {
     g_error = PyErr_NewExceptionWithDoc("pt2ov.Error", "Anything the engine reports. Catch this to catch them all.",
                                         PyExc_RuntimeError, nullptr);
     g_archive_error = PyErr_NewExceptionWithDoc(
-        "pt2ov.ArchiveError", "The .pt2 file is missing, damaged, truncated or of a version pt2ov does not read.",
+        "pt2ov.ArchiveError",
+        "The .pt2 file (or a model file beside it: a tokenizer) is missing, damaged, truncated or of a version pt2ov "
+        "does not read.",
         g_error, nullptr);
     g_unsupported_error = PyErr_NewExceptionWithDoc(
         "pt2ov.UnsupportedError", "The program asks for something the engine (or the installed OpenVINO) cannot do.",
@@ -214,6 +219,18 @@ NB_MODULE(_pt2ov, m) {
     g_input_error = PyErr_NewExceptionWithDoc(
         "pt2ov.InputError", "A call's inputs do not fit the program: count, dtype, rank, shape or range.", g_error,
         nullptr);
+    g_option_error = PyErr_NewExceptionWithDoc(
+        "pt2ov.OptionError",
+        "An option, setting or environment variable given to pt2ov is not one it takes; the message names it.",
+        g_error, nullptr);
+    g_resource_error = PyErr_NewExceptionWithDoc(
+        "pt2ov.ResourceError",
+        "The machine could not give what the call needed (memory, a file or folder to write, a process to start).",
+        g_error, nullptr);
+    g_openvino_error = PyErr_NewExceptionWithDoc(
+        "pt2ov.OpenVINOError",
+        "OpenVINO failed at a step pt2ov could not route to its own CPU kernels; the message carries OpenVINO's words.",
+        g_error, nullptr);
     g_internal_error = PyErr_NewExceptionWithDoc(
         "pt2ov.InternalError", "pt2ov broke one of its own invariants: a bug in pt2ov; please report it with the model.",
         g_error, nullptr);
@@ -222,6 +239,9 @@ NB_MODULE(_pt2ov, m) {
     m.attr("ArchiveError") = nb::handle(g_archive_error);
     m.attr("UnsupportedError") = nb::handle(g_unsupported_error);
     m.attr("InputError") = nb::handle(g_input_error);
+    m.attr("OptionError") = nb::handle(g_option_error);
+    m.attr("ResourceError") = nb::handle(g_resource_error);
+    m.attr("OpenVINOError") = nb::handle(g_openvino_error);
 
     nb::register_exception_translator([](const std::exception_ptr& p, void*) {
         try {
@@ -232,10 +252,16 @@ NB_MODULE(_pt2ov, m) {
             raise_as(g_unsupported_error, e);
         } catch (const pt2ov::InputError& e) {
             raise_as(g_input_error, e);
+        } catch (const pt2ov::OptionError& e) {
+            raise_as(g_option_error, e);
+        } catch (const pt2ov::ResourceError& e) {
+            raise_as(g_resource_error, e);
+        } catch (const pt2ov::OpenVINOError& e) {
+            raise_as(g_openvino_error, e);
         } catch (const pt2ov::InternalError& e) {
             raise_as(g_internal_error, e);
         } catch (const pt2ov::Error& e) {
-            raise_as(g_error, e);
+            raise_as(g_error, e);  // none is thrown as the base (pt2ov/error.h); kept so none escapes
         }
     });
 

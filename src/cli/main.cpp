@@ -108,11 +108,11 @@ int run_command(const std::string& model, const std::vector<std::string>& inputs
                 const std::vector<std::string>& inputs_out, const std::string& state_in, const std::string& state_out,
                 const pt2ov::LoadOptions& options) {
     if (inputs.size() != outputs.size()) {
-        throw pt2ov::InputError(fmt::format("{} --inputs but {} --outputs: give one --outputs file per --inputs file",
+        throw pt2ov::OptionError(fmt::format("{} --inputs but {} --outputs: give one --outputs file per --inputs file",
                                             inputs.size(), outputs.size()));
     }
     if (!inputs_out.empty() && inputs_out.size() != inputs.size()) {
-        throw pt2ov::InputError(fmt::format("{} --inputs but {} --inputs-out: give one --inputs-out file per --inputs file",
+        throw pt2ov::OptionError(fmt::format("{} --inputs but {} --inputs-out: give one --inputs-out file per --inputs file",
                                             inputs.size(), inputs_out.size()));
     }
     std::vector<std::pair<std::string, std::string>> written;
@@ -164,7 +164,7 @@ std::vector<int64_t> parse_token_list(const std::string& text, const std::string
             used = 0;
         }
         if (item.empty() || used != item.size()) {
-            throw pt2ov::InputError(fmt::format("{}: '{}' is not a token id (give ids separated by commas: 12,7,200)", flag, item));
+            throw pt2ov::OptionError(fmt::format("{}: '{}' is not a token id (give ids separated by commas: 12,7,200)", flag, item));
         }
         tokens.push_back(value);
     }
@@ -173,10 +173,10 @@ std::vector<int64_t> parse_token_list(const std::string& text, const std::string
 
 int generate_command(const GenerateArguments& arguments, const pt2ov::LoadOptions& options) {
     if (arguments.prompt.empty() == arguments.prompt_ids.empty()) {
-        throw pt2ov::InputError("give the prompt as text (--prompt, with --tokenizer) or as token ids (--prompt-ids), one of them");
+        throw pt2ov::OptionError("give the prompt as text (--prompt, with --tokenizer) or as token ids (--prompt-ids), one of them");
     }
     if (!arguments.prompt.empty() && arguments.tokenizer.empty()) {
-        throw pt2ov::InputError("--prompt is text: give --tokenizer DIR (openvino_tokenizer.xml and openvino_detokenizer.xml, "
+        throw pt2ov::OptionError("--prompt is text: give --tokenizer DIR (openvino_tokenizer.xml and openvino_detokenizer.xml, "
                                 "as examples/export_llm.py writes them), or the token ids with --prompt-ids");
     }
     std::optional<pt2ov::Tokenizer> tokenizer;

@@ -36,7 +36,7 @@ const DTypeInfo& info(DType dtype) {
     const auto index = static_cast<size_t>(dtype);
     if (index >= std::size(table)) {
         // Only a cast from a bad integer gets here; throwing beats reading past the table.
-        throw Error("invalid DType value " + std::to_string(index) + ": use one of the pt2ov::DType names");
+        throw InputError("invalid DType value " + std::to_string(index) + ": use one of the pt2ov::DType names");
     }
     return table[index];
 }

@@ -9,26 +9,23 @@
 
 namespace pt2ov {
 
-// Runs `body`; an exception escaping it is rethrown as a pt2ov error whose message starts
-// with `context` ("while lowering node conv_3: ..."), the node it names (Error::node) kept.
-// OpenVINO's and the standard library's exceptions become pt2ov::Error here, so nothing
-// foreign crosses our API.
+// Called inside a catch block: rethrows the exception being handled as a pt2ov error whose
+// message starts with `context`, of the same class (and naming the same node, Error::node) for
+// pt2ov's own errors. A foreign exception gets the class of whose it is: OpenVINO's exceptions
+// become OpenVINOError, running out of memory or a file system failure ResourceError, and any
+// other standard exception (std::out_of_range from our own code, say) InternalError. So nothing
+// foreign crosses our API, and no failure is left a bare pt2ov::Error. `node` is what the error
+// names (Error::node) when the one being handled names none.
+[[noreturn]] void rethrow_in_context(const std::string& context, const std::string& node = {});
+
+// Runs `body`; an exception escaping it is rethrown by rethrow_in_context ("while lowering node
+// conv_3: ...").
 template <typename Body>
 decltype(auto) with_context(const std::string& context, Body&& body) {
     try {
         return body();
-    } catch (const InputError& e) {
-        throw InputError(context + ": " + e.what(), e.node());
-    } catch (const UnsupportedError& e) {
-        throw UnsupportedError(context + ": " + e.what(), e.node());
-    } catch (const ArchiveError& e) {
-        throw ArchiveError(context + ": " + e.what(), e.node());
-    } catch (const InternalError& e) {
-        throw InternalError(context + ": " + e.what(), e.node());
-    } catch (const Error& e) {
-        throw Error(context + ": " + e.what(), e.node());
-    } catch (const std::exception& e) {
-        throw Error(context + ": " + e.what());
+    } catch (const std::exception&) {
+        rethrow_in_context(context);
     }
 }
 
@@ -38,7 +35,7 @@ decltype(auto) with_lazy_context(MakeContext&& make_context, Body&& body) {
     try {
         return body();
     } catch (const std::exception&) {
-        return with_context(make_context(), [] () -> decltype(body()) { throw; });
+        rethrow_in_context(make_context());
     }
 }
 

@@ -18,10 +18,10 @@ constexpr size_t kAlignment = 64;  // a cache line; also what OpenVINO and SIMD 
 size_t checked_numel(const std::vector<int64_t>& shape, size_t element_size) {
     size_t count = 1;
     for (int64_t dim : shape) {
-        if (dim < 0) throw Error("tensor shape " + shape_text(shape) + " has a negative dim");
+        if (dim < 0) throw InputError("tensor shape " + shape_text(shape) + " has a negative dim");
         const auto udim = static_cast<size_t>(dim);
         if (udim != 0 && count > std::numeric_limits<size_t>::max() / element_size / udim) {
-            throw Error("tensor shape " + shape_text(shape) + " is too large to address");
+            throw InputError("tensor shape " + shape_text(shape) + " is too large to address");
         }
         count *= udim;
     }
@@ -44,13 +44,13 @@ Tensor Tensor::allocate(DType dtype, std::vector<int64_t> shape) {
     // aligned_alloc wants a multiple of the alignment; at least one line so that even an empty
     // tensor has a real pointer (a null data() would look like an empty handle).
     if (bytes > std::numeric_limits<size_t>::max() - kAlignment) {
-        throw Error("tensor shape " + shape_text(shape) + " is too large to allocate");
+        throw InputError("tensor shape " + shape_text(shape) + " is too large to allocate");
     }
     const size_t rounded =
         bytes == 0 ? kAlignment : (bytes + kAlignment - 1) / kAlignment * kAlignment;
     void* memory = std::aligned_alloc(kAlignment, rounded);
     if (memory == nullptr) {
-        throw Error("cannot allocate " + std::to_string(bytes) + " bytes for a tensor of shape " +
+        throw ResourceError("cannot allocate " + std::to_string(bytes) + " bytes for a tensor of shape " +
                     shape_text(shape));
     }
     std::memset(memory, 0, rounded);

@@ -35,7 +35,7 @@ void check_cpu_ops(const PreparedMethod& method, const std::vector<std::string>&
             known = known || partition::op_matches(op, node.target) || partition::op_matches(op, node.source_target());
         }
         if (!known) {
-            throw Error("--cpu-op " + op + ": no such operator (not in PyTorch's op table, no CPU kernel, no node of " +
+            throw OptionError("--cpu-op " + op + ": no such operator (not in PyTorch's op table, no CPU kernel, no node of " +
                         method.where + " calls it); name it as inspect prints targets, e.g. aten.atan.default or aten.atan");
         }
     }

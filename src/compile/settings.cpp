@@ -16,13 +16,13 @@ PrecisionHint parse_precision(const std::string& precision) {
     if (precision == "f32") return PrecisionHint::F32;
     if (precision == "f16") return PrecisionHint::F16;
     if (precision == "bf16") return PrecisionHint::BF16;
-    throw InputError("unknown precision '" + precision + "'; use f32, f16 or bf16");
+    throw OptionError("unknown precision '" + precision + "'; use f32, f16 or bf16");
 }
 
 PerformanceHint parse_performance_hint(const std::string& hint) {
     if (hint == "latency") return PerformanceHint::Latency;
     if (hint == "throughput") return PerformanceHint::Throughput;
-    throw InputError("unknown performance hint '" + hint + "'; use latency or throughput");
+    throw OptionError("unknown performance hint '" + hint + "'; use latency or throughput");
 }
 
 // OpenVINO is handed the cache folder as given and would fail late, or not at all (a cache it
@@ -33,13 +33,13 @@ void check_cache_dir(const std::string& cache_dir) {
     std::error_code ec;
     const auto status = fs::status(cache_dir, ec);
     if (fs::exists(status) && !fs::is_directory(status)) {
-        throw Error("--cache-dir " + cache_dir + ": exists and is not a folder; give a folder for OpenVINO's model cache");
+        throw OptionError("--cache-dir " + cache_dir + ": exists and is not a folder; give a folder for OpenVINO's model cache");
     }
     if (!fs::exists(status) && !fs::create_directories(cache_dir, ec)) {
-        throw Error("--cache-dir " + cache_dir + ": cannot create the folder (" + ec.message() + ")");
+        throw ResourceError("--cache-dir " + cache_dir + ": cannot create the folder (" + ec.message() + ")");
     }
     if (::access(cache_dir.c_str(), W_OK | X_OK) != 0) {
-        throw Error("--cache-dir " + cache_dir + ": the folder is not writable (" + std::strerror(errno) + ")");
+        throw ResourceError("--cache-dir " + cache_dir + ": the folder is not writable (" + std::strerror(errno) + ")");
     }
 }
 
@@ -52,11 +52,11 @@ Settings parse_settings(const LoadOptions& options) {
     settings.performance_hint = parse_performance_hint(options.performance_hint);
     settings.cpu_device = options.device == "CPU";
     if (options.nonfinite_inputs != "exact" && options.nonfinite_inputs != "openvino") {
-        throw InputError("unknown nonfinite_inputs '" + options.nonfinite_inputs + "'; use exact or openvino");
+        throw OptionError("unknown nonfinite_inputs '" + options.nonfinite_inputs + "'; use exact or openvino");
     }
-    if (options.num_threads < 0) throw InputError("the number of threads must be 0 (OpenVINO's default) or more");
+    if (options.num_threads < 0) throw OptionError("the number of threads must be 0 (OpenVINO's default) or more");
     if (options.int64_input_limit < 0 || options.int64_input_limit > std::numeric_limits<int32_t>::max()) {
-        throw InputError("the int64 input limit must be 0 (no promise) or between 1 and 2147483647 (2^31 - 1), got " +
+        throw OptionError("the int64 input limit must be 0 (no promise) or between 1 and 2147483647 (2^31 - 1), got " +
                          std::to_string(options.int64_input_limit));
     }
     check_cache_dir(options.cache_dir);

@@ -50,7 +50,7 @@ std::string model_for_method(const archive::Archive& archive, const std::string&
     if (method == "forward" && models.size() == 1) return models.front();
     std::string known;
     for (const auto& model : models) known += (known.empty() ? "" : ", ") + (models.size() == 1 ? std::string("forward") : model);
-    throw InputError(archive.path() + ": no method '" + method + "' in the archive; it holds: " + known);
+    throw OptionError(archive.path() + ": no method '" + method + "' in the archive; it holds: " + known);
 }
 
 IOInfo io_info(const graph::Graph& graph, const std::string& name) {
@@ -523,7 +523,7 @@ Placement place_and_convert(const PreparedMethod& method, Support& support, cons
             placement.conversions[s] = std::move(conversion);
         }
         if (!changed) return placement;
-        if (round == 8) throw Error(method.where + ": placement did not settle; please report this program");
+        if (round == 8) throw InternalError(method.where + ": placement did not settle; please report this program");
     }
 }
 

@@ -75,7 +75,7 @@ struct Generator::Impl {
         program->run(inputs, outputs);
         Tensor& out = outputs.at(logits_output);
         if (out.numel() < vocabulary || out.numel() % vocabulary != 0) {
-            throw Error("generate: the program's logits have " + std::to_string(out.numel()) + " values for " +
+            throw UnsupportedError("generate: the program's logits have " + std::to_string(out.numel()) + " values for " +
                         std::to_string(count) + " token(s), not a multiple of the vocabulary (" + std::to_string(vocabulary) + ")");
         }
         logits = out.data_as<float>() + (out.numel() - vocabulary);
@@ -229,7 +229,7 @@ GenerationResult Generator::generate(const std::vector<int64_t>& prompt, const G
     while (static_cast<int>(result.tokens.size()) < config.max_new_tokens) {
         for (const float value : std::span<const float>(g.logits, static_cast<size_t>(g.vocabulary))) {
             if (std::isnan(value)) {
-                throw Error("generate: the logits at position " + std::to_string(g.position - 1) +
+                throw InputError("generate: the logits at position " + std::to_string(g.position - 1) +
                             " hold NaN; the program computed no valid distribution");
             }
         }

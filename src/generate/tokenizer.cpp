@@ -63,7 +63,7 @@ Tokenizer Tokenizer::load(const std::string& directory, const std::string& exten
     const fs::path decoder = folder / "openvino_detokenizer.xml";
     for (const auto& file : {encoder, decoder}) {
         if (!fs::exists(file)) {
-            throw Error("tokenizer '" + directory + "': " + file.string() +
+            throw ArchiveError("tokenizer '" + directory + "': " + file.string() +
                         " is missing; convert the Hugging Face tokenizer with openvino-tokenizers "
                         "(convert_tokenizer(tokenizer, with_detokenizer=True), saved with openvino.save_model; "
                         "examples/export_llm.py does this)");
@@ -71,7 +71,7 @@ Tokenizer Tokenizer::load(const std::string& directory, const std::string& exten
     }
     const std::string library = extension_path(extension);
     if (library.empty() || !fs::exists(library)) {
-        throw Error("tokenizer '" + directory + "': the openvino-tokenizers extension library " +
+        throw UnsupportedError("tokenizer '" + directory + "': the openvino-tokenizers extension library " +
                     (library.empty() ? std::string("was not found when pt2ov was built") : "'" + library + "' does not exist") +
                     "; install openvino-tokenizers (pip install openvino-tokenizers==<OpenVINO's version>) and set "
                     "PT2OV_TOKENIZERS_EXTENSION to its lib/libopenvino_tokenizers.so");
@@ -81,7 +81,7 @@ Tokenizer Tokenizer::load(const std::string& directory, const std::string& exten
     try {
         impl->core.add_extension(library);
     } catch (const std::exception& e) {
-        throw Error("tokenizer '" + directory + "': OpenVINO could not load the openvino-tokenizers extension '" + library +
+        throw OpenVINOError("tokenizer '" + directory + "': OpenVINO could not load the openvino-tokenizers extension '" + library +
                     "' (it must be the release built for this OpenVINO, " + ov::get_openvino_version().buildNumber +
                     "): " + e.what());
     }
@@ -105,7 +105,7 @@ Tokenizer Tokenizer::load(const std::string& directory, const std::string& exten
     } catch (const pt2ov::Error&) {
         throw;
     } catch (const std::exception& e) {
-        throw Error("tokenizer '" + directory + "': OpenVINO could not read or compile it: " + e.what());
+        throw OpenVINOError("tokenizer '" + directory + "': OpenVINO could not read or compile it: " + e.what());
     }
     impl->encoder = impl->tokenizer.create_infer_request();
     impl->decoder = impl->detokenizer.create_infer_request();
@@ -130,7 +130,7 @@ std::vector<int64_t> Tokenizer::encode(const std::string& text) const {
     } else if (ids.get_element_type() == ov::element::i32) {
         std::copy_n(ids.data<const int32_t>(), tokens.size(), tokens.begin());
     } else {
-        throw Error("tokenizer '" + impl_->directory + "': its token ids are " + ids.get_element_type().get_type_name() +
+        throw UnsupportedError("tokenizer '" + impl_->directory + "': its token ids are " + ids.get_element_type().get_type_name() +
                     ", not int64 or int32");
     }
     return tokens;
@@ -150,14 +150,14 @@ std::string Tokenizer::decode(const std::vector<int64_t>& tokens) const {
     } else if (input_type == ov::element::i32) {
         std::transform(tokens.begin(), tokens.end(), ids.data<int32_t>(), [](int64_t t) { return static_cast<int32_t>(t); });
     } else {
-        throw Error("tokenizer '" + impl_->directory + "': its detokenizer takes " + input_type.get_type_name() +
+        throw UnsupportedError("tokenizer '" + impl_->directory + "': its detokenizer takes " + input_type.get_type_name() +
                     ", not int64 or int32 token ids");
     }
     impl_->decoder.set_input_tensor(0, ids);
     impl_->decoder.infer();
     const ov::Tensor text = impl_->decoder.get_output_tensor(0);
     if (text.get_element_type() != ov::element::string || text.get_size() < 1) {
-        throw Error("tokenizer '" + impl_->directory + "': its detokenizer does not return a string");
+        throw UnsupportedError("tokenizer '" + impl_->directory + "': its detokenizer does not return a string");
     }
     return text.data<const std::string>()[0];
 }

@@ -99,7 +99,7 @@ const Argument& Node::arg(size_t position) const {
 
 const Value& Graph::value(const std::string& name) const {
     if (const Value* found = find_value(name)) return *found;
-    throw Error("the program refers to a value named '" + name +
+    throw ArchiveError("the program refers to a value named '" + name +
                 "' that it never defines; the archive is damaged: re-export and save it again");
 }
 

@@ -116,7 +116,7 @@ CpuIsa choose_cpu_isa(const char* requested) {
         if (value != cpu_isa_name(level)) continue;
         std::string why_not;
         if (isa_kernels_for(level, &why_not) == nullptr) {
-            throw Error(std::string(kCpuIsaVariable) + "=" + std::string(value) + " cannot be used: " + why_not +
+            throw OptionError(std::string(kCpuIsaVariable) + "=" + std::string(value) + " cannot be used: " + why_not +
                         "; unset it for the widest level that runs here");
         }
         return level;
@@ -125,7 +125,7 @@ CpuIsa choose_cpu_isa(const char* requested) {
     for (CpuIsa level : kAllCpuIsas) {
         if (built_for(level)) names += (names.empty() ? "" : ", ") + std::string(cpu_isa_name(level));
     }
-    throw Error(std::string(kCpuIsaVariable) + "=" + std::string(value) + " is not an ISA level pt2ov knows; use one of " +
+    throw OptionError(std::string(kCpuIsaVariable) + "=" + std::string(value) + " is not an ISA level pt2ov knows; use one of " +
                 names + ", or unset it for the widest this CPU has");
 }
 

@@ -135,7 +135,7 @@ void to_density(std::vector<compute_t<T>>& hist, const std::vector<std::vector<c
 template <typename T>
 std::vector<compute_t<T>> equal_edges(double left, double right, int64_t bins) {
     using V = compute_t<T>;
-    if (bins >= (int64_t{1} << 40)) throw Error("histogram of " + std::to_string(bins) + " bins is larger than pt2ov computes");
+    if (bins >= (int64_t{1} << 40)) throw UnsupportedError("histogram of " + std::to_string(bins) + " bins is larger than pt2ov computes");
     const int64_t steps = bins + 1;
     const V first = cast<T>(left), last = cast<T>(right);
     const V step = round_to<T>(round_to<T>(last - first) / static_cast<V>(steps - 1));

@@ -68,7 +68,7 @@ inline int64_t product(const std::vector<int64_t>& sizes, size_t from = 0, size_
     int64_t n = 1;
     for (size_t d = from; d < sizes.size() && d < to; ++d) {
         // Sizes from a damaged archive (output_size [2**63 - 1, ...]) must not wrap around.
-        if (__builtin_mul_overflow(n, sizes[d], &n)) throw Error("sizes " + shape_text(sizes) + " are too large to count");
+        if (__builtin_mul_overflow(n, sizes[d], &n)) throw UnsupportedError("sizes " + shape_text(sizes) + " are too large to count");
     }
     return n;
 }

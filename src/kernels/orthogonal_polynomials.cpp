@@ -33,10 +33,10 @@ public:
     void take(int64_t n) {
         if (n <= kShortRecurrence) return;  // the common case charges nothing
         if (n > kLargestRecurrenceDegree) {
-            throw Error("polynomial degree " + std::to_string(n) + " is beyond the 2**24 steps pt2ov takes");
+            throw UnsupportedError("polynomial degree " + std::to_string(n) + " is beyond the 2**24 steps pt2ov takes");
         }
         if (left_.fetch_sub(n, std::memory_order_relaxed) < n) {
-            throw Error("polynomial recurrences of this call take more than the 2**26 steps pt2ov takes in one call "
+            throw UnsupportedError("polynomial recurrences of this call take more than the 2**26 steps pt2ov takes in one call "
                         "(large degrees outside the interval where a closed form serves)");
         }
     }

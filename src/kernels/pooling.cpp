@@ -145,7 +145,7 @@ std::vector<Acc> avg_pool_planes(const std::vector<Acc>& input, const Planes& pl
     for (size_t d = rank - 1; d > 0; --d) in_strides[d - 1] = in_strides[d] * planes.spatial[d];
     int64_t out_count = 0;
     if (__builtin_mul_overflow(planes.count, out_plane, &out_count) || out_count > (int64_t{1} << 36)) {
-        throw Error("an output of " + std::to_string(planes.count) + " planes of " + shape_text(out) + " is larger than pt2ov computes");
+        throw UnsupportedError("an output of " + std::to_string(planes.count) + " planes of " + shape_text(out) + " is larger than pt2ov computes");
     }
     std::vector<Acc> result(static_cast<size_t>(out_count), Acc(0));
     std::vector<int64_t> lo(rank), hi(rank);

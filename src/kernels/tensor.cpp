@@ -195,7 +195,7 @@ void check_sizes(const std::vector<int64_t>& sizes, DType dtype) {
     // Every dim counts, a zero one as one: the strides of an empty tensor are computed too.
     for (int64_t s : sizes) {
         if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(std::max<int64_t>(s, 1)), &bytes) || bytes > kLargestAllocation) {
-            throw Error("a tensor of sizes " + shape_text(sizes) + " (" + std::string(dtype_name(dtype)) +
+            throw UnsupportedError("a tensor of sizes " + shape_text(sizes) + " (" + std::string(dtype_name(dtype)) +
                         ") is larger than pt2ov allocates (" + std::to_string(kLargestAllocation >> 30) + " GiB)");
         }
     }

@@ -324,11 +324,10 @@ void Executor::run_cpu_step(size_t step_index, Values& values, OutputGuard::Symb
         auto results = with_context(prepared_.where, [&] {
             try {
                 return cpu.kernel(call);
-            } catch (const InternalError&) {
-                throw;  // a bug of ours stays one, whatever node it met
             } catch (const Error& e) {
                 if (!e.node().empty()) throw;  // named by the kernel (KernelCall::fail)
-                throw UnsupportedError("node " + node.name + " (" + node.target + "): " + e.what(), node.source_name());
+                // Kept in its class (a bug of ours stays one, memory running out stays that).
+                rethrow_in_context("node " + node.name + " (" + node.target + ")", node.source_name());
             }
         });
         if (results.size() < cpu.output_slots.size()) {

@@ -133,7 +133,7 @@ bool fits_32_bits(const StridedTensor& tensor) {
 
 void check_fits_32_bits(const StridedTensor& tensor, const std::string& value, const std::string& where) {
     if (const auto v = first_beyond_32_bits(tensor)) {
-        throw Error(where + ": int64 tensor '" + value + "' holds " + std::to_string(*v) +
+        throw InputError(where + ": int64 tensor '" + value + "' holds " + std::to_string(*v) +
                     ", beyond 32 bits, and would enter OpenVINO, whose CPU plugin computes int64 in 32 bits; "
                     "keep its readers on the CPU with --cpu-node (pt2ov inspect names them)");
     }

@@ -29,7 +29,7 @@ decltype(auto) at_api_boundary(const std::string& path, Body&& body) {
     } catch (const Error&) {
         throw;
     } catch (const std::bad_alloc&) {
-        throw Error(path + ": out of memory");
+        throw ResourceError(path + ": out of memory");
     } catch (const std::exception& e) {
         throw InternalError(path + ": " + e.what());
     }

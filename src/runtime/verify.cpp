@@ -63,7 +63,7 @@ void write_request(const fs::path& file, const std::string& path, const LoadOpti
         }
     }
     for (const auto& [node, why] : failures) out << "failure\t" << escape_line(node) << "\t" << escape_line(why) << "\n";
-    if (!out) throw Error("--verify: cannot write " + file.string());
+    if (!out) throw ResourceError("--verify: cannot write " + file.string());
 }
 
 struct Request {
@@ -88,7 +88,7 @@ void read_option(const LoadOptionRow& row, const std::string& text, LoadOptions&
 
 Request read_request(const std::string& file) {
     std::ifstream in(file);
-    if (!in) throw Error("cannot read " + file);
+    if (!in) throw ResourceError("cannot read " + file);
     Request request;
     request.options.verify = false;
     request.options.measure_placement = false;
@@ -139,13 +139,13 @@ WorkerRun run_worker(const std::string& worker, const fs::path& request, const f
     pid_t child = 0;
     const int spawned = posix_spawn(&child, worker.c_str(), &actions, nullptr, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0) throw Error("--verify: cannot start " + worker + ": " + std::strerror(spawned));
+    if (spawned != 0) throw ResourceError("--verify: cannot start " + worker + ": " + std::strerror(spawned));
     WorkerRun run;
     const auto deadline = Clock::now() + std::chrono::seconds(kWorkerTimeoutSeconds);
     while (true) {
         const pid_t done = waitpid(child, &run.status, WNOHANG);
         if (done == child) break;
-        if (done < 0 && errno != EINTR) throw Error(std::string("--verify: waiting for the worker: ") + std::strerror(errno));
+        if (done < 0 && errno != EINTR) throw ResourceError(std::string("--verify: waiting for the worker: ") + std::strerror(errno));
         if (Clock::now() > deadline) {
             kill(child, SIGKILL);
             waitpid(child, &run.status, 0);
@@ -537,7 +537,7 @@ Verifier::Verifier(const std::string& path, const compile::PreparedMethod& prepa
     }
     worker_ = worker_path();
     if (worker_.empty()) {
-        throw Error(prepared.where + ": --verify needs the command " + std::string(kWorkerName) +
+        throw ResourceError(prepared.where + ": --verify needs the command " + std::string(kWorkerName) +
                     " beside libpt2ov.so (or in bin/ beside or above it), and it is not there; reinstall pt2ov, or set "
                     "PT2OV_VERIFY_WORKER to its path");
     }
@@ -563,7 +563,7 @@ std::map<size_t, std::string> Verifier::round(const std::map<std::string, std::s
     if (folder_.empty()) {
         char pattern[] = "/tmp/pt2ov-verify-XXXXXX";
         const char* made = ::mkdtemp(pattern);
-        if (!made) throw Error(std::string("--verify: cannot make a temporary folder: ") + std::strerror(errno));
+        if (!made) throw ResourceError(std::string("--verify: cannot make a temporary folder: ") + std::strerror(errno));
         folder_ = made;
     }
     const fs::path folder(folder_);
@@ -595,7 +595,7 @@ std::map<size_t, std::string> Verifier::round(const std::map<std::string, std::s
         } else if (WIFEXITED(run.status) && !run.timed_out) {
             return {};  // the program's own error: load meets it again and reports it
         } else {
-            throw Error(prepared_.where + ": --verify: the verifying process " + ending(run) +
+            throw ResourceError(prepared_.where + ": --verify: the verifying process " + ending(run) +
                         " outside any OpenVINO step (" + last_line(run.log) + ")");
         }
     }

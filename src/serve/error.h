@@ -13,6 +13,7 @@ enum class Failure {
     BadRequest,  // the request does not fit the protocol or the model: the client's to fix
     NotFound,    // no such model, version or output
     TooLarge,    // the body is over --max-body-bytes
+    Exhausted,   // the machine ran out of what the run needed (pt2ov::ResourceError): memory, files
     Internal,    // a bug in pt2ov (pt2ov::InternalError) or in the server
 };
 
@@ -33,6 +34,7 @@ inline int http_status(Failure failure) {
         case Failure::BadRequest: return 400;
         case Failure::NotFound: return 404;
         case Failure::TooLarge: return 413;
+        case Failure::Exhausted: return 503;
         case Failure::Internal: return 500;
     }
     return 500;

@@ -16,6 +16,7 @@ grpc::Status status_of(const RequestError& error) {
         case Failure::BadRequest: return {grpc::StatusCode::INVALID_ARGUMENT, message};
         case Failure::NotFound: return {grpc::StatusCode::NOT_FOUND, message};
         case Failure::TooLarge: return {grpc::StatusCode::RESOURCE_EXHAUSTED, message};
+        case Failure::Exhausted: return {grpc::StatusCode::RESOURCE_EXHAUSTED, message};
         case Failure::Internal: return {grpc::StatusCode::INTERNAL, message};
     }
     return {grpc::StatusCode::INTERNAL, message};

@@ -74,6 +74,11 @@ InferResponse infer(Model& model, InferRequest& request, InferenceSlots& slots) 
             throw RequestError(Failure::Internal, fmt::format("model '{}': internal error (a bug in pt2ov; please report "
                                                               "it with the model): {}",
                                                               model.name, one_line(e.what())));
+        } catch (const OpenVINOError& e) {
+            // Not the request's fault, and no bug of pt2ov's that it knows of.
+            throw RequestError(Failure::Internal, fmt::format("model '{}': {}", model.name, one_line(e.what())));
+        } catch (const ResourceError& e) {
+            throw RequestError(Failure::Exhausted, fmt::format("model '{}': {}", model.name, one_line(e.what())));
         } catch (const Error& e) {
             throw bad_request(fmt::format("model '{}': {}", model.name, one_line(e.what())));
         }

@@ -301,7 +301,7 @@ std::string format_npy_preamble(std::string_view npy_code, const std::vector<int
         preamble += '\n';
         return preamble;
     }
-    throw Error("an .npy header longer than 4 GiB cannot be written");
+    throw UnsupportedError("an .npy header longer than 4 GiB cannot be written");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -629,14 +629,14 @@ std::vector<PreparedEntry> prepare_entries(const std::string& path,
     std::set<std::string> seen;
     for (const NamedArray& array : arrays) {
         if (array.name.empty()) {
-            throw Error(fmt::format("cannot write '{}': an array has no name", path));
+            throw InternalError(fmt::format("cannot write '{}': an array has no name", path));
         }
         if (!seen.insert(array.name).second) {
-            throw Error(
+            throw InternalError(
                 fmt::format("cannot write '{}': two arrays are named '{}'", path, array.name));
         }
         if (array.tensor.data() == nullptr && array.tensor.numel() != 0) {
-            throw Error(fmt::format("cannot write '{}': array '{}' has no data", path, array.name));
+            throw InternalError(fmt::format("cannot write '{}': array '{}' has no data", path, array.name));
         }
         Tensor data = array.tensor.dtype() == DType::BFloat16 ? float32_from_bfloat16(array.tensor)
                                                               : array.tensor;
@@ -656,13 +656,13 @@ void add_entry(zip_t* archive, PreparedEntry& entry, const std::string& path) {
     }
     zip_source_t* source = zip_source_buffer_fragment(archive, fragments, count, 0);
     if (!source) {
-        throw Error(fmt::format("cannot write '{}': {}", path, zip_strerror(archive)));
+        throw ResourceError(fmt::format("cannot write '{}': {}", path, zip_strerror(archive)));
     }
     const zip_int64_t index =
         zip_file_add(archive, entry.entry_name.c_str(), source, ZIP_FL_ENC_UTF_8);
     if (index < 0) {
         zip_source_free(source);  // not yet owned by the archive
-        throw Error(fmt::format("cannot write '{}': entry '{}': {}", path, entry.entry_name,
+        throw ResourceError(fmt::format("cannot write '{}': entry '{}': {}", path, entry.entry_name,
                                 zip_strerror(archive)));
     }
     // Stored, as np.savez does: the reader then needs no inflating and the data stays in place.
@@ -674,11 +674,11 @@ void write_zip(const std::filesystem::path& target, std::vector<PreparedEntry>& 
     int code = 0;
     ZipArchive archive(zip_open(target.c_str(), ZIP_CREATE | ZIP_EXCL, &code));
     if (!archive) {
-        throw Error(fmt::format("cannot write '{}': {}", path, zip_error_text(code)));
+        throw ResourceError(fmt::format("cannot write '{}': {}", path, zip_error_text(code)));
     }
     for (PreparedEntry& entry : entries) add_entry(archive.get(), entry, path);
     if (zip_close(archive.get()) != 0) {
-        throw Error(fmt::format("cannot write '{}': {}", path, zip_strerror(archive.get())));
+        throw ResourceError(fmt::format("cannot write '{}': {}", path, zip_strerror(archive.get())));
     }
     archive.release();  // zip_close freed it
 }
@@ -689,7 +689,7 @@ void write_empty_zip(const std::filesystem::path& target, const std::string& pat
     std::ofstream out(target, std::ios::binary | std::ios::trunc);
     out.write(end_of_central_directory, sizeof end_of_central_directory);
     out.close();
-    if (!out) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+    if (!out) throw ResourceError(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
 }
 
 }  // namespace
@@ -725,7 +725,7 @@ void write_npz(const std::string& path, const std::vector<NamedArray>& arrays) {
     }
     std::error_code ec;
     std::filesystem::rename(temporary.path(), path, ec);
-    if (ec) throw Error(fmt::format("cannot write '{}': {}", path, ec.message()));
+    if (ec) throw ResourceError(fmt::format("cannot write '{}': {}", path, ec.message()));
     temporary.committed();
 }
 
@@ -759,7 +759,7 @@ Tensor bfloat16_from_float32(const Tensor& float32_tensor) {
 
 Tensor float32_from_bfloat16(const Tensor& bfloat16_tensor) {
     if (bfloat16_tensor.dtype() != DType::BFloat16) {
-        throw Error(fmt::format("float32_from_bfloat16 takes a bfloat16 tensor, not {}",
+        throw InternalError(fmt::format("float32_from_bfloat16 takes a bfloat16 tensor, not {}",
                                 dtype_name(bfloat16_tensor.dtype())));
     }
     Tensor result = Tensor::allocate(DType::Float32, bfloat16_tensor.shape());

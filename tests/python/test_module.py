@@ -263,9 +263,24 @@ def test_errors_are_exceptions_with_one_line_messages(tmp_path, exported):
         program(x.to(torch.complex64).conj())  # a conjugate view: refused by its dtype as any complex input
     with pytest.raises(pt2ov.InputError, match="input 1: element type uint32"):
         program(x, np.zeros(3, np.uint32))
-    with pytest.raises(pt2ov.Error):
+    with pytest.raises(pt2ov.OptionError, match="no method 'nope'"):
         pt2ov.load(exported.path("mlp"), method="nope")
     assert issubclass(pt2ov.UnsupportedError, pt2ov.Error)
+
+
+def test_every_failure_has_a_class_of_its_own(tmp_path, exported):
+    """No failure is the bare base class: each names whose it is to fix (pt2ov/error.h)."""
+    classes = [pt2ov.ArchiveError, pt2ov.UnsupportedError, pt2ov.InputError, pt2ov.OptionError, pt2ov.ResourceError,
+               pt2ov.OpenVINOError, pt2ov.InternalError]
+    assert all(issubclass(c, pt2ov.Error) for c in classes) and len(set(classes)) == len(classes)
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    with pytest.raises(pt2ov.OptionError, match="--cache-dir .*not a folder"):
+        pt2ov.load(exported.path("mlp"), cache_dir=str(not_a_folder), measure_placement=False)
+    with pytest.raises(pt2ov.OptionError, match="--cpu-op aten.no_such_op"):
+        pt2ov.load(exported.path("mlp"), cpu_ops=["aten.no_such_op"], measure_placement=False)
+    with pytest.raises(pt2ov.OptionError, match="unknown precision"):
+        pt2ov.load(exported.path("mlp"), precision="f8", measure_placement=False)
 
 
 @pytest.mark.parametrize("form", ["exported", "decomposed"])

@@ -43,5 +43,5 @@ def test_serve_answers_what_the_program_gives(tmp_path):
 
 def test_serve_refuses_what_cannot_be_served(tmp_path):
     (tmp_path / "m" / "latest").mkdir(parents=True)
-    with pytest.raises(pt2ov.Error, match="'latest' is not one"):
+    with pytest.raises(pt2ov.OptionError, match="'latest' is not one"):
         pt2ov.serve(tmp_path, http_port=free_port(), grpc_port=free_port())

@@ -42,7 +42,7 @@ TEST(CompileRead, UnknownMethodNamesTheOnesThereAre) {
     try {
         compile::read(fixture("tiny.pt2"), "backward");
         FAIL() << "no error";
-    } catch (const InputError& e) {
+    } catch (const OptionError& e) {
         EXPECT_NE(std::string(e.what()).find("no method 'backward'"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("forward"), std::string::npos) << e.what();
     }

@@ -125,7 +125,7 @@ TEST(Planner, ASideThatCannotBeTimedLeavesTheRulesPlan) {
     compile::PlanTrials trials;
     trials.compile = [](const compile::PlannedMethod&) -> std::optional<compile::CompileRefusal> { return std::nullopt; };
     trials.time = [](const compile::PlanTrials::CpuPlan&) -> std::optional<PlacementReport::Measurement> {
-        throw Error("an index kernel refuses zero inputs");
+        throw UnsupportedError("an index kernel refuses zero inputs");
     };
     const auto settled = compile::settle(method, compile::parse_settings(LoadOptions{}), trials);
     EXPECT_FALSE(settled.cpu_plan_chosen);
