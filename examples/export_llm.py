@@ -82,6 +82,12 @@ SIZES = {
     "medium": dict(layers=2, hidden=512, intermediate=1536, heads=8, kv_heads=4, vocab=32768),
     "small": dict(layers=4, hidden=256, intermediate=768, heads=4, kv_heads=2, vocab=4096),
     "qwen2.5-0.5b": dict(layers=24, hidden=896, intermediate=4864, heads=14, kv_heads=2, vocab=151936),
+    # Qwen3-30B-A3B's proportions at a size this machine holds: its vocabulary, grouped-query
+    # heads, 64 experts of which 8 a token, narrow experts (the real one: 48 layers, hidden 2048,
+    # 128 experts of 768).
+    "qwen3-moe-small": dict(layers=8, hidden=1024, intermediate=3072, heads=16, kv_heads=4, vocab=151936,
+                            experts=dict(num_experts=64, num_experts_per_tok=8, moe_intermediate_size=256,
+                                         norm_topk_prob=True)),
 }
 
 # A text in several scripts: the tokenizer a random model gets is trained on it, and the tests
@@ -104,7 +110,7 @@ def make_config(family: str, size: str, max_cache_len: int):
     # Random weights with a head tied to the embedding mostly choose the input token again (the
     # hidden state stays close to its embedding): the small sizes get a head of their own, so that
     # greedy decoding wanders as a trained model's does. Qwen2.5-0.5B ties them, as the real one.
-    tied = size == "qwen2.5-0.5b"
+    tied = size in ("qwen2.5-0.5b", "qwen3-moe-small")
     # The special tokens of the tokenizer trained here (<s> 0, </s> 1), not the family's defaults,
     # which may lie beyond a small vocabulary.
     special = dict(bos_token_id=0, eos_token_id=1, pad_token_id=None, tie_word_embeddings=tied)
@@ -123,7 +129,8 @@ def make_config(family: str, size: str, max_cache_len: int):
     if family in ("mistral", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "mixtral", "starcoder2"):
         fields["sliding_window"] = None
     fields.update(_EXTRA_FIELDS.get(family, {}))
-    if size == "qwen2.5-0.5b":
+    fields.update(s.get("experts", {}))  # a mixture-of-experts size's own experts
+    if size in ("qwen2.5-0.5b", "qwen3-moe-small"):
         fields["rope_theta"] = 1000000.0
     return config_class(**fields)
 
