@@ -7,7 +7,27 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/text.h"
+
 namespace pt2ov::serve {
+
+// The longest error message sent to a client. A message quotes what the client sent (a model's
+// or an input's name, a shape), which can be any size; gRPC carries the message in its status
+// trailer, which clients built on gRPC's C core refuse beyond 8 KB (16 KB at most), percent-
+// encoding any byte outside printable ASCII as three: 2 KB stays within that for any bytes.
+constexpr size_t kMaxClientMessageBytes = 2048;
+
+// `message` on one line, cut to kMaxClientMessageBytes at a UTF-8 character's start, saying how
+// much was cut.
+inline std::string client_message(const std::string& message) {
+    std::string line = one_line(message);
+    if (line.size() <= kMaxClientMessageBytes) return line;
+    size_t cut = kMaxClientMessageBytes - 40;
+    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+    const size_t dropped = line.size() - cut;
+    line.resize(cut);
+    return line + " ... (" + std::to_string(dropped) + " bytes more)";
+}
 
 enum class Failure {
     BadRequest,  // the request does not fit the protocol or the model: the client's to fix

@@ -11,7 +11,7 @@ namespace pt2ov::serve {
 namespace {
 
 grpc::Status status_of(const RequestError& error) {
-    const std::string message = one_line(error.what());
+    const std::string message = client_message(error.what());
     switch (error.failure()) {
         case Failure::BadRequest: return {grpc::StatusCode::INVALID_ARGUMENT, message};
         case Failure::NotFound: return {grpc::StatusCode::NOT_FOUND, message};
@@ -31,7 +31,7 @@ grpc::Status answer(Handle&& handle) {
     } catch (const RequestError& e) {
         return status_of(e);
     } catch (const std::exception& e) {
-        return {grpc::StatusCode::INTERNAL, one_line(fmt::format("internal error: {}", e.what()))};
+        return {grpc::StatusCode::INTERNAL, client_message(fmt::format("internal error: {}", e.what()))};
     }
 }
 

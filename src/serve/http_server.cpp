@@ -26,7 +26,7 @@ HttpResponse json_response(int status, const json& body) {
 }
 
 HttpResponse error_response(int status, const std::string& message) {
-    return json_response(status, {{"error", one_line(message)}});
+    return json_response(status, {{"error", client_message(message)}});
 }
 
 json tensor_metadata(const std::vector<IOInfo>& infos) {
@@ -147,7 +147,8 @@ HttpResponse infer_response(const ServerState& state, const ModelPath& path, con
 }
 
 HttpResponse route(const ServerState& state, const HttpRequest& request) {
-    const bool get = request.method == "GET", post = request.method == "POST";
+    // HEAD is answered as GET is (the transport sends the head alone).
+    const bool get = request.method == "GET" || request.method == "HEAD", post = request.method == "POST";
     const std::string& path = request.path;
     if (get && path == "/v2/health/live") return json_response(200, {{"live", true}});
     if (get && path == "/v2/health/ready") return json_response(200, {{"ready", true}});
@@ -192,7 +193,7 @@ constexpr uint64_t kLightRunNs = 200'000;
 constexpr size_t kLightBodyBytes = 64 * 1024;
 
 bool answers_at_once(const ServerState& state, const HttpRequest& request) {
-    if (request.method == "GET") return true;
+    if (request.method == "GET" || request.method == "HEAD") return true;
     if (request.method != "POST" || request.body.size() > kLightBodyBytes) return false;
     const auto model = model_path(request.path);
     if (!model || model->action != "infer") return true;  // answered with an error

@@ -124,7 +124,9 @@ public:
     // On the strand.
     void send(HttpResponse response) {
         const bool close = response.close || !keep_alive_;
-        enqueue({head_of(response, close), std::move(response.body)});
+        // A HEAD request's answer is the head a GET would get, its Content-Length included, and
+        // no body (RFC 9110 9.3.2): a body would be read as the next response's start.
+        enqueue({head_of(response, close), answering_head_ ? std::string() : std::move(response.body)});
         end_of_response_ = true;
         close_after_ = close;
         linger_after_ = response.close && !request_read_;
@@ -168,6 +170,7 @@ private:
         parser_->header_limit(static_cast<uint32_t>(std::min<size_t>(limits.max_header_bytes, UINT32_MAX)));
         parser_->body_limit(limits.max_body_bytes);
         request_read_ = false;
+        answering_head_ = false;
         arm(limits.request_timeout);
         http::async_read_header(socket_, buffer_, *parser_,
                                 [self = shared_from_this()](error_code ec, size_t) { self->on_head(ec); });
@@ -179,6 +182,7 @@ private:
         const auto& message = parser_->get();
         const std::string_view method(message.method_string().data(), message.method_string().size());
         const std::string_view target(message.target().data(), message.target().size());
+        answering_head_ = method == "HEAD";
         // Method, target, version and the spaces and line end between them.
         if (method.size() + target.size() + 12 > limits.max_request_line_bytes) {
             return refuse(414, fmt::format("the request line is over the server's limit of {} bytes "
@@ -420,6 +424,7 @@ private:
     bool close_after_ = false;
     bool linger_after_ = false;
     bool request_read_ = false;
+    bool answering_head_ = false;  // the request being answered is a HEAD: its answer has no body
     std::atomic<bool> gone_{false};
 };
 

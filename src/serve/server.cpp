@@ -1,9 +1,11 @@
 #include "serve/server.h"
 
+#include <grpc/support/log.h>
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
 #include <sys/resource.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <thread>
 
@@ -55,6 +57,10 @@ void serve(const ModelRepository& repository, const ServeOptions& options) {
     std::unique_ptr<grpc::Server> grpc_server;
     if (options.grpc_port > 0) {
         service = std::make_unique<InferenceService>(state);
+        // gRPC's core writes lines of its own to stderr (a port in use: a line of its internals
+        // before the command's own one-line error). The command's stderr says each failure once,
+        // in its words; GRPC_VERBOSITY set in the environment brings gRPC's lines back.
+        if (!std::getenv("GRPC_VERBOSITY")) gpr_set_log_function([](gpr_log_func_args*) {});
         grpc::ServerBuilder builder;
         int bound_port = 0;
         builder.AddListeningPort(fmt::format("{}:{}", options.host, options.grpc_port), grpc::InsecureServerCredentials(),

@@ -618,8 +618,8 @@ def test_client_bad_request_then_a_good_one(client, server, repository, encoding
     mlp_request(client, encoding, repository, 2)
 
 
-def grpc_raw(client, inputs, raw=None):
-    request = {"model_name": "mlp", "inputs": inputs}
+def grpc_raw(client, inputs, raw=None, model="mlp"):
+    request = {"model_name": model, "inputs": inputs}
     if raw is not None:
         request["raw_input_contents"] = [base64.b64encode(b).decode() for b in raw]
     return client.ask({"op": "grpc_raw", "request": request})
@@ -641,6 +641,21 @@ def test_grpc_malformed_message_then_a_good_one(client, server, repository, labe
     reply = grpc_raw(client, inputs, raw)
     assert reply.get("status") == "StatusCode.INVALID_ARGUMENT", f"{label}: {reply}"
     assert message in reply["error"], f"{label}: {reply['error']!r}"
+    mlp_request(client, "grpc", repository, 1)
+
+
+@pytest.mark.parametrize("label,model,input_name,code,start", [
+    ("a model name of 20 KB", "m" * 20000, "x", "StatusCode.NOT_FOUND", "unknown model 'mmmm"),
+    ("an input name of 20 KB", "mlp", "i" * 20000, "StatusCode.INVALID_ARGUMENT", "model 'mlp'"),
+    ("a model name of 5,000 multi-byte characters", "\u00e9" * 5000, "x", "StatusCode.NOT_FOUND", "unknown model"),
+])
+def test_grpc_errors_quoting_long_names_reach_the_client(client, server, repository, label, model, input_name, code, start):
+    """An error quotes what the client sent; gRPC clients refuse a status trailer over 8 KB, so the
+    message is cut to a size any client takes, and the client gets the code, not its own refusal."""
+    reply = grpc_raw(client, [{"name": input_name, "datatype": "FP32", "shape": [1, 8]}], [b"\0" * 32], model=model)
+    assert reply.get("status") == code, f"{label}: {reply}"
+    assert reply["error"].startswith(start) or start in reply["error"][:200], f"{label}: {reply['error'][:200]!r}"
+    assert "bytes more)" in reply["error"] and len(reply["error"].encode()) <= 2048, f"{label}: {len(reply['error'])}"
     mlp_request(client, "grpc", repository, 1)
 
 
@@ -764,3 +779,6 @@ def test_a_port_in_use_is_refused(repository, server, protocol):
                           capture_output=True, text=True, timeout=120)
     expected = f"cannot listen for {'HTTP' if protocol == 'http' else 'gRPC'} on 127.0.0.1:{ports[protocol]}"
     assert proc.returncode == 2 and expected in proc.stderr, proc.stderr
+    # One line says it: no line of gRPC's own internals before it (the progress line aside).
+    said = [line for line in proc.stderr.splitlines() if not line.startswith("pt2ov serve: ")]
+    assert len(said) == 1 and expected in said[0], proc.stderr

@@ -303,6 +303,26 @@ def test_pipelined_requests_are_each_answered_in_order(served):
             assert got.tobytes() == np.asarray(program(torch.from_numpy(x))[0]).reshape(-1).tobytes()
 
 
+def test_head_is_answered_as_get_without_a_body(served):
+    """HEAD gets GET's head (status, Content-Length) and no body (RFC 9110 9.3.2): a body would be
+    read as the start of the next answer on the connection."""
+    server = served[0]
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+        sock.sendall(b"HEAD /v2/health/live HTTP/1.1\r\nHost: t\r\n\r\nGET /v2/health/live HTTP/1.1\r\nHost: t\r\n\r\n")
+        pending = bytearray()
+        while pending.count(b"\r\n\r\n") < 2 or not pending.endswith(b"}"):
+            chunk = sock.recv(65536)
+            assert chunk, f"closed after {bytes(pending)!r}"
+            pending += chunk
+        head, _, rest = bytes(pending).partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200"), head
+        length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+        assert rest.startswith(b"HTTP/1.1 200"), f"HEAD's answer carried a body: {rest[:100]!r}"
+        status, body = read_response(sock, bytearray(rest))
+        assert status == 200 and len(body) == length and json.loads(body) == {"live": True}
+    valid_request(served)
+
+
 def test_half_closed_and_reset_connections_leave_the_server_serving(served):
     server = served[0]
     x = np.ones((2, 8), np.float32)
