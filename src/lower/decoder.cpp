@@ -37,6 +37,11 @@ std::string fx_op_type(const std::string& target) {
     // The frontend's torch.export table has no aten.matmul; its aten.mm converter is a plain
     // MatMul, whose numpy broadcasting over every rank (1-D operands included) is torch.matmul's.
     if (target == "aten.matmul.default") return "aten.mm.default";
+    // transformers' grouped product of mixture-of-experts layers is torch._grouped_mm of a 2-D
+    // input, 3-D weights and offsets, without its bias and dtype (the frontend's converter makes
+    // GroupedMatMul, which the CPU plugin runs as GatherMatmul; openvino_facts
+    // GroupedMatMulRowsPastLastOffsetRefused and GroupedMatMulOffsetsMustRise say what it needs).
+    if (target == "transformers.grouped_mm_fallback.default") return "aten._grouped_mm.default";
     return target;
 }
 

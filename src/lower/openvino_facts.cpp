@@ -114,6 +114,17 @@ const std::vector<Fact>& all() {
          "50 float32 rows differ) and does not take NaN as the largest value: the top 2 of [1, nan, 3, 2] come "
          "back as [1, nan], PyTorch [nan, 3]",
          "every topk runs on pt2ov's CPU kernel (PyTorch's algorithms and comparator)"},
+        {"GroupedMatMulRowsPastLastOffsetRefused", "2026.4.1",
+         "GroupedMatMul (the CPU plugin's GatherMatmul) raises 'Invalid gather_id' for the rows past its last "
+         "offset, which transformers' grouped product leaves 0, and multiplies rows past an offset beyond the "
+         "rows by no expert PyTorch would",
+         "every offset OpenVINO gets is clamped to the rows and the last is the row count, so every row has an "
+         "expert; the rows past the real last offset are then selected against 0"},
+        {"GroupedMatMulOffsetsMustRise", "2026.4.1",
+         "GroupedMatMul gives each row the expert a sorted search of the offsets finds: offsets that fall ([3, 1, "
+         "5]) give rows other experts than transformers' loop of slices, which lets a later expert overwrite",
+         "transformers' grouped_mm_fallback goes to OpenVINO only where its offsets are a cumsum of histc's counts "
+         "(never negative, so the sums rise), as transformers computes them; any other runs on pt2ov's CPU kernel"},
         {"HalfIntermediatesKeptInFloat", "2026.4.1",
          "the CPU plugin computes a float16 model in float32 and rounds only what leaves the model; a Convert to "
          "f16 and back inside it is removed: exp(12) in float16 is inf in PyTorch (float16 ends at 65504) but "
@@ -1043,8 +1054,29 @@ bool ignored(std::string_view name) {
 
 namespace {
 
+// Whether `offsets` (grouped_mm_fallback's) is a cumsum over its one dim of histc's counts,
+// through casts: counts are never negative, so the running sums rise.
+bool rising_offsets(const graph::Graph& graph, const graph::Argument& offsets) {
+    const auto through_casts = [&](const graph::Argument& arg) {
+        const graph::Node* node = producer_node(graph, arg);
+        for (int hops = 0; node && is_cast_op(node->op) && node->arity() > 0 && hops < 4; ++hops) {
+            node = producer_node(graph, node->arg(0));
+        }
+        return node;
+    };
+    const graph::Node* sums = through_casts(offsets);
+    if (!sums || sums->op != op_id("aten.cumsum.default") || sums->arity() < 2 || sums->arg(1).kind != ArgKind::Int) return false;
+    if (sums->arg(1).int_value != 0 && sums->arg(1).int_value != -1) return false;
+    const graph::Node* counts = through_casts(sums->arg(0));
+    return counts && counts->op == op_id("aten.histc.default");
+}
+
 const Fact* fault_met(const graph::Node& node, const graph::Graph& graph) {
     const OpId op = node.op;
+    if (op == op_id("transformers.grouped_mm_fallback.default") &&
+        (node.arity() < 3 || node.arg(2).kind != ArgKind::Tensor || !rising_offsets(graph, node.arg(2)))) {
+        return &fact("GroupedMatMulOffsetsMustRise");
+    }
     if (op == op_id("aten.kthvalue.default")) return &fact("KthvalueConvertedWrongly");
     if (op == op_id("aten.topk.default")) return &fact("TopkOrderNotPyTorchs");
     if (is_one_of(op, {op_id("aten.sort.default"), op_id("aten.sort.stable"), op_id("aten.argsort.default"),

@@ -17,7 +17,11 @@
 #include "openvino/op/convert_like.hpp"
 #include "openvino/op/divide.hpp"
 #include "openvino/op/constant.hpp"
+#include "openvino/op/gather.hpp"
 #include "openvino/op/group_normalization.hpp"
+#include "openvino/op/grouped_matmul.hpp"
+#include "openvino/op/less.hpp"
+#include "openvino/op/range.hpp"
 #include "openvino/op/multiply.hpp"
 #include "openvino/op/add.hpp"
 #include "openvino/op/mvn.hpp"
@@ -403,6 +407,62 @@ bool zero_fully_masked_attention_rows(const std::shared_ptr<ov::Node>& op, std::
     guarded->set_friendly_name(op->get_friendly_name() + "/blank_rows_zero");
     for (auto user : users) user.replace_source_output(guarded);
     made.push_back({"AttentionMaskedRowsNaN", op->get_friendly_name()});
+    return true;
+}
+
+// GroupedMatMulRowsPastLastOffsetRefused: GroupedMatMul finds each row's expert by a sorted
+// search of its offsets, and raises for a row past the last one (the CPU plugin's GatherMatmul:
+// "Invalid gather_id"), where transformers' grouped product leaves the row 0; an offset beyond the
+// rows, which the product's slices clamp, is clamped here too. So every offset is clamped to the
+// row count and the last is made the row count, which gives every row an expert (the last one
+// for the rows past the real last offset), and those rows are then selected against 0. The
+// offsets rise (openvino_facts GroupedMatMulOffsetsMustRise keeps any other on the CPU), so the
+// clamped ones do too.
+bool bound_grouped_offsets(const std::shared_ptr<ov::Node>& op, std::vector<Workaround>& made) {
+    auto grouped = ov::as_type_ptr<ov::op::v17::GroupedMatMul>(op);
+    if (!grouped || grouped->get_input_size() < 3 || openvino_facts::ignored("GroupedMatMulRowsPastLastOffsetRefused")) {
+        return false;
+    }
+    const auto& input_shape = grouped->get_input_partial_shape(0);
+    const auto& weight_shape = grouped->get_input_partial_shape(1);
+    if (input_shape.rank().is_dynamic() || input_shape.rank().get_length() != 2 || weight_shape.rank().is_dynamic() ||
+        weight_shape.rank().get_length() != 3 || weight_shape[0].is_dynamic() || weight_shape[0].get_length() < 1) {
+        return false;
+    }
+    const int64_t experts = weight_shape[0].get_length();
+    const auto offsets = grouped->input_value(2);
+    const auto offsets_type = offsets.get_element_type();
+    const auto users = grouped->output(0).get_target_inputs();
+    std::vector<std::shared_ptr<ov::Node>> added;
+    const auto zero_axis = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{}, {0});
+    auto shape = std::make_shared<ov::op::v3::ShapeOf>(grouped->input_value(0), ov::element::i64);
+    auto rows = std::make_shared<ov::op::v8::Gather>(shape, zero_axis, zero_axis);  // a scalar
+    auto wide = std::make_shared<ov::op::v0::Convert>(offsets, ov::element::i64);
+    auto clamped = std::make_shared<ov::op::v1::Minimum>(wide, rows);
+    const auto last_index = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{}, {experts - 1});
+    auto last = std::make_shared<ov::op::v8::Gather>(clamped, last_index, zero_axis);
+    const auto start = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{1}, {0});
+    const auto stop = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{1}, {experts - 1});
+    const auto step = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{1}, {1});
+    auto head = std::make_shared<ov::op::v8::Slice>(clamped, start, stop, step, zero_axis);
+    const auto one_dim = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{1}, {1});
+    auto rows_once = std::make_shared<ov::op::v1::Reshape>(rows, one_dim, false);
+    auto bounded = std::make_shared<ov::op::v0::Concat>(ov::OutputVector{head, rows_once}, 0);
+    auto given_type = std::make_shared<ov::op::v0::Convert>(bounded, offsets_type);
+    grouped->input(2).replace_source_output(given_type);
+    const auto one = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{}, {1});
+    auto row_numbers = std::make_shared<ov::op::v4::Range>(zero_axis, rows, one, ov::element::i64);
+    auto taken = std::make_shared<ov::op::v1::Less>(row_numbers, last);
+    const auto last_dim = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{1}, {-1});
+    auto taken_rows = std::make_shared<ov::op::v0::Unsqueeze>(taken, last_dim);
+    const auto zero = ov::op::v0::Constant::create(grouped->get_output_element_type(0), ov::Shape{}, {0.0});
+    auto guarded = std::make_shared<ov::op::v1::Select>(taken_rows, grouped->output(0), zero);
+    added.insert(added.end(), {zero_axis, shape, rows, wide, clamped, last_index, last, start, stop, step, head, one_dim,
+                               rows_once, bounded, given_type, one, row_numbers, taken, last_dim, taken_rows, zero, guarded});
+    for (const auto& node : added) tag_like(node, op);
+    guarded->set_friendly_name(op->get_friendly_name() + "/rows_past_offsets_zero");
+    for (auto user : users) user.replace_source_output(guarded);
+    made.push_back({"GroupedMatMulRowsPastLastOffsetRefused", op->get_friendly_name()});
     return true;
 }
 
@@ -849,6 +909,7 @@ std::vector<Workaround> work_around_plugin_faults(ov::Model& model) {
     // After unfuse_reduce_arithmetic, whose barriers and RMS marks it reads.
     for (const auto& op : model.get_ordered_ops()) wrapped |= bar_divisor_from_post_op_host(op, made);
     for (const auto& op : model.get_ordered_ops()) wrapped |= zero_fully_masked_attention_rows(op, made);
+    for (const auto& op : model.get_ordered_ops()) wrapped |= bound_grouped_offsets(op, made);
     if (wrapped) model.validate_nodes_and_infer_types();
     return made;
 }

@@ -68,6 +68,9 @@ struct Workaround {
 //  - AttentionMaskedRowsNaN: every ScaledDotProductAttention that reads a mask gives 0 for the
 //    query rows whose mask keeps no key (PyTorch's value; the plugin's is NaN), by a Select
 //    against the mask reduced by logical or over the keys.
+//  - GroupedMatMulRowsPastLastOffsetRefused: every GroupedMatMul of a 2-D input and 3-D weights
+//    gets its offsets clamped to the rows with the last one the row count, and its rows past the
+//    real last offset selected against 0.
 std::vector<Workaround> work_around_plugin_faults(ov::Model& model);
 
 // Whether work_around_plugin_faults left a reduction to a fusion of the plugin's.

@@ -99,3 +99,58 @@ def test_tiny_mixtral_matches_eager_with_padded_masks(form, tmp_path):
         assert not np.isnan(got[0]).any()
         diff, _ = output_differences(got, want, lambda _: (1e-4, 1e-4), atol_scaled_by_largest=True)
         assert not diff, diff
+
+
+@pytest.mark.parametrize("form", ["exported", "decomposed"])
+def test_experts_run_on_openvino_where_their_offsets_rise(form, tmp_path):
+    """transformers computes the grouped product's offsets as a cumsum of histc's counts, which rise:
+    such a product goes to OpenVINO (its GroupedMatMul, which the CPU plugin runs as GatherMatmul,
+    only the chosen experts' weights read), with its offsets bounded to the rows and the rows past
+    the last one 0 (openvino_facts GroupedMatMulRowsPastLastOffsetRefused), and returns eager's
+    values for one token and for many."""
+    import sys
+
+    from conftest import REPO_ROOT
+    sys.path.insert(0, str(REPO_ROOT / "build" / "python"))
+    import pt2ov
+    from transformers import Qwen3MoeConfig
+    from transformers.models.qwen3_moe.modeling_qwen3_moe import Qwen3MoeSparseMoeBlock
+
+    torch.manual_seed(5)
+    config = Qwen3MoeConfig(hidden_size=32, moe_intermediate_size=16, num_experts=6, num_experts_per_tok=2,
+                            norm_topk_prob=True)
+    block = Qwen3MoeSparseMoeBlock(config).eval()
+    with torch.no_grad():
+        for parameter in block.parameters():
+            parameter.normal_(0.0, 0.3)
+
+    class Block(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.block = block
+
+        def forward(self, x):
+            out = self.block(x)
+            return out[0] if isinstance(out, tuple) else out
+
+    module = Block().eval()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ep = torch.export.export(module, (torch.randn(1, 5, 32),),
+                                 dynamic_shapes=({1: torch.export.Dim("tokens", min=1, max=64)},))
+        if form == "decomposed":
+            ep = ep.run_decompositions()
+    targets = [str(n.target) for n in ep.graph.nodes]
+    assert any("grouped_mm_fallback" in t for t in targets) and any("histc" in t for t in targets), targets
+    pt2 = tmp_path / f"experts_{form}.pt2"
+    torch.export.save(ep, str(pt2))
+    program = pt2ov.load(str(pt2), measure_placement=False)
+    on_openvino = [n["target"] for s in program.report["steps"] if s["kind"] == "openvino" for n in s["nodes"]
+                   if "grouped_mm" in n["target"]]
+    assert len(on_openvino) == 2, program.report["steps"]
+    for tokens in (1, 2, 7, 33):
+        x = torch.randn(1, tokens, 32, generator=torch.Generator().manual_seed(tokens))
+        with torch.no_grad():
+            expected = module(x)
+        (got,) = program(x)
+        np.testing.assert_allclose(np.asarray(got), expected.numpy(), rtol=1e-4, atol=1e-5 * float(expected.abs().max()))

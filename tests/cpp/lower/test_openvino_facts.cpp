@@ -68,6 +68,7 @@
 #include "openvino/op/sigmoid.hpp"
 #include "openvino/op/bucketize.hpp"
 #include "openvino/op/topk.hpp"
+#include "openvino/op/grouped_matmul.hpp"
 #include "openvino/op/exp.hpp"
 #include "openvino/op/convolution.hpp"
 #include "openvino/op/log.hpp"
@@ -3917,4 +3918,142 @@ TEST(OpenVINOFacts, Int32ReducedInFloat) {
     wide.node("aten.amax.default", {{"self", pt2ov::graph::tensor_arg("x"), false}, {"dim", pt2ov::graph::ints_arg({1}), false}});
     const auto* none = pt2ov::lower::openvino_facts::converter_fault(wide.b.graph.nodes[0], wide.b.graph);
     EXPECT_TRUE(none == nullptr || none->name != "Int32ReducedInFloat");
+}
+
+namespace {
+
+// GroupedMatMul of `rows` rows of 8 by three experts' weights [3, 6, 8] (N-first, as the op
+// takes them), with the offsets an input; rewritten by pt2ov's workarounds when asked.
+struct GroupedProduct {
+    static constexpr int64_t kExperts = 3, kColumns = 6, kDepth = 8;
+    std::vector<float> weights = std::vector<float>(kExperts * kColumns * kDepth);
+    ov::CompiledModel compiled;
+
+    explicit GroupedProduct(bool rewritten) {
+        for (size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<float>((i * 37) % 11) / 4.0f - 1.25f;
+        auto x = std::make_shared<ov::op::v0::Parameter>(ov::element::f32, ov::PartialShape{-1, kDepth});
+        auto offsets = std::make_shared<ov::op::v0::Parameter>(ov::element::i32, ov::Shape{kExperts});
+        auto w = ov::op::v0::Constant::create(ov::element::f32, ov::Shape{kExperts, kColumns, kDepth}, weights);
+        auto product = std::make_shared<ov::op::v17::GroupedMatMul>(x, w, offsets);
+        auto model = std::make_shared<ov::Model>(ov::OutputVector{product->output(0)}, ov::ParameterVector{x, offsets});
+        if (rewritten) pt2ov::lower::work_around_plugin_faults(*model);
+        compiled = compile_on_cpu(model);
+    }
+
+    // The rows' products; throws what OpenVINO throws.
+    std::vector<float> run(const std::vector<float>& x, std::vector<int32_t> offsets) const {
+        auto request = compiled.create_infer_request();
+        const size_t rows = x.size() / kDepth;
+        request.set_input_tensor(0, ov::Tensor(ov::element::f32, {rows, static_cast<size_t>(kDepth)}, const_cast<float*>(x.data())));
+        request.set_input_tensor(1, ov::Tensor(ov::element::i32, {static_cast<size_t>(kExperts)}, offsets.data()));
+        request.infer();
+        const float* got = request.get_output_tensor(0).data<float>();
+        return std::vector<float>(got, got + rows * kColumns);
+    }
+
+    // transformers' grouped_mm_fallback: a loop of slices (clamped to the rows), rows past the
+    // last offset 0, a later expert overwriting an earlier one's rows.
+    std::vector<float> expected(const std::vector<float>& x, const std::vector<int32_t>& offsets) const {
+        const int64_t rows = static_cast<int64_t>(x.size()) / kDepth;
+        std::vector<float> out(static_cast<size_t>(rows * kColumns), 0.0f);
+        int64_t start = 0;
+        for (int64_t e = 0; e < kExperts; ++e) {
+            const int64_t end = offsets[static_cast<size_t>(e)];
+            if (start == end) continue;
+            for (int64_t r = std::min(start, rows); r < std::min(end, rows); ++r) {
+                for (int64_t n = 0; n < kColumns; ++n) {
+                    double sum = 0;
+                    for (int64_t k = 0; k < kDepth; ++k) {
+                        sum += double(x[static_cast<size_t>(r * kDepth + k)]) * weights[static_cast<size_t>((e * kColumns + n) * kDepth + k)];
+                    }
+                    out[static_cast<size_t>(r * kColumns + n)] = static_cast<float>(sum);
+                }
+            }
+            start = end;
+        }
+        return out;
+    }
+};
+
+bool close(const std::vector<float>& a, const std::vector<float>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+        if (std::abs(a[i] - b[i]) > 1e-4f * (1.0f + std::abs(b[i]))) return false;
+    }
+    return true;
+}
+
+std::vector<float> rows_of(int64_t rows) {
+    std::vector<float> x(static_cast<size_t>(rows * GroupedProduct::kDepth));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(static_cast<int>(i * 13 % 17) - 8) / 8.0f;
+    return x;
+}
+
+}  // namespace
+
+// GroupedMatMul of 5 rows whose offsets end at 3: the rows past it raise in the CPU plugin's
+// GatherMatmul ("Invalid gather_id"); transformers' product leaves them 0. With pt2ov's rewrite
+// they are 0 and the rest as the product gives them, also for offsets beyond the rows.
+TEST(OpenVINOFacts, GroupedMatMulRowsPastLastOffsetRefused) {
+    const auto x = rows_of(5);
+    const GroupedProduct plain(false);
+    std::string outcome = "answered";
+    try {
+        const auto got = plain.run(x, {2, 3, 3});
+        outcome = close(got, plain.expected(x, {2, 3, 3})) ? "right" : "WRONG";
+    } catch (const std::exception&) {
+        outcome = "raised";
+    }
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": GroupedMatMul of 5 rows with offsets [2, 3, 3]: " << outcome
+              << " (PyTorch: rows 3 and 4 are 0)\n";
+    RecordProperty("grouped_rows_past_offsets", outcome);
+
+    const GroupedProduct fixed(true);
+    for (const auto& offsets : std::vector<std::vector<int32_t>>{{2, 3, 3}, {2, 3, 5}, {0, 0, 5}, {2, 4, 9}, {0, 0, 0}, {5, 5, 5}}) {
+        EXPECT_TRUE(close(fixed.run(x, offsets), fixed.expected(x, offsets)))
+            << "offsets [" << offsets[0] << ", " << offsets[1] << ", " << offsets[2] << "]";
+    }
+}
+
+// Offsets that fall: the plugin's sorted search gives rows other experts than the product's loop.
+// The rule keeps transformers' grouped product on OpenVINO only where its offsets are a cumsum
+// of histc's counts.
+TEST(OpenVINOFacts, GroupedMatMulOffsetsMustRise) {
+    const auto x = rows_of(5);
+    const GroupedProduct fixed(true);
+    const bool right = close(fixed.run(x, {3, 1, 5}), fixed.expected(x, {3, 1, 5}));
+    std::cout << "[fact] OpenVINO " << openvino_build() << ": GroupedMatMul with falling offsets [3, 1, 5]: "
+              << (right ? "right" : "WRONG") << " (PyTorch: rows 1 and 2 by the third expert)\n";
+    RecordProperty("grouped_falling_offsets_right", right ? "yes" : "no");
+
+    const auto build = [](bool from_counts) {
+        pt2ov::test::GraphBuilder b;
+        b.value("x", pt2ov::DType::Float32, {6, 8});
+        b.value("w", pt2ov::DType::Float32, {3, 8, 4});
+        b.value("ids", pt2ov::DType::Float32, {6});
+        b.value("counts", pt2ov::DType::Float32, {3});
+        b.value("offs", pt2ov::DType::Int32, {3});
+        b.value("out", pt2ov::DType::Float32, {6, 4});
+        if (from_counts) {
+            b.node("counts", "aten.histc.default",
+                   {{"self", pt2ov::graph::tensor_arg("ids"), false}, {"bins", pt2ov::graph::int_arg(3), false},
+                    {"min", pt2ov::graph::int_arg(0), false}, {"max", pt2ov::graph::int_arg(2), false}},
+                   {pt2ov::graph::tensor_arg("counts")});
+            b.node("offs", "aten.cumsum.default",
+                   {{"self", pt2ov::graph::tensor_arg("counts"), false}, {"dim", pt2ov::graph::int_arg(0), false}},
+                   {pt2ov::graph::tensor_arg("offs")});
+        }
+        b.node("out", "transformers.grouped_mm_fallback.default",
+               {{"input", pt2ov::graph::tensor_arg("x"), false}, {"weight", pt2ov::graph::tensor_arg("w"), false},
+                {"offs", pt2ov::graph::tensor_arg("offs"), false}},
+               {pt2ov::graph::tensor_arg("out")});
+        for (auto& node : b.graph.nodes) pt2ov::graph::resolve_node(node, "a fact's test");
+        return b;
+    };
+    const auto given = build(false);
+    const auto* fault = pt2ov::lower::openvino_facts::converter_fault(given.graph.nodes.back(), given.graph);
+    ASSERT_NE(fault, nullptr);
+    EXPECT_EQ(fault->name, "GroupedMatMulOffsetsMustRise");
+    const auto counted = build(true);
+    EXPECT_EQ(pt2ov::lower::openvino_facts::converter_fault(counted.graph.nodes.back(), counted.graph), nullptr);
 }
