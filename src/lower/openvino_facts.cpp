@@ -121,8 +121,8 @@ const std::vector<Fact>& all() {
          "every offset OpenVINO gets is clamped to the rows and the last is the row count, so every row has an "
          "expert; the rows past the real last offset are then selected against 0"},
         {"GroupedMatMulOffsetsMustRise", "2026.4.1",
-         "GroupedMatMul gives each row the expert a sorted search of the offsets finds: offsets that fall ([3, 1, "
-         "5]) give rows other experts than transformers' loop of slices, which lets a later expert overwrite",
+         "GroupedMatMul gives each row the expert a sorted search of the offsets finds: offsets that fall ([1, 4, "
+         "2] of 5 rows) give rows other experts than transformers' loop of slices (row 4 is 0 there)",
          "transformers' grouped_mm_fallback goes to OpenVINO only where its offsets are a cumsum of histc's counts "
          "(never negative, so the sums rise), as transformers computes them; any other runs on pt2ov's CPU kernel"},
         {"HalfIntermediatesKeptInFloat", "2026.4.1",

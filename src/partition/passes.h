@@ -30,7 +30,7 @@ void pass3b_all_on_cpu(const graph::Graph& graph, const PlacementOptions& option
 void pass3c_computed_once_at_load(const graph::Graph& graph, const ValueSources& sources, const PlacementOptions& options,
                                   const std::vector<Decompression>& decompression, Plan& plan);
 void pass4_kernels_exist(const graph::Graph& graph, const PlacementOptions& options, Plan& plan);
-void pass5_group_into_steps(const graph::Graph& graph, Plan& plan);
+void pass5_group_into_steps(const graph::Graph& graph, const ValueSources& sources, Plan& plan);
 void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan);
 void pass7_step_edges(const graph::Graph& graph, const ValueSources& sources, Plan& plan);
 

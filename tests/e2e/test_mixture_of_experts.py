@@ -113,12 +113,16 @@ def test_experts_run_on_openvino_where_their_offsets_rise(form, tmp_path):
     from conftest import REPO_ROOT
     sys.path.insert(0, str(REPO_ROOT / "build" / "python"))
     import pt2ov
+    import tests.architectures.models  # noqa: F401  (readies torchvision before transformers)
     from transformers import Qwen3MoeConfig
     from transformers.models.qwen3_moe.modeling_qwen3_moe import Qwen3MoeSparseMoeBlock
 
     torch.manual_seed(5)
     config = Qwen3MoeConfig(hidden_size=32, moe_intermediate_size=16, num_experts=6, num_experts_per_tok=2,
                             norm_topk_prob=True)
+    # As a whole model's config sets it for its layers (on the CPU in float32 transformers then
+    # calls its grouped_mm_fallback op); a block made alone has none.
+    config._experts_implementation = "grouped_mm"
     block = Qwen3MoeSparseMoeBlock(config).eval()
     with torch.no_grad():
         for parameter in block.parameters():
