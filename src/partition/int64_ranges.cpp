@@ -4,6 +4,8 @@
 #include <functional>
 #include <iterator>
 #include <limits>
+#include <map>
+#include <string_view>
 #include <vector>
 
 #include "lower/openvino_facts.h"
@@ -62,6 +64,57 @@ std::optional<Wide> int_of(const Argument& arg) {
     if (arg.kind == ArgKind::Int) return arg.int_value;
     if (arg.kind == ArgKind::Bool) return arg.bool_value ? 1 : 0;
     return std::nullopt;
+}
+
+// The largest value of a size torch.export recorded as a sympy expression (srepr): an Integer, a
+// Symbol within its range, or a Mul or Add of such terms (all of them sizes, never negative).
+// Null for anything else, or beyond 2^62.
+std::optional<Wide> largest_size(std::string_view expr, const std::map<std::string, graph::SymbolRange>& ranges) {
+    constexpr Wide kCap = Wide{1} << 62;
+    const auto inside = [&](std::string_view head) -> std::optional<std::string_view> {
+        if (expr.substr(0, head.size()) != head || expr.back() != ')') return std::nullopt;
+        return expr.substr(head.size(), expr.size() - head.size() - 1);
+    };
+    if (auto body = inside("Integer(")) {
+        Wide n = 0;
+        if (body->empty()) return std::nullopt;
+        for (char c : *body) {
+            if (c < '0' || c > '9') return std::nullopt;
+            n = n * 10 + (c - '0');
+            if (n > kCap) return std::nullopt;
+        }
+        return n;
+    }
+    if (auto body = inside("Symbol('")) {
+        const size_t quote = body->find('\'');
+        if (quote == std::string_view::npos) return std::nullopt;
+        const auto it = ranges.find(std::string(body->substr(0, quote)));
+        if (it == ranges.end() || it->second.min < 0 || it->second.max > kCap) return std::nullopt;
+        return it->second.max;
+    }
+    const bool product = expr.substr(0, 4) == "Mul(";
+    const bool sum = expr.substr(0, 4) == "Add(";
+    if (!product && !sum) return std::nullopt;
+    const auto body = inside(product ? "Mul(" : "Add(");
+    if (!body) return std::nullopt;
+    Wide total = product ? 1 : 0;
+    int depth = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= body->size(); ++i) {
+        const char c = i < body->size() ? (*body)[i] : ',';
+        if (c == '(') ++depth;
+        if (c == ')') --depth;
+        if (c != ',' || depth != 0) continue;
+        std::string_view term = body->substr(start, i - start);
+        while (!term.empty() && term.front() == ' ') term.remove_prefix(1);
+        start = i + 1;
+        if (term.find('(') == std::string_view::npos) continue;  // a keyword of a Symbol, not a term
+        const auto part = largest_size(term, ranges);
+        if (!part) return std::nullopt;
+        total = product ? total * *part : total + *part;
+        if (total > kCap) return std::nullopt;
+    }
+    return total;
 }
 
 }  // namespace
@@ -136,6 +189,7 @@ void Int64Ranges::follow(const graph::Node& node) {
         };
         for (const auto& out : node.outputs) set(out);
     };
+    using graph::is_one_of;
     using graph::op_family;
     using graph::op_id;
     const graph::OpId op = node.op;
@@ -190,6 +244,42 @@ void Int64Ranges::follow(const graph::Node& node) {
             if (node.arity() >= 2) set_outputs(bound(node.arg(1)));
             return;
         default: break;
+    }
+    // The indices an ordering or a selection returns lie within the dim it looked along: [0, its
+    // size - 1] (a mixture of experts' routing sorts its expert ids and gathers tokens by them).
+    const auto index_output = [&]() -> int {
+        if (is_one_of(op, {op_id("aten.topk.default"), op_id("aten.sort.default"), op_id("aten.sort.stable"),
+                           op_id("aten.max.dim"), op_id("aten.min.dim"), op_id("aten.kthvalue.default"),
+                           op_id("aten.mode.default")})) {
+            return 1;
+        }
+        if (is_one_of(op, {op_id("aten.argsort.default"), op_id("aten.argsort.stable")})) return 0;
+        return -1;
+    }();
+    if (index_output >= 0 && first.kind == ArgKind::Tensor && static_cast<size_t>(index_output) < node.outputs.size()) {
+        const auto* input = graph_.find_value(first.name);
+        const Argument& indices = node.outputs[static_cast<size_t>(index_output)];
+        if (!input || !is_int64_tensor(indices)) return;
+        const auto* given = node.find_input("dim");
+        int64_t dim = op == op_id("aten.max.dim") || op == op_id("aten.min.dim") ? 0 : -1;
+        if (given) {
+            auto v = int_of(given->arg);
+            if (!v) return;
+            dim = static_cast<int64_t>(*v);
+        }
+        const auto rank = static_cast<int64_t>(input->meta.rank());
+        if (rank == 0) {
+            ranges_[indices.name] = Int64Range{0, 0};
+            return;
+        }
+        if (dim < 0) dim += rank;
+        if (dim < 0 || dim >= rank) return;
+        const auto& size = input->meta.sizes[static_cast<size_t>(dim)];
+        const std::optional<Wide> largest =
+            size.is_static() ? std::optional<Wide>(*size.value) : largest_size(size.expr, graph_.ranges);
+        if (!largest || *largest < 1) return;
+        if (auto narrowed = narrow(WideRange{0, *largest - 1})) ranges_[indices.name] = *narrowed;
+        return;
     }
     auto a = bound(first);
     if (!a) return;

@@ -2,6 +2,9 @@
 // arithmetic bounded within 32 bits stays on OpenVINO, anything that may leave 32 bits does not.
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <optional>
+
 #include "../fixtures/graph_builder.h"
 #include "graph/schema.h"
 #include "partition/int64_ranges.h"
@@ -160,6 +163,54 @@ TEST(Int64Ranges, PlacementKeepsBoundedNonNegativeDivisionOnOpenVINO) {
     EXPECT_NE(plan.reason[4].find("rounding toward -inf"), std::string::npos) << plan.reason[4];
     EXPECT_EQ(plan.where[6], Where::Cpu);
     EXPECT_EQ(plan.where[7], Where::Cpu);
+}
+
+}  // namespace
+}  // namespace pt2ov::partition
+
+namespace pt2ov::partition {
+namespace {
+
+// The indices a sort or topk returns lie within the dim it looked along, whether that dim is
+// static, a symbol within its range or an expression of symbols (a mixture of experts sorts
+// tokens x experts chosen, 8*s); a dim of a symbol with no upper bound gives none.
+TEST(Int64Ranges, IndicesOfAnOrderingLieWithinItsDim) {
+    const auto symbolic = [](const std::string& expr, const std::string& symbol) {
+        return graph::Dim{std::nullopt, expr, symbol, 16};
+    };
+    const std::string s0 = "Symbol('s0', positive=True, integer=True)";
+    for (const auto& [dim, largest] : std::vector<std::pair<graph::Dim, std::optional<int64_t>>>{
+             {test::static_dim(10), 9},
+             {symbolic(s0, "s0"), 63},
+             {symbolic("Mul(Integer(8), " + s0 + ")", ""), 8 * 64 - 1},
+             {symbolic("Add(" + s0 + ", Integer(3))", ""), 64 + 3 - 1},
+             {symbolic("Symbol('s1', positive=True, integer=True)", "s1"), std::nullopt},
+             {symbolic("FloorDiv(" + s0 + ", Integer(2))", ""), std::nullopt}}) {
+        GraphBuilder b;
+        b.graph.ranges["s0"] = graph::SymbolRange{1, 64};
+        b.graph.ranges["s1"] = graph::SymbolRange{1, std::numeric_limits<int64_t>::max()};
+        b.value("x", DType::Float32, {1});
+        b.graph.values["x"].meta.sizes = {dim};
+        b.value("values", DType::Float32, {1});
+        b.value("indices", DType::Int64, {1});
+        b.node("sorted", "aten.sort.default", {{"self", tensor_arg("x"), false}}, {tensor_arg("values"), tensor_arg("indices")});
+        b.value("top", DType::Float32, {1});
+        b.value("at", DType::Int64, {1});
+        b.node("top", "aten.topk.default", {{"self", tensor_arg("x"), false}, {"k", int_arg(1), false}, {"dim", int_arg(0), false}},
+               {tensor_arg("top"), tensor_arg("at")});
+        resolve(b);
+        const Int64Ranges ranges(b.graph, {});
+        for (const std::string name : {"indices", "at"}) {
+            const auto got = ranges.of(name);
+            if (!largest) {
+                EXPECT_FALSE(got) << dim.expr;
+                continue;
+            }
+            ASSERT_TRUE(got) << dim.expr;
+            EXPECT_EQ(got->min, 0) << dim.expr;
+            EXPECT_EQ(got->max, *largest) << dim.expr;
+        }
+    }
 }
 
 }  // namespace
