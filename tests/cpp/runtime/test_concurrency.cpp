@@ -159,10 +159,10 @@ TEST(Concurrency, OpenVINOOnlyProgramUnderTheThroughputHint) {
     expect_concurrent_calls_match_lone_calls(program, sets, /*caller_outputs=*/false);
 }
 
-TEST(Concurrency, AnUnknownPerformanceHintIsAnInputError) {
+TEST(Concurrency, AnUnknownPerformanceHintIsAnOptionError) {
     LoadOptions options;
     options.performance_hint = "fastest";
-    EXPECT_THROW(Program::load(concurrency_fixture("mlp.pt2"), options), InputError);
+    EXPECT_THROW(Program::load(concurrency_fixture("mlp.pt2"), options), OptionError);
 }
 
 TEST(Concurrency, MixedOpenVINOAndCpuProgram) {
