@@ -139,9 +139,10 @@ inline double erfinv_double(double y) {
 }
 
 // `vectorized`: PyTorch's CPU gelu computes float32 (and float16/bfloat16, in float) with its
-// SIMD kernel for a row-major tensor of more than one element, and that kernel gives NaN for
-// +inf and rounds x * (1 + erf) before halving it (so x beyond 1.7e38 overflows to inf); its
-// scalar loop (one element, a transposed or strided view, float64) gives +inf and x itself.
+// SIMD kernel for a row-major tensor of more than one element, and that kernel, where ATen runs
+// its AVX-512 copy, gives NaN for +inf and rounds x * (1 + erf) before halving it (so x beyond
+// 1.7e38 overflows to inf); its AVX2 copy (a CPU without AVX-512: measured on an AMD EPYC) and
+// its scalar loop (one element, a transposed or strided view, float64) give +inf and x itself.
 // pt2ov follows whichever eager takes.
 template <typename C>
 C gelu(C x, bool tanh_approximation, bool vectorized) {
@@ -335,7 +336,10 @@ PT2OV_KERNEL("aten.gelu.default", [](const KernelCall& call) {
     if (approximate != "none" && approximate != "tanh") call.fail("gelu() approximate must be 'none' or 'tanh', got '" + approximate + "'");
     const bool use_tanh = approximate == "tanh";
     const auto& self = call.tensor("self", 0);
-    const bool vectorized = self.numel() > 1 && self.is_contiguous();
+    // ATen chooses its AVX-512 copy where the CPU has AVX-512 (its own detection, whatever
+    // level pt2ov's kernels run at), as x86-64-v4 asks.
+    static const bool eager_avx512 = cpu_has(CpuIsa::X86_64_V4);
+    const bool vectorized = eager_avx512 && self.numel() > 1 && self.is_contiguous();
     return run_unary(call, Accepts::Floating, [use_tanh, vectorized](const KernelCall&) {
         return [use_tanh, vectorized](auto x) {
             if constexpr (std::is_floating_point_v<decltype(x)>) return gelu(x, use_tanh, vectorized);

@@ -830,7 +830,7 @@ register(
         make_module=lambda: GeluOfInfinity().eval(),
         make_inputs=lambda variant: (torch.tensor([float("inf"), float("-inf"), 2e38, 1.7e38, -3e38, 1.0 + variant, -0.5]),
                                      torch.tensor([[float("inf"), 1.0, -2.0], [0.5, float("inf"), 3e38 + variant]])),
-        notes="gelu of +inf in a tensor of more than one element: PyTorch's vectorized float32 kernel gives NaN "
+        notes="gelu of +inf in a tensor of more than one element: PyTorch's vectorized float32 kernel, on a CPU with AVX-512, gives NaN "
         "(and rounds x * (1 + erf) before halving, so 2e38 overflows to inf); pt2ov's CPU kernel, where a call "
         "with inf runs, gave inf and 2e38, exit 0. Found by the `nonfinite` structured inputs (NNSmith seeds "
         "140185, 140651: a gelu then abs; 144948: a gelu of a transposed view, which eager walks in its scalar loop, +inf). "
