@@ -441,11 +441,11 @@ bool bound_grouped_offsets(const std::shared_ptr<ov::Node>& op, std::vector<Work
     auto clamped = std::make_shared<ov::op::v1::Minimum>(wide, rows);
     const auto last_index = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{}, {experts - 1});
     auto last = std::make_shared<ov::op::v8::Gather>(clamped, last_index, zero_axis);
+    // [0] serves as the slice's start and as its axes alike.
     const auto start = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{1}, {0});
     const auto stop = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{1}, {experts - 1});
     const auto step = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{1}, {1});
-    const auto first_axis = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{1}, {0});
-    auto head = std::make_shared<ov::op::v8::Slice>(clamped, start, stop, step, first_axis);
+    auto head = std::make_shared<ov::op::v8::Slice>(clamped, start, stop, step, start);
     const auto one_dim = ov::op::v0::Constant::create(ov::element::i64, ov::Shape{1}, {1});
     auto rows_once = std::make_shared<ov::op::v1::Reshape>(rows, one_dim, false);
     auto bounded = std::make_shared<ov::op::v0::Concat>(ov::OutputVector{head, rows_once}, 0);
@@ -458,7 +458,7 @@ bool bound_grouped_offsets(const std::shared_ptr<ov::Node>& op, std::vector<Work
     auto taken_rows = std::make_shared<ov::op::v0::Unsqueeze>(taken, last_dim);
     const auto zero = ov::op::v0::Constant::create(grouped->get_output_element_type(0), ov::Shape{}, {0.0});
     auto guarded = std::make_shared<ov::op::v1::Select>(taken_rows, grouped->output(0), zero);
-    added.insert(added.end(), {zero_axis, shape, rows, wide, clamped, last_index, last, start, stop, step, first_axis, head, one_dim,
+    added.insert(added.end(), {zero_axis, shape, rows, wide, clamped, last_index, last, start, stop, step, head, one_dim,
                                rows_once, bounded, given_type, one, row_numbers, taken, last_dim, taken_rows, zero, guarded});
     for (const auto& node : added) tag_like(node, op);
     guarded->set_friendly_name(op->get_friendly_name() + "/rows_past_offsets_zero");
