@@ -215,6 +215,9 @@ def main() -> None:
     parser.add_argument("--server", type=pathlib.Path, default=REPO / "build" / "pt2ov",
                         help="the pt2ov command to serve with (an earlier build's, to compare two; it loads the "
                              "libpt2ov.so its folder holds when LD_LIBRARY_PATH names that folder)")
+    parser.add_argument("--server-arg", action="append", default=[],
+                        help="one more argument to `pt2ov serve` (repeat it: --server-arg=--busy-poll-us "
+                             "--server-arg=0)")
     args = parser.parse_args()
     attack = Attack(*map(int, args.attack.split(","))) if args.attack else None
     with tempfile.TemporaryDirectory() as tmp:
@@ -241,7 +244,7 @@ def main() -> None:
         measured = measure_server(
             lambda http_port, grpc_port, log: subprocess.Popen(
                 [str(args.server), "serve", str(tmp / "repo"), "--host", "127.0.0.1", "--http-port",
-                 str(http_port), "--grpc-port", str(grpc_port)], stderr=log),
+                 str(http_port), "--grpc-port", str(grpc_port), *args.server_arg], stderr=log),
             "ready", args.requests, tmp / "x.npy", outputs,
             "rest_live,grpc_live,rest_binary,rest_json,grpc,rest_raw_live,rest_raw_binary", attack)
         if args.kserve:

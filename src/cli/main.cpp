@@ -392,6 +392,13 @@ int main(int argc, char** argv) {
                       "REST connections open at once: beyond, a new one is answered 503 and closed")
         ->default_val(size_t{10'000})
         ->check(CLI::Range(size_t{1}, size_t{1} << 24));
+    serve->add_option("--busy-poll-us", serve_options.busy_poll_us,
+                      "After answering a light REST request (health, metadata, a fast unbatched inference) on its "
+                      "event loop, a thread polls its connections this many microseconds before it sleeps, so that "
+                      "a client's next request is read without a thread wake-up; costs up to that much CPU time "
+                      "per request. 0: sleep at once")
+        ->default_val(500)
+        ->check(CLI::Range(0, 1'000'000));
     serve->add_option("--performance-hint", serve_defaults.performance_hint,
                       "OpenVINO performance hint of models whose config.json gives none: latency (one stream, "
                       "fastest alone) or throughput (parallel streams, for many concurrent requests)")

@@ -1,6 +1,9 @@
 #include "serve/http_server.h"
 
+#include <algorithm>
 #include <charconv>
+#include <chrono>
+#include <thread>
 #include <optional>
 
 #include <fmt/format.h>
@@ -230,6 +233,8 @@ HttpLimits http_limits(const ServeOptions& options) {
     limits.request_timeout = std::chrono::milliseconds(options.request_timeout_ms);
     limits.max_connections = options.max_connections;
     limits.worker_threads = options.http_threads;
+    limits.event_loops = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 2u));
+    limits.busy_poll = std::chrono::microseconds(options.busy_poll_us);
     return limits;
 }
 

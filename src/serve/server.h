@@ -26,6 +26,8 @@ struct ServeOptions {
     int keep_alive_timeout_ms = 60'000;
     int request_timeout_ms = 30'000;
     size_t max_connections = 10'000;
+    // An event-loop thread that has just answered a request polls this long before it sleeps.
+    int busy_poll_us = 500;
 };
 
 // What the protocols' handlers share.

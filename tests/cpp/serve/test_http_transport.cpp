@@ -10,6 +10,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include <atomic>
 #include <chrono>
 #include <string>
@@ -64,6 +66,7 @@ struct TestRoutes {
             reply->send(text_response(200, request.method + " " + request.target + " " + request.body));
         };
         routes.error = [](int status, const std::string& message) { return text_response(status, message); };
+        routes.answers_at_once = [](const HttpRequest& request) { return request.path == "/light"; };
         return routes;
     }
 };
@@ -348,6 +351,56 @@ TEST_F(HttpTransportTest, AClientGoneMidBodyOrMidAnswerLeavesTheServerServing) {
         EXPECT_NE(client.read_responses(1).find("GET /hold"), std::string::npos) << client.received();
     }
     expect_served("after clients went away");
+}
+
+std::chrono::milliseconds process_cpu_time() {
+    timespec now{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::seconds(now.tv_sec) +
+                                                                 std::chrono::nanoseconds(now.tv_nsec));
+}
+
+// After answering a light request on its event loop the thread polls (spending CPU time) for
+// busy_poll, then sleeps: an idle server spends none.
+TEST_F(HttpTransportTest, AfterALightAnswerTheLoopPollsForItsWindowThenSleeps) {
+    HttpLimits limits;
+    limits.event_loops = 1;
+    limits.busy_poll = 300ms;
+    start(limits);
+    Client client(port_);
+    client.send(get("/light"));
+    ASSERT_NE(client.read_responses(1).find("GET /light"), std::string::npos) << client.received();
+    const auto polling_from = process_cpu_time();
+    std::this_thread::sleep_for(100ms);
+    EXPECT_GE(process_cpu_time() - polling_from, 10ms) << "no poll after a light answer";
+    std::this_thread::sleep_for(300ms);  // past the window
+    const auto idle_from = process_cpu_time();
+    std::this_thread::sleep_for(200ms);
+    EXPECT_LT(process_cpu_time() - idle_from, 20ms) << "the loop polls on past its window";
+    // A request handed to a worker starts no window; the connection still serves.
+    client.send(get("/echo"));
+    ASSERT_NE(client.read_responses(2).find("GET /echo"), std::string::npos) << client.received();
+    const auto after_worker = process_cpu_time();
+    std::this_thread::sleep_for(200ms);
+    EXPECT_LT(process_cpu_time() - after_worker, 20ms) << "a worker's request started a poll";
+}
+
+// Connections are spread over the event loops; each serves, pipelined requests in order.
+TEST_F(HttpTransportTest, ConnectionsOnEveryEventLoopAreServed) {
+    HttpLimits limits;
+    limits.event_loops = 3;
+    start(limits);
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int i = 0; i < 7; ++i) clients.push_back(std::make_unique<Client>(port_));
+    for (size_t i = 0; i < clients.size(); ++i)
+        ASSERT_TRUE(clients[i]->send(get("/light?" + std::to_string(i)) + get("/echo?" + std::to_string(i))));
+    for (size_t i = 0; i < clients.size(); ++i) {
+        const std::string got = clients[i]->read_responses(2);
+        const size_t light = got.find("GET /light?" + std::to_string(i)), echo = got.find("GET /echo?" + std::to_string(i));
+        ASSERT_NE(light, std::string::npos) << got;
+        ASSERT_NE(echo, std::string::npos) << got;
+        EXPECT_LT(light, echo);
+    }
 }
 
 }  // namespace
