@@ -188,22 +188,15 @@ HttpResponse route(const ServerState& state, const HttpRequest& request) {
 }
 
 // A request answered on the event loop (HttpRoutes::answers_at_once): every GET (health,
-// metadata and metrics read memory), and an inference whose body is small, whose model runs
-// unbatched (a batch waits for others) with a free inference slot, and whose runs have taken
-// less than kLightRunNs of late. The connections that event-loop thread serves wait that long
-// at most; the request itself saves the hand-off to a worker and back.
-constexpr uint64_t kLightRunNs = 200'000;
-constexpr size_t kLightBodyBytes = 64 * 1024;
-
+// metadata and metrics read memory), and a light inference (runs_light). The request saves the
+// hand-off to a worker and back.
 bool answers_at_once(const ServerState& state, const HttpRequest& request) {
     if (request.method == "GET" || request.method == "HEAD") return true;
-    if (request.method != "POST" || request.body.size() > kLightBodyBytes) return false;
+    if (request.method != "POST" || request.body.size() > kLightRequestBytes) return false;
     const auto model = model_path(request.path);
     if (!model || model->action != "infer") return true;  // answered with an error
     try {
-        const Model& found = state.repository.find(model->name, model->version);
-        const uint64_t typical = found.typical_run_ns.load(std::memory_order_relaxed);
-        return !found.batcher && typical > 0 && typical < kLightRunNs && state.slots.free_now();
+        return runs_light(state.repository.find(model->name, model->version), state.slots, request.body.size());
     } catch (const RequestError&) {
         return true;  // no such model: a 404
     }

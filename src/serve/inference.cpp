@@ -25,6 +25,12 @@ void InferenceSlots::acquire() {
     ++running_;
 }
 
+bool runs_light(const Model& model, InferenceSlots& slots, size_t request_bytes) {
+    const uint64_t typical = model.typical_run_ns.load(std::memory_order_relaxed);
+    return request_bytes <= kLightRequestBytes && !model.batcher && typical > 0 && typical < kLightRunNs &&
+           slots.free_now();
+}
+
 bool InferenceSlots::free_now() {
     if (limit_ <= 0) return true;
     std::lock_guard lock(mutex_);

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -35,5 +37,14 @@ private:
 // pt2ov::Error but an InternalError) from the run is a BadRequest, anything else Internal.
 // Counts the request, its failure and its times in the model's metrics.
 InferResponse infer(Model& model, InferRequest& request, InferenceSlots& slots);
+
+// Whether an inference of `model` is answered on the thread that read it (REST's event loop,
+// gRPC's poller) rather than handed to a worker and back, two thread wake-ups that cost more
+// than a light model's run: the model runs unbatched (a batch waits for others), its runs have
+// taken under kLightRunNs of late, a slot is free now, and the request's tensors are small.
+// Those threads' other clients wait that long at most.
+constexpr uint64_t kLightRunNs = 200'000;
+constexpr size_t kLightRequestBytes = 64 * 1024;
+bool runs_light(const Model& model, InferenceSlots& slots, size_t request_bytes);
 
 }  // namespace pt2ov::serve
