@@ -495,7 +495,9 @@ void HttpTransport::Impl::run_loop(asio::io_context& loop) const {
     const auto work = asio::make_work_guard(loop);
     while (!loop.stopped()) {
         if (busy_poll_until > std::chrono::steady_clock::now()) {
-            loop.poll_one();
+            // Nothing ready: the core goes to any thread that wants it (the client, on a machine
+            // of few cores) before the next poll.
+            if (loop.poll_one() == 0) std::this_thread::yield();
         } else if (loop.run_one() == 0) {
             return;
         }
