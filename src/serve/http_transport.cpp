@@ -85,6 +85,7 @@ struct HttpTransport::Impl {
     std::vector<std::thread> io_threads;
     size_t next_loop = 0;  // the acceptor's: which loop the next connection joins
     std::atomic<size_t> open{0};
+    std::atomic<uint64_t> empty_polls{0};
     std::atomic<bool> stopped{false};
 
     Impl(HttpRoutes r, HttpLimits l)
@@ -102,7 +103,7 @@ struct HttpTransport::Impl {
     }
 
     void accept();
-    void run_loop(asio::io_context& loop) const;
+    void run_loop(asio::io_context& loop);
 };
 
 namespace {
@@ -491,13 +492,16 @@ void HttpTransport::Impl::accept() {
 
 // Runs one loop until stop(). While busy_poll_until lies ahead it polls (the reactor asked with
 // no wait), so a request arriving then is read without a wake-up; else it sleeps in the reactor.
-void HttpTransport::Impl::run_loop(asio::io_context& loop) const {
+void HttpTransport::Impl::run_loop(asio::io_context& loop) {
     const auto work = asio::make_work_guard(loop);
     while (!loop.stopped()) {
         if (busy_poll_until > std::chrono::steady_clock::now()) {
             // Nothing ready: the core goes to any thread that wants it (the client, on a machine
             // of few cores) before the next poll.
-            if (loop.poll_one() == 0) std::this_thread::yield();
+            if (loop.poll_one() == 0) {
+                empty_polls.fetch_add(1, std::memory_order_relaxed);
+                std::this_thread::yield();
+            }
         } else if (loop.run_one() == 0) {
             return;
         }
@@ -552,5 +556,7 @@ void HttpTransport::stop() {
 }
 
 size_t HttpTransport::connections() const { return impl_->open.load(std::memory_order_relaxed); }
+
+uint64_t HttpTransport::empty_polls() const { return impl_->empty_polls.load(std::memory_order_relaxed); }
 
 }  // namespace pt2ov::serve

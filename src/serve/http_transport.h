@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -108,6 +109,8 @@ public:
 
     // Connections open now (for tests and metrics).
     size_t connections() const;
+    // Polls that found nothing ready, over every event loop so far (for tests: busy_poll).
+    uint64_t empty_polls() const;
 
     struct Impl;  // the event loop, the acceptor and the worker pool (http_transport.cpp)
 

@@ -10,6 +10,11 @@ Requests (each returns {"result": ...} or {"error": "...", "status": "..."}):
    "array", "binary"}], "outputs": [{"name", "binary"}] | null}              -> {"outputs": {name: array}}
   {"op": "grpc_raw", "request": {ModelInferRequest as JSON}, "gzip": bool, "pad_id": N}
                                                                              the stub, unchecked
+  {"op": "grpc_concurrent", "model": M, "input_sets": [[{"name", "datatype", "array"}], ...],
+   "threads": T, "calls": C, "timeout": S | null}
+      T threads, each with a client of its own, make C ModelInfer calls each, thread i sending
+      input set i % len (client_timeout S when given) -> {"answers": [per set: distinct answers,
+      each {name: array}], "errors": {status: count}}
 """
 from __future__ import annotations
 
@@ -40,8 +45,12 @@ def encode_array(array: np.ndarray) -> str:
     return base64.b64encode(buffer.getvalue()).decode()
 
 
+GRPC_URL = [""]  # the server's gRPC address, for the clients concurrent_calls makes
+
+
 def main() -> None:
     http_url, grpc_url = sys.argv[1], sys.argv[2]
+    GRPC_URL[0] = grpc_url
     clients = {"http": httpclient.InferenceServerClient(http_url),
                "grpc": grpcclient.InferenceServerClient(grpc_url)}
     modules = {"http": httpclient, "grpc": grpcclient}
@@ -108,7 +117,51 @@ def handle(request, clients, modules, stub):
         compression = grpc.Compression.Gzip if request.get("gzip") else None
         response = stub.ModelInfer(message, compression=compression)
         return {"outputs": len(response.outputs)}
+    if op == "grpc_concurrent":
+        return concurrent_calls(request, GRPC_URL[0])
     raise ValueError(f"unknown op {op}")
+
+
+def concurrent_calls(request, url):
+    import threading
+    sets = []
+    for specs in request["input_sets"]:
+        arrays = [(spec["name"], spec["datatype"], decode_array(spec["array"])) for spec in specs]
+        sets.append(arrays)
+    answers = [dict() for _ in sets]  # per set: the answer's bytes -> the answer
+    errors = {}
+    lock = threading.Lock()
+
+    def work(index):
+        client = grpcclient.InferenceServerClient(url)
+        arrays = sets[index % len(sets)]
+        for _ in range(request["calls"]):
+            inputs = []
+            for name, datatype, array in arrays:
+                item = grpcclient.InferInput(name, list(array.shape), datatype)
+                item.set_data_from_numpy(array)
+                inputs.append(item)
+            try:
+                response = client.infer(request["model"], inputs, client_timeout=request.get("timeout"))
+            except InferenceServerException as e:
+                with lock:
+                    errors[str(e.status())] = errors.get(str(e.status()), 0) + 1
+                continue
+            names = [output.name for output in response.get_response().outputs]
+            got = {name: response.as_numpy(name) for name in names}
+            key = b"".join(name.encode() + got[name].tobytes() for name in sorted(got))
+            with lock:
+                answers[index % len(sets)].setdefault(key, got)
+        client.close()
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(request["threads"])]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return {"answers": [[{name: encode_array(array) for name, array in got.items()} for got in distinct.values()]
+                        for distinct in answers],
+            "errors": errors}
 
 
 if __name__ == "__main__":

@@ -87,6 +87,23 @@ class MaskedAttention(torch.nn.Module):
         return (torch.relu(torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)),)
 
 
+class Heavy(torch.nn.Module):
+    """Milliseconds a run (three 512-wide layers over 64 rows): a call the server hands to a
+    worker rather than answering on the thread that read it."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(44)
+        self.layers = torch.nn.Sequential(*(torch.nn.Linear(512, 512) for _ in range(3)))
+
+    def forward(self, x):
+        return (self.layers(x).tanh(),)
+
+
+def heavy_input(seed: int = 0) -> torch.Tensor:
+    return torch.randn(64, 512, generator=torch.Generator().manual_seed(seed))
+
+
 def attention_inputs(seed: int = 0) -> dict:
     g = torch.Generator().manual_seed(seed)
     q, k, v = (torch.randn(2, 2, 6, 8, generator=g) for _ in range(3))
@@ -121,7 +138,9 @@ def repository(tmp_path_factory):
     export(modules[("batched", 1)], (mlp_input(2),), root / "batched" / "1" / "model.pt2", dynamic_shapes=({0: batch},))
     modules[("attention", 1)] = MaskedAttention()
     export(modules[("attention", 1)], tuple(attention_inputs().values()), root / "attention" / "1" / "model.pt2")
-    for name in ("mlp", "dtypes", "attention"):
+    modules[("heavy", 1)] = Heavy()
+    export(modules[("heavy", 1)], (heavy_input(),), root / "heavy" / "1" / "model.pt2")
+    for name in ("mlp", "dtypes", "attention", "heavy"):
         (root / name / "config.json").write_text(json.dumps({"measure_placement": False}))
     # Requests within 1 s joined into batches of up to 8 rows: the window is wide so that the
     # test's concurrent requests surely meet (with 200 ms the batching test failed once in five
@@ -499,7 +518,7 @@ RAW_REST_ERRORS = [
                                                                    datatype="INT64")]},
      b"", 400, "is not an integer"),
     ("unknown model", "nope", {"inputs": [fp32_input([1, 8])]}, b"", 404,
-     "unknown model 'nope' (this server has: attention, batched, dtypes, mlp)"),
+     "unknown model 'nope' (this server has: attention, batched, dtypes, heavy, mlp)"),
     # (a million deep, beyond this server's JSON limit: tests/e2e/test_serve_attacks.py)
     ("a shape nested 100,000 deep", "mlp",
      b'{"inputs":[{"name":"x","datatype":"FP32","shape":' + b"[" * 10**5 + b"1" + b"]" * 10**5 + b',"data":[0]}]}',
@@ -666,6 +685,75 @@ def test_grpc_typed_contents_equal_raw(client, repository):
                                "contents": {"fp32_contents": x.flatten().tolist()}}])
     assert reply == {"result": {"outputs": 2}}, reply
     mlp_request(client, "grpc", repository, 1)
+
+
+def concurrent_grpc_calls(client, model, input_sets, threads, calls, timeout=None):
+    sets = [[{"name": name, "datatype": datatype_of(name, array), "array": encode_array(array)}
+             for name, array in inputs.items()] for inputs in input_sets]
+    reply = client.ask({"op": "grpc_concurrent", "model": model, "input_sets": sets, "threads": threads,
+                        "calls": calls, "timeout": timeout})
+    assert "error" not in reply, reply
+    answers = [[{name: decode_array(text) for name, text in answer.items()} for answer in distinct]
+               for distinct in reply["result"]["answers"]]
+    return answers, reply["result"]["errors"]
+
+
+@pytest.mark.parametrize("model", ["mlp", "heavy"])
+def test_grpc_concurrent_calls_each_get_their_own_answer(client, repository, model):
+    """16 clients at once, 4 inputs among them: every call is answered, with the in-process
+    program's bytes for its own input. The MLP's calls are answered on the threads that read them,
+    the heavy model's on workers."""
+    _, modules, programs = repository
+    inputs = [mlp_input(3, seed) if model == "mlp" else heavy_input(seed) for seed in range(4)]
+    calls = 40 if model == "mlp" else 6
+    answers, errors = concurrent_grpc_calls(client, model, [{"x": x.numpy()} for x in inputs], 16, calls)
+    assert errors == {}, errors
+    version = 2 if model == "mlp" else 1
+    for x, distinct in zip(inputs, answers):
+        assert len(distinct) == 1, f"{model}: {len(distinct)} different answers to one input"
+        check_against_program_and_eager(distinct[0], programs[(model, version)], modules[(model, version)], (x,),
+                                        f"{model} concurrent over gRPC")
+
+
+def test_grpc_calls_past_their_deadline_leave_the_server_serving(client, server, repository):
+    """Calls whose client gives up after 1 ms (the heavy model takes longer): each ends with
+    DEADLINE_EXCEEDED at the client while the server finishes it; the next calls are answered."""
+    answers, errors = concurrent_grpc_calls(client, "heavy", [{"x": heavy_input().numpy()}], 8, 5, timeout=0.001)
+    assert sum(errors.values()) > 0 and set(errors) <= {"StatusCode.DEADLINE_EXCEEDED"}, errors
+    assert server.alive(), server.output()
+    mlp_request(client, "grpc", repository, 2)
+    answers, errors = concurrent_grpc_calls(client, "heavy", [{"x": heavy_input(1).numpy()}], 4, 2)
+    assert errors == {} and len(answers[0]) == 1, errors
+
+
+@pytest.mark.parametrize("method", ["load_model", "unload_model"])
+def test_grpc_model_control_is_refused(client, method):
+    reply = client.ask({"op": "call", "protocol": "grpc", "method": method, "args": ["mlp"]})
+    assert reply.get("status") == "StatusCode.UNIMPLEMENTED", reply
+    assert "reads its repository once" in reply["error"], reply
+
+
+def test_the_server_stops_on_sigterm_with_calls_in_flight(repository):
+    """SIGTERM while 8 clients keep the heavy model busy over gRPC (and one over REST): the
+    calls in flight finish or are cut, and the server exits 0 within the fixture's 30 s."""
+    root, _, _ = repository
+    running = Server(root)
+    driver = Client(running)
+    try:
+        x = heavy_input().numpy()
+        sets = [[{"name": "x", "datatype": "FP32", "array": encode_array(x)}]]
+        driver.process.stdin.write(json.dumps({"op": "grpc_concurrent", "model": "heavy", "input_sets": sets,
+                                               "threads": 8, "calls": 1000, "timeout": None}) + "\n")
+        driver.process.stdin.flush()
+        time.sleep(2)
+        assert running.alive(), running.output()
+        started = time.monotonic()
+        assert running.stop() == 0, f"exit {running.process.returncode} on SIGTERM:\n{running.output()}"
+        assert time.monotonic() - started < 20, "the server took too long to stop"
+    finally:
+        driver.process.kill()
+        driver.process.wait()
+        running.stop()
 
 
 # --- dynamic batching -------------------------------------------------------------------------

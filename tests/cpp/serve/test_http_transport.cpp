@@ -10,8 +10,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <time.h>
-
 #include <atomic>
 #include <chrono>
 #include <string>
@@ -353,36 +351,39 @@ TEST_F(HttpTransportTest, AClientGoneMidBodyOrMidAnswerLeavesTheServerServing) {
     expect_served("after clients went away");
 }
 
-std::chrono::milliseconds process_cpu_time() {
-    timespec now{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::seconds(now.tv_sec) +
-                                                                 std::chrono::nanoseconds(now.tv_nsec));
-}
-
-// After answering a light request on its event loop the thread polls (spending CPU time) for
-// busy_poll, then sleeps: an idle server spends none.
+// After answering a light request on its event loop the thread polls for busy_poll, then
+// sleeps: an idle server polls no more. A request handed to a worker starts no poll.
 TEST_F(HttpTransportTest, AfterALightAnswerTheLoopPollsForItsWindowThenSleeps) {
     HttpLimits limits;
     limits.event_loops = 1;
     limits.busy_poll = 300ms;
     start(limits);
     Client client(port_);
+    EXPECT_EQ(transport_->empty_polls(), 0u) << "polled before any request";
     client.send(get("/light"));
     ASSERT_NE(client.read_responses(1).find("GET /light"), std::string::npos) << client.received();
-    const auto polling_from = process_cpu_time();
     std::this_thread::sleep_for(100ms);
-    EXPECT_GE(process_cpu_time() - polling_from, 10ms) << "no poll after a light answer";
-    std::this_thread::sleep_for(300ms);  // past the window
-    const auto idle_from = process_cpu_time();
+    EXPECT_GT(transport_->empty_polls(), 0u) << "no poll after a light answer";
+    std::this_thread::sleep_for(400ms);  // past the window
+    const uint64_t after_window = transport_->empty_polls();
     std::this_thread::sleep_for(200ms);
-    EXPECT_LT(process_cpu_time() - idle_from, 20ms) << "the loop polls on past its window";
-    // A request handed to a worker starts no window; the connection still serves.
+    EXPECT_EQ(transport_->empty_polls(), after_window) << "the loop polls on past its window";
     client.send(get("/echo"));
     ASSERT_NE(client.read_responses(2).find("GET /echo"), std::string::npos) << client.received();
-    const auto after_worker = process_cpu_time();
     std::this_thread::sleep_for(200ms);
-    EXPECT_LT(process_cpu_time() - after_worker, 20ms) << "a worker's request started a poll";
+    EXPECT_EQ(transport_->empty_polls(), after_window) << "a worker's request started a poll";
+}
+
+// With busy_poll 0 a loop never polls.
+TEST_F(HttpTransportTest, NoPollWhenBusyPollIsZero) {
+    HttpLimits limits;
+    limits.busy_poll = 0ms;
+    start(limits);
+    Client client(port_);
+    for (int i = 0; i < 5; ++i) client.send(get("/light"));
+    ASSERT_NE(client.read_responses(5).find("GET /light"), std::string::npos) << client.received();
+    std::this_thread::sleep_for(50ms);
+    EXPECT_EQ(transport_->empty_polls(), 0u);
 }
 
 // Connections are spread over the event loops; each serves, pipelined requests in order.
