@@ -393,10 +393,10 @@ int main(int argc, char** argv) {
         ->default_val(size_t{10'000})
         ->check(CLI::Range(size_t{1}, size_t{1} << 24));
     serve->add_option("--busy-poll-us", serve_options.busy_poll_us,
-                      "After answering a light REST request (health, metadata, a fast unbatched inference) on its "
-                      "event loop, a thread polls its connections this many microseconds before it sleeps, so that "
-                      "a client's next request is read without a thread wake-up; costs up to that much CPU time "
-                      "per request. 0: sleep at once")
+                      "After answering a light request (health, metadata, a fast unbatched inference; REST and "
+                      "gRPC) on the thread that read it, that thread polls its connections this many microseconds "
+                      "before it sleeps, so that a client's next request is read without a thread wake-up; costs "
+                      "up to that much CPU time per request. 0: sleep at once")
         ->default_val(500)
         ->check(CLI::Range(0, 1'000'000));
     serve->add_option("--performance-hint", serve_defaults.performance_hint,
