@@ -42,6 +42,11 @@ std::string fx_op_type(const std::string& target) {
     // GroupedMatMul, which the CPU plugin runs as GatherMatmul; openvino_facts
     // GroupedMatMulRowsPastLastOffsetRefused and GroupedMatMulOffsetsMustRise say what it needs).
     if (target == "transformers.grouped_mm_fallback.default") return "aten._grouped_mm.default";
+    // The frontend's torch.export table has no empty_like. Its values are unspecified, and pt2ov
+    // makes them zeros on both engines (the CPU kernel fills zeros), so that what reads them gets
+    // the same values wherever it runs (partition/int64_ranges.cpp bounds them at [0, 0]). The
+    // two ops take the same arguments.
+    if (target == "aten.empty_like.default") return "aten.zeros_like.default";
     return target;
 }
 

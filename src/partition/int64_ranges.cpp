@@ -130,16 +130,22 @@ std::optional<Int64Range> Int64Ranges::of(const std::string& value) const {
     return it->second;
 }
 
-// An integer argument's bound: a number, or a symbolic int that is a bare symbol (a dynamic size)
-// or static, within the range torch.export guarantees.
+// An integer argument's bound: a number, or a symbolic int that is static, a bare symbol (a
+// dynamic size) within the range torch.export guarantees, or a product or sum of sizes (2 * s11,
+// a mixture of experts' count of routed tokens: between 0 and its largest value).
 std::optional<Int64Range> Int64Ranges::integer_bound(const Argument& arg) const {
     if (auto n = int_of(arg)) return narrow(WideRange{*n, *n});
     if (arg.kind != ArgKind::SymInt) return std::nullopt;
     const auto* value = graph_.find_value(arg.name);
     if (!value || value->kind != graph::ValueKind::SymInt) return std::nullopt;
     if (value->sym.is_static()) return Int64Range{*value->sym.value, *value->sym.value};
+    if (value->sym.symbol.empty()) {
+        const auto largest = largest_size(value->sym.expr, graph_.ranges);
+        if (!largest) return std::nullopt;
+        return narrow(WideRange{0, *largest});
+    }
     auto it = graph_.ranges.find(value->sym.symbol);
-    if (value->sym.symbol.empty() || it == graph_.ranges.end()) return std::nullopt;
+    if (it == graph_.ranges.end()) return std::nullopt;
     return Int64Range{it->second.min, it->second.max};
 }
 
@@ -235,7 +241,11 @@ void Int64Ranges::follow(const graph::Node& node) {
             if (auto v = int_of(node.arg(0))) set_outputs(WideRange{*v, *v});
             return;
         case op_id("aten.zeros.default"):
-        case op_id("aten.zeros_like.default"): return set_outputs(WideRange{0, 0});
+        case op_id("aten.zeros_like.default"):
+        // empty's values are unspecified; pt2ov makes them zeros on both engines (the CPU kernel
+        // fills zeros, the OpenVINO decoder spells empty_like as zeros_like: lower/decoder.cpp).
+        case op_id("aten.empty.memory_format"):
+        case op_id("aten.empty_like.default"): return set_outputs(WideRange{0, 0});
         case op_id("aten.ones.default"):
         case op_id("aten.ones_like.default"): return set_outputs(WideRange{1, 1});
         case op_id("aten.copy.default"):
@@ -302,6 +312,20 @@ void Int64Ranges::follow(const graph::Node& node) {
             return set_outputs(WideRange{count * std::min<Wide>(a->min, 0), count * std::max<Wide>(a->max, 0)});
         }
         default: break;
+    }
+    if (op == op_id("aten.index_put.default") || op == op_id("aten.index_put_.default")) {
+        // index_put(self, indices, values): self's values where nothing is put, values' where
+        // something is (a mixture of experts' inverse permutation: arange put into
+        // empty_like at the sorted positions). Accumulated, they add: not followed.
+        if (node.arity() < 3) return;
+        if (const auto* accumulate = node.find_input("accumulate");
+            accumulate && accumulate->arg.kind != ArgKind::None) {
+            const auto flag = int_of(accumulate->arg);
+            if (!flag || *flag != 0) return;
+        }
+        auto c = bound(node.arg(2));
+        if (!c) return;
+        return set_outputs(WideRange{std::min(a->min, c->min), std::max(a->max, c->max)});
     }
     if (node.arity() < 2) return;
     auto b = bound(node.arg(1));

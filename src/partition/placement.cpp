@@ -485,9 +485,29 @@ int64_t touched_elements(const graph::Graph& graph, const graph::Node& node) {
 //    two sides cost about the same: 33 us on OpenVINO, 26 us on the CPU).
 // A method OpenVINO takes whole stays on OpenVINO here; Program::load may time a small one
 // both ways and keep the faster (compile/planner.h).
+//  - a step whose nodes only reshape, view or cast (any size, dynamic shapes included): on the
+//    CPU such a node costs at most a copy, and the step between two CPU steps costs two
+//    crossings (a mixture of experts' routing: its top-k's outputs reshaped and cast on
+//    OpenVINO between the top-k and the sort, both on the CPU).
 namespace {
 constexpr size_t kSmallStepNodes = 8;
 constexpr int64_t kSmallStepElements = 16384;
+
+bool reshapes_or_casts(graph::OpId op) {
+    using graph::op_id;
+    static constexpr graph::OpId kOps[] = {
+        op_id("aten.view.default"), op_id("aten._unsafe_view.default"), op_id("aten.reshape.default"),
+        op_id("aten.permute.default"), op_id("aten.transpose.int"), op_id("aten.t.default"),
+        op_id("aten.expand.default"), op_id("aten.unsqueeze.default"), op_id("aten.squeeze.dim"),
+        op_id("aten.squeeze.dims"), op_id("aten.squeeze.default"), op_id("aten.flatten.using_ints"),
+        op_id("aten.slice.Tensor"), op_id("aten.select.int"), op_id("aten.alias.default"),
+        op_id("aten.contiguous.default"), op_id("aten.clone.default"), op_id("aten._to_copy.default"),
+        op_id("aten.to.dtype"), op_id("aten.view_copy.default"), op_id("aten.permute_copy.default"),
+        op_id("aten.expand_copy.default"), op_id("aten.unsqueeze_copy.default"), op_id("aten.slice_copy.Tensor"),
+        op_id("aten.select_copy.int"), op_id("aten.squeeze_copy.dim"), op_id("aten.squeeze_copy.dims"),
+        op_id("aten.transpose_copy.int"), op_id("aten.t_copy.default"), op_id("aten.alias_copy.default")};
+    return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
+}
 }  // namespace
 
 void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
@@ -500,7 +520,7 @@ void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions&
     if (!has_cpu_steps) return;
     for (auto& step : plan.steps) {
         if (step.where != Where::OpenVINO) continue;
-        bool shapes_only = true, all_have_kernels = true;
+        bool shapes_only = true, all_have_kernels = true, moves_only = true;
         int64_t elements = 0;
         for (int index : step.nodes) {
             const auto& node = graph.nodes[index];
@@ -509,6 +529,7 @@ void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions&
                 shapes_only &= value && value->kind != graph::ValueKind::Tensor;
             });
             all_have_kernels &= kernels::find_kernel(node.op) != nullptr;
+            moves_only &= reshapes_or_casts(node.op);
             const int64_t touched = touched_elements(graph, node);
             elements = touched < 0 || elements < 0 ? -1 : elements + touched;
         }
@@ -516,6 +537,8 @@ void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions&
         std::string reason;
         if (shapes_only) {
             reason = "shape arithmetic only: cheaper on the CPU than an OpenVINO call";
+        } else if (moves_only) {
+            reason = "reshapes, views or casts only, between CPU steps: cheaper on the CPU than an OpenVINO call";
         } else if (step.nodes.size() <= kSmallStepNodes && elements >= 0 && elements <= kSmallStepElements) {
             reason = "a small step (" + std::to_string(step.nodes.size()) + " nodes, " + std::to_string(elements) +
                      " elements) between CPU steps: cheaper on the CPU than an OpenVINO call";

@@ -213,5 +213,53 @@ TEST(Int64Ranges, IndicesOfAnOrderingLieWithinItsDim) {
     }
 }
 
+// transformers' mixture-of-experts routing inverts the sort of its expert ids: arange(2 * s0)
+// put at the sorted positions of empty_like(indices). empty_like is zeros on both engines, the
+// arange lies within the symbolic product's largest value, and so does what index_put makes;
+// an accumulating index_put adds, and gets no bound.
+TEST(Int64Ranges, AnInversePermutationIsBounded) {
+    const std::string s0 = "Symbol('s0', positive=True, integer=True)";
+    const graph::Dim twice_s0{std::nullopt, "Mul(Integer(2), " + s0 + ")", "", 8};
+    for (const bool accumulate : {false, true}) {
+        GraphBuilder b;
+        b.graph.ranges["s0"] = graph::SymbolRange{1, 64};
+        b.value("ids", DType::Int64, {1});
+        b.graph.values["ids"].meta.sizes = {twice_s0};
+        b.value("sorted", DType::Int64, {1});
+        b.value("order", DType::Int64, {1});
+        b.node("sort", "aten.sort.default", {{"self", tensor_arg("ids"), false}}, {tensor_arg("sorted"), tensor_arg("order")});
+        b.value("blank", DType::Int64, {1});
+        b.node("blank", "aten.empty_like.default", {{"self", tensor_arg("order"), false}}, {tensor_arg("blank")});
+        b.symint("count");
+        b.graph.values["count"].sym = twice_s0;
+        b.value("positions", DType::Int64, {1});
+        b.node("positions", "aten.arange.default", {{"end", graph::symint_arg("count"), false}}, {tensor_arg("positions")});
+        b.value("inverse", DType::Int64, {1});
+        b.node("inverse", "aten.index_put_.default",
+               {{"self", tensor_arg("blank"), false},
+                {"indices", graph::list_arg({tensor_arg("order")}), false},
+                {"values", tensor_arg("positions"), false},
+                {"accumulate", graph::bool_arg(accumulate), true}},
+               {tensor_arg("inverse")});
+        resolve(b);
+        const Int64Ranges ranges(b.graph, {});
+        ASSERT_TRUE(ranges.of("order"));
+        EXPECT_EQ(ranges.of("order")->max, 2 * 64 - 1);
+        ASSERT_TRUE(ranges.of("blank"));
+        EXPECT_EQ(ranges.of("blank")->min, 0);
+        EXPECT_EQ(ranges.of("blank")->max, 0);
+        ASSERT_TRUE(ranges.of("positions"));
+        EXPECT_EQ(ranges.of("positions")->max, 2 * 64);
+        if (accumulate) {
+            EXPECT_FALSE(ranges.of("inverse"));
+            continue;
+        }
+        ASSERT_TRUE(ranges.of("inverse"));
+        EXPECT_EQ(ranges.of("inverse")->min, 0);
+        EXPECT_EQ(ranges.of("inverse")->max, 2 * 64);
+        EXPECT_TRUE(ranges.fits_in_32_bits(b.graph.nodes[3]));
+    }
+}
+
 }  // namespace
 }  // namespace pt2ov::partition

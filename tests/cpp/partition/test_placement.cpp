@@ -279,6 +279,33 @@ TEST(Placement, SmallStepsBetweenCpuStepsRunOnTheCpu) {
     EXPECT_NE(plan.reason[0].find("small step"), std::string::npos) << plan.reason[0];
 }
 
+// A step that only reshapes, views or casts runs on the CPU between CPU steps whatever its size
+// (a mixture of experts' top-k outputs reshaped between its top-k and its sort); a step that
+// computes, as large, stays on OpenVINO.
+TEST(Placement, LargeStepsThatOnlyMoveDataBetweenCpuStepsRunOnTheCpu) {
+    for (const std::string middle : {"aten.clone.default", "aten.sin.default"}) {
+        GraphBuilder b;
+        b.sizes = {1 << 20};
+        b.value("x");
+        b.node("a", "aten.cos.default", {"x"});
+        b.node("m", middle, {"a"});
+        b.node("n", "aten.alias.default", {"m"});
+        b.node("c", "aten.exp.default", {"n"});
+        b.graph.outputs = {tensor("c")};
+        PlacementOptions options;
+        options.cpu_nodes = {"a", "c"};
+        const Plan plan = place(b.graph, {}, inputs({"x"}), options);
+        if (middle == "aten.clone.default") {
+            ASSERT_EQ(plan.steps.size(), 1u) << middle;
+            EXPECT_EQ(plan.steps[0].where, Where::Cpu);
+            EXPECT_NE(plan.reason[1].find("reshapes, views or casts only"), std::string::npos) << plan.reason[1];
+        } else {
+            ASSERT_EQ(plan.steps.size(), 3u) << middle;
+            EXPECT_EQ(plan.where[1], Where::OpenVINO) << plan.reason[1];
+        }
+    }
+}
+
 TEST(Placement, AWholeProgramOnOpenVINOStaysThereHoweverSmall) {
     GraphBuilder b;
     b.value("x");
