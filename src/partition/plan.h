@@ -1,6 +1,6 @@
 // Which node runs where, and why: the method split into steps that run one after another,
-// each either one OpenVINO model or a run of CPU kernels. Written as numbered passes
-// (placement.cpp), each testable alone. Builds no OpenVINO model: support comes in as a set
+// each either one OpenVINO model or a run of CPU kernels. Written as numbered passes, a file
+// each (partition/passN_*.cpp; placement.cpp runs them in order), each testable alone. Builds no OpenVINO model: support comes in as a set
 // of nodes OpenVINO could not convert, learned by the lowering stage from OpenVINO itself.
 #pragma once
 
