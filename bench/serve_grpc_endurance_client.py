@@ -111,6 +111,8 @@ def main() -> None:
     counts = collections.Counter()
     start = time.perf_counter()
     for i in range(config["requests"]):
+        if i and i % 100_000 == 0:  # progress, as the REST half prints it
+            print(json.dumps({"requests_so_far": i, **counts}), file=sys.stderr, flush=True)
         bad = i % config["bad_every"] == 0
         message = (mutated_fields(rng, seeds) if rng.random() < 0.5 else mutated(rng, seeds)) if bad else good_bytes
         try:
