@@ -66,6 +66,9 @@ using Service = inference::GRPCInferenceService::AsyncService;
 // Inferences handed off at once at most (gRPC's sync server, before, kept 16 threads).
 constexpr size_t kWorkers = 16;
 
+// How long stop() lets the calls in flight finish before it cancels them.
+constexpr std::chrono::seconds kShutdownGrace{5};
+
 size_t tensor_bytes(const inference::ModelInferRequest& request) {
     size_t bytes = 0;
     for (const auto& raw : request.raw_input_contents()) bytes += raw.size();
@@ -339,7 +342,10 @@ void GrpcServer::stop() {
     impl_->stopping.store(true, std::memory_order_release);
     // The calls in flight finish (their answers go out through the queues, still served), the
     // calls waiting are cancelled; then the workers are done, and the queues drain and end.
-    impl_->server->Shutdown();
+    // Calls still open after kShutdownGrace are cancelled: a client that sends half a message,
+    // or never reads its answer (a zero flow-control window), would otherwise hold the server
+    // past SIGTERM for ever.
+    impl_->server->Shutdown(std::chrono::system_clock::now() + kShutdownGrace);
     impl_->workers.join();
     for (auto& queue : impl_->queues) queue->Shutdown();
     for (auto& thread : impl_->threads) thread.join();

@@ -756,6 +756,40 @@ def test_the_server_stops_on_sigterm_with_calls_in_flight(repository):
         running.stop()
 
 
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+HTTP2_EMPTY_SETTINGS = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"  # length 0, type SETTINGS, no flags, stream 0
+
+
+def test_idle_and_half_sent_connections_do_not_hold_the_server_past_sigterm(repository):
+    """A gRPC connection that said its preface and nothing more, and a REST request half sent:
+    SIGTERM still ends the server, with 0, within its grace for calls in flight (5 s). Before,
+    gRPC's shutdown waited for that connection for ever (a client's bug, or an attack, kept a
+    server from stopping)."""
+    root, _, _ = repository
+    running = Server(root)
+    held = []
+    try:
+        grpc_socket = socket.create_connection(("127.0.0.1", running.grpc_port))
+        grpc_socket.sendall(HTTP2_PREFACE + HTTP2_EMPTY_SETTINGS)
+        held.append(grpc_socket)
+        rest_socket = socket.create_connection(("127.0.0.1", running.http_port))
+        rest_socket.sendall(b"POST /v2/models/mlp/infer HTTP/1.1\r\nContent-Length: 100\r\n\r\n{")
+        held.append(rest_socket)
+        time.sleep(0.5)
+        started = time.monotonic()
+        running.process.send_signal(signal.SIGTERM)
+        try:
+            code = running.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"pt2ov serve still running 20 s after SIGTERM:\n{running.output()}", pytrace=False)
+        assert code == 0, running.output()
+        assert time.monotonic() - started < 15
+    finally:
+        for sock in held:
+            sock.close()
+        running.stop()
+
+
 # --- dynamic batching -------------------------------------------------------------------------
 def test_dynamic_batching_gives_each_request_its_own_result(server, repository):
     """Concurrent requests of 1 to 3 rows to a model with dynamic batching: each gets the bytes
