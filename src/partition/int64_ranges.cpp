@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lower/openvino_facts.h"
+#include "partition/placement_detail.h"
 
 namespace pt2ov::partition {
 namespace {
@@ -37,27 +38,18 @@ WideRange hull(std::initializer_list<Wide> values) {
 }
 
 // Ops whose int64 result holds only values of their first tensor argument (or of every tensor in
-// its first list argument): views, copies, picks and joins.
+// its first list argument): reshapes, views, copies and casts, picks and joins.
 bool moves_values(graph::OpId op) {
     using graph::op_id;
-    static constexpr graph::OpId kMoving[] = {
-        op_id("aten.view.default"), op_id("aten._unsafe_view.default"), op_id("aten.reshape.default"),
-        op_id("aten.permute.default"), op_id("aten.transpose.int"), op_id("aten.t.default"),
-        op_id("aten.expand.default"), op_id("aten.unsqueeze.default"), op_id("aten.squeeze.dim"),
-        op_id("aten.squeeze.dims"), op_id("aten.squeeze.default"), op_id("aten.flatten.using_ints"),
-        op_id("aten.slice.Tensor"), op_id("aten.select.int"), op_id("aten.index_select.default"),
-        op_id("aten.gather.default"), op_id("aten.index.Tensor"), op_id("aten.clone.default"),
-        op_id("aten.alias.default"), op_id("aten.contiguous.default"), op_id("aten.cat.default"),
-        op_id("aten.stack.default"), op_id("aten.repeat.default"), op_id("aten.flip.default"),
-        op_id("aten.roll.default"), op_id("aten.unbind.int"), op_id("aten.split.Tensor"),
-        op_id("aten.split_with_sizes.default"), op_id("aten.chunk.default"), op_id("aten.narrow.default"),
-        op_id("aten.diagonal.default"), op_id("aten.tile.default"), op_id("aten._to_copy.default"),
-        op_id("aten.to.dtype"), op_id("aten.view_copy.default"), op_id("aten.permute_copy.default"),
-        op_id("aten.expand_copy.default"), op_id("aten.unsqueeze_copy.default"), op_id("aten.slice_copy.Tensor"),
-        op_id("aten.select_copy.int"), op_id("aten.squeeze_copy.dim"), op_id("aten.squeeze_copy.dims"),
-        op_id("aten.transpose_copy.int"), op_id("aten.t_copy.default"), op_id("aten.alias_copy.default"),
+    static constexpr graph::OpId kPicksAndJoins[] = {
+        op_id("aten.index_select.default"), op_id("aten.gather.default"), op_id("aten.index.Tensor"),
+        op_id("aten.cat.default"), op_id("aten.stack.default"), op_id("aten.repeat.default"),
+        op_id("aten.flip.default"), op_id("aten.roll.default"), op_id("aten.unbind.int"),
+        op_id("aten.split.Tensor"), op_id("aten.split_with_sizes.default"), op_id("aten.chunk.default"),
+        op_id("aten.narrow.default"), op_id("aten.diagonal.default"), op_id("aten.tile.default"),
         op_id("aten.unfold.default"), op_id("aten.movedim.int")};
-    return std::find(std::begin(kMoving), std::end(kMoving), op) != std::end(kMoving);
+    return detail::reshapes_views_or_casts(op) ||
+           std::find(std::begin(kPicksAndJoins), std::end(kPicksAndJoins), op) != std::end(kPicksAndJoins);
 }
 
 std::optional<Wide> int_of(const Argument& arg) {

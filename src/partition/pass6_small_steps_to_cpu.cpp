@@ -33,32 +33,17 @@ int64_t touched_elements(const graph::Graph& graph, const graph::Node& node) {
 //  - a step that only computes shapes (symbolic ints);
 //  - a step of at most kSmallStepNodes nodes touching at most kSmallStepElements elements in
 //    all (inputs and outputs of every node, static shapes only; at 4096 floats per tensor the
-//    two sides cost about the same: 33 us on OpenVINO, 26 us on the CPU).
-// A method OpenVINO takes whole stays on OpenVINO here; Program::load may time a small one
-// both ways and keep the faster (compile/planner.h).
+//    two sides cost about the same: 33 us on OpenVINO, 26 us on the CPU);
 //  - a step whose nodes only reshape, view or cast (any size, dynamic shapes included): on the
 //    CPU such a node costs at most a copy, and the step between two CPU steps costs two
 //    crossings (a mixture of experts' routing: its top-k's outputs reshaped and cast on
 //    OpenVINO between the top-k and the sort, both on the CPU).
+// A method OpenVINO takes whole stays on OpenVINO here; Program::load may time a small one
+// both ways and keep the faster (compile/planner.h).
 namespace {
 constexpr size_t kSmallStepNodes = 8;
 constexpr int64_t kSmallStepElements = 16384;
 
-bool reshapes_or_casts(graph::OpId op) {
-    using graph::op_id;
-    static constexpr graph::OpId kOps[] = {
-        op_id("aten.view.default"), op_id("aten._unsafe_view.default"), op_id("aten.reshape.default"),
-        op_id("aten.permute.default"), op_id("aten.transpose.int"), op_id("aten.t.default"),
-        op_id("aten.expand.default"), op_id("aten.unsqueeze.default"), op_id("aten.squeeze.dim"),
-        op_id("aten.squeeze.dims"), op_id("aten.squeeze.default"), op_id("aten.flatten.using_ints"),
-        op_id("aten.slice.Tensor"), op_id("aten.select.int"), op_id("aten.alias.default"),
-        op_id("aten.contiguous.default"), op_id("aten.clone.default"), op_id("aten._to_copy.default"),
-        op_id("aten.to.dtype"), op_id("aten.view_copy.default"), op_id("aten.permute_copy.default"),
-        op_id("aten.expand_copy.default"), op_id("aten.unsqueeze_copy.default"), op_id("aten.slice_copy.Tensor"),
-        op_id("aten.select_copy.int"), op_id("aten.squeeze_copy.dim"), op_id("aten.squeeze_copy.dims"),
-        op_id("aten.transpose_copy.int"), op_id("aten.t_copy.default"), op_id("aten.alias_copy.default")};
-    return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
-}
 }  // namespace
 
 void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions& options, Plan& plan) {
@@ -80,7 +65,7 @@ void pass6_small_steps_to_cpu(const graph::Graph& graph, const PlacementOptions&
                 shapes_only &= value && value->kind != graph::ValueKind::Tensor;
             });
             all_have_kernels &= kernels::find_kernel(node.op) != nullptr;
-            moves_only &= reshapes_or_casts(node.op);
+            moves_only &= reshapes_views_or_casts(node.op);
             const int64_t touched = touched_elements(graph, node);
             elements = touched < 0 || elements < 0 ? -1 : elements + touched;
         }

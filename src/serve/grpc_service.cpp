@@ -134,20 +134,21 @@ grpc::Status model_infer(const ServerState& state, const inference::ModelInferRe
 }
 
 // The repository is read once at start: loading and unloading models are refused.
+grpc::Status model_control_refused(const char* verb, const std::string& model) {
+    return {grpc::StatusCode::UNIMPLEMENTED,
+            client_message(fmt::format("cannot {} model '{}': pt2ov serve reads its repository once, at start "
+                                       "(restart it to serve other models)",
+                                       verb, model))};
+}
+
 grpc::Status model_load(const ServerState&, const inference::RepositoryModelLoadRequest& request,
                         inference::RepositoryModelLoadResponse&) {
-    return {grpc::StatusCode::UNIMPLEMENTED,
-            client_message(fmt::format("cannot load model '{}': pt2ov serve reads its repository once, at start "
-                                       "(restart it to serve other models)",
-                                       request.model_name()))};
+    return model_control_refused("load", request.model_name());
 }
 
 grpc::Status model_unload(const ServerState&, const inference::RepositoryModelUnloadRequest& request,
                           inference::RepositoryModelUnloadResponse&) {
-    return {grpc::StatusCode::UNIMPLEMENTED,
-            client_message(fmt::format("cannot unload model '{}': pt2ov serve reads its repository once, at start "
-                                       "(restart it to serve other models)",
-                                       request.model_name()))};
+    return model_control_refused("unload", request.model_name());
 }
 
 // Whether a call is answered on its queue's thread (else a worker's).
